@@ -1,0 +1,2 @@
+#include "cli/cli.h"
+int cmd_classify(int argc, char **argv) { (void)argc; (void)argv; return 1; }

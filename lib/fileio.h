@@ -1,0 +1,21 @@
+/* fileio: whole-file reads and crash-safe writes.
+ * write_file_atomic() writes a temporary file in the same directory, fsyncs
+ * it and renames it over the target, so a reader sees the old or the new
+ * content, never a torn one; state and queue files all go through it. */
+#ifndef SM_FILEIO_H
+#define SM_FILEIO_H
+#include <stddef.h>
+#include "lib/strbuf.h"
+
+/* Reads path ("-" is stdin) into sb (appending). Returns 0 or -1 (sm_error). */
+int read_file(const char *path, struct strbuf *sb);
+int write_file_atomic(const char *path, const void *data, size_t len);
+/* mkdir -p; returns 0 or -1 (sm_error). */
+int mkdir_p(const char *path, unsigned mode);
+int file_exists(const char *path);
+/* Creates a fresh directory under $TMPDIR (or /tmp) from a prefix; caller frees. */
+char *make_temp_dir(const char *prefix);
+/* rm -rf, for test and cache clean-up; returns 0 or -1. */
+int remove_tree(const char *path);
+
+#endif

@@ -1,0 +1,137 @@
+#include "lib/json.h"
+#include <string.h>
+
+void json_init(struct json_writer *w, struct strbuf *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not valid. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0 && s[0] >= 0xc2)
+		n = 2;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3;
+	else if ((s[0] & 0xf8) == 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void json_quote(struct strbuf *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+
+	strbuf_addch(out, '"');
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n;
+
+		switch (c) {
+		case '"': strbuf_addstr(out, "\\\""); i++; continue;
+		case '\\': strbuf_addstr(out, "\\\\"); i++; continue;
+		case '\n': strbuf_addstr(out, "\\n"); i++; continue;
+		case '\r': strbuf_addstr(out, "\\r"); i++; continue;
+		case '\t': strbuf_addstr(out, "\\t"); i++; continue;
+		default: break;
+		}
+		if (c < 0x20) {
+			strbuf_addf(out, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		n = utf8_len(s + i, len - i);
+		if (!n) {
+			strbuf_addstr(out, "\\ufffd");
+			i++;
+			continue;
+		}
+		strbuf_add(out, s + i, n);
+		i += n;
+	}
+	strbuf_addch(out, '"');
+}
+
+static void json_key(struct json_writer *w, const char *key)
+{
+	if (w->need_comma[w->depth])
+		strbuf_addch(w->out, ',');
+	w->need_comma[w->depth] = 1;
+	if (key) {
+		json_quote(w->out, key, strlen(key));
+		strbuf_addch(w->out, ':');
+	}
+}
+
+static void json_open(struct json_writer *w, const char *key, char c)
+{
+	json_key(w, key);
+	strbuf_addch(w->out, c);
+	if (w->depth < (int)sizeof(w->need_comma) - 1)
+		w->depth++;
+	w->need_comma[w->depth] = 0;
+}
+
+static void json_close(struct json_writer *w, char c)
+{
+	if (w->depth > 0)
+		w->depth--;
+	strbuf_addch(w->out, c);
+}
+
+void json_object_begin(struct json_writer *w, const char *key) { json_open(w, key, '{'); }
+void json_object_end(struct json_writer *w) { json_close(w, '}'); }
+void json_array_begin(struct json_writer *w, const char *key) { json_open(w, key, '['); }
+void json_array_end(struct json_writer *w) { json_close(w, ']'); }
+
+void json_string_len(struct json_writer *w, const char *key, const char *value, size_t len)
+{
+	json_key(w, key);
+	json_quote(w->out, value, len);
+}
+
+void json_string(struct json_writer *w, const char *key, const char *value)
+{
+	if (!value) {
+		json_null(w, key);
+		return;
+	}
+	json_string_len(w, key, value, strlen(value));
+}
+
+void json_int(struct json_writer *w, const char *key, long long value)
+{
+	json_key(w, key);
+	strbuf_addf(w->out, "%lld", value);
+}
+
+void json_double(struct json_writer *w, const char *key, double value)
+{
+	json_key(w, key);
+	strbuf_addf(w->out, "%.6g", value);
+}
+
+void json_bool(struct json_writer *w, const char *key, int value)
+{
+	json_key(w, key);
+	strbuf_addstr(w->out, value ? "true" : "false");
+}
+
+void json_null(struct json_writer *w, const char *key)
+{
+	json_key(w, key);
+	strbuf_addstr(w->out, "null");
+}

@@ -1,0 +1,28 @@
+/* json: a small JSON writer into a strbuf. The caller owns the strbuf and
+ * the nesting; the writer only inserts commas and escapes strings. */
+#ifndef SM_JSON_H
+#define SM_JSON_H
+#include "lib/strbuf.h"
+
+struct json_writer {
+	struct strbuf *out;
+	int depth;
+	unsigned char need_comma[64];
+};
+
+void json_init(struct json_writer *w, struct strbuf *out);
+void json_object_begin(struct json_writer *w, const char *key);
+void json_object_end(struct json_writer *w);
+void json_array_begin(struct json_writer *w, const char *key);
+void json_array_end(struct json_writer *w);
+/* key is NULL inside an array. */
+void json_string(struct json_writer *w, const char *key, const char *value);
+void json_string_len(struct json_writer *w, const char *key, const char *value, size_t len);
+void json_int(struct json_writer *w, const char *key, long long value);
+void json_double(struct json_writer *w, const char *key, double value);
+void json_bool(struct json_writer *w, const char *key, int value);
+void json_null(struct json_writer *w, const char *key);
+/* Append s as a quoted JSON string (invalid UTF-8 bytes become U+FFFD). */
+void json_quote(struct strbuf *out, const char *s, size_t len);
+
+#endif

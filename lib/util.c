@@ -1,0 +1,147 @@
+#include "lib/util.h"
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <ctype.h>
+
+static _Thread_local char last_error[1024];
+static int quiet;
+
+static void oom(void)
+{
+	fputs("stablemate: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom();
+	return p;
+}
+
+int sm_verror(const char *fmt, va_list ap)
+{
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	/* Keep it one line whatever the caller passed in. */
+	for (char *p = last_error; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return -1;
+}
+
+int sm_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sm_verror(fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *sm_last_error(void)
+{
+	return last_error[0] ? last_error : "unknown error";
+}
+
+void sm_clear_error(void)
+{
+	last_error[0] = '\0';
+}
+
+void sm_set_quiet(int q)
+{
+	quiet = q;
+}
+
+void sm_warn(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (char *p = line; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	fprintf(stderr, "stablemate: warning: %s\n", line);
+}
+
+int starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int istarts_with(const char *s, const char *prefix)
+{
+	return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int skip_prefix(const char *s, const char *prefix, const char **out)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(s, prefix, n))
+		return 0;
+	*out = s + n;
+	return 1;
+}
+
+int is_hex_string(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return len > 0;
+}

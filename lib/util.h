@@ -1,0 +1,47 @@
+/* util: allocation that cannot fail, and the error convention.
+ *
+ * Library code never prints. A failing call records one line with
+ * sm_error() (which returns -1 so it can be returned directly) and the
+ * command-line layer prints sm_last_error() as "stablemate: <line>". */
+#ifndef SM_UTIL_H
+#define SM_UTIL_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array of nr used elements to hold at least one more. */
+#define ALLOC_GROW(arr, nr, alloc) \
+	do { \
+		if ((nr) >= (alloc)) { \
+			(alloc) = (alloc) ? (alloc) * 2 : 8; \
+			(arr) = xrealloc((arr), sizeof(*(arr)) * (alloc)); \
+		} \
+	} while (0)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+int sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int sm_verror(const char *fmt, va_list ap);
+const char *sm_last_error(void);
+void sm_clear_error(void);
+
+/* Non-fatal diagnostics for a long run (a skipped mail, a malformed tag):
+ * a one-line message on stderr, prefixed "stablemate: warning: ". The CLI
+ * may silence them with sm_set_quiet(1). */
+void sm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void sm_set_quiet(int quiet);
+
+int starts_with(const char *s, const char *prefix);
+int istarts_with(const char *s, const char *prefix);
+/* Skip a prefix; returns 1 and sets *out past it when s starts with it. */
+int skip_prefix(const char *s, const char *prefix, const char **out);
+int is_hex_string(const char *s, size_t len);
+
+#endif

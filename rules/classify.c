@@ -1,0 +1,2 @@
+/* classify: being written */
+#include "rules/classify.h"

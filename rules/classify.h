@@ -1,0 +1,62 @@
+/* classify: the verdict on one commit, for one stable tree or for none.
+ * The rules (keywords, authors, thresholds) are data files under rules/. */
+#ifndef SM_RULES_CLASSIFY_H
+#define SM_RULES_CLASSIFY_H
+#include "rules/commit.h"
+#include "lib/json.h"
+
+enum sm_verdict_kind { SM_REJECT, SM_MAYBE, SM_CANDIDATE };
+
+struct sm_reason {
+	char *code;		/* stable name: "stable-tag", "keyword:use-after-free" */
+	char *text;		/* one line for people */
+	int weight;		/* score contribution (0 for notes) */
+};
+
+struct sm_verdict {
+	enum sm_verdict_kind kind;
+	int score;
+	int vetoed;		/* a hard rule (merge, tree out of range) rejects */
+	int manual_only;	/* noautosel: stable material, never auto-picked */
+	struct sm_reason *reasons;
+	size_t nr_reasons, alloc_reasons;
+};
+
+struct sm_tree_ctx {
+	const char *name;	/* "linux-6.1.y", or NULL */
+	struct sm_version version;	/* major 0 = no tree given */
+};
+
+struct sm_rules;
+
+/* Loads keywords.rules, authors.rules and thresholds.rules from dir; dir
+ * NULL means $STABLEMATE_RULES, then the installed data, then the source
+ * tree's rules/. Returns 0 or -1 (sm_error names file and line). */
+int sm_rules_load(struct sm_rules **out, const char *dir);
+void sm_rules_free(struct sm_rules *r);
+/* The directory the rules came from. */
+const char *sm_rules_dir(const struct sm_rules *r);
+int sm_rules_candidate_score(const struct sm_rules *r);
+int sm_rules_maybe_score(const struct sm_rules *r);
+
+/* Classifies c for tree (NULL or version.major 0: for no particular tree). */
+void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
+		 const struct sm_tree_ctx *tree, struct sm_verdict *out);
+
+/* For callers that add reasons of their own (scan: already present,
+ * Fixes target not in the tree...): add, then re-run sm_verdict_finish. */
+void sm_verdict_init(struct sm_verdict *v);
+void sm_verdict_add(struct sm_verdict *v, const char *code, int weight,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void sm_verdict_veto(struct sm_verdict *v, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void sm_verdict_finish(const struct sm_rules *r, struct sm_verdict *v);
+void sm_verdict_release(struct sm_verdict *v);
+const char *sm_verdict_name(enum sm_verdict_kind k);
+int sm_verdict_has(const struct sm_verdict *v, const char *code_prefix);
+/* {"verdict":..,"score":..,"manual_only":..,"reasons":[{code,weight,text}]} */
+void sm_verdict_json(const struct sm_verdict *v, struct json_writer *w, const char *key);
+/* "candidate (score 85): stable-tag, keyword:leak" style one-liner. */
+void sm_verdict_summary(const struct sm_verdict *v, struct strbuf *out);
+
+#endif

@@ -1,0 +1,2 @@
+/* commit: being written */
+#include "rules/classify.h"

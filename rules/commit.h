@@ -1,0 +1,102 @@
+/* commit: one commit message (and optionally its diff) parsed once into
+ * the structure every other part of stablemate reuses: subject, trailers,
+ * stable tags, Fixes: tags, upstream references and diff statistics. */
+#ifndef SM_RULES_COMMIT_H
+#define SM_RULES_COMMIT_H
+#include <stddef.h>
+#include "rules/version.h"
+
+struct sm_trailer {
+	char *key;		/* as written: "Reviewed-by", "Cc" */
+	char *value;		/* unfolded, trimmed */
+	unsigned lineno;	/* 1-based line in the message */
+};
+
+enum sm_stable_kind {
+	SM_STABLE_ALL,		/* no version: every maintained tree */
+	SM_STABLE_FROM,		/* 3.4+, 4.4.x, v4.4, 5.10 and later: >= from */
+	SM_STABLE_RANGE,	/* 3.10-4.4, v4.1..v4.4: from <= tree <= to */
+	SM_STABLE_UPTO,		/* <= 6.3 (only that and older) */
+	SM_STABLE_ONLY,		/* "5.10 only" */
+	SM_STABLE_UNPARSED,	/* a version comment we could not read */
+};
+
+struct sm_stable_tag {
+	char *line;		/* the tag as written, folding undone */
+	char *address;		/* stable@vger.kernel.org, stable@kernel.org, ... */
+	int noautosel;		/* stable+noautosel@: never pick automatically */
+	enum sm_stable_kind kind;
+	struct sm_version from, to;
+	char *prereq_sha;	/* "# 4.9.x: a1f84a3: subject" */
+	char *prereq_subject;
+	char *condition;	/* "after -rc3", "after 4 weeks in mainline" */
+	struct sm_version adjust_upto;	/* "needs adjustments for <= 6.3"; major 0 if none */
+	char *comment;		/* the whole version comment, "" if none */
+	unsigned lineno;
+};
+
+struct sm_fixes_tag {
+	char *sha;		/* abbreviated id as written (lower case), NULL if none */
+	char *subject;		/* ("subject") without quotes, NULL if absent */
+	char *line;
+	char *problem;		/* why it is malformed, NULL when well formed */
+	unsigned lineno;
+};
+
+struct sm_diffstat {
+	unsigned files;
+	unsigned added, removed;
+	unsigned doc_files;		/* Documentation/, *.rst, *.txt */
+	unsigned code_lines_changed;	/* +/- lines that are neither blank nor comment */
+	unsigned id_table_lines;	/* added lines that look like a device-ID table entry */
+};
+
+struct sm_commit {
+	char *id;		/* full or abbreviated sha, NULL if unknown */
+	char *author;		/* "Name <email>" */
+	char *committer;
+	char *subject;
+	char *body;		/* message after the subject line, with trailers */
+	struct sm_trailer *trailers;
+	size_t nr_trailers;
+	struct sm_stable_tag *stable;
+	size_t nr_stable;
+	struct sm_fixes_tag *fixes;
+	size_t nr_fixes;
+	char *upstream_sha;	/* "commit X upstream.", "[ Upstream commit X ]", ... */
+	char *reverts_sha;	/* "This reverts commit X." */
+	int is_merge;		/* "Merge ..." subject or more than one parent */
+	int has_diff;
+	struct sm_diffstat diff;
+};
+
+/* Parses a whole commit as `git show`, `git log`, `git format-patch` or a
+ * mail prints it: headers (commit/Author/Date or From/Subject), message,
+ * and the diff if present. Returns 0; -1 (sm_error) only for empty input. */
+int sm_commit_parse(struct sm_commit *c, const char *text, size_t len);
+/* Parses a bare commit message (subject line, body, trailers), as libgit2's
+ * git_commit_message() returns it. */
+int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len);
+/* Adds diff statistics from unified diff text (git's patch format). */
+void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len);
+void sm_commit_release(struct sm_commit *c);
+
+/* The first trailer with key (case-insensitive), or NULL. */
+const struct sm_trailer *sm_commit_trailer(const struct sm_commit *c, const char *key);
+
+/* Lower-level pieces, reused by mail/ for replies and by the fuzzers. */
+/* Parses one stable tag line ("Cc: ..." already unfolded). Returns 1 if the
+ * line is a stable tag (t filled in; release with sm_stable_tag_release),
+ * 0 if it is not one. */
+int sm_stable_tag_parse(const char *line, struct sm_stable_tag *t);
+void sm_stable_tag_release(struct sm_stable_tag *t);
+/* Does the tag ask for this tree? 1 yes, 0 no, -1 unknown (unparsed). */
+int sm_stable_tag_wants(const struct sm_stable_tag *t, const struct sm_version *tree);
+int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f);
+void sm_fixes_tag_release(struct sm_fixes_tag *f);
+/* Finds the upstream id a stable commit names in its message; caller frees. */
+char *sm_find_upstream_ref(const char *msg, size_t len);
+/* Is key a trailer key this project recognises ("Signed-off-by", ...)? */
+int sm_is_known_trailer_key(const char *key, size_t len);
+
+#endif

@@ -1,0 +1,2 @@
+/* diffstat: being written */
+#include "rules/classify.h"

@@ -1,0 +1,2 @@
+/* rules_load: being written */
+#include "rules/classify.h"

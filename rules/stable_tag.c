@@ -1,0 +1,2 @@
+/* stable_tag: being written */
+#include "rules/classify.h"

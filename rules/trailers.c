@@ -1,0 +1,2 @@
+/* trailers: being written */
+#include "rules/classify.h"

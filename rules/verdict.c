@@ -1,0 +1,2 @@
+/* verdict: being written */
+#include "rules/classify.h"

@@ -1,0 +1,2 @@
+/* version: being written */
+#include "rules/classify.h"

@@ -1,0 +1,48 @@
+# bootstrap.sh: sourced by run-demo and run-tests. Installs the Debian 12
+# packages stablemate needs (when missing and we may), then builds it in
+# $SM_BUILD (default build/) with autoreconf/configure/make.
+set -euo pipefail
+
+SM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SM_BUILD=${SM_BUILD:-$SM_TOP/build}
+
+# Build and library packages, plus what the end-to-end tests start for real:
+# notmuch, OpenSMTPD, git, QEMU, busybox and the 6.1 kernel source.
+SM_PACKAGES="build-essential autoconf automake libtool pkg-config git
+ libgit2-dev libnotmuch-dev notmuch libgmime-3.0-dev libcurl4-openssl-dev
+ libpcre2-dev check python3 jq curl opensmtpd
+ clang libclang-rt-14-dev
+ qemu-system-x86 busybox-static cpio xz-utils bc bison flex libelf-dev libssl-dev
+ linux-source-6.1"
+
+sm_install_packages() {
+	local missing=()
+	for p in $SM_PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "stablemate: installing Debian packages: ${missing[*]}"
+	local sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	# OpenSMTPD must not start a system-wide server on port 25 for us: the
+	# tests start their own on loopback.
+	$sudo sh -c 'printf "#!/bin/sh\nexit 101\n" > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d'
+	$sudo apt-get update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	$sudo rm -f /usr/sbin/policy-rc.d
+}
+
+sm_build() {
+	cd "$SM_TOP"
+	if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+		autoreconf -fi >/dev/null
+	fi
+	mkdir -p "$SM_BUILD"
+	cd "$SM_BUILD"
+	if [ ! -f Makefile ] || [ "$SM_TOP/configure" -nt Makefile ]; then
+		"$SM_TOP/configure" -q ${SM_CONFIGURE_FLAGS:-} >/dev/null
+	fi
+	make -s -j"$(nproc)" >/dev/null
+	cd "$SM_TOP"
+}
