@@ -1,0 +1,28 @@
+/* harvest: list replies -> reviews -> git notes on upstream commits. */
+#ifndef SM_MAIL_HARVEST_H
+#define SM_MAIL_HARVEST_H
+
+#define SM_HARVEST_DEFAULT_QUERY \
+	"(to:stable@vger.kernel.org or cc:stable@vger.kernel.org or " \
+	"to:linux-kernel@vger.kernel.org or cc:linux-kernel@vger.kernel.org) " \
+	"and not tag:stablemate-harvested"
+#define SM_HARVEST_TAG "stablemate-harvested"
+
+struct sm_harvest_opts {
+	const char *db_path;		/* notmuch database (its mail root) */
+	const char *query;		/* NULL: SM_HARVEST_DEFAULT_QUERY */
+	const char *repo;		/* git repository: upstream commits + notes ref */
+	const char *upstream_ref;	/* ref to map patches against; NULL: HEAD */
+	const char *notes_ref;		/* NULL: SM_NOTES_REF_DEFAULT */
+	const char *bot_address;	/* the bot's own From: replies from it are ignored */
+	int dry_run;			/* parse and map, write nothing */
+};
+
+struct sm_harvest_stats {
+	unsigned messages, patches, mapped, unmapped;
+	unsigned reviews_added, reviews_known, skipped_broken;
+};
+
+int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
+
+#endif

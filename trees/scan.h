@@ -1,0 +1,52 @@
+/* scan: every commit of a mainline range, classified for each stable tree. */
+#ifndef SM_TREES_SCAN_H
+#define SM_TREES_SCAN_H
+#include <stddef.h>
+#include "rules/classify.h"
+#include "lib/strlist.h"
+#include "lib/json.h"
+
+struct sm_tree_spec {
+	const char *name;		/* "linux-6.1.y" */
+	const char *repo;		/* path of the repository holding the branch */
+	const char *branch;		/* "linux-6.1.y", "refs/heads/linux-6.1.y", "origin/..." */
+	struct sm_version version;	/* 6.1 */
+};
+
+struct sm_scan_tree_result {
+	struct sm_verdict verdict;	/* classifier verdict for this tree + tree reasons */
+	int present;			/* already in the tree (upstream id or patch-id) */
+	char *present_as;		/* the stable commit id when present */
+	int applies;			/* -1 not checked, 0 conflicts, 1 applies cleanly */
+	struct strlist deps;		/* upstream ids to apply first (tag prerequisites) */
+};
+
+struct sm_scan_item {
+	char id[41];			/* upstream commit */
+	struct sm_commit commit;	/* parsed message + diffstat */
+	struct sm_verdict verdict;	/* for no particular tree */
+	char *fixes_first_release;	/* first tag containing the Fixes: target, or NULL */
+	struct sm_scan_tree_result *trees;	/* opts->nr_trees entries */
+};
+
+struct sm_scan_opts {
+	const char *upstream;		/* repository path */
+	const char *range;		/* "v6.6..v6.7" (revspec); merges are classified as such */
+	const struct sm_tree_spec *trees;
+	size_t nr_trees;
+	const struct sm_rules *rules;
+	int check_applies;		/* try each candidate against each tree (slower) */
+	const char *cache_dir;		/* upstream-index cache; NULL: $XDG_CACHE_HOME/stablemate */
+};
+
+struct sm_scan_result {
+	struct sm_scan_item *items;	/* in upstream (topological, oldest first) order */
+	size_t nr;
+};
+
+int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out);
+void sm_scan_result_release(struct sm_scan_result *r);
+void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_opts *o,
+			 struct json_writer *w);
+
+#endif
