@@ -1,2 +1,433 @@
+/* stablemate classify: the verdict on commit messages, mails or a corpus. */
 #include "cli/cli.h"
-int cmd_classify(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+#include "lib/fileio.h"
+#include "lib/json.h"
+#include "lib/json_read.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "rules/classify.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]\n"
+"       stablemate classify --tags [FILE|-]\n"
+"       stablemate classify --batch FILE [--tree VERSION] [--rules DIR]\n"
+"\n"
+"Decides whether a commit is stable material and prints the verdict\n"
+"(candidate, maybe or reject), its score and every reason.\n"
+"\n"
+"FILE (default: standard input) holds a commit as `git show`, `git log`\n"
+"or `git format-patch` print it, a mail, or a bare commit message; an\n"
+"mbox of several is classified message by message.\n"
+"\n"
+"Options:\n"
+"  --tree VERSION  judge for one stable tree (e.g. 6.1): a stable tag whose\n"
+"                  version range excludes it rejects the commit\n"
+"  --json          print JSON instead of text\n"
+"  --rules DIR     read keywords.rules, authors.rules, thresholds.rules from\n"
+"                  DIR (default: $STABLEMATE_RULES, then the installed rules)\n"
+"  --batch FILE    classify a corpus in one process: FILE is JSONL (one\n"
+"                  object a line, with \"description\" or \"message\", or\n"
+"                  \"subject\" and \"body\"; \"cve\"/\"id\" names the record) or\n"
+"                  an mbox; prints one JSON verdict line per record\n"
+"  --tags          only list the stable tags found in FILE, one a line:\n"
+"                  kind, from, to, prerequisite, the tag; a line folded onto\n"
+"                  the next (as mail folds it) is joined first\n"
+"  -q, --quiet     no warnings on standard error\n"
+"\n"
+"Exit status: 0 when all went well, 1 on an error (a message naming the\n"
+"file), 2 on bad usage.\n"
+"\n"
+"Example:\n"
+"  git show e4ec8cc8039a | stablemate classify --tree 6.1\n";
+
+struct classify_opts {
+	struct sm_rules *rules;
+	struct sm_tree_ctx tree;
+	int json;
+};
+
+static void print_tags(const struct sm_commit *c)
+{
+	for (size_t i = 0; i < c->nr_stable; i++) {
+		const struct sm_stable_tag *t = &c->stable[i];
+		static const char *const kinds[] = { "all", "from", "range", "upto", "only", "unparsed" };
+		char a[32], b[32];
+
+		printf("  stable tag: %s  [%s", t->line, kinds[t->kind]);
+		if (t->kind == SM_STABLE_FROM || t->kind == SM_STABLE_RANGE)
+			printf(" %s", sm_version_str(&t->from, a, sizeof(a)));
+		if (t->kind == SM_STABLE_RANGE || t->kind == SM_STABLE_UPTO || t->kind == SM_STABLE_ONLY)
+			printf("%s%s", t->kind == SM_STABLE_RANGE ? "-" : " ",
+			       sm_version_str(&t->to, b, sizeof(b)));
+		if (t->noautosel)
+			printf(", noautosel");
+		if (t->prereq_sha)
+			printf(", needs %s", t->prereq_sha);
+		printf("]\n");
+	}
+	for (size_t i = 0; i < c->nr_fixes; i++)
+		printf("  fixes: %s%s%s\n", c->fixes[i].sha ? c->fixes[i].sha : "(none)",
+		       c->fixes[i].problem ? "  malformed: " : "",
+		       c->fixes[i].problem ? c->fixes[i].problem : "");
+}
+
+static void tags_json(const struct sm_commit *c, struct json_writer *w)
+{
+	static const char *const kinds[] = { "all", "from", "range", "upto", "only", "unparsed" };
+	char a[32];
+
+	json_array_begin(w, "stable_tags");
+	for (size_t i = 0; i < c->nr_stable; i++) {
+		const struct sm_stable_tag *t = &c->stable[i];
+
+		json_object_begin(w, NULL);
+		json_string(w, "line", t->line);
+		json_string(w, "address", t->address);
+		json_string(w, "kind", kinds[t->kind]);
+		if (t->kind == SM_STABLE_FROM || t->kind == SM_STABLE_RANGE)
+			json_string(w, "from", sm_version_str(&t->from, a, sizeof(a)));
+		if (t->kind == SM_STABLE_RANGE || t->kind == SM_STABLE_UPTO || t->kind == SM_STABLE_ONLY)
+			json_string(w, "to", sm_version_str(&t->to, a, sizeof(a)));
+		json_bool(w, "noautosel", t->noautosel);
+		json_string(w, "prereq", t->prereq_sha);
+		json_string(w, "prereq_subject", t->prereq_subject);
+		json_string(w, "condition", t->condition);
+		json_string(w, "comment", t->comment);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_array_begin(w, "fixes");
+	for (size_t i = 0; i < c->nr_fixes; i++) {
+		json_object_begin(w, NULL);
+		json_string(w, "sha", c->fixes[i].sha);
+		json_string(w, "subject", c->fixes[i].subject);
+		json_string(w, "problem", c->fixes[i].problem);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
+static void print_one(const struct classify_opts *o, const struct sm_commit *c,
+		      const struct sm_verdict *v)
+{
+	char tv[32];
+
+	if (o->json) {
+		struct strbuf out = STRBUF_INIT;
+		struct json_writer w;
+
+		json_init(&w, &out);
+		json_object_begin(&w, NULL);
+		json_string(&w, "id", c->id);
+		json_string(&w, "subject", c->subject);
+		json_string(&w, "author", c->author);
+		json_string(&w, "tree", o->tree.version.major ?
+			    sm_version_str(&o->tree.version, tv, sizeof(tv)) : NULL);
+		json_string(&w, "upstream", c->upstream_sha);
+		tags_json(c, &w);
+		sm_verdict_json(v, &w, "verdict");
+		json_object_end(&w);
+		puts(out.buf);
+		strbuf_release(&out);
+		return;
+	}
+	printf("%s%s%s\n", c->id ? c->id : "", c->id ? "  " : "", c->subject ? c->subject : "");
+	printf("  verdict: %s (score %d)%s%s%s\n", sm_verdict_name(v->kind), v->score,
+	       o->tree.version.major ? " for " : "",
+	       o->tree.version.major ? sm_version_str(&o->tree.version, tv, sizeof(tv)) : "",
+	       v->manual_only ? ", pick by hand only (noautosel)" : "");
+	print_tags(c);
+	for (size_t i = 0; i < v->nr_reasons; i++)
+		printf("  %+5d  %-28s %s\n", v->reasons[i].weight, v->reasons[i].code,
+		       v->reasons[i].text);
+}
+
+/* Splits an mbox on "From " lines; calls fn for each message. */
+static int for_each_mbox_message(const char *buf, size_t len,
+				 void (*fn)(void *ctx, const char *msg, size_t len), void *ctx)
+{
+	const char *p = buf, *end = buf + len, *start = NULL;
+	int n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *next = nl ? nl + 1 : end;
+
+		if ((size_t)(end - p) > 5 && !memcmp(p, "From ", 5) &&
+		    (p == buf || p[-1] == '\n')) {
+			if (start) {
+				fn(ctx, start, (size_t)(p - start));
+				n++;
+			}
+			start = next;
+		}
+		p = next;
+	}
+	if (start && start < end) {
+		fn(ctx, start, (size_t)(end - start));
+		n++;
+	}
+	return n;
+}
+
+static void classify_text(void *ctx, const char *text, size_t len)
+{
+	struct classify_opts *o = ctx;
+	struct sm_commit c;
+	struct sm_verdict v;
+
+	if (sm_commit_parse(&c, text, len)) {
+		sm_warn("%s", sm_last_error());
+		return;
+	}
+	sm_classify(o->rules, &c, &o->tree, &v);
+	print_one(o, &c, &v);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+}
+
+static int looks_like_mbox(const char *buf, size_t len)
+{
+	return len > 5 && !memcmp(buf, "From ", 5) && memmem(buf + 5, len - 5, "\nFrom ", 6);
+}
+
+/* One JSON line per record, compact, for corpus runs. */
+static void batch_line(const struct classify_opts *o, const char *id, const struct sm_commit *c,
+		       const struct sm_verdict *v, struct strbuf *out)
+{
+	struct json_writer w;
+
+	strbuf_reset(out);
+	json_init(&w, out);
+	json_object_begin(&w, NULL);
+	json_string(&w, "id", id ? id : c->id);
+	json_string(&w, "subject", c->subject);
+	json_string(&w, "verdict", sm_verdict_name(v->kind));
+	json_int(&w, "score", v->score);
+	json_array_begin(&w, "reasons");
+	for (size_t i = 0; i < v->nr_reasons; i++)
+		json_string(&w, NULL, v->reasons[i].code);
+	json_array_end(&w);
+	json_object_end(&w);
+	strbuf_addch(out, '\n');
+	fwrite(out->buf, 1, out->len, stdout);
+}
+
+struct batch_ctx {
+	struct classify_opts *o;
+	struct strbuf out;
+	unsigned records, bad;
+};
+
+static void batch_mbox_one(void *ctx, const char *text, size_t len)
+{
+	struct batch_ctx *b = ctx;
+	struct sm_commit c;
+	struct sm_verdict v;
+
+	b->records++;
+	if (sm_commit_parse(&c, text, len)) {
+		b->bad++;
+		return;
+	}
+	sm_classify(b->o->rules, &c, &b->o->tree, &v);
+	batch_line(b->o, NULL, &c, &v, &b->out);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+}
+
+/* The kernel CVE team's descriptions open with this line; the commit's
+ * own subject follows it. */
+static const char cve_preamble[] = "In the Linux kernel, the following vulnerability has been resolved:";
+
+static int batch_jsonl(struct batch_ctx *b, const char *path, const char *buf, size_t len)
+{
+	struct strbuf msg = STRBUF_INIT, id = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *p = buf, *end = buf + len;
+	unsigned lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *line = p, *m;
+		struct sm_commit c;
+		struct sm_verdict v;
+		int rc;
+
+		p = nl ? nl + 1 : end;
+		lineno++;
+		if (!n)
+			continue;
+		b->records++;
+		strbuf_reset(&msg);
+		strbuf_reset(&id);
+		rc = json_get_string(line, n, "description", &msg);
+		if (rc == 0)
+			rc = json_get_string(line, n, "message", &msg);
+		if (rc == 0) {
+			strbuf_reset(&tmp);
+			if (json_get_string(line, n, "subject", &tmp) == 1) {
+				strbuf_add(&msg, tmp.buf, tmp.len);
+				strbuf_addstr(&msg, "\n\n");
+				strbuf_reset(&tmp);
+				rc = json_get_string(line, n, "body", &tmp);
+				strbuf_add(&msg, strbuf_str(&tmp), tmp.len);
+				rc = rc < 0 ? -1 : 1;
+			}
+		}
+		if (rc <= 0) {
+			sm_warn("%s:%u: %s", path, lineno, rc < 0 ? "not a JSON object" :
+				"no \"description\", \"message\" or \"subject\" member");
+			b->bad++;
+			continue;
+		}
+		if (json_get_string(line, n, "cve", &id) != 1)
+			json_get_string(line, n, "id", &id);
+		m = msg.buf;
+		if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
+			m += sizeof(cve_preamble) - 1;
+		sm_commit_parse_message(&c, m, strlen(m));
+		sm_classify(b->o->rules, &c, &b->o->tree, &v);
+		batch_line(b->o, id.len ? id.buf : NULL, &c, &v, &b->out);
+		sm_verdict_release(&v);
+		sm_commit_release(&c);
+	}
+	strbuf_release(&msg);
+	strbuf_release(&id);
+	strbuf_release(&tmp);
+	return 0;
+}
+
+/* --tags: every stable tag line of a file, as parsed. */
+static int list_tags(const char *path)
+{
+	struct strbuf buf = STRBUF_INIT, line = STRBUF_INIT;
+	static const char *const kinds[] = { "all", "from", "range", "upto", "only", "unparsed" };
+
+	if (read_file(path, &buf))
+		return cli_fail("classify");
+	for (char *p = buf.buf; p && *p; ) {
+		char *nl = strchr(p, '\n');
+		struct sm_stable_tag t;
+		char a[32] = "-", b[32] = "-";
+
+		strbuf_reset(&line);
+		strbuf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
+		p = nl ? nl + 1 : NULL;
+		while (p && (*p == ' ' || *p == '\t') && p[strspn(p, " \t")] != '\n') {
+			nl = strchr(p, '\n');
+			strbuf_addch(&line, ' ');
+			strbuf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
+			p = nl ? nl + 1 : NULL;
+		}
+		if (!sm_stable_tag_parse(line.buf, &t))
+			continue;
+		if (t.kind == SM_STABLE_FROM || t.kind == SM_STABLE_RANGE)
+			sm_version_str(&t.from, a, sizeof(a));
+		if (t.kind == SM_STABLE_RANGE || t.kind == SM_STABLE_UPTO || t.kind == SM_STABLE_ONLY)
+			sm_version_str(&t.to, b, sizeof(b));
+		printf("%s\t%s\t%s\t%s\t%s\n", t.noautosel ? "noautosel" : kinds[t.kind], a, b,
+		       t.prereq_sha ? t.prereq_sha : "-", t.line);
+		sm_stable_tag_release(&t);
+	}
+	strbuf_release(&line);
+	strbuf_release(&buf);
+	return 0;
+}
+
+static int run_batch(struct classify_opts *o, const char *path)
+{
+	struct strbuf buf = STRBUF_INIT;
+	struct batch_ctx b = { o, STRBUF_INIT, 0, 0 };
+	const char *s;
+
+	if (read_file(path, &buf))
+		return cli_fail("classify");
+	for (s = buf.buf; s < buf.buf + buf.len && (*s == ' ' || *s == '\n'); s++)
+		;
+	if (*s == '{')
+		batch_jsonl(&b, path, buf.buf, buf.len);
+	else
+		for_each_mbox_message(buf.buf, buf.len, batch_mbox_one, &b);
+	fflush(stdout);
+	fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", b.records, b.bad);
+	strbuf_release(&b.out);
+	strbuf_release(&buf);
+	return 0;
+}
+
+int cmd_classify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tree", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "tags", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct classify_opts o = { 0 };
+	const char *rules_dir = NULL, *batch = NULL, *path = "-";
+	struct strbuf buf = STRBUF_INIT;
+	int c, ret = 0, tags = 0;
+
+	if (cli_wants_help(argc, argv))
+		cli_help(usage);
+	while ((c = getopt_long(argc, argv, "t:jr:b:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't': {
+			const char *end;
+
+			if (sm_version_parse(optarg, &end, &o.tree.version) || *end)
+				return cli_usage_error("classify", "--tree %s: not a kernel version such as 6.1", optarg);
+			o.tree.name = optarg;
+			break;
+		}
+		case 'j': o.json = 1; break;
+		case 'r': rules_dir = optarg; break;
+		case 'b': batch = optarg; break;
+		case 'q': sm_set_quiet(1); break;
+		case 'T': tags = 1; break;
+		default: return cli_usage_error("classify", "unknown option");
+		}
+	}
+	if (optind < argc)
+		path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("classify", "one FILE at a time (use --batch for a corpus)");
+	if (tags)
+		return list_tags(path);
+	if (sm_rules_load(&o.rules, rules_dir))
+		return cli_fail("classify");
+	if (batch) {
+		ret = run_batch(&o, batch);
+	} else if (read_file(path, &buf)) {
+		ret = cli_fail("classify");
+	} else if (!buf.len || !*buf.buf) {
+		sm_error("%s: empty input", path);
+		ret = cli_fail("classify");
+	} else if (looks_like_mbox(buf.buf, buf.len)) {
+		for_each_mbox_message(buf.buf, buf.len, classify_text, &o);
+	} else {
+		struct sm_commit cm;
+		struct sm_verdict v;
+
+		if (sm_commit_parse(&cm, buf.buf, buf.len)) {
+			sm_error("%s: %s", path, sm_last_error());
+			ret = cli_fail("classify");
+		} else {
+			sm_classify(o.rules, &cm, &o.tree, &v);
+			print_one(&o, &cm, &v);
+			sm_verdict_release(&v);
+			sm_commit_release(&cm);
+		}
+	}
+	strbuf_release(&buf);
+	sm_rules_free(o.rules);
+	return ret;
+}

@@ -1,2 +1,265 @@
-/* classify: being written */
-#include "rules/classify.h"
+/* classify: the rules applied to one parsed commit. The weights and the
+ * verdict limits are data (rules/thresholds.rules); this file only says
+ * which facts of a commit each rule looks at. */
+#include "rules/rules_load.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *spec_text(const struct sm_stable_tag *t, char *buf, size_t size)
+{
+	char a[32], b[32];
+
+	switch (t->kind) {
+	case SM_STABLE_ALL:
+		snprintf(buf, size, "all trees");
+		break;
+	case SM_STABLE_FROM:
+		snprintf(buf, size, "%s and later", sm_version_str(&t->from, a, sizeof(a)));
+		break;
+	case SM_STABLE_RANGE:
+		snprintf(buf, size, "%s to %s", sm_version_str(&t->from, a, sizeof(a)),
+			 sm_version_str(&t->to, b, sizeof(b)));
+		break;
+	case SM_STABLE_UPTO:
+		snprintf(buf, size, "%s and older", sm_version_str(&t->to, a, sizeof(a)));
+		break;
+	case SM_STABLE_ONLY:
+		snprintf(buf, size, "%s only", sm_version_str(&t->to, a, sizeof(a)));
+		break;
+	case SM_STABLE_UNPARSED:
+		snprintf(buf, size, "unreadable version spec");
+		break;
+	}
+	return buf;
+}
+
+static int have_tree(const struct sm_tree_ctx *tree)
+{
+	return tree && tree->version.major;
+}
+
+static void classify_stable_tags(const struct sm_rules *r, const struct sm_commit *c,
+				 const struct sm_tree_ctx *tree, struct sm_verdict *v)
+{
+	int counted = 0, wanted = 0, unwanted = 0;
+	char spec[96], tv[32], av[32];
+
+	for (size_t i = 0; i < c->nr_stable; i++) {
+		const struct sm_stable_tag *t = &c->stable[i];
+
+		spec_text(t, spec, sizeof(spec));
+		if (t->noautosel) {
+			v->manual_only = 1;
+			sm_verdict_add(v, "stable-noautosel", counted ? 0 : r->t.stable_tag,
+				       "%s: stable material, but never to be picked automatically",
+				       t->address);
+			counted = 1;
+		} else if (t->kind == SM_STABLE_UNPARSED) {
+			sm_verdict_add(v, "stable-tag-unparsed", counted ? 0 : r->t.stable_tag,
+				       "Cc: %s with a version spec stablemate cannot read: \"%s\"",
+				       t->address, t->comment);
+			counted = 1;
+		} else if (!t->prereq_sha) {
+			sm_verdict_add(v, "stable-tag", counted ? 0 : r->t.stable_tag,
+				       "Cc: %s (%s)%s%s", t->address, spec,
+				       t->comment[0] ? ": " : "", t->comment);
+			counted = 1;
+		}
+		if (t->prereq_sha)
+			sm_verdict_add(v, "stable-prereq", 0, "apply %s%s%s first (%s)", t->prereq_sha,
+				       t->prereq_subject ? " " : "",
+				       t->prereq_subject ? t->prereq_subject : "", spec);
+		if (t->condition && !t->prereq_sha)
+			sm_verdict_add(v, "stable-condition", 0, "tag says: %s", t->condition);
+		if (!have_tree(tree))
+			continue;
+		switch (sm_stable_tag_wants(t, &tree->version)) {
+		case 1:
+			wanted = 1;
+			if (t->adjust_upto.major &&
+			    sm_version_cmp_tree(&tree->version, &t->adjust_upto) <= 0)
+				sm_verdict_add(v, "needs-adjustment", 0,
+					       "the tag says the backport needs adjusting for <= %s",
+					       sm_version_str(&t->adjust_upto, av, sizeof(av)));
+			break;
+		case 0:
+			unwanted = 1;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!counted && c->nr_stable) {
+		/* Only prerequisite lines: the commit itself is still tagged. */
+		sm_verdict_add(v, "stable-tag", r->t.stable_tag, "Cc: %s with prerequisites",
+			       c->stable[0].address);
+	}
+	if (have_tree(tree) && unwanted && !wanted)
+		sm_verdict_veto(v, "tree-out-of-range",
+				"the stable tag asks for %s; %s is outside it",
+				spec_text(&c->stable[0], spec, sizeof(spec)),
+				sm_version_str(&tree->version, tv, sizeof(tv)));
+}
+
+static void classify_fixes(const struct sm_rules *r, const struct sm_commit *c,
+			   struct sm_verdict *v)
+{
+	int counted = 0;
+
+	for (size_t i = 0; i < c->nr_fixes; i++) {
+		const struct sm_fixes_tag *f = &c->fixes[i];
+
+		if (f->problem)
+			sm_verdict_add(v, "fixes-malformed", counted ? 0 : r->t.fixes_malformed,
+				       "malformed Fixes: %s (%s)", f->line, f->problem);
+		else
+			sm_verdict_add(v, "fixes-tag", counted ? 0 : r->t.fixes,
+				       "Fixes: %s (\"%s\")", f->sha, f->subject ? f->subject : "");
+		counted = 1;
+	}
+}
+
+static _Thread_local pcre2_match_data *keyword_md;
+
+static void match_keywords(const struct sm_rules *r, const char *text, size_t len,
+			   unsigned char *seen, int in_subject, struct sm_verdict *v)
+{
+	PCRE2_SIZE off = 0;
+
+	if (!keyword_md)
+		keyword_md = pcre2_match_data_create(1, NULL);
+	while (off < len) {
+		int rc = pcre2_match(r->keywords_re, (PCRE2_SPTR)text, len, off, 0, keyword_md, NULL);
+		PCRE2_SIZE *ov;
+		PCRE2_SPTR mark;
+		size_t idx;
+
+		if (rc <= 0)
+			break;
+		ov = pcre2_get_ovector_pointer(keyword_md);
+		mark = pcre2_get_mark(keyword_md);
+		off = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+		if (!mark)
+			continue;
+		idx = strtoul((const char *)mark, NULL, 10);
+		if (idx >= r->nr_keywords || seen[idx])
+			continue;
+		seen[idx] = 1;
+		{
+			const struct sm_keyword_rule *k = &r->keywords[idx];
+			int w = k->weight;
+			char *code = xasprintf("keyword:%s", k->id);
+
+			if (in_subject && w > 0)
+				w += w * r->t.subject_bonus_pct / 100;
+			sm_verdict_add(v, code, w, "%s \"%.*s\"", in_subject ? "subject says" : "says",
+				       (int)(ov[1] - ov[0]), text + ov[0]);
+			free(code);
+		}
+	}
+}
+
+static void classify_keywords(const struct sm_rules *r, const struct sm_commit *c,
+			      struct sm_verdict *v)
+{
+	unsigned char small[256];
+	unsigned char *seen = r->nr_keywords <= sizeof(small) ? small : xcalloc(r->nr_keywords, 1);
+
+	memset(seen, 0, r->nr_keywords <= sizeof(small) ? sizeof(small) : 0);
+	if (c->subject)
+		match_keywords(r, c->subject, strlen(c->subject), seen, 1, v);
+	/* The closing trailer block (Signed-off-by, Link: URLs, names) says
+	 * nothing about the change; the people rules read it instead. */
+	if (c->body)
+		match_keywords(r, c->body, c->body_text_len, seen, 0, v);
+	if (seen != small)
+		free(seen);
+}
+
+static int rule_matches(const struct sm_author_rule *a, const char *s)
+{
+	pcre2_match_data *md;
+	int rc;
+
+	if (!s)
+		return 0;
+	md = pcre2_match_data_create(1, NULL);
+	rc = pcre2_match(a->re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL);
+	pcre2_match_data_free(md);
+	return rc > 0;
+}
+
+static void classify_people(const struct sm_rules *r, const struct sm_commit *c,
+			    struct sm_verdict *v)
+{
+	for (size_t i = 0; i < r->nr_authors; i++) {
+		const struct sm_author_rule *a = &r->authors[i];
+		const char *who = NULL;
+		char *code;
+
+		if (!strcmp(a->role, "author") || !strcmp(a->role, "any")) {
+			if (rule_matches(a, c->author))
+				who = c->author;
+		}
+		if (!who && (!strcmp(a->role, "committer") || !strcmp(a->role, "any"))) {
+			if (rule_matches(a, c->committer))
+				who = c->committer;
+		}
+		for (size_t j = 0; !who && j < c->nr_trailers; j++)
+			if (!strcasecmp(c->trailers[j].key, a->role) &&
+			    rule_matches(a, c->trailers[j].value))
+				who = c->trailers[j].value;
+		if (!who)
+			continue;
+		code = xasprintf("person:%s", a->role);
+		sm_verdict_add(v, code, a->weight, "%s %s", a->role, who);
+		free(code);
+	}
+}
+
+static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
+			  struct sm_verdict *v)
+{
+	const struct sm_diffstat *d = &c->diff;
+	unsigned lines = d->added + d->removed;
+
+	if (!c->has_diff)
+		return;
+	if (lines > (unsigned)r->t.max_lines)
+		sm_verdict_add(v, "too-large", r->t.large, "%u lines changed, over %d", lines,
+			       r->t.max_lines);
+	else if (lines <= (unsigned)r->t.tiny_lines)
+		sm_verdict_add(v, "tiny-diff", r->t.tiny, "%u lines changed", lines);
+	if (d->files && d->doc_files == d->files)
+		sm_verdict_add(v, "docs-only", r->t.docs_only, "changes documentation only");
+	else if (!d->code_lines_changed && d->comment_lines)
+		sm_verdict_add(v, "comment-only", r->t.comment_only, "changes comments only");
+	else if (d->whitespace_only)
+		sm_verdict_add(v, "whitespace-only", r->t.whitespace_only,
+			       "changes whitespace only");
+	if (d->id_table_lines && d->id_table_lines == d->code_lines_changed && d->added <= 6 &&
+	    d->removed == 0)
+		sm_verdict_add(v, "device-id", r->t.device_id,
+			       "adds %u device-ID table entr%s (allowed in stable)", d->id_table_lines,
+			       d->id_table_lines == 1 ? "y" : "ies");
+}
+
+void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
+		 const struct sm_tree_ctx *tree, struct sm_verdict *v)
+{
+	sm_verdict_init(v);
+	if (c->is_merge)
+		sm_verdict_veto(v, "merge", "merge commit");
+	classify_stable_tags(r, c, tree, v);
+	classify_fixes(r, c, v);
+	classify_keywords(r, c, v);
+	classify_people(r, c, v);
+	classify_diff(r, c, v);
+	if (c->reverts_sha)
+		sm_verdict_add(v, "revert", 0, "reverts %s", c->reverts_sha);
+	sm_verdict_finish(r, v);
+}

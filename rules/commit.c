@@ -1,2 +1,412 @@
-/* commit: being written */
-#include "rules/classify.h"
+/* commit: parse a commit as git or a mail prints it into struct sm_commit. */
+#include "rules/commit.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+struct line {
+	const char *p;
+	size_t len;
+};
+
+static int next_line(const char **pos, const char *end, struct line *l)
+{
+	const char *s = *pos, *nl;
+
+	if (s >= end)
+		return 0;
+	nl = memchr(s, '\n', (size_t)(end - s));
+	l->p = s;
+	l->len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+	if (l->len && l->p[l->len - 1] == '\r')
+		l->len--;
+	*pos = nl ? nl + 1 : end;
+	return 1;
+}
+
+static int is_blank(const struct line *l)
+{
+	for (size_t i = 0; i < l->len; i++)
+		if (!isspace((unsigned char)l->p[i]))
+			return 0;
+	return 1;
+}
+
+static int line_is(const struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	return l->len == n && !memcmp(l->p, s, n);
+}
+
+static int line_starts(const struct line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	return l->len >= n && !memcmp(l->p, s, n);
+}
+
+/* "Key: value" with a key we treat as a trailer; sets key/value spans. */
+static int trailer_split(const char *p, size_t len, size_t *klen, const char **val)
+{
+	size_t i = 0;
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (i)
+		return 0;
+	if (!len || !isalpha((unsigned char)p[0]))
+		return 0;
+	while (i < len && (isalnum((unsigned char)p[i]) || p[i] == '-' || p[i] == '_'))
+		i++;
+	if (i >= len || p[i] != ':')
+		return 0;
+	if (!sm_is_known_trailer_key(p, i))
+		return 0;
+	*klen = i;
+	*val = p + i + 1;
+	return 1;
+}
+
+static void add_trailer(struct sm_commit *c, size_t *alloc, const char *key, size_t klen,
+			const char *val, size_t vlen, unsigned lineno)
+{
+	struct sm_trailer *t;
+	struct strbuf v = STRBUF_INIT;
+
+	ALLOC_GROW(c->trailers, c->nr_trailers, *alloc);
+	t = &c->trailers[c->nr_trailers++];
+	t->key = xstrndup(key, klen);
+	strbuf_add(&v, val, vlen);
+	strbuf_trim(&v);
+	t->value = strbuf_detach(&v, NULL);
+	t->lineno = lineno;
+}
+
+/* Derives stable tags and Fixes: tags from the collected trailers. */
+static void interpret_trailers(struct sm_commit *c)
+{
+	size_t alloc_s = 0, alloc_f = 0;
+
+	for (size_t i = 0; i < c->nr_trailers; i++) {
+		struct sm_trailer *t = &c->trailers[i];
+
+		if (!strcasecmp(t->key, "Cc")) {
+			struct strbuf line = STRBUF_INIT;
+			struct sm_stable_tag tag;
+
+			strbuf_addf(&line, "%s: %s", t->key, t->value);
+			if (sm_stable_tag_parse(line.buf, &tag)) {
+				tag.lineno = t->lineno;
+				ALLOC_GROW(c->stable, c->nr_stable, alloc_s);
+				c->stable[c->nr_stable++] = tag;
+			}
+			strbuf_release(&line);
+		} else if (!strcasecmp(t->key, "Fixes")) {
+			struct sm_fixes_tag f;
+
+			sm_fixes_tag_parse(t->value, &f);
+			f.lineno = t->lineno;
+			ALLOC_GROW(c->fixes, c->nr_fixes, alloc_f);
+			c->fixes[c->nr_fixes++] = f;
+		}
+	}
+}
+
+static void find_reverts(struct sm_commit *c)
+{
+	const char *p = c->body ? strstr(c->body, "This reverts commit ") : NULL;
+	size_t n = 0;
+
+	if (!p)
+		return;
+	p += 20;
+	while (isxdigit((unsigned char)p[n]))
+		n++;
+	if (n >= 7)
+		c->reverts_sha = xstrndup(p, n);
+}
+
+/* Message lines (subject, body) from [start, end), ending at "---" or a diff;
+ * indent is stripped from each line (git log prints messages indented). */
+static void parse_message_lines(struct sm_commit *c, const char *start, const char *end,
+				size_t indent)
+{
+	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT;
+	const char *pos = start;
+	struct line l;
+	int in_subject = 1, seen_subject = 0, last_trailer = 0, para_all_trailers = 0;
+	size_t para_start = 0;
+	size_t trailer_alloc = 0;
+	unsigned lineno = 0;
+
+	while (next_line(&pos, end, &l)) {
+		lineno++;
+		if (indent && l.len >= indent && !memcmp(l.p, "    ", indent)) {
+			l.p += indent;
+			l.len -= indent;
+		}
+		if (line_is(&l, "---") || line_starts(&l, "diff --git ") || line_starts(&l, "Index: "))
+			break;
+		if (in_subject) {
+			if (is_blank(&l)) {
+				if (seen_subject)
+					in_subject = 0;
+				continue;
+			}
+			if (subject.len)
+				strbuf_addch(&subject, ' ');
+			while (l.len && isspace((unsigned char)*l.p))
+				l.p++, l.len--;
+			strbuf_add(&subject, l.p, l.len);
+			seen_subject = 1;
+			continue;
+		}
+		strbuf_add(&body, l.p, l.len);
+		strbuf_addch(&body, '\n');
+		if (is_blank(&l) || body.len == l.len + 1) {
+			/* a paragraph starts after a blank line, and at the top */
+			para_start = is_blank(&l) ? body.len : 0;
+			para_all_trailers = 1;
+		}
+		{
+			size_t klen;
+			const char *val;
+
+			if (trailer_split(l.p, l.len, &klen, &val)) {
+				add_trailer(c, &trailer_alloc, l.p, klen, val,
+					    (size_t)(l.p + l.len - val), lineno);
+				last_trailer = 1;
+				continue;
+			} else if (last_trailer && l.len && (l.p[0] == ' ' || l.p[0] == '\t') && !is_blank(&l)) {
+				/* A trailer folded onto the next line (mail does that). */
+				struct sm_trailer *t = &c->trailers[c->nr_trailers - 1];
+				struct strbuf v = STRBUF_INIT;
+
+				strbuf_addstr(&v, t->value);
+				strbuf_addch(&v, ' ');
+				strbuf_add(&v, l.p, l.len);
+				strbuf_trim(&v);
+				free(t->value);
+				t->value = strbuf_detach(&v, NULL);
+				continue;
+			} else {
+				last_trailer = 0;
+			}
+		}
+		if (!is_blank(&l))
+			para_all_trailers = 0;
+	}
+	strbuf_trim(&subject);
+	c->subject = strbuf_detach(&subject, NULL);
+	c->body_text_len = para_all_trailers ? para_start : body.len;
+	c->body = strbuf_detach(&body, NULL);
+	if (istarts_with(c->subject, "Merge ") && !c->is_merge)
+		c->is_merge = 1;
+	interpret_trailers(c);
+	if (!c->upstream_sha)
+		c->upstream_sha = sm_find_upstream_ref(c->body, strlen(c->body));
+	find_reverts(c);
+}
+
+int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len)
+{
+	memset(c, 0, sizeof(*c));
+	parse_message_lines(c, msg, msg + len, 0);
+	return 0;
+}
+
+/* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes. */
+static char *strip_subject_prefixes(const char *s)
+{
+	for (;;) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == '[') {
+			const char *close = strchr(s, ']');
+
+			if (!close)
+				break;
+			s = close + 1;
+			continue;
+		}
+		if (istarts_with(s, "re:") || istarts_with(s, "fwd:")) {
+			s = strchr(s, ':') + 1;
+			continue;
+		}
+		break;
+	}
+	return xstrdup(s);
+}
+
+static char *header_value(const char *p, size_t len, size_t keylen)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	strbuf_add(&v, p + keylen, len - keylen);
+	strbuf_trim(&v);
+	return strbuf_detach(&v, NULL);
+}
+
+int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
+{
+	const char *end = text + len, *pos = text, *body_start = NULL, *diff;
+	char *mail_subject = NULL;
+	struct strbuf hdr = STRBUF_INIT;
+	struct line l;
+	int headers = 0, git_format = 0;
+	size_t indent = 0;
+
+	memset(c, 0, sizeof(*c));
+	while (pos < end && isspace((unsigned char)*pos))
+		pos++;
+	if (pos >= end)
+		return sm_error("empty commit text");
+
+	/* Header block: "commit <sha>"/"From <sha> <date>" then Key: value. */
+	{
+		const char *save = pos;
+
+		if (next_line(&pos, end, &l)) {
+			if (line_starts(&l, "commit ") || (line_starts(&l, "From ") && l.len > 45)) {
+				const char *sha = l.p + (l.p[0] == 'c' ? 7 : 5);
+				size_t n = 0;
+
+				while (sha + n < l.p + l.len && isxdigit((unsigned char)sha[n]))
+					n++;
+				if (n >= 7)
+					c->id = xstrndup(sha, n);
+				git_format = l.p[0] == 'c';
+				headers = 1;
+			} else {
+				pos = save;
+			}
+		}
+	}
+	/* Key: value lines (mail or git headers), folded lines joined. */
+	for (;;) {
+		const char *save = pos;
+		size_t k = 0;
+
+		if (!next_line(&pos, end, &l))
+			break;
+		if (is_blank(&l)) {
+			if (headers || hdr.len)
+				break;
+			pos = save;
+			break;
+		}
+		while (k < l.len && (isalnum((unsigned char)l.p[k]) || l.p[k] == '-'))
+			k++;
+		if (!k || k >= l.len || l.p[k] != ':') {
+			pos = save;
+			break;
+		}
+		/* A bare message whose first line looks like "ALSA: timer: ..." is
+		 * not a header block: only accept known header names. */
+		strbuf_reset(&hdr);
+		strbuf_add(&hdr, l.p, l.len);
+		while (pos < end && (*pos == ' ' || *pos == '\t') && !git_format) {
+			struct line cont;
+
+			next_line(&pos, end, &cont);
+			strbuf_add(&hdr, cont.p, cont.len);
+		}
+		if (istarts_with(hdr.buf, "Author:") || istarts_with(hdr.buf, "From:")) {
+			free(c->author);
+			c->author = header_value(hdr.buf, hdr.len, strchr(hdr.buf, ':') - hdr.buf + 1);
+		} else if (istarts_with(hdr.buf, "Commit:") && git_format) {
+			c->committer = header_value(hdr.buf, hdr.len, 7);
+		} else if (istarts_with(hdr.buf, "Subject:")) {
+			char *v = header_value(hdr.buf, hdr.len, 8);
+
+			mail_subject = strip_subject_prefixes(v);
+			free(v);
+		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
+			c->is_merge = 1;
+		} else if (!headers && !istarts_with(hdr.buf, "Date:") && !istarts_with(hdr.buf, "To:") &&
+			   !istarts_with(hdr.buf, "Cc:") && !istarts_with(hdr.buf, "Message-ID:") &&
+			   !istarts_with(hdr.buf, "In-Reply-To:") && !istarts_with(hdr.buf, "References:") &&
+			   !istarts_with(hdr.buf, "MIME-Version:") && !istarts_with(hdr.buf, "Content-") &&
+			   !istarts_with(hdr.buf, "Repository:") && !istarts_with(hdr.buf, "Return-Path:") &&
+			   !istarts_with(hdr.buf, "Received:") && !istarts_with(hdr.buf, "X-")) {
+			pos = save;	/* the message itself starts here */
+			break;
+		}
+		headers = 1;
+	}
+	strbuf_release(&hdr);
+	body_start = pos;
+
+	/* git log/show indent the message by four spaces. */
+	if (git_format) {
+		const char *p = body_start;
+
+		while (p < end && *p == '\n')
+			p++;
+		if (end - p >= 4 && !memcmp(p, "    ", 4))
+			indent = 4;
+	}
+	diff = NULL;
+	for (const char *p = body_start; p < end; ) {
+		if (!strncmp(p, "diff --git ", 11)) {
+			diff = p;
+			break;
+		}
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			break;
+		p++;
+	}
+	if (mail_subject) {
+		/* The mail's Subject is the commit subject; the body is the rest.
+		 * A "From:" first in the body names the real author. */
+		struct strbuf msg = STRBUF_INIT;
+		const char *b = body_start;
+		struct line fl;
+		const char *save = b;
+
+		if (next_line(&b, end, &fl) && line_starts(&fl, "From: ")) {
+			free(c->author);
+			c->author = xstrndup(fl.p + 6, fl.len - 6);
+		} else {
+			b = save;
+		}
+		strbuf_addstr(&msg, mail_subject);
+		strbuf_addstr(&msg, "\n\n");
+		strbuf_add(&msg, b, (size_t)((diff ? diff : end) - b));
+		parse_message_lines(c, msg.buf, msg.buf + msg.len, 0);
+		strbuf_release(&msg);
+		free(mail_subject);
+	} else {
+		parse_message_lines(c, body_start, diff ? diff : end, indent);
+	}
+	if (diff)
+		sm_commit_parse_diff(c, diff, (size_t)(end - diff));
+	return 0;
+}
+
+void sm_commit_release(struct sm_commit *c)
+{
+	for (size_t i = 0; i < c->nr_trailers; i++) {
+		free(c->trailers[i].key);
+		free(c->trailers[i].value);
+	}
+	free(c->trailers);
+	for (size_t i = 0; i < c->nr_stable; i++)
+		sm_stable_tag_release(&c->stable[i]);
+	free(c->stable);
+	for (size_t i = 0; i < c->nr_fixes; i++)
+		sm_fixes_tag_release(&c->fixes[i]);
+	free(c->fixes);
+	free(c->id);
+	free(c->author);
+	free(c->committer);
+	free(c->subject);
+	free(c->body);
+	free(c->upstream_sha);
+	free(c->reverts_sha);
+	memset(c, 0, sizeof(*c));
+}

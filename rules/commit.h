@@ -49,6 +49,8 @@ struct sm_diffstat {
 	unsigned doc_files;		/* Documentation/, *.rst, *.txt */
 	unsigned code_lines_changed;	/* +/- lines that are neither blank nor comment */
 	unsigned id_table_lines;	/* added lines that look like a device-ID table entry */
+	unsigned comment_lines;		/* +/- lines that are comments */
+	int whitespace_only;		/* code lines changed only in whitespace */
 };
 
 struct sm_commit {
@@ -57,6 +59,7 @@ struct sm_commit {
 	char *committer;
 	char *subject;
 	char *body;		/* message after the subject line, with trailers */
+	size_t body_text_len;	/* length of body before its closing trailer block */
 	struct sm_trailer *trailers;
 	size_t nr_trailers;
 	struct sm_stable_tag *stable;

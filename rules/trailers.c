@@ -1,2 +1,141 @@
-/* trailers: being written */
-#include "rules/classify.h"
+/* trailers: "Key: value" lines of a commit message, Fixes: tags, and the
+ * upstream reference a stable commit carries. */
+#include "rules/commit.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const known_keys[] = {
+	"Cc", "Fixes", "Link", "Closes", "Message-ID", "Message-Id", "Bug", "BugLink",
+	"Change-Id", "References", "Stable-dep-of", "Upstream", "Patch-mainline",
+	"Git-commit", "Addresses-Coverity", "Addresses-Coverity-ID", "Coverity-id",
+	"CVE", "Signed-off-by", "NAK", "Nacked-by", "Fixes-tag",
+};
+
+int sm_is_known_trailer_key(const char *key, size_t len)
+{
+	if (len > 3 && !strncasecmp(key + len - 3, "-by", 3))
+		return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(known_keys); i++)
+		if (strlen(known_keys[i]) == len && !strncasecmp(key, known_keys[i], len))
+			return 1;
+	return 0;
+}
+
+const struct sm_trailer *sm_commit_trailer(const struct sm_commit *c, const char *key)
+{
+	for (size_t i = 0; i < c->nr_trailers; i++)
+		if (!strcasecmp(c->trailers[i].key, key))
+			return &c->trailers[i];
+	return NULL;
+}
+
+static const char *skip_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f)
+{
+	const char *s = skip_ws(value), *open, *close;
+	size_t n = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->line = xstrdup(value);
+	if (istarts_with(s, "commit "))
+		s = skip_ws(s + 7), f->problem = xstrdup("the word \"commit\" before the id");
+	while (isxdigit((unsigned char)s[n]))
+		n++;
+	if (!n || isalnum((unsigned char)s[n])) {
+		free(f->problem);
+		f->problem = xstrdup("no commit id");
+		return 0;
+	}
+	f->sha = xstrndup(s, n);
+	for (char *p = f->sha; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	if (n < 12 && !f->problem)
+		f->problem = xasprintf("commit id of %zu digits, fewer than 12", n);
+	else if (n > 40 && !f->problem)
+		f->problem = xasprintf("commit id of %zu digits, more than 40", n);
+	s = skip_ws(s + n);
+	open = strchr(s, '(');
+	close = strrchr(s, ')');
+	if (open && close && close > open) {
+		const char *b = open + 1, *e = close;
+
+		if (*b == '"' || *b == '\'')
+			b++;
+		if (e > b && (e[-1] == '"' || e[-1] == '\''))
+			e--;
+		f->subject = xstrndup(b, (size_t)(e - b));
+		if (open[1] != '"' && !f->problem)
+			f->problem = xstrdup("subject not quoted as (\"subject\")");
+	} else if (!f->problem) {
+		f->problem = xstrdup(*s ? "subject not in (\"...\")" : "no (\"subject\")");
+		if (*s)
+			f->subject = xstrdup(s);
+	}
+	return 0;
+}
+
+void sm_fixes_tag_release(struct sm_fixes_tag *f)
+{
+	free(f->sha);
+	free(f->subject);
+	free(f->line);
+	free(f->problem);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The forms stable trees use to name the upstream original. */
+static pcre2_code *upstream_re;
+
+static void compile_upstream_re(void)
+{
+	int err;
+	PCRE2_SIZE off;
+
+	upstream_re = pcre2_compile((PCRE2_SPTR)
+		"(?:\\bcommit\\s+([0-9a-f]{12,40})\\s+upstream\\b"
+		"|\\[\\s*upstream\\s+commit:?\\s+([0-9a-f]{12,40})\\s*\\]"
+		"|\\(cherry[- ]picked\\s+from\\s+commit\\s+([0-9a-f]{12,40})\\)"
+		"|\\bupstream\\s+commit:?\\s+([0-9a-f]{12,40})\\b"
+		"|^upstream:\\s+([0-9a-f]{12,40})\\b)",
+		PCRE2_ZERO_TERMINATED, PCRE2_CASELESS | PCRE2_MULTILINE, &err, &off, NULL);
+	if (upstream_re)
+		pcre2_jit_compile(upstream_re, PCRE2_JIT_COMPLETE);
+}
+
+char *sm_find_upstream_ref(const char *msg, size_t len)
+{
+	pcre2_match_data *md;
+	char *res = NULL;
+
+	if (!upstream_re)
+		compile_upstream_re();
+	if (!upstream_re)
+		return NULL;
+	md = pcre2_match_data_create_from_pattern(upstream_re, NULL);
+	if (pcre2_match(upstream_re, (PCRE2_SPTR)msg, len, 0, 0, md, NULL) > 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+		for (int g = 1; g <= 5; g++) {
+			if (ov[2 * g] != PCRE2_UNSET) {
+				res = xstrndup(msg + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
+				break;
+			}
+		}
+	}
+	pcre2_match_data_free(md);
+	if (res)
+		for (char *p = res; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+	return res;
+}

@@ -3,6 +3,7 @@
 #ifndef SM_CHECK_MAIN_H
 #define SM_CHECK_MAIN_H
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static Suite *make_suite(void);

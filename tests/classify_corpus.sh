@@ -1,2 +1,52 @@
-#!/bin/sh
-exit 0
+#!/usr/bin/env bash
+# Every stable tag in the real corpus (../shared: list mail, b4 and
+# patchwork samples, CVE announcements, the seed) and in the kernel's
+# stable-kernel-rules.rst must parse, or be listed in
+# tests/known-odd-stable-tags.txt with the reason. The wild-forms fixture
+# must parse exactly as expected. Prints the candidate count on the corpus.
+. "$(dirname "$0")/lib.sh"
+
+fixture=$SM_SRCDIR/tests/fixtures/rules/stable-tags-wild.txt
+grep -v '^#' "$fixture" | cut -f5 | "$STABLEMATE" classify --tags > "$TMP/wild.got"
+grep -v '^#' "$fixture" | diff -u - "$TMP/wild.got" || fail "stable-tag fixture parsed differently"
+echo "wild forms: $(wc -l < "$TMP/wild.got") tags parsed as expected"
+
+[ -d "$SHARED/corpus" ] || skip "no ../shared corpus here"
+# Gather text: maildirs and mboxes as they are, gzipped mboxes unpacked, and
+# the stable rules document from Debian's linux-source-6.1 when installed.
+: > "$TMP/all.txt"
+find "$SHARED/seeds" "$SHARED/corpus" -type f ! -name '*.gz' ! -name '*.tsv' ! -name '*.md' \
+	-exec cat {} + >> "$TMP/all.txt" 2>/dev/null
+for gz in "$SHARED"/corpus/cve-announce/*.gz; do zcat "$gz" >> "$TMP/all.txt"; done
+rules_rst=linux-source-6.1/Documentation/process/stable-kernel-rules.rst
+if [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+	tar -xJf /usr/src/linux-source-6.1.tar.xz --occurrence=1 -C "$TMP" "$rules_rst" 2>/dev/null &&
+		cat "$TMP/$rules_rst" >> "$TMP/all.txt"
+fi
+"$STABLEMATE" classify --tags "$TMP/all.txt" > "$TMP/tags.txt"
+total=$(wc -l < "$TMP/tags.txt")
+[ "$total" -gt 0 ] || fail "no stable tags found in the corpus"
+known=$SM_SRCDIR/tests/known-odd-stable-tags.txt
+grep -P '^unparsed\t' "$TMP/tags.txt" | cut -f5 | sort -u > "$TMP/unparsed.txt" || true
+{ grep -v '^#' "$known" || true; } | cut -f1 | sort -u > "$TMP/known.txt"
+new=$(comm -23 "$TMP/unparsed.txt" "$TMP/known.txt")
+[ -z "$new" ] || fail "stable tags that do not parse (fix the parser or list them in $known):
+$new"
+echo "corpus: $total stable tags, $(sort -u "$TMP/tags.txt" | wc -l) distinct, $(wc -l < "$TMP/unparsed.txt") known odd"
+
+# Candidates on the corpus: every message of the list maildirs and mboxes.
+find "$SHARED/corpus/lists" -path '*/cur/*' -type f | while read -r f; do
+	printf 'From stablemate-corpus Thu Jan  1 00:00:00 1970\n'; cat "$f"; echo
+done > "$TMP/lists.mbox"
+"$STABLEMATE" classify -q --batch "$TMP/lists.mbox" > "$TMP/verdicts.jsonl" 2>/dev/null
+n=$(wc -l < "$TMP/verdicts.jsonl")
+cand=$(grep -c '"verdict":"candidate"' "$TMP/verdicts.jsonl" || true)
+maybe=$(grep -c '"verdict":"maybe"' "$TMP/verdicts.jsonl" || true)
+echo "corpus lists: $n messages, $cand candidates, $maybe maybe"
+[ "$n" -gt 1000 ] || fail "expected over 1000 list messages, got $n"
+[ "$cand" -gt 0 ] || fail "no candidates in the corpus"
+
+# The seed: no stable tag, no Fixes tag, still a candidate for 6.1.
+"$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" |
+	grep -q '"verdict":{"verdict":"candidate"' || fail "the seed ALSA fix is not a candidate"
+echo "seed e4ec8cc8039a: candidate"

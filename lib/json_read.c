@@ -1,0 +1,192 @@
+#include "lib/json_read.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cursor {
+	const char *p, *end;
+};
+
+static void ws(struct cursor *c)
+{
+	while (c->p < c->end && isspace((unsigned char)*c->p))
+		c->p++;
+}
+
+static void put_utf8(struct strbuf *out, unsigned cp)
+{
+	if (cp < 0x80) {
+		strbuf_addch(out, (int)cp);
+	} else if (cp < 0x800) {
+		strbuf_addch(out, (int)(0xc0 | (cp >> 6)));
+		strbuf_addch(out, (int)(0x80 | (cp & 0x3f)));
+	} else if (cp < 0x10000) {
+		strbuf_addch(out, (int)(0xe0 | (cp >> 12)));
+		strbuf_addch(out, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addch(out, (int)(0x80 | (cp & 0x3f)));
+	} else {
+		strbuf_addch(out, (int)(0xf0 | (cp >> 18)));
+		strbuf_addch(out, (int)(0x80 | ((cp >> 12) & 0x3f)));
+		strbuf_addch(out, (int)(0x80 | ((cp >> 6) & 0x3f)));
+		strbuf_addch(out, (int)(0x80 | (cp & 0x3f)));
+	}
+}
+
+static int hex4(const char *p, const char *end, unsigned *v)
+{
+	char buf[5];
+	char *e;
+
+	if (end - p < 4)
+		return -1;
+	memcpy(buf, p, 4);
+	buf[4] = '\0';
+	*v = (unsigned)strtoul(buf, &e, 16);
+	return *e ? -1 : 0;
+}
+
+/* Reads a string at c->p (the opening quote); out may be NULL to skip. */
+static int read_string(struct cursor *c, struct strbuf *out)
+{
+	if (c->p >= c->end || *c->p != '"')
+		return -1;
+	c->p++;
+	while (c->p < c->end) {
+		char ch = *c->p++;
+		unsigned cp, lo;
+
+		if (ch == '"')
+			return 0;
+		if (ch != '\\') {
+			if (out)
+				strbuf_addch(out, ch);
+			continue;
+		}
+		if (c->p >= c->end)
+			return -1;
+		ch = *c->p++;
+		switch (ch) {
+		case 'n': cp = '\n'; break;
+		case 't': cp = '\t'; break;
+		case 'r': cp = '\r'; break;
+		case 'b': cp = '\b'; break;
+		case 'f': cp = '\f'; break;
+		case 'u':
+			if (hex4(c->p, c->end, &cp))
+				return -1;
+			c->p += 4;
+			if (cp >= 0xd800 && cp < 0xdc00 && c->end - c->p >= 6 && c->p[0] == '\\' &&
+			    c->p[1] == 'u' && !hex4(c->p + 2, c->end, &lo) && lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				c->p += 6;
+			}
+			break;
+		default: cp = (unsigned char)ch; break;
+		}
+		if (out)
+			put_utf8(out, cp);
+	}
+	return -1;
+}
+
+static int skip_value(struct cursor *c, int depth)
+{
+	ws(c);
+	if (c->p >= c->end || depth > 64)
+		return -1;
+	if (*c->p == '"')
+		return read_string(c, NULL);
+	if (*c->p == '{' || *c->p == '[') {
+		char close = *c->p == '{' ? '}' : ']';
+
+		c->p++;
+		for (;;) {
+			ws(c);
+			if (c->p < c->end && *c->p == close) {
+				c->p++;
+				return 0;
+			}
+			if (close == '}') {
+				if (read_string(c, NULL))
+					return -1;
+				ws(c);
+				if (c->p >= c->end || *c->p++ != ':')
+					return -1;
+			}
+			if (skip_value(c, depth + 1))
+				return -1;
+			ws(c);
+			if (c->p < c->end && *c->p == ',')
+				c->p++;
+			else if (c->p >= c->end || *c->p != close)
+				return -1;
+		}
+	}
+	{
+		const char *start = c->p;
+
+		while (c->p < c->end && !strchr(",}] \t\r\n", *c->p))
+			c->p++;
+		return c->p > start ? 0 : -1;	/* no progress: not a value */
+	}
+}
+
+int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out)
+{
+	struct cursor c = { json, json + len };
+	struct strbuf k = STRBUF_INIT;
+
+	ws(&c);
+	if (c.p >= c.end || *c.p++ != '{')
+		return -1;
+	for (;;) {
+		ws(&c);
+		if (c.p < c.end && *c.p == '}')
+			break;
+		strbuf_reset(&k);
+		if (read_string(&c, &k))
+			goto bad;
+		ws(&c);
+		if (c.p >= c.end || *c.p++ != ':')
+			goto bad;
+		ws(&c);
+		if (!strcmp(strbuf_str(&k), key)) {
+			strbuf_release(&k);
+			if (c.p < c.end && *c.p == '"')
+				return read_string(&c, out) ? -1 : 1;
+			if (c.p < c.end && *c.p == '[') {
+				int first = 1;
+
+				c.p++;
+				for (;;) {
+					ws(&c);
+					if (c.p < c.end && *c.p == ']')
+						return 1;
+					if (c.p < c.end && *c.p == '"') {
+						if (!first)
+							strbuf_addch(out, '\n');
+						if (read_string(&c, out))
+							return -1;
+						first = 0;
+					} else if (skip_value(&c, 1)) {
+						return -1;
+					}
+					ws(&c);
+					if (c.p < c.end && *c.p == ',')
+						c.p++;
+				}
+			}
+			return 0;
+		}
+		if (skip_value(&c, 0))
+			goto bad;
+		ws(&c);
+		if (c.p < c.end && *c.p == ',')
+			c.p++;
+	}
+	strbuf_release(&k);
+	return 0;
+bad:
+	strbuf_release(&k);
+	return -1;
+}

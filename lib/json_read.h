@@ -1,0 +1,13 @@
+/* json_read: read string members of one JSON object (a JSONL record).
+ * Enough for the batch inputs stablemate reads; not a general DOM. */
+#ifndef SM_JSON_READ_H
+#define SM_JSON_READ_H
+#include <stddef.h>
+#include "lib/strbuf.h"
+
+/* Finds top-level member key of the object in json[0..len) and appends its
+ * value to out: a string decoded to UTF-8, or an array of strings joined
+ * with '\n'. Returns 1 found, 0 absent (or not a string), -1 bad JSON. */
+int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out);
+
+#endif
