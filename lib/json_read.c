@@ -58,8 +58,13 @@ static int read_string(struct cursor *c, struct strbuf *out)
 		if (ch == '"')
 			return 0;
 		if (ch != '\\') {
+			/* copy the whole run up to the next quote or escape at once */
+			const char *run = c->p - 1;
+
+			while (c->p < c->end && *c->p != '"' && *c->p != '\\')
+				c->p++;
 			if (out)
-				strbuf_addch(out, ch);
+				strbuf_add(out, run, (size_t)(c->p - run));
 			continue;
 		}
 		if (c->p >= c->end)

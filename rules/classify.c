@@ -125,32 +125,66 @@ static void classify_fixes(const struct sm_rules *r, const struct sm_commit *c,
 
 static _Thread_local pcre2_match_data *keyword_md;
 
+static inline int is_word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static inline unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+/* The rules that may match at text[p] (see sm_rules.starts), or NULL.
+ * Matches only start where no word byte precedes. */
+static inline const unsigned short *rules_at(const struct sm_rules *r, const unsigned char *t,
+					     size_t p, size_t len)
+{
+	unsigned char a, b;
+	unsigned short at;
+
+	if (p && is_word_byte(t[p - 1]))
+		return NULL;
+	a = lower(t[p]);
+	b = p + 1 < len ? lower(t[p + 1]) : 0;
+	if (a < 32 || a > 126 || (b && (b < 32 || b > 126)))
+		at = r->any_start;
+	else if (r->starts3[a][b] && p + 2 < len && t[p + 2] >= 32 && t[p + 2] <= 126)
+		at = r->third[r->starts3[a][b]][lower(t[p + 2])];
+	else
+		at = r->starts[a][b];
+	return at ? &r->start_rules[at] : NULL;
+}
+
 static void match_keywords(const struct sm_rules *r, const char *text, size_t len,
 			   unsigned char *seen, int in_subject, struct sm_verdict *v)
 {
-	PCRE2_SIZE off = 0;
+	const unsigned char *t = (const unsigned char *)text;
 
 	if (!keyword_md)
 		keyword_md = pcre2_match_data_create(1, NULL);
-	while (off < len) {
-		int rc = pcre2_match(r->keywords_re, (PCRE2_SPTR)text, len, off, 0, keyword_md, NULL);
+	for (size_t p = 0; p < len; p++) {
+		const unsigned short *list = rules_at(r, t, p, len);
+		const struct sm_keyword_rule *k = NULL;
 		PCRE2_SIZE *ov;
-		PCRE2_SPTR mark;
 		size_t idx;
 
-		if (rc <= 0)
-			break;
-		ov = pcre2_get_ovector_pointer(keyword_md);
-		mark = pcre2_get_mark(keyword_md);
-		off = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
-		if (!mark)
+		/* the first rule in file order that matches here wins */
+		for (; list && *list; list++) {
+			k = &r->keywords[*list - 1];
+			if (pcre2_jit_match(k->re, t, len, p, 0, keyword_md, NULL) > 0)
+				break;
+		}
+		if (!list || !*list)
 			continue;
-		idx = strtoul((const char *)mark, NULL, 10);
-		if (idx >= r->nr_keywords || seen[idx])
+		idx = *list - 1;
+		ov = pcre2_get_ovector_pointer(keyword_md);
+		if (ov[1] > ov[0])
+			p = ov[1] - 1;
+		if (seen[idx])
 			continue;
 		seen[idx] = 1;
 		{
-			const struct sm_keyword_rule *k = &r->keywords[idx];
 			int w = k->weight;
 			char *code = xasprintf("keyword:%s", k->id);
 
@@ -236,11 +270,12 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 		sm_verdict_add(v, "tiny-diff", r->t.tiny, "%u lines changed", lines);
 	if (d->files && d->doc_files == d->files)
 		sm_verdict_add(v, "docs-only", r->t.docs_only, "changes documentation only");
+	/* stable-kernel-rules.rst: no trivial changes (comments, whitespace)
+	 * whatever the message says, so these reject outright. */
 	else if (!d->code_lines_changed && d->comment_lines)
-		sm_verdict_add(v, "comment-only", r->t.comment_only, "changes comments only");
+		sm_verdict_veto(v, "comment-only", "changes comments only");
 	else if (d->whitespace_only)
-		sm_verdict_add(v, "whitespace-only", r->t.whitespace_only,
-			       "changes whitespace only");
+		sm_verdict_veto(v, "whitespace-only", "changes whitespace only");
 	if (d->id_table_lines && d->id_table_lines == d->code_lines_changed && d->added <= 6 &&
 	    d->removed == 0)
 		sm_verdict_add(v, "device-id", r->t.device_id,

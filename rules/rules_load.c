@@ -95,20 +95,22 @@ static int keyword_line(struct sm_rules *r, const char *file, unsigned lineno, c
 	k->id = xstrdup(id);
 	k->weight = weight;
 	k->pattern = xstrdup(line);
-	/* Compile alone first so a bad pattern is reported on its own line. */
 	{
 		int err;
 		PCRE2_SIZE off;
-		pcre2_code *re = pcre2_compile((PCRE2_SPTR)line, PCRE2_ZERO_TERMINATED,
-					       PCRE2_CASELESS, &err, &off, NULL);
+		char *anchored = xasprintf("(?:%s)(?!\\w)", line);
 		PCRE2_UCHAR msg[256];
 
-		if (!re) {
+		/* Byte mode: keywords are ASCII, and mail may hold any bytes. */
+		k->re = pcre2_compile((PCRE2_SPTR)anchored, PCRE2_ZERO_TERMINATED,
+				      PCRE2_CASELESS | PCRE2_ANCHORED, &err, &off, NULL);
+		free(anchored);
+		if (!k->re) {
 			pcre2_get_error_message(err, msg, sizeof(msg));
 			return sm_error("%s:%u: bad pattern at offset %zu: %s", file, lineno,
-					(size_t)off, (char *)msg);
+					off >= 3 ? (size_t)off - 3 : 0, (char *)msg);
 		}
-		pcre2_code_free(re);
+		pcre2_jit_compile(k->re, PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_HARD);
 	}
 	return 0;
 }
@@ -150,8 +152,7 @@ static int threshold_line(struct sm_rules *r, const char *file, unsigned lineno,
 		T("candidate", candidate), T("maybe", maybe), T("max-lines", max_lines),
 		T("tiny-lines", tiny_lines), T("stable-tag", stable_tag), T("fixes-tag", fixes),
 		T("fixes-malformed", fixes_malformed), T("tiny-diff", tiny), T("large-diff", large),
-		T("docs-only", docs_only), T("whitespace-only", whitespace_only),
-		T("comment-only", comment_only), T("device-id", device_id),
+		T("docs-only", docs_only), T("device-id", device_id),
 		T("subject-bonus-percent", subject_bonus_pct), T("noautosel-cap", manual_only_cap),
 #undef T
 	};
@@ -169,32 +170,114 @@ static int threshold_line(struct sm_rules *r, const char *file, unsigned lineno,
 	return sm_error("%s:%u: unknown setting \"%s\"", file, lineno, name);
 }
 
-static int compile_keywords(struct sm_rules *r)
+/* Can rule k match text that begins with subj[0..n)? Partial matching
+ * answers it exactly: a full or partial match of the short subject. */
+static int can_start(const struct sm_keyword_rule *k, const unsigned char *subj, size_t n,
+		     pcre2_match_data *md)
 {
-	struct strbuf re = STRBUF_INIT;
-	int err;
-	PCRE2_SIZE off;
+	int rc = pcre2_match(k->re, subj, n, 0, PCRE2_PARTIAL_HARD, md, NULL);
 
-	/* One pass over the text for all keywords: each alternative carries
-	 * a (*MARK) naming its rule, which pcre2_get_mark() reports. */
-	/* The word-start test is written once, outside the alternation, so
-	 * the alternatives are only tried where a word begins. */
-	strbuf_addstr(&re, "(?<!\\w)(?:");
-	for (size_t i = 0; i < r->nr_keywords; i++) {
-		if (i)
-			strbuf_addch(&re, '|');
-		strbuf_addf(&re, "(?:%s)(?!\\w)(*MARK:%zu)", r->keywords[i].pattern, i);
+	return rc >= 0 || rc == PCRE2_ERROR_PARTIAL;
+}
+
+/* Appends a 0-terminated list of rules (stored as index + 1) to
+ * start_rules and returns where it starts; 0 is the empty list. */
+static unsigned short add_start_list(struct sm_rules *r, const unsigned short *rules, size_t n)
+{
+	size_t at;
+
+	if (!n)
+		return 0;
+	if (!r->nr_start_rules) {
+		ALLOC_GROW(r->start_rules, r->nr_start_rules, r->alloc_start_rules);
+		r->start_rules[r->nr_start_rules++] = 0;
 	}
-	strbuf_addch(&re, ')');
-	if (!r->nr_keywords)
-		strbuf_addstr(&re, "(*FAIL)");
-	/* Byte mode: keywords are ASCII, and mail may hold any bytes. */
-	r->keywords_re = pcre2_compile((PCRE2_SPTR)re.buf, re.len, PCRE2_CASELESS, &err, &off, NULL);
-	strbuf_release(&re);
-	if (!r->keywords_re)
-		return sm_error("%s/keywords.rules: the patterns do not combine (pcre2 error %d)",
-				r->dir, err);
-	pcre2_jit_compile(r->keywords_re, PCRE2_JIT_COMPLETE);
+	at = r->nr_start_rules;
+	for (size_t i = 0; i <= n; i++) {
+		ALLOC_GROW(r->start_rules, r->nr_start_rules, r->alloc_start_rules);
+		r->start_rules[r->nr_start_rules++] = i < n ? (unsigned short)(rules[i] + 1) : 0;
+	}
+	return (unsigned short)at;
+}
+
+/* For a pair a, b that several rules can begin, the list for each
+ * following printable byte c (the probe "abc"). */
+static void narrow_by_third_byte(struct sm_rules *r, const unsigned char *ab,
+				 const unsigned short *rules, size_t n, pcre2_match_data *md)
+{
+	unsigned short *list = xcalloc(n + 1, sizeof(*list));
+	size_t row;
+
+	if (!r->nr_third)
+		r->nr_third = 1;	/* row 0 means "no third-byte table" */
+	row = r->nr_third++;
+	r->third = xrealloc(r->third, r->nr_third * sizeof(*r->third));
+	memset(r->third[row], 0, sizeof(r->third[row]));
+	for (int c = 0; c < 128; c++) {
+		unsigned char s3[3] = { ab[0], ab[1], (unsigned char)c };
+		size_t nl = 0;
+
+		if (c < 32 || c > 126 || (c >= 'A' && c <= 'Z'))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if (can_start(&r->keywords[rules[i]], s3, 3, md))
+				list[nl++] = rules[i];
+		r->third[row][c] = add_start_list(r, list, nl);
+	}
+	r->starts3[ab[0]][ab[1]] = (unsigned short)row;
+	free(list);
+}
+
+/* Builds the start table: first the rules each printable byte can begin,
+ * then, among those only, the rules each pair of bytes can begin. */
+static int compute_start_table(struct sm_rules *r)
+{
+	pcre2_match_data *md;
+	unsigned short *first, *pair;
+	size_t all_n = 0;
+
+	/* lists are indexed by unsigned short: about 60 rules give a few
+	 * thousand entries, far from the limit */
+	if (r->nr_keywords > 1000)
+		return sm_error("%s/keywords.rules: more than 1000 rules", r->dir);
+	md = pcre2_match_data_create(1, NULL);
+	first = xcalloc(r->nr_keywords + 1, sizeof(*first));
+	pair = xcalloc(r->nr_keywords + 1, sizeof(*pair));
+	memset(r->starts, 0, sizeof(r->starts));
+	memset(r->starts3, 0, sizeof(r->starts3));
+	for (size_t k = 0; k < r->nr_keywords; k++)
+		pair[all_n++] = (unsigned short)k;
+	r->any_start = add_start_list(r, pair, all_n);
+	for (int a = 32; a < 127; a++) {
+		unsigned char s1 = (unsigned char)a;
+		size_t nf = 0;
+
+		if (a >= 'A' && a <= 'Z')
+			continue;	/* caseless: the lower-case row serves */
+		for (size_t k = 0; k < r->nr_keywords; k++)
+			if (can_start(&r->keywords[k], &s1, 1, md))
+				first[nf++] = (unsigned short)k;
+		if (!nf)
+			continue;
+		for (int b = 32; b < 127; b++) {
+			unsigned char s2[2] = { s1, (unsigned char)b };
+			size_t np = 0;
+
+			if (b >= 'A' && b <= 'Z')
+				continue;
+			for (size_t i = 0; i < nf; i++)
+				if (can_start(&r->keywords[first[i]], s2, 2, md))
+					pair[np++] = first[i];
+			r->starts[a][b] = add_start_list(r, pair, np);
+			if (np > 1)
+				narrow_by_third_byte(r, s2, pair, np, md);
+		}
+		/* a keyword that ends the text after one byte */
+		r->starts[a][0] = add_start_list(r, first, nf);
+	}
+	free(first);
+	free(pair);
+	pcre2_match_data_free(md);
 	return 0;
 }
 
@@ -221,12 +304,12 @@ int sm_rules_load(struct sm_rules **out, const char *dir)
 	r->t = (struct sm_thresholds){
 		.candidate = 60, .maybe = 25, .max_lines = 100, .tiny_lines = 10,
 		.stable_tag = 100, .fixes = 50, .fixes_malformed = 30, .tiny = 10, .large = -40,
-		.docs_only = -60, .whitespace_only = -60, .comment_only = -50, .device_id = 60,
+		.docs_only = -60, .device_id = 60,
 		.subject_bonus_pct = 50, .manual_only_cap = 59,
 	};
 	if (for_each_line(r, dir, "thresholds.rules", threshold_line) ||
 	    for_each_line(r, dir, "keywords.rules", keyword_line) ||
-	    for_each_line(r, dir, "authors.rules", author_line) || compile_keywords(r)) {
+	    for_each_line(r, dir, "authors.rules", author_line) || compute_start_table(r)) {
 		sm_rules_free(r);
 		return -1;
 	}
@@ -241,6 +324,7 @@ void sm_rules_free(struct sm_rules *r)
 	for (size_t i = 0; i < r->nr_keywords; i++) {
 		free(r->keywords[i].id);
 		free(r->keywords[i].pattern);
+		pcre2_code_free(r->keywords[i].re);
 	}
 	free(r->keywords);
 	for (size_t i = 0; i < r->nr_authors; i++) {
@@ -249,7 +333,8 @@ void sm_rules_free(struct sm_rules *r)
 		pcre2_code_free(r->authors[i].re);
 	}
 	free(r->authors);
-	pcre2_code_free(r->keywords_re);
+	free(r->start_rules);
+	free(r->third);
 	free(r->dir);
 	free(r);
 }

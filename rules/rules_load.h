@@ -9,6 +9,7 @@ struct sm_keyword_rule {
 	char *id;		/* "use-after-free" */
 	int weight;		/* may be negative ("cleanup") */
 	char *pattern;		/* pcre2 syntax, matched with word boundaries, caselessly */
+	pcre2_code *re;		/* (?:pattern)(?!\w), anchored, caseless, JIT */
 };
 
 struct sm_author_rule {
@@ -23,7 +24,7 @@ struct sm_thresholds {
 	int max_lines;			/* check_relevant: larger diffs are suspect */
 	int tiny_lines;			/* diffs this small get the tiny-diff weight */
 	int stable_tag, fixes, fixes_malformed, tiny, large;
-	int docs_only, whitespace_only, comment_only, device_id;
+	int docs_only, device_id;
 	int subject_bonus_pct;		/* extra % of a keyword's weight when in the subject */
 	int manual_only_cap;		/* score cap for noautosel commits */
 };
@@ -32,7 +33,20 @@ struct sm_rules {
 	char *dir;
 	struct sm_keyword_rule *keywords;
 	size_t nr_keywords, alloc_keywords;
-	pcre2_code *keywords_re;	/* all keywords, one alternative each, tagged with (*MARK:n) */
+	/* Where a keyword can start: starts[a][b] indexes start_rules, a
+	 * 0-terminated list (in file order) of the rules whose pattern can
+	 * match text beginning with the lower-case printable bytes a, b; 0 is
+	 * the empty list. Worked out once by partial matching each pattern,
+	 * so it is exact for any pattern, and scanning runs only those rules. */
+	unsigned short starts[128][128];
+	unsigned short *start_rules;
+	size_t nr_start_rules, alloc_start_rules;
+	unsigned short any_start;	/* list for bytes outside printable ASCII: all rules */
+	/* A pair with more than one rule is narrowed by the third byte:
+	 * third[starts3[a][b]][c] is the list for a, b, c (row 0 unused). */
+	unsigned short starts3[128][128];
+	unsigned short (*third)[128];
+	size_t nr_third;
 	struct sm_author_rule *authors;
 	size_t nr_authors, alloc_authors;
 	struct sm_thresholds t;

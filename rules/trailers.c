@@ -118,6 +118,11 @@ char *sm_find_upstream_ref(const char *msg, size_t len)
 	pcre2_match_data *md;
 	char *res = NULL;
 
+	/* Every form names "upstream" or "cherry picked": a plain substring
+	 * search rules out the ordinary mainline message cheaply. */
+	if (!memmem(msg, len, "pstream", 7) && !memmem(msg, len, "PSTREAM", 7) &&
+	    !memmem(msg, len, "herry", 5) && !memmem(msg, len, "HERRY", 5))
+		return NULL;
 	if (!upstream_re)
 		compile_upstream_re();
 	if (!upstream_re)

@@ -442,7 +442,7 @@ START_TEST(check_relevant_diff_rules)
 	sm_verdict_release(&v);
 	classify_text(comment_patch, NULL, &v);
 	ck_assert(sm_verdict_has(&v, "comment-only"));
-	ck_assert_int_ne(v.kind, SM_CANDIDATE);
+	ck_assert_int_eq(v.kind, SM_REJECT);
 	sm_verdict_release(&v);
 	classify_text(ws_patch, NULL, &v);
 	ck_assert(sm_verdict_has(&v, "whitespace-only"));
