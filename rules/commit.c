@@ -322,6 +322,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		} else if (istarts_with(hdr.buf, "Subject:")) {
 			char *v = header_value(hdr.buf, hdr.len, 8);
 
+			free(mail_subject);	/* a second Subject: wins */
 			mail_subject = strip_subject_prefixes(v);
 			free(v);
 		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
