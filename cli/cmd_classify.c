@@ -262,21 +262,35 @@ static int batch_jsonl(struct batch_ctx *b, const char *path, const char *buf, s
 		if (!n)
 			continue;
 		b->records++;
-		strbuf_reset(&msg);
-		strbuf_reset(&id);
-		rc = json_get_string(line, n, "description", &msg);
-		if (rc == 0)
-			rc = json_get_string(line, n, "message", &msg);
-		if (rc == 0) {
+		{
+			static const char *const keys[] = { "description", "message", "subject",
+							     "body", "cve", "id" };
+			struct strbuf desc = STRBUF_INIT, body = STRBUF_INIT, cve = STRBUF_INIT;
+			struct strbuf *const outs[] = { &desc, &msg, &tmp, &body, &cve, &id };
+			int found[6];
+
+			strbuf_reset(&msg);
+			strbuf_reset(&id);
 			strbuf_reset(&tmp);
-			if (json_get_string(line, n, "subject", &tmp) == 1) {
-				strbuf_add(&msg, tmp.buf, tmp.len);
-				strbuf_addstr(&msg, "\n\n");
-				strbuf_reset(&tmp);
-				rc = json_get_string(line, n, "body", &tmp);
-				strbuf_add(&msg, strbuf_str(&tmp), tmp.len);
-				rc = rc < 0 ? -1 : 1;
+			rc = json_get_strings(line, n, keys, outs, found, 6);
+			if (rc >= 0) {
+				if (found[0]) {
+					strbuf_reset(&msg);
+					strbuf_add(&msg, desc.buf, desc.len);
+				} else if (!found[1] && found[2]) {
+					strbuf_add(&msg, tmp.buf, tmp.len);
+					strbuf_addstr(&msg, "\n\n");
+					strbuf_add(&msg, strbuf_str(&body), body.len);
+				}
+				rc = found[0] || found[1] || found[2];
+				if (found[4]) {
+					strbuf_reset(&id);
+					strbuf_add(&id, cve.buf, cve.len);
+				}
 			}
+			strbuf_release(&desc);
+			strbuf_release(&body);
+			strbuf_release(&cve);
 		}
 		if (rc <= 0) {
 			sm_warn("%s:%u: %s", path, lineno, rc < 0 ? "not a JSON object" :
@@ -284,8 +298,6 @@ static int batch_jsonl(struct batch_ctx *b, const char *path, const char *buf, s
 			b->bad++;
 			continue;
 		}
-		if (json_get_string(line, n, "cve", &id) != 1)
-			json_get_string(line, n, "id", &id);
 		m = msg.buf;
 		if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
 			m += sizeof(cve_preamble) - 1;

@@ -136,15 +136,54 @@ static int skip_value(struct cursor *c, int depth)
 	}
 }
 
-int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out)
+/* A string value, or an array of strings joined with '\n'. */
+static int read_member_value(struct cursor *c, struct strbuf *out)
+{
+	int first = 1;
+
+	if (c->p < c->end && *c->p == '"')
+		return read_string(c, out) ? -1 : 1;
+	if (c->p >= c->end || *c->p != '[')
+		return skip_value(c, 0) ? -1 : 0;
+	c->p++;
+	for (;;) {
+		ws(c);
+		if (c->p < c->end && *c->p == ']') {
+			c->p++;
+			return 1;
+		}
+		if (c->p < c->end && *c->p == '"') {
+			if (!first)
+				strbuf_addch(out, '\n');
+			if (read_string(c, out))
+				return -1;
+			first = 0;
+		} else if (skip_value(c, 1)) {
+			return -1;
+		}
+		ws(c);
+		if (c->p < c->end && *c->p == ',')
+			c->p++;
+		else if (c->p >= c->end || *c->p != ']')
+			return -1;
+	}
+}
+
+int json_get_strings(const char *json, size_t len, const char *const *keys,
+		     struct strbuf *const *outs, int *found, size_t n)
 {
 	struct cursor c = { json, json + len };
 	struct strbuf k = STRBUF_INIT;
+	int ret = 0;
 
+	for (size_t i = 0; i < n; i++)
+		found[i] = 0;
 	ws(&c);
 	if (c.p >= c.end || *c.p++ != '{')
 		return -1;
 	for (;;) {
+		size_t i;
+
 		ws(&c);
 		if (c.p < c.end && *c.p == '}')
 			break;
@@ -155,43 +194,36 @@ int json_get_string(const char *json, size_t len, const char *key, struct strbuf
 		if (c.p >= c.end || *c.p++ != ':')
 			goto bad;
 		ws(&c);
-		if (!strcmp(strbuf_str(&k), key)) {
-			strbuf_release(&k);
-			if (c.p < c.end && *c.p == '"')
-				return read_string(&c, out) ? -1 : 1;
-			if (c.p < c.end && *c.p == '[') {
-				int first = 1;
+		for (i = 0; i < n; i++)
+			if (!found[i] && !strcmp(strbuf_str(&k), keys[i]))
+				break;
+		if (i < n) {
+			int rc = read_member_value(&c, outs[i]);
 
-				c.p++;
-				for (;;) {
-					ws(&c);
-					if (c.p < c.end && *c.p == ']')
-						return 1;
-					if (c.p < c.end && *c.p == '"') {
-						if (!first)
-							strbuf_addch(out, '\n');
-						if (read_string(&c, out))
-							return -1;
-						first = 0;
-					} else if (skip_value(&c, 1)) {
-						return -1;
-					}
-					ws(&c);
-					if (c.p < c.end && *c.p == ',')
-						c.p++;
-				}
-			}
-			return 0;
-		}
-		if (skip_value(&c, 0))
+			if (rc < 0)
+				goto bad;
+			found[i] = rc;
+			ret += rc;
+		} else if (skip_value(&c, 0)) {
 			goto bad;
+		}
 		ws(&c);
 		if (c.p < c.end && *c.p == ',')
 			c.p++;
+		else if (c.p >= c.end || *c.p != '}')
+			goto bad;
 	}
 	strbuf_release(&k);
-	return 0;
+	return ret;
 bad:
 	strbuf_release(&k);
 	return -1;
+}
+
+int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out)
+{
+	int found;
+	int rc = json_get_strings(json, len, &key, &out, &found, 1);
+
+	return rc < 0 ? -1 : found;
 }

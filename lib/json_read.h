@@ -9,5 +9,9 @@
  * value to out: a string decoded to UTF-8, or an array of strings joined
  * with '\n'. Returns 1 found, 0 absent (or not a string), -1 bad JSON. */
 int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out);
+/* The same for n keys in one pass: found[i] is 1 when keys[i] was there
+ * (value appended to outs[i]). Returns the number found, -1 bad JSON. */
+int json_get_strings(const char *json, size_t len, const char *const *keys,
+		     struct strbuf *const *outs, int *found, size_t n);
 
 #endif

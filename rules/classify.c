@@ -127,6 +127,7 @@ static _Thread_local pcre2_match_data *keyword_md;
 
 static inline int is_word_byte(unsigned char c)
 {
+	/* what pcre2 calls \w in byte mode */
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
@@ -136,20 +137,18 @@ static inline unsigned char lower(unsigned char c)
 }
 
 /* The rules that may match at text[p] (see sm_rules.starts), or NULL.
- * Matches only start where no word byte precedes. */
+ * The caller only asks where no word byte precedes. */
 static inline const unsigned short *rules_at(const struct sm_rules *r, const unsigned char *t,
 					     size_t p, size_t len)
 {
 	unsigned char a, b;
 	unsigned short at;
 
-	if (p && is_word_byte(t[p - 1]))
-		return NULL;
 	a = lower(t[p]);
 	b = p + 1 < len ? lower(t[p + 1]) : 0;
-	if (a < 32 || a > 126 || (b && (b < 32 || b > 126)))
+	if (!a || a > 127 || b > 127 || (!b && p + 1 < len))
 		at = r->any_start;
-	else if (r->starts3[a][b] && p + 2 < len && t[p + 2] >= 32 && t[p + 2] <= 126)
+	else if (r->starts3[a][b] && p + 2 < len && t[p + 2] && t[p + 2] < 128)
 		at = r->third[r->starts3[a][b]][lower(t[p + 2])];
 	else
 		at = r->starts[a][b];
@@ -164,7 +163,16 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 	if (!keyword_md)
 		keyword_md = pcre2_match_data_create(1, NULL);
 	for (size_t p = 0; p < len; p++) {
-		const unsigned short *list = rules_at(r, t, p, len);
+		const unsigned short *list;
+
+		/* no match starts inside a word or right after one: skip to the
+		 * first byte past the word (which cannot start one either) */
+		if (p && is_word_byte(t[p - 1])) {
+			while (p + 1 < len && is_word_byte(t[p]))
+				p++;
+			continue;
+		}
+		list = rules_at(r, t, p, len);
 		const struct sm_keyword_rule *k = NULL;
 		PCRE2_SIZE *ov;
 		size_t idx;

@@ -201,7 +201,7 @@ static unsigned short add_start_list(struct sm_rules *r, const unsigned short *r
 }
 
 /* For a pair a, b that several rules can begin, the list for each
- * following printable byte c (the probe "abc"). */
+ * following ASCII byte c (the probe "abc"). */
 static void narrow_by_third_byte(struct sm_rules *r, const unsigned char *ab,
 				 const unsigned short *rules, size_t n, pcre2_match_data *md)
 {
@@ -217,7 +217,7 @@ static void narrow_by_third_byte(struct sm_rules *r, const unsigned char *ab,
 		unsigned char s3[3] = { ab[0], ab[1], (unsigned char)c };
 		size_t nl = 0;
 
-		if (c < 32 || c > 126 || (c >= 'A' && c <= 'Z'))
+		if (c == 0 || (c >= 'A' && c <= 'Z'))
 			continue;
 		for (size_t i = 0; i < n; i++)
 			if (can_start(&r->keywords[rules[i]], s3, 3, md))
@@ -229,7 +229,9 @@ static void narrow_by_third_byte(struct sm_rules *r, const unsigned char *ab,
 }
 
 /* Builds the start table: first the rules each printable byte can begin,
- * then, among those only, the rules each pair of bytes can begin. */
+ * then, among those only, the rules each pair of bytes can begin.
+ * Every ASCII byte but NUL is probed (tabs and newlines are frequent);
+ * NUL and bytes >= 128 take the list of all rules. */
 static int compute_start_table(struct sm_rules *r)
 {
 	pcre2_match_data *md;
@@ -248,7 +250,7 @@ static int compute_start_table(struct sm_rules *r)
 	for (size_t k = 0; k < r->nr_keywords; k++)
 		pair[all_n++] = (unsigned short)k;
 	r->any_start = add_start_list(r, pair, all_n);
-	for (int a = 32; a < 127; a++) {
+	for (int a = 1; a < 128; a++) {
 		unsigned char s1 = (unsigned char)a;
 		size_t nf = 0;
 
@@ -259,7 +261,7 @@ static int compute_start_table(struct sm_rules *r)
 				first[nf++] = (unsigned short)k;
 		if (!nf)
 			continue;
-		for (int b = 32; b < 127; b++) {
+		for (int b = 1; b < 128; b++) {
 			unsigned char s2[2] = { s1, (unsigned char)b };
 			size_t np = 0;
 

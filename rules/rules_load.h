@@ -35,13 +35,13 @@ struct sm_rules {
 	size_t nr_keywords, alloc_keywords;
 	/* Where a keyword can start: starts[a][b] indexes start_rules, a
 	 * 0-terminated list (in file order) of the rules whose pattern can
-	 * match text beginning with the lower-case printable bytes a, b; 0 is
+	 * match text beginning with the lower-case ASCII bytes a, b; 0 is
 	 * the empty list. Worked out once by partial matching each pattern,
 	 * so it is exact for any pattern, and scanning runs only those rules. */
 	unsigned short starts[128][128];
 	unsigned short *start_rules;
 	size_t nr_start_rules, alloc_start_rules;
-	unsigned short any_start;	/* list for bytes outside printable ASCII: all rules */
+	unsigned short any_start;	/* list for NUL and bytes >= 128: all rules */
 	/* A pair with more than one rule is narrowed by the third byte:
 	 * third[starts3[a][b]][c] is the list for a, b, c (row 0 unused). */
 	unsigned short starts3[128][128];
