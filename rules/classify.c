@@ -275,7 +275,7 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 		sm_verdict_add(v, "too-large", r->t.large, "%u lines changed, over %d", lines,
 			       r->t.max_lines);
 	else if (lines <= (unsigned)r->t.tiny_lines)
-		sm_verdict_add(v, "tiny-diff", r->t.tiny, "%u lines changed", lines);
+		sm_verdict_add(v, "tiny-diff", r->t.tiny, "%u line%s changed", lines, lines == 1 ? "" : "s");
 	if (d->files && d->doc_files == d->files)
 		sm_verdict_add(v, "docs-only", r->t.docs_only, "changes documentation only");
 	/* stable-kernel-rules.rst: no trivial changes (comments, whitespace)
