@@ -125,83 +125,78 @@ static void classify_fixes(const struct sm_rules *r, const struct sm_commit *c,
 
 static _Thread_local pcre2_match_data *keyword_md;
 
-static inline int is_word_byte(unsigned char c)
-{
-	/* what pcre2 calls \w in byte mode */
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static inline unsigned char lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-}
-
 /* The rules that may match at text[p] (see sm_rules.starts), or NULL.
  * The caller only asks where no word byte precedes. */
 static inline const unsigned short *rules_at(const struct sm_rules *r, const unsigned char *t,
 					     size_t p, size_t len)
 {
-	unsigned char a, b;
+	unsigned char a = r->lower[t[p]], b = p + 1 < len ? r->lower[t[p + 1]] : 0;
 	unsigned short at;
 
-	a = lower(t[p]);
-	b = p + 1 < len ? lower(t[p + 1]) : 0;
 	if (!a || a > 127 || b > 127 || (!b && p + 1 < len))
 		at = r->any_start;
 	else if (r->starts3[a][b] && p + 2 < len && t[p + 2] && t[p + 2] < 128)
-		at = r->third[r->starts3[a][b]][lower(t[p + 2])];
+		at = r->third[r->starts3[a][b]][r->lower[t[p + 2]]];
 	else
 		at = r->starts[a][b];
 	return at ? &r->start_rules[at] : NULL;
+}
+
+/* The first rule (in file order) matching at text[p]; its match in ov. */
+static const unsigned short *match_at(const struct sm_rules *r, const unsigned char *t,
+				      size_t p, size_t len)
+{
+	const unsigned short *list = rules_at(r, t, p, len);
+
+	for (; list && *list; list++)
+		if (pcre2_jit_match(r->keywords[*list - 1].re, t, len, p, 0, keyword_md, NULL) > 0)
+			return list;
+	return NULL;
 }
 
 static void match_keywords(const struct sm_rules *r, const char *text, size_t len,
 			   unsigned char *seen, int in_subject, struct sm_verdict *v)
 {
 	const unsigned char *t = (const unsigned char *)text;
+	size_t p = 0;
 
 	if (!keyword_md)
 		keyword_md = pcre2_match_data_create(1, NULL);
-	for (size_t p = 0; p < len; p++) {
-		const unsigned short *list;
+	/* Invariant: p == 0 or t[p - 1] is not a word byte, which is the only
+	 * place a match may start. */
+	while (p < len) {
+		const unsigned short *hit = match_at(r, t, p, len);
 
-		/* no match starts inside a word or right after one: skip to the
-		 * first byte past the word (which cannot start one either) */
-		if (p && is_word_byte(t[p - 1])) {
-			while (p + 1 < len && is_word_byte(t[p]))
+		if (hit) {
+			const struct sm_keyword_rule *k = &r->keywords[*hit - 1];
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
+
+			if (!seen[*hit - 1]) {
+				int w = k->weight;
+				char *code = xasprintf("keyword:%s", k->id);
+
+				seen[*hit - 1] = 1;
+				if (in_subject && w > 0)
+					w += w * r->t.subject_bonus_pct / 100;
+				sm_verdict_add(v, code, w, "%s \"%.*s\"",
+					       in_subject ? "subject says" : "says",
+					       (int)(ov[1] - ov[0]), text + ov[0]);
+				free(code);
+			}
+			if (ov[1] > p) {
+				p = ov[1];
+				/* the byte after a match is no word byte, (?!\w) saw to it */
+				if (r->word_byte[t[p - 1]])
+					p++;
+				continue;
+			}
+		}
+		/* skip the word that starts here, and the byte after it */
+		if (r->word_byte[t[p]]) {
+			while (p < len && r->word_byte[t[p]])
 				p++;
-			continue;
 		}
-		list = rules_at(r, t, p, len);
-		const struct sm_keyword_rule *k = NULL;
-		PCRE2_SIZE *ov;
-		size_t idx;
-
-		/* the first rule in file order that matches here wins */
-		for (; list && *list; list++) {
-			k = &r->keywords[*list - 1];
-			if (pcre2_jit_match(k->re, t, len, p, 0, keyword_md, NULL) > 0)
-				break;
-		}
-		if (!list || !*list)
-			continue;
-		idx = *list - 1;
-		ov = pcre2_get_ovector_pointer(keyword_md);
-		if (ov[1] > ov[0])
-			p = ov[1] - 1;
-		if (seen[idx])
-			continue;
-		seen[idx] = 1;
-		{
-			int w = k->weight;
-			char *code = xasprintf("keyword:%s", k->id);
-
-			if (in_subject && w > 0)
-				w += w * r->t.subject_bonus_pct / 100;
-			sm_verdict_add(v, code, w, "%s \"%.*s\"", in_subject ? "subject says" : "says",
-				       (int)(ov[1] - ov[0]), text + ov[0]);
-			free(code);
-		}
+		p++;
 	}
 }
 

@@ -247,6 +247,11 @@ static int compute_start_table(struct sm_rules *r)
 	pair = xcalloc(r->nr_keywords + 1, sizeof(*pair));
 	memset(r->starts, 0, sizeof(r->starts));
 	memset(r->starts3, 0, sizeof(r->starts3));
+	for (int c = 0; c < 256; c++) {
+		r->word_byte[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '_';
+		r->lower[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+	}
 	for (size_t k = 0; k < r->nr_keywords; k++)
 		pair[all_n++] = (unsigned short)k;
 	r->any_start = add_start_list(r, pair, all_n);

@@ -45,6 +45,8 @@ struct sm_rules {
 	/* A pair with more than one rule is narrowed by the third byte:
 	 * third[starts3[a][b]][c] is the list for a, b, c (row 0 unused). */
 	unsigned short starts3[128][128];
+	unsigned char word_byte[256];	/* pcre2's \w in byte mode */
+	unsigned char lower[256];	/* ASCII lower case, other bytes as they are */
 	unsigned short (*third)[128];
 	size_t nr_third;
 	struct sm_author_rule *authors;
