@@ -1,11 +1,153 @@
-/* stablemate harvest: not written yet (placeholder owned by the harvest work). */
+/* stablemate harvest: list replies -> reviews -> git notes on upstream commits. */
 #include "cli/cli.h"
+#include "mail/harvest.h"
+#include "gitnotes/notes.h"
+#include "lib/util.h"
+#include "lib/json.h"
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: stablemate harvest --db DIR --repo GIT_DIR [--query Q] [--upstream-ref REF]\n"
+	"                          [--notes-ref REF] [--bot-address ADDR] [--dry-run] [--json]\n\n"
+	"Reads the threads of the notmuch database DIR that match Q (default: the\n"
+	"stable and linux-kernel lists, not yet tagged " SM_HARVEST_TAG "), links\n"
+	"each reply to the patch (or cover letter) it answers, maps the patch to its\n"
+	"upstream commit in GIT_DIR and adds the reply's trailers and comment to the\n"
+	"review note of that commit (default ref " SM_NOTES_REF_DEFAULT ").\n"
+	"Processed messages get the tag " SM_HARVEST_TAG ".\n\n"
+	"  --db DIR            notmuch database (its mail root)\n"
+	"  --repo GIT_DIR      repository with the upstream commits and the notes\n"
+	"  --query Q           notmuch query of the messages to harvest\n"
+	"  --upstream-ref REF  history patches are mapped against (default HEAD)\n"
+	"  --notes-ref REF     notes ref to write\n"
+	"  --bot-address ADDR  ignore replies sent from ADDR\n"
+	"  --dry-run           parse and map only: no note, no tag\n"
+	"  --json              print the reviews and counts as JSON\n\n"
+	"SM_HARVEST_CRASH_AFTER_NOTE=1 (tests) exits with 3 right after the first\n"
+	"note write, before the messages are tagged.\n";
+
+struct out {
+	struct json_writer w;
+	int json;
+};
+
+static void on_event(void *data, const char *ev, const struct sm_review *r,
+		     const char *commit, const char *patch_id, const char *subject)
+{
+	struct out *o = data;
+
+	if (!strcmp(ev, "written")) {
+		const char *crash = getenv("SM_HARVEST_CRASH_AFTER_NOTE");
+
+		/* Test hook: die between the note write and the tag write. */
+		if (crash && *crash && strcmp(crash, "0")) {
+			fprintf(stderr, "stablemate harvest: SM_HARVEST_CRASH_AFTER_NOTE: exiting\n");
+			fflush(stdout);
+			_exit(3);
+		}
+		return;
+	}
+	if (!o->json)
+		return;	/* the summary line says it all; --json lists each event */
+	json_object_begin(&o->w, NULL);
+	json_string(&o->w, "event", ev);
+	if (r) {
+		json_string(&o->w, "commit", commit);
+		json_string(&o->w, "message_id", r->message_id);
+		json_string(&o->w, "author", r->author);
+		json_string(&o->w, "date", r->date);
+		json_string(&o->w, "tree", r->tree);
+		json_string(&o->w, "subject", r->subject);
+		json_string(&o->w, "link", r->link);
+		json_bool(&o->w, "via_cover", r->via_cover);
+		json_array_begin(&o->w, "trailers");
+		for (size_t i = 0; i < r->trailers.nr; i++)
+			json_string(&o->w, NULL, r->trailers.items[i]);
+		json_array_end(&o->w);
+		json_string(&o->w, "comment", r->comment);
+	} else {
+		json_string(&o->w, "patch_message_id", patch_id);
+		json_string(&o->w, "subject", subject);
+	}
+	json_object_end(&o->w);
+}
 
 int cmd_harvest(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("stablemate harvest: not implemented yet\n", stderr);
-	return 1;
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "query", required_argument, NULL, 'q' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "upstream-ref", required_argument, NULL, 'u' },
+		{ "notes-ref", required_argument, NULL, 'n' },
+		{ "bot-address", required_argument, NULL, 'b' },
+		{ "dry-run", no_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct sm_harvest_opts o = { 0 };
+	struct sm_harvest_stats st;
+	struct strbuf sb = STRBUF_INIT;
+	struct out out = { 0 };
+	int c, ret;
+
+	if (cli_wants_help(argc, argv))
+		cli_help(usage);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o.db_path = optarg; break;
+		case 'q': o.query = optarg; break;
+		case 'r': o.repo = optarg; break;
+		case 'u': o.upstream_ref = optarg; break;
+		case 'n': o.notes_ref = optarg; break;
+		case 'b': o.bot_address = optarg; break;
+		case 'D': o.dry_run = 1; break;
+		case 'j': out.json = 1; break;
+		default:
+			return cli_usage_error("harvest", "unknown or incomplete option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("harvest", "unexpected argument '%s'", argv[optind]);
+	if (!o.db_path || !o.repo)
+		return cli_usage_error("harvest", "--db and --repo are required");
+
+	json_init(&out.w, &sb);
+	json_object_begin(&out.w, NULL);
+	json_array_begin(&out.w, "events");
+	ret = sm_harvest_report(&o, &st, on_event, &out);
+	json_array_end(&out.w);
+	if (ret < 0) {
+		strbuf_release(&sb);
+		return cli_fail("harvest");
+	}
+	if (out.json) {
+		json_object_begin(&out.w, "stats");
+		json_int(&out.w, "messages", st.messages);
+		json_int(&out.w, "patches", st.patches);
+		json_int(&out.w, "mapped", st.mapped);
+		json_int(&out.w, "unmapped", st.unmapped);
+		json_int(&out.w, "reviews_added", st.reviews_added);
+		json_int(&out.w, "reviews_known", st.reviews_known);
+		json_int(&out.w, "skipped_broken", st.skipped_broken);
+		json_object_end(&out.w);
+		json_bool(&out.w, "dry_run", o.dry_run);
+		json_object_end(&out.w);
+		printf("%s\n", sb.buf);
+	} else {
+		printf("harvest: %u messages, %u patches (%u mapped, %u unmapped), "
+		       "%u reviews %s, %u already known, %u broken mails skipped\n",
+		       st.messages, st.patches, st.mapped, st.unmapped, st.reviews_added,
+		       o.dry_run ? "to add" : "added", st.reviews_known, st.skipped_broken);
+	}
+	strbuf_release(&sb);
+	return 0;
 }

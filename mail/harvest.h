@@ -25,4 +25,17 @@ struct sm_harvest_stats {
 
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
 
+/* What sm_harvest_report() tells its callback, one call per event:
+ *   "review"   r and commit (40 hex) set: a review to write to that commit's
+ *              note (stats tell how many were new and how many known)
+ *   "unmapped" patch_id/subject set: a patch with reviews and no upstream commit
+ *   "written"  nothing set: a batch of reviews is in the notes and its
+ *              messages are not tagged yet (a crash now must not duplicate) */
+struct sm_review;
+typedef void (*sm_harvest_fn)(void *data, const char *event, const struct sm_review *r,
+			      const char *commit, const char *patch_id, const char *subject);
+/* sm_harvest() with a callback (fn may be NULL). */
+int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *st,
+		      sm_harvest_fn fn, void *data);
+
 #endif

@@ -1,0 +1,277 @@
+/* harvest: notmuch threads -> patches and replies -> review notes.
+ *
+ * Per thread: every message is parsed, replies are linked to patches
+ * (mail/thread.c), patches are mapped to upstream commits (mail/map.c),
+ * each review from a reply that matched the query is added to the note on
+ * its commit, and only then are the matched messages tagged. A crash
+ * between the two leaves the messages untagged: the rerun adds the same
+ * reviews again, which the notes layer keys by Message-ID (no duplicate). */
+#include "mail/harvest.h"
+#include "mail/map.h"
+#include "mail/review.h"
+#include "mail/thread.h"
+#include "gitnotes/notes.h"
+#include "lib/util.h"
+#include <notmuch.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#define NONE ((size_t)-1)
+
+struct harvest {
+	const struct sm_harvest_opts *o;
+	struct sm_harvest_stats *st;
+	sm_harvest_fn fn;
+	void *data;
+	notmuch_database_t *db;
+	struct sm_mapper *map;
+	const char *notes_ref;
+	/* The batch: reviews to write in one notes commit, then the
+	 * messages to tag once they are written. */
+	struct sm_review *reviews;
+	git_oid *commits;
+	size_t nr_reviews, alloc_reviews, alloc_commits;
+	struct strlist to_tag;
+};
+
+static void event(struct harvest *h, const char *ev, const struct sm_review *r,
+		  const char *commit, const char *patch_id, const char *subject)
+{
+	if (h->fn)
+		h->fn(h->data, ev, r, commit, patch_id, subject);
+}
+
+#define BATCH_REVIEWS 512
+#define BATCH_TAGS 4096
+
+/* Writes the batched reviews (one notes commit), then tags the messages. */
+static int flush(struct harvest *h)
+{
+	size_t added = 0, i;
+	notmuch_status_t s = NOTMUCH_STATUS_SUCCESS;
+
+	if (h->nr_reviews && !h->o->dry_run) {
+		if (sm_notes_add_batch(sm_mapper_repo(h->map), h->notes_ref, h->commits,
+				       h->reviews, h->nr_reviews, &added) < 0)
+			return -1;
+		h->st->reviews_added += added;
+		h->st->reviews_known += h->nr_reviews - added;
+		/* Between the note write and the tag write (the crash test's hook). */
+		event(h, "written", NULL, NULL, NULL, NULL);
+	} else if (h->nr_reviews) {
+		h->st->reviews_added += h->nr_reviews;	/* dry run: would add */
+	}
+	for (i = 0; i < h->nr_reviews; i++)
+		sm_review_release(&h->reviews[i]);
+	h->nr_reviews = 0;
+	if (!h->o->dry_run && h->to_tag.nr) {
+		s = notmuch_database_begin_atomic(h->db);
+		for (i = 0; !s && i < h->to_tag.nr; i++) {
+			notmuch_message_t *m = NULL;
+
+			s = notmuch_database_find_message(h->db, h->to_tag.items[i], &m);
+			if (!s && m) {
+				s = notmuch_message_add_tag(m, SM_HARVEST_TAG);
+				notmuch_message_destroy(m);
+			}
+		}
+		if (!s)
+			s = notmuch_database_end_atomic(h->db);
+	}
+	strlist_clear(&h->to_tag);
+	if (s)
+		return sm_error("%s: tagging messages: %s", h->o->db_path,
+				notmuch_status_to_string(s));
+	return 0;
+}
+
+/* Where a patch goes: 1 mapped (oid set), 0 unmapped. Cached per thread. */
+struct patch_map {
+	int state;	/* 0 not tried, 1 mapped, 2 unmapped */
+	git_oid oid;
+};
+
+static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct patch_map *pm)
+{
+	if (!pm[i].state) {
+		const struct sm_thread_mail *tm = &t->mails[i];
+		int r = sm_map_patch(h->map, tm->mail.body, tm->ps.title, &pm[i].oid);
+
+		if (r < 0)
+			return -1;
+		pm[i].state = r ? 1 : 2;
+		if (r)
+			h->st->mapped++;
+		else
+			h->st->unmapped++;
+	}
+	return pm[i].state == 1;
+}
+
+static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
+{
+	struct sm_thread t = SM_THREAD_INIT;
+	notmuch_messages_t *msgs;
+	struct patch_map *pm = NULL;
+	size_t i;
+	int ret = -1;
+
+	for (msgs = notmuch_thread_get_messages(thread); notmuch_messages_valid(msgs);
+	     notmuch_messages_move_to_next(msgs)) {
+		notmuch_message_t *nm = notmuch_messages_get(msgs);
+		notmuch_bool_t match = FALSE;
+		const char *file = notmuch_message_get_filename(nm);
+		const char *id = notmuch_message_get_message_id(nm);
+		struct sm_mail m = { 0 };
+
+		if (notmuch_message_get_flag_st(nm, NOTMUCH_MESSAGE_FLAG_MATCH, &match))
+			match = FALSE;
+		if (match) {
+			strlist_append(&h->to_tag, id);
+			h->st->messages++;
+		}
+		if (!file || sm_mail_parse_file(&m, file) < 0) {
+			if (match) {
+				sm_warn("<%s>: %s (skipped)", id, file ? sm_last_error() : "no file");
+				h->st->skipped_broken++;
+			}
+			sm_mail_release(&m);
+			continue;
+		}
+		/* notmuch's id is the key everything else uses. */
+		free(m.message_id);
+		m.message_id = xstrdup(id);
+		sm_thread_add(&t, &m, match);
+	}
+	sm_thread_resolve(&t, h->o->bot_address);
+	for (i = 0; i < t.nr; i++)
+		if (t.mails[i].is_new && t.mails[i].kind == SM_MAIL_PATCH)
+			h->st->patches++;
+
+	pm = xcalloc(t.nr ? t.nr : 1, sizeof(*pm));
+	for (i = 0; i < t.nr_reviews; i++) {
+		const struct sm_thread_review *tr = &t.reviews[i];
+		const struct sm_thread_mail *p = &t.mails[tr->patch];
+		struct sm_review r;
+		char hex[GIT_OID_HEXSZ + 1];
+		int mapped;
+
+		if (!sm_review_from_thread(&t, tr, &r))
+			continue;
+		mapped = map_patch(h, &t, tr->patch, pm);
+		if (mapped < 0) {
+			sm_review_release(&r);
+			goto out;
+		}
+		if (!mapped) {
+			if (pm[tr->patch].state == 2) {
+				pm[tr->patch].state = 3;	/* reported once */
+				sm_warn("<%s>: no upstream commit found for patch \"%s\"",
+					p->mail.message_id, p->mail.subject);
+				event(h, "unmapped", NULL, NULL, p->mail.message_id,
+				      p->mail.subject);
+			}
+			sm_review_release(&r);
+			continue;
+		}
+		git_oid_tostr(hex, sizeof(hex), &pm[tr->patch].oid);
+		event(h, "review", &r, hex, p->mail.message_id, p->mail.subject);
+		ALLOC_GROW(h->reviews, h->nr_reviews, h->alloc_reviews);
+		ALLOC_GROW(h->commits, h->nr_reviews, h->alloc_commits);
+		h->reviews[h->nr_reviews] = r;	/* the batch owns it now */
+		git_oid_cpy(&h->commits[h->nr_reviews], &pm[tr->patch].oid);
+		h->nr_reviews++;
+	}
+	/* Whole threads per batch: a thread's messages are tagged with its reviews. */
+	if (h->nr_reviews >= BATCH_REVIEWS || h->to_tag.nr >= BATCH_TAGS)
+		ret = flush(h);
+	else
+		ret = 0;
+out:
+	free(pm);
+	sm_thread_release(&t);
+	return ret;
+}
+
+int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *st,
+		      sm_harvest_fn fn, void *data)
+{
+	struct harvest h = { 0 };
+	notmuch_query_t *q = NULL;
+	notmuch_threads_t *threads = NULL;
+	notmuch_status_t s;
+	char *msg = NULL, *db_abs;
+	int ret = -1;
+
+	memset(st, 0, sizeof(*st));
+	db_abs = realpath(o->db_path, NULL);	/* notmuch wants an absolute path */
+	if (!db_abs)
+		return sm_error("%s: %s", o->db_path, strerror(errno));
+	h.o = o;
+	h.st = st;
+	h.fn = fn;
+	h.data = data;
+	h.notes_ref = o->notes_ref ? o->notes_ref : SM_NOTES_REF_DEFAULT;
+	s = notmuch_database_open_with_config(db_abs,
+					      o->dry_run ? NOTMUCH_DATABASE_MODE_READ_ONLY
+							 : NOTMUCH_DATABASE_MODE_READ_WRITE,
+					      "", NULL, &h.db, &msg);
+	if (s) {
+		sm_error("%s: cannot open the notmuch database: %s", o->db_path,
+			 msg ? msg : notmuch_status_to_string(s));
+		free(msg);
+		free(db_abs);
+		return -1;
+	}
+	free(msg);
+	free(db_abs);
+	h.map = sm_mapper_open(o->repo, o->upstream_ref);
+	if (!h.map)
+		goto out;
+	q = notmuch_query_create(h.db, o->query ? o->query : SM_HARVEST_DEFAULT_QUERY);
+	if (!q) {
+		sm_error("%s: cannot create the query", o->db_path);
+		goto out;
+	}
+	notmuch_query_set_sort(q, NOTMUCH_SORT_OLDEST_FIRST);
+	s = notmuch_query_search_threads(q, &threads);
+	if (s) {
+		sm_error("%s: query \"%s\": %s", o->db_path,
+			 o->query ? o->query : SM_HARVEST_DEFAULT_QUERY,
+			 notmuch_status_to_string(s));
+		goto out;
+	}
+	for (; notmuch_threads_valid(threads); notmuch_threads_move_to_next(threads)) {
+		notmuch_thread_t *th = notmuch_threads_get(threads);
+		int r = harvest_thread(&h, th);
+
+		notmuch_thread_destroy(th);
+		if (r < 0)
+			goto out;
+	}
+	ret = flush(&h);
+out:
+	for (size_t i = 0; i < h.nr_reviews; i++)
+		sm_review_release(&h.reviews[i]);
+	free(h.reviews);
+	free(h.commits);
+	strlist_clear(&h.to_tag);
+	if (threads)
+		notmuch_threads_destroy(threads);
+	if (q)
+		notmuch_query_destroy(q);
+	sm_mapper_close(h.map);
+	s = notmuch_database_destroy(h.db);
+	if (s && !ret)
+		ret = sm_error("%s: closing the notmuch database: %s", o->db_path,
+			       notmuch_status_to_string(s));
+	return ret;
+}
+
+int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st)
+{
+	return sm_harvest_report(o, st, NULL, NULL);
+}

@@ -1,0 +1,41 @@
+/* import: mail into a maildir (atomic tmp/ -> cur/ rename, file named by
+ * the SHA-1 of its bytes so a rerun never duplicates a file) and into a
+ * notmuch database (notmuch_database_index_file). Sources: one message,
+ * an mbox (gz too), a public-inbox git archive read with libgit2. */
+#ifndef SM_MAIL_IMPORT_H
+#define SM_MAIL_IMPORT_H
+#include <stddef.h>
+
+struct sm_import_stats {
+	unsigned messages;	/* seen */
+	unsigned written;	/* new maildir files */
+	unsigned existing;	/* file was already there */
+	unsigned indexed;	/* newly indexed by notmuch */
+	unsigned duplicates;	/* notmuch already had the Message-ID */
+	unsigned skipped;	/* not a mail (one warning each) */
+};
+
+struct sm_importer;
+
+/* maildir is created as needed. db_path NULL: no indexing; otherwise the
+ * notmuch database there is opened or created, and maildir must be inside
+ * it. Returns NULL on error (sm_error). */
+struct sm_importer *sm_import_open(const char *maildir, const char *db_path);
+/* Imports one message; what names it in warnings. 0, or -1 on a write error. */
+int sm_import_message(struct sm_importer *im, const char *data, size_t len, const char *what);
+int sm_import_mbox(struct sm_importer *im, const char *path);
+int sm_import_mbox_data(struct sm_importer *im, const char *data, size_t len, const char *what);
+/* git_dir is one epoch (N.git or any repo whose commits carry blob "m") or
+ * a public-inbox top directory holding git/N.git. Only commits after the
+ * last one imported (state file in the maildir, atomic) are read. */
+int sm_import_public_inbox(struct sm_importer *im, const char *git_dir);
+/* Commits the indexed messages so far (before a state file says so). */
+int sm_import_flush(struct sm_importer *im);
+/* The maildir's absolute path. */
+const char *sm_import_maildir(const struct sm_importer *im);
+/* Flushes the database; fills st. 0 or -1. Frees im either way. */
+int sm_import_close(struct sm_importer *im, struct sm_import_stats *st);
+
+#define SM_IMPORT_STATE_FILE ".stablemate-import-state"
+
+#endif

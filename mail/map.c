@@ -1,0 +1,206 @@
+/* map: upstream reference line, subject index, patch-id index. */
+#include "mail/map.h"
+#include "rules/commit.h"
+#include "trees/patchid.h"
+#include "lib/util.h"
+#include <stdio.h>
+#include <string.h>
+
+struct entry {
+	char *key;	/* summary, or patch-id hex */
+	git_oid oid;
+	size_t order;	/* 0 = newest */
+};
+
+struct sm_mapper {
+	git_repository *repo;
+	git_oid tip;
+	char *ref;
+	struct entry *subjects;
+	size_t nr_subjects;
+	int subjects_built;
+	struct entry *patchids;
+	size_t nr_patchids;
+	int patchids_built;
+};
+
+static int git_fail(const char *what)
+{
+	const git_error *e = git_error_last();
+
+	return sm_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref)
+{
+	struct sm_mapper *m = xcalloc(1, sizeof(*m));
+	git_object *obj = NULL, *peeled = NULL;
+
+	git_libgit2_init();
+	m->ref = xstrdup(ref ? ref : "HEAD");
+	if (git_repository_open_ext(&m->repo, repo_path, 0, NULL) < 0) {
+		git_fail(repo_path);
+		goto fail;
+	}
+	if (git_revparse_single(&obj, m->repo, m->ref) < 0 ||
+	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		char *what = xasprintf("%s: upstream ref %s", repo_path, m->ref);
+		git_fail(what);
+		free(what);
+		goto fail;
+	}
+	git_oid_cpy(&m->tip, git_object_id(peeled));
+	git_object_free(obj);
+	git_object_free(peeled);
+	return m;
+fail:
+	git_object_free(obj);
+	sm_mapper_close(m);
+	return NULL;
+}
+
+git_repository *sm_mapper_repo(struct sm_mapper *m)
+{
+	return m->repo;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static const struct entry *find(const struct entry *e, size_t nr, const char *key)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(e[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && !strcmp(e[lo].key, key) ? &e[lo] : NULL;
+}
+
+/* Walks newest-first from the tip, calling add for up to max commits. */
+static int build(struct sm_mapper *m, size_t max, int patchids)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid;
+	struct entry **arr = patchids ? &m->patchids : &m->subjects;
+	size_t *nr = patchids ? &m->nr_patchids : &m->nr_subjects, alloc = 0, n = 0;
+	int err;
+
+	if (git_revwalk_new(&walk, m->repo) < 0 || git_revwalk_push(walk, &m->tip) < 0) {
+		git_revwalk_free(walk);
+		return git_fail(m->ref);
+	}
+	git_revwalk_sorting(walk, GIT_SORT_TIME);
+	while (n < max && (err = git_revwalk_next(&oid, walk)) == 0) {
+		char *key = NULL;
+
+		n++;
+		if (patchids) {
+			char id[41];
+			if (sm_patch_id_commit(m->repo, &oid, id) == 0)
+				key = xstrdup(id);
+		} else {
+			git_commit *c = NULL;
+			if (git_commit_lookup(&c, m->repo, &oid) == 0) {
+				const char *s = git_commit_summary(c);
+				if (s)
+					key = xstrdup(s);
+				git_commit_free(c);
+			}
+		}
+		if (!key)
+			continue;
+		ALLOC_GROW(*arr, *nr, alloc);
+		(*arr)[*nr].key = key;
+		git_oid_cpy(&(*arr)[*nr].oid, &oid);
+		(*arr)[*nr].order = *nr;
+		(*nr)++;
+	}
+	git_revwalk_free(walk);
+	qsort(*arr, *nr, sizeof(**arr), cmp_entry);
+	sm_clear_error();
+	return 0;
+}
+
+static int lookup_sha(struct sm_mapper *m, const char *sha, git_oid *out)
+{
+	git_oid prefix;
+	git_object *obj = NULL;
+	size_t len = strlen(sha);
+
+	if (len < 7 || len > GIT_OID_HEXSZ || git_oid_fromstrn(&prefix, sha, len) < 0)
+		return 0;
+	if (git_object_lookup_prefix(&obj, m->repo, &prefix, len, GIT_OBJECT_COMMIT) < 0)
+		return 0;
+	git_oid_cpy(out, git_object_id(obj));
+	git_object_free(obj);
+	return 1;
+}
+
+int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, git_oid *out)
+{
+	char *sha = body ? sm_find_upstream_ref(body, strlen(body)) : NULL;
+	const struct entry *e;
+	char id[41];
+
+	if (sha) {
+		int found = lookup_sha(m, sha, out);
+		free(sha);
+		if (found)
+			return 1;
+	}
+	if (title && *title) {
+		if (!m->subjects_built) {
+			m->subjects_built = 1;
+			if (build(m, SM_MAP_HISTORY, 0) < 0)
+				return -1;
+		}
+		e = find(m->subjects, m->nr_subjects, title);
+		if (e) {
+			git_oid_cpy(out, &e->oid);
+			return 1;
+		}
+	}
+	if (body && sm_patch_id_from_text(body, strlen(body), id) == 0) {
+		if (!m->patchids_built) {
+			m->patchids_built = 1;
+			if (build(m, SM_MAP_PATCHID_HISTORY, 1) < 0)
+				return -1;
+		}
+		e = find(m->patchids, m->nr_patchids, id);
+		if (e) {
+			git_oid_cpy(out, &e->oid);
+			return 1;
+		}
+	}
+	sm_clear_error();
+	return 0;
+}
+
+void sm_mapper_close(struct sm_mapper *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_subjects; i++)
+		free(m->subjects[i].key);
+	for (size_t i = 0; i < m->nr_patchids; i++)
+		free(m->patchids[i].key);
+	free(m->subjects);
+	free(m->patchids);
+	free(m->ref);
+	git_repository_free(m->repo);
+	free(m);
+	git_libgit2_shutdown();
+}

@@ -1,0 +1,215 @@
+/* reply: trailers and comment of a follow-up mail. */
+#include "mail/reply.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+/* The keys a review can carry, in their canonical spelling. */
+static const char *const review_keys[] = {
+	"Reviewed-by", "Acked-by", "Tested-by", "Reported-by", "Nacked-by",
+	"Suggested-by", "Link", "Closes", "Fixes",
+};
+#define NR_PERSON_KEYS 6	/* the -by keys come first */
+
+static int is_blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+char *sm_review_trailer(const char *line, size_t len, const char *author)
+{
+	size_t klen = 0, i;
+	const char *v, *end = line + len;
+	struct strbuf sb = STRBUF_INIT;
+
+	while (len && isspace((unsigned char)line[len - 1]))
+		len--;
+	end = line + len;
+	while (klen < len && (isalnum((unsigned char)line[klen]) || line[klen] == '-'))
+		klen++;
+	if (!klen)
+		return NULL;
+	/* "NAK", "NACK", "Nacked." on a line of its own (maybe with a reason after ':'). */
+	if ((klen == 3 && !strncasecmp(line, "NAK", 3)) ||
+	    (klen == 4 && !strncasecmp(line, "NACK", 4))) {
+		const char *rest = line + klen;
+
+		if (rest == end || (rest + 1 == end && (*rest == '.' || *rest == '!')) ||
+		    *rest == ':' || *rest == ',' || *rest == '.') {
+			if (*rest == ':') {
+				v = rest + 1;
+				while (v < end && isspace((unsigned char)*v))
+					v++;
+				if (v < end && memchr(v, '@', end - v) && memchr(v, '<', end - v)) {
+					strbuf_addstr(&sb, "Nacked-by: ");
+					strbuf_add(&sb, v, end - v);
+					return strbuf_detach(&sb, NULL);
+				}
+			}
+			if (!author || !*author)
+				return NULL;
+			return xasprintf("Nacked-by: %s", author);
+		}
+		return NULL;
+	}
+	if (klen >= len || line[klen] != ':')
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(review_keys); i++)
+		if (strlen(review_keys[i]) == klen && !strncasecmp(line, review_keys[i], klen))
+			break;
+	if (i == ARRAY_SIZE(review_keys))
+		return NULL;
+	v = line + klen + 1;
+	while (v < end && isspace((unsigned char)*v))
+		v++;
+	if (v == end)
+		return NULL;
+	if (i < NR_PERSON_KEYS && !memchr(v, '@', end - v))
+		return NULL;	/* a -by trailer names a person with an address */
+	if (!strcmp(review_keys[i], "Fixes") && !isxdigit((unsigned char)*v))
+		return NULL;	/* Fixes: <sha> ("subject") */
+	if ((!strcmp(review_keys[i], "Link") || !strcmp(review_keys[i], "Closes")) &&
+	    strncmp(v, "http", 4))
+		return NULL;
+	strbuf_addstr(&sb, review_keys[i]);
+	strbuf_addstr(&sb, ": ");
+	strbuf_add(&sb, v, end - v);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* "On Mon, 1 Jan 2024, A wrote:" and its variants that introduce a quote. */
+static int is_attribution(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return len >= 6 && (!strncmp(s + len - 6, "wrote:", 6) ||
+			    (len >= 7 && !strncmp(s + len - 7, "writes:", 7)) ||
+			    (len >= 6 && !strncmp(s + len - 6, "wrote :", 6)));
+}
+
+static int is_quote(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < len && (s[i] == '>' || s[i] == '|') && i < 4;
+}
+
+/* Lines that start a patch pasted into the reply (trailers inside are the patch's). */
+static int starts_patch(const char *s, size_t len)
+{
+	return (len >= 11 && !strncmp(s, "diff --git ", 11)) ||
+	       (len >= 7 && !strncmp(s, "Index: ", 7)) ||
+	       (len >= 6 && !strncmp(s, "--- a/", 6));
+}
+
+/* Splits "Name <addr>" (or a bare address) into its parts, trimmed. */
+static void split_person(const char *s, size_t len, const char **name, size_t *nlen,
+			 const char **addr, size_t *alen)
+{
+	const char *lt = memchr(s, '<', len), *gt;
+
+	*name = s;
+	*nlen = 0;
+	*addr = s;
+	*alen = len;
+	if (lt) {
+		gt = memchr(lt, '>', len - (lt - s));
+		*addr = lt + 1;
+		*alen = gt ? (size_t)(gt - lt - 1) : len - (lt - s) - 1;
+		*nlen = lt - s;
+	}
+	while (*nlen && isspace((unsigned char)(*name)[*nlen - 1]))
+		(*nlen)--;
+	while (*nlen && (**name == '"' || isspace((unsigned char)**name)))
+		(*name)++, (*nlen)--;
+	while (*nlen && (*name)[*nlen - 1] == '"')
+		(*nlen)--;
+	while (*alen && isspace((unsigned char)**addr))
+		(*addr)++, (*alen)--;
+	while (*alen && isspace((unsigned char)(*addr)[*alen - 1]))
+		(*alen)--;
+}
+
+/* A person trailer counts only when it names the sender (by address or, for
+ * people replying from another address, by the same name), as b4 does. */
+static int names_sender(const char *trailer, const char *author)
+{
+	const char *v = strchr(trailer, ':'), *tn, *ta, *an, *aa;
+	size_t tnl, tal, anl, aal;
+
+	if (!author || !*author || !v || !strstr(trailer, "-by:"))
+		return 1;
+	v++;
+	while (*v == ' ')
+		v++;
+	split_person(v, strlen(v), &tn, &tnl, &ta, &tal);
+	split_person(author, strlen(author), &an, &anl, &aa, &aal);
+	if (tal == aal && !strncasecmp(ta, aa, tal))
+		return 1;
+	return tnl && tnl == anl && !strncasecmp(tn, an, tnl);
+}
+
+void sm_reply_extract(const char *body, const char *author, struct sm_reply_text *out)
+{
+	struct strbuf comment = STRBUF_INIT;
+	const char *p = body ? body : "", *nl;
+	int in_patch = 0, blank_pending = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		size_t len;
+		char *t;
+
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		/* The signature ends the reply's own text. */
+		if ((len == 3 && !strncmp(p, "-- ", 3)) || (len == 2 && !strncmp(p, "--", 2)))
+			break;
+		if (is_quote(p, len))
+			continue;
+		if (starts_patch(p, len))
+			in_patch = 1;
+		if (in_patch)
+			continue;
+		t = sm_review_trailer(p, len, author);
+		if (t) {
+			if (names_sender(t, author) && !strlist_contains(&out->trailers, t))
+				strlist_append_nodup(&out->trailers, t);
+			else
+				free(t);
+			continue;
+		}
+		if (is_attribution(p, len))
+			continue;
+		if (is_blank(p, len)) {
+			blank_pending = comment.len > 0;
+			continue;
+		}
+		if (blank_pending)
+			strbuf_addstr(&comment, "\n\n");
+		else if (comment.len)
+			strbuf_addch(&comment, '\n');
+		blank_pending = 0;
+		strbuf_add(&comment, p, len);
+		if (!nl)
+			break;
+	}
+	strbuf_trim(&comment);
+	out->comment = strbuf_detach(&comment, NULL);
+}
+
+void sm_reply_text_release(struct sm_reply_text *r)
+{
+	strlist_clear(&r->trailers);
+	free(r->comment);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,171 @@
+/* subject: the [PATCH ...] tag grammar of the kernel lists. */
+#include "mail/subject.h"
+#include "lib/util.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *skip_space(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* "Re:", "RE:", "Aw:", "Fwd:", "Fw:", with optional "[n]" count. */
+static const char *skip_reply_prefix(const char *s, int *is_reply)
+{
+	static const char *const prefixes[] = { "re:", "aw:", "fwd:", "fw:", "re[", "sv:" };
+
+	for (;;) {
+		size_t i;
+		int hit = 0;
+
+		s = skip_space(s);
+		for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
+			size_t n = strlen(prefixes[i]);
+			if (!strncasecmp(s, prefixes[i], n)) {
+				s += n;
+				if (prefixes[i][2] == '[') {
+					while (*s && *s != ']')
+						s++;
+					if (*s)
+						s++;
+					if (*s == ':')
+						s++;
+				}
+				*is_reply = 1;
+				hit = 1;
+				break;
+			}
+		}
+		if (!hit)
+			return s;
+	}
+}
+
+/* "6.1", "5.10.y", "4.19.123"? -> tree "6.1" / "5.10". */
+static int parse_tree(const char *tok, char *tree, size_t size)
+{
+	const char *p = tok;
+	unsigned a, b;
+	int n = 0;
+
+	if (*p == 'v')
+		p++;
+	if (sscanf(p, "%u.%u%n", &a, &b, &n) != 2 || a < 2 || a > 20)
+		return 0;
+	p += n;
+	if (*p == '.') {
+		p++;
+		if (!strcasecmp(p, "y") || !strcasecmp(p, "x"))
+			p++;
+		else
+			while (isdigit((unsigned char)*p))
+				p++;
+	}
+	if (*p == '-' && !strncasecmp(p, "-stable", 7))
+		p += 7;
+	if (*p)
+		return 0;
+	snprintf(tree, size, "%u.%u", a, b);
+	return 1;
+}
+
+static void parse_token(const char *tok, struct sm_patch_subject *ps)
+{
+	unsigned a, b;
+	int n = 0;
+
+	if (!strcasecmp(tok, "PATCH") || !strcasecmp(tok, "PATCHv") ) {
+		ps->is_patch = 1;
+	} else if (!strcasecmp(tok, "RFC")) {
+		ps->rfc = 1;
+	} else if (!strcasecmp(tok, "RESEND")) {
+		ps->resend = 1;
+	} else if (!strcasecmp(tok, "AUTOSEL")) {
+		ps->autosel = 1;
+	} else if ((tok[0] == 'v' || tok[0] == 'V') && isdigit((unsigned char)tok[1]) &&
+		   sscanf(tok + 1, "%u%n", &a, &n) == 1 && !tok[1 + n]) {
+		ps->version = a;
+	} else if (!strncasecmp(tok, "PATCHv", 6) && isdigit((unsigned char)tok[6]) &&
+		   sscanf(tok + 6, "%u", &a) == 1) {
+		ps->is_patch = 1;
+		ps->version = a;
+	} else if (sscanf(tok, "%u/%u%n", &a, &b, &n) == 2 && !tok[n]) {
+		ps->nr = a;
+		ps->total = b;
+	} else if (!ps->tree[0]) {
+		parse_tree(tok, ps->tree, sizeof(ps->tree));
+	}
+}
+
+/* Parses one [...] group's inside (len bytes); "1 of 3" is handled here. */
+static void parse_group(const char *s, size_t len, struct sm_patch_subject *ps)
+{
+	char buf[256], *tok, *save = NULL, *prev = NULL;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		if (!strcasecmp(tok, "of") && prev) {
+			char *next = strtok_r(NULL, " \t,", &save);
+			unsigned a, b;
+
+			if (next && sscanf(prev, "%u", &a) == 1 && sscanf(next, "%u", &b) == 1) {
+				ps->nr = a;
+				ps->total = b;
+			}
+			prev = NULL;
+			continue;
+		}
+		parse_token(tok, ps);
+		prev = tok;
+	}
+}
+
+static int group_is_patch_tag(const char *s, size_t len)
+{
+	/* "[net,v2,1/2]": a counter makes it a patch tag too. */
+	for (size_t i = 1; i + 1 < len; i++)
+		if (s[i] == '/' && isdigit((unsigned char)s[i - 1]) &&
+		    isdigit((unsigned char)s[i + 1]))
+			return 1;
+	for (size_t i = 0; i + 5 <= len; i++)
+		if (!strncasecmp(s + i, "PATCH", 5))
+			return 1;
+	for (size_t i = 0; i + 3 <= len; i++)
+		if (!strncasecmp(s + i, "RFC", 3))
+			return 1;
+	return 0;
+}
+
+int sm_patch_subject_parse(const char *subject, struct sm_patch_subject *ps)
+{
+	const char *s;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->version = 1;
+	s = skip_reply_prefix(subject ? subject : "", &ps->is_reply);
+	/* Any number of leading [tags]; list tags like [net] are skipped. */
+	while (*s == '[') {
+		const char *end = strchr(s, ']');
+
+		if (!end)
+			break;
+		if (group_is_patch_tag(s + 1, end - s - 1))
+			parse_group(s + 1, end - s - 1, ps);
+		s = skip_space(end + 1);
+		if (!ps->is_reply)
+			s = skip_reply_prefix(s, &ps->is_reply);
+	}
+	if ((ps->rfc || ps->total) && !ps->is_patch)
+		ps->is_patch = 1;
+	ps->is_cover = ps->is_patch && ps->nr == 0 && ps->total > 0;
+	snprintf(ps->title, sizeof(ps->title), "%s", s);
+	return ps->is_patch;
+}

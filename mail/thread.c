@@ -1,0 +1,201 @@
+/* thread: linking replies to the patches and cover letters they answer. */
+#include "mail/thread.h"
+#include "lib/util.h"
+#include <string.h>
+#include <strings.h>
+
+#define NONE ((size_t)-1)
+
+size_t sm_thread_add(struct sm_thread *t, struct sm_mail *m, int is_new)
+{
+	struct sm_thread_mail *tm;
+
+	ALLOC_GROW(t->mails, t->nr, t->alloc);
+	tm = &t->mails[t->nr];
+	memset(tm, 0, sizeof(*tm));
+	tm->mail = *m;
+	memset(m, 0, sizeof(*m));
+	tm->is_new = is_new;
+	tm->parent = tm->cover = NONE;
+	return t->nr++;
+}
+
+struct id_index {
+	const char *id;
+	size_t idx;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct id_index *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	if (c)
+		return c;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static size_t lookup(const struct id_index *ix, size_t nr, const char *id)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(ix[mid].id, id);
+
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && !strcmp(ix[lo].id, id) ? ix[lo].idx : NONE;
+}
+
+static int classify(struct sm_thread_mail *tm)
+{
+	const struct sm_mail *m = &tm->mail;
+
+	sm_patch_subject_parse(m->subject, &tm->ps);
+	if (tm->ps.is_patch && !tm->ps.is_reply) {
+		if (tm->ps.is_cover)
+			return SM_MAIL_COVER;
+		/* "[PATCH] x" without a diff, sent in reply: a reply without "Re:". */
+		if (!m->has_diff && m->in_reply_to)
+			return SM_MAIL_REPLY;
+		return SM_MAIL_PATCH;
+	}
+	if (!tm->ps.is_reply && m->has_diff && !strstr(m->subject, "GIT PULL"))
+		return SM_MAIL_PATCH;
+	if (tm->ps.is_reply || m->in_reply_to || m->references.nr)
+		return SM_MAIL_REPLY;
+	return SM_MAIL_OTHER;
+}
+
+/* The mail i answers directly: In-Reply-To, else the nearest Reference we have. */
+static size_t direct_parent(const struct sm_thread *t, const struct id_index *ix, size_t i)
+{
+	const struct sm_mail *m = &t->mails[i].mail;
+	size_t j, k;
+
+	if (m->in_reply_to) {
+		j = lookup(ix, t->nr, m->in_reply_to);
+		if (j != NONE && j != i)
+			return j;
+	}
+	for (k = m->references.nr; k-- > 0;) {
+		j = lookup(ix, t->nr, m->references.items[k]);
+		if (j != NONE && j != i)
+			return j;
+	}
+	return NONE;
+}
+
+/* The nearest patch or cover letter above i. */
+static size_t patch_ancestor(const struct sm_thread *t, const struct id_index *ix, size_t i)
+{
+	size_t j = direct_parent(t, ix, i), steps = 0;
+
+	while (j != NONE && steps++ < t->nr) {
+		int k = t->mails[j].kind;
+
+		if (k == SM_MAIL_PATCH || k == SM_MAIL_COVER)
+			return j;
+		j = direct_parent(t, ix, j);
+	}
+	return NONE;
+}
+
+/* The nearest cover letter above i (patches of a deep-threaded series between). */
+static size_t cover_ancestor(const struct sm_thread *t, const struct id_index *ix, size_t i)
+{
+	size_t j = direct_parent(t, ix, i), steps = 0;
+
+	while (j != NONE && steps++ < t->nr) {
+		if (t->mails[j].kind == SM_MAIL_COVER)
+			return j;
+		j = direct_parent(t, ix, j);
+	}
+	return NONE;
+}
+
+static int same_series(const struct sm_thread_mail *cover, const struct sm_thread_mail *p)
+{
+	return cover->ps.version == p->ps.version &&
+	       (!p->ps.total || cover->ps.total == p->ps.total);
+}
+
+static void add_review(struct sm_thread *t, size_t patch, size_t reply, int via_cover)
+{
+	ALLOC_GROW(t->reviews, t->nr_reviews, t->alloc_reviews);
+	t->reviews[t->nr_reviews].patch = patch;
+	t->reviews[t->nr_reviews].reply = reply;
+	t->reviews[t->nr_reviews].via_cover = via_cover;
+	t->nr_reviews++;
+}
+
+void sm_thread_resolve(struct sm_thread *t, const char *bot_address)
+{
+	struct id_index *ix = xcalloc(t->nr, sizeof(*ix));
+	size_t i, j;
+
+	for (i = 0; i < t->nr; i++) {
+		t->mails[i].kind = classify(&t->mails[i]);
+		ix[i].id = t->mails[i].mail.message_id;
+		ix[i].idx = i;
+	}
+	qsort(ix, t->nr, sizeof(*ix), cmp_id);
+	t->nr_reviews = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		struct sm_thread_mail *tm = &t->mails[i];
+
+		tm->parent = patch_ancestor(t, ix, i);
+		if (tm->kind != SM_MAIL_PATCH)
+			continue;
+		j = cover_ancestor(t, ix, i);
+		if (j != NONE && same_series(&t->mails[j], tm)) {
+			tm->cover = j;
+			continue;
+		}
+		if (tm->ps.total < 2)
+			continue;
+		/* Not threaded to a cover: the sender's cover of the same version and size. */
+		for (j = 0; j < t->nr; j++) {
+			const struct sm_thread_mail *c = &t->mails[j];
+
+			if (c->kind == SM_MAIL_COVER && same_series(c, tm) &&
+			    !strcmp(c->mail.from_addr, tm->mail.from_addr) &&
+			    !c->mail.in_reply_to) {
+				tm->cover = j;
+				break;
+			}
+		}
+	}
+
+	for (i = 0; i < t->nr; i++) {
+		const struct sm_thread_mail *r = &t->mails[i];
+		size_t a = r->parent;
+
+		if (r->kind != SM_MAIL_REPLY || !r->is_new || a == NONE)
+			continue;
+		if (bot_address && *bot_address && !strcasecmp(r->mail.from_addr, bot_address))
+			continue;
+		if (t->mails[a].kind == SM_MAIL_PATCH) {
+			add_review(t, a, i, 0);
+			continue;
+		}
+		for (j = 0; j < t->nr; j++)
+			if (t->mails[j].kind == SM_MAIL_PATCH && t->mails[j].cover == a)
+				add_review(t, j, i, 1);
+	}
+	free(ix);
+}
+
+void sm_thread_release(struct sm_thread *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		sm_mail_release(&t->mails[i].mail);
+	free(t->mails);
+	free(t->reviews);
+	memset(t, 0, sizeof(*t));
+}

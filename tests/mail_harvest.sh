@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# stablemate harvest end to end: a real notmuch database, a real upstream git
+# repository, the notes read back with plain git.
+#  - fixture stable thread (tests/fixtures/mail/README.md): Tested-by to the
+#    cover reaches both patches, quoted trailers and the bot are ignored, a
+#    NAK, "commit X upstream." and "[ Upstream commit X ]" mapping;
+#  - latin-1 and base64 replies; a message whose file went bad: one line, skipped;
+#  - --dry-run writes nothing; a rerun does nothing; a crash between the
+#    note write and the tag write does not duplicate the review; a notes ref
+#    moved by another writer (plain git) keeps its text;
+#  - real hwmon stable threads mapped by subject against an upstream history.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mail_lib.sh"
+fx=$SM_SRCDIR/tests/fixtures/mail
+ref=refs/notes/stable-review
+
+up=$TMP/up
+upstream_repo "$up"
+base=$(commit_file "$up" README "linux" "Linux 6.10")
+sha1=$(commit_file "$up" drivers/hwmon/lm90.c "int limit = 10;" "hwmon: (lm90) Fix the limit")
+sha2=$(commit_file "$up" drivers/hwmon/pmbus.c "int page; int checked;" "hwmon: (pmbus) Check the page")
+sed -e "s/@SHA1@/$sha1/" -e "s/@SHA2@/${sha2:0:12}/" "$fx/stable-thread.mbox.in" > "$TMP/thread.mbox"
+as_mbox "$fx/latin1-reply.eml" "$fx/base64-tested.eml" >> "$TMP/thread.mbox"
+
+db=$TMP/db
+mkdir -p "$db"
+"$STABLEMATE" import --maildir "$db/stable" --db "$db" --mbox "$TMP/thread.mbox" > /dev/null
+# A message whose file is damaged after indexing: harvest names it and goes on.
+printf 'From: x <x@example.org>\nTo: stable@vger.kernel.org\nMessage-ID: <damaged@example.org>\nIn-Reply-To: <p1@kernel.org>\nSubject: Re: [PATCH 6.1 001/002] hwmon: (lm90) Fix the limit\n\nAcked-by: x <x@example.org>\n' > "$TMP/damaged.eml"
+as_mbox "$TMP/damaged.eml" > "$TMP/damaged.mbox"
+"$STABLEMATE" import --maildir "$db/stable" --db "$db" --mbox "$TMP/damaged.mbox" > /dev/null
+damaged=$(nm "$db" search --output=files id:damaged@example.org)
+cp "$fx/broken.eml" "$damaged"
+
+H() { "$STABLEMATE" harvest --db "$db" --repo "$up" --bot-address bot@stablemate.example "$@"; }
+
+# 1. dry run: what would be written, nothing written
+H --dry-run --json > "$TMP/dry.json" 2> "$TMP/dry.err"
+[ "$(json_get "$TMP/dry.json" stats.messages)" = 10 ] || fail "dry run saw $(json_get "$TMP/dry.json" stats)"
+[ "$(json_get "$TMP/dry.json" stats.mapped)" = 2 ] || fail "dry run mapped $(json_get "$TMP/dry.json" stats)"
+git -C "$up" rev-parse -q --verify "$ref" >/dev/null && fail "dry run wrote notes"
+[ "$(nm "$db" count tag:stablemate-harvested)" = 0 ] || fail "dry run tagged"
+
+# 2. the real run
+H --json > "$TMP/h1.json" 2> "$TMP/h1.err"
+cat "$TMP/h1.err"
+[ "$(json_get "$TMP/h1.json" stats.skipped_broken)" = 1 ] || fail "damaged file not skipped"
+grep -q "damaged@example.org" "$TMP/h1.err" || fail "warning does not name the message"
+[ "$(grep -c . "$TMP/h1.err")" = 1 ] || fail "more than one warning line"
+[ "$(json_get "$TMP/h1.json" stats.patches)" = 2 ] || fail "patches: $(json_get "$TMP/h1.json" stats)"
+# p1: Jon (via cover), Rene (via cover, base64), Rita, Joerg (latin-1); p2: Jon, Rene, Guenter
+[ "$(json_get "$TMP/h1.json" stats.reviews_added)" = 7 ] || fail "reviews: $(json_get "$TMP/h1.json" stats)"
+git -C "$up" notes --ref="$ref" show "$sha1" > "$TMP/n1.txt"
+git -C "$up" notes --ref="$ref" show "$sha2" > "$TMP/n2.txt"
+for id in tested@nvidia.com reviewed@example.com latin1-reply@example.de base64-tested@example.org; do
+	grep -q "<$id>" "$TMP/n1.txt" || fail "note on lm90 lacks $id"
+done
+grep -q "Reviewed-by: Rita Reviewer <reviewer@example.com>" "$TMP/n1.txt" || fail "Rita's trailer missing"
+grep -q "Reviewed-by: J.rg M.ller <joerg@example.de>" "$TMP/n1.txt" || fail "latin-1 trailer missing"
+grep -q "Tested-by: Ren. Tester <rene@example.org>" "$TMP/n1.txt" || fail "base64 trailer missing"
+grep -q "Via: cover letter" "$TMP/n1.txt" || fail "cover-letter reply not marked"
+grep -q "Quoted Person" "$TMP/n1.txt" && fail "quoted trailer harvested"
+grep -q "bot@stablemate.example" "$TMP/n1.txt" && fail "the bot's own reply harvested"
+grep -q "Nacked-by: Guenter Maintainer <guenter@example.net>" "$TMP/n2.txt" || fail "NAK missing"
+grep -q "lore.kernel.org/r/nak@example.net" "$TMP/n2.txt" || fail "lore link missing"
+grep -q "6.1" "$TMP/n2.txt" || fail "tree missing"
+[ "$(nm "$db" count tag:stablemate-harvested)" = 10 ] || fail "not all messages tagged"
+echo "first run: $(json_get "$TMP/h1.json" stats)"
+
+# 3. rerun: no work
+H --json > "$TMP/h2.json" 2>/dev/null
+[ "$(json_get "$TMP/h2.json" stats.messages)" = 0 ] || fail "rerun processed messages again"
+git -C "$up" notes --ref="$ref" show "$sha1" | cmp -s - "$TMP/n1.txt" || fail "rerun changed the note"
+
+# 4. another writer (a person with plain git) moved the notes ref meanwhile
+git -C "$up" -c user.name=Human -c user.email=h@example.org notes --ref="$ref" append \
+	-m "Checked on my boards too. -- a human" "$sha1"
+
+# 5. crash between the note write and the tag write
+printf 'From: Late Reviewer <late@example.com>\nTo: stable@vger.kernel.org\nMessage-ID: <late@example.com>\nIn-Reply-To: <p1@kernel.org>\nSubject: Re: [PATCH 6.1 001/002] hwmon: (lm90) Fix the limit\nDate: Tue, 02 Jul 2024 10:00:00 +0000\n\nAcked-by: Late Reviewer <late@example.com>\n' > "$TMP/late.eml"
+as_mbox "$TMP/late.eml" > "$TMP/late.mbox"
+"$STABLEMATE" import --maildir "$db/stable" --db "$db" --mbox "$TMP/late.mbox" > /dev/null
+set +e
+SM_HARVEST_CRASH_AFTER_NOTE=1 H > /dev/null 2>&1; rc=$?
+set -e
+[ $rc -eq 3 ] || fail "the crash hook did not fire (rc $rc)"
+[ "$(git -C "$up" notes --ref="$ref" show "$sha1" | grep -c '^Review: <late@example.com>')" = 1 ] ||
+	fail "the note was not written before the crash"
+[ "$(nm "$db" count tag:stablemate-harvested and id:late@example.com)" = 0 ] ||
+	fail "tagged before the crash?"
+H --json > "$TMP/h3.json" 2>/dev/null
+[ "$(json_get "$TMP/h3.json" stats.reviews_added)" = 0 ] || fail "review added twice"
+[ "$(json_get "$TMP/h3.json" stats.reviews_known)" = 1 ] || fail "review not recognised: $(json_get "$TMP/h3.json" stats)"
+[ "$(git -C "$up" notes --ref="$ref" show "$sha1" | grep -c '^Review: <late@example.com>')" = 1 ] ||
+	fail "review duplicated after the crash"
+[ "$(nm "$db" count tag:stablemate-harvested and id:late@example.com)" = 1 ] || fail "not tagged on rerun"
+git -C "$up" notes --ref="$ref" show "$sha1" | grep -q "Checked on my boards too. -- a human" ||
+	fail "the other writer's note text was lost"
+grep -q "^Review: <reviewed@example.com>" <(git -C "$up" notes --ref="$ref" show "$sha1") ||
+	fail "earlier reviews lost"
+echo "crash between note and tag: review stored once, message tagged on the rerun"
+echo "notes ref moved by another writer: its text kept, the new review merged in"
+
+# 6. real hwmon stable threads (public-inbox import), patches mapped by subject
+[ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"
+mapfile -t files < <(find "$SHARED/corpus/lists/hwmon/stable-threads/cur" -type f | sort)
+pi_from_files "$TMP/hwmon.git" "${files[@]}"
+"$STABLEMATE" import --maildir "$db/hwmon" --db "$db" --public-inbox "$TMP/hwmon.git" > /dev/null
+"$STABLEMATE" harvest --db "$db" --repo "$up" --query 'path:hwmon/**' --dry-run --json \
+	> "$TMP/r1.json" 2>/dev/null
+# Upstream gets a commit for each reviewed patch the dry run could not map.
+python3 - "$TMP/r1.json" > "$TMP/titles.txt" <<'PY'
+import json, re, sys
+seen = set()
+for e in json.load(open(sys.argv[1]))["events"]:
+    if e["event"] == "unmapped":
+        t = re.sub(r'^(\s*\[[^]]*\]\s*)+', '', e["subject"])
+        if t and t not in seen:
+            seen.add(t); print(t)
+PY
+n=$(wc -l < "$TMP/titles.txt")
+[ "$n" -gt 20 ] || fail "only $n unmapped reviewed patches in the hwmon threads"
+commits_from_titles "$up" < "$TMP/titles.txt"
+"$STABLEMATE" harvest --db "$db" --repo "$up" --query 'path:hwmon/**' --json > "$TMP/r2.json" 2>/dev/null
+added=$(json_get "$TMP/r2.json" stats.reviews_added)
+[ "$(json_get "$TMP/r2.json" stats.unmapped)" = 0 ] || fail "hwmon: $(json_get "$TMP/r2.json" stats)"
+[ "$added" -gt 20 ] || fail "hwmon: only $added reviews"
+nack=$(git -C "$up" log --format=%H --grep='^hwmon: Introduce hwmon_device_register_for_thermal' -n1)
+[ -n "$nack" ] || fail "the NACKed patch was not among the reviewed ones"
+git -C "$up" notes --ref="$ref" show "$nack" | grep -q "Nacked-by: Guenter Roeck <linux@roeck-us.net>" ||
+	fail "Guenter's NACK is not on the note"
+echo "hwmon stable threads: $(json_get "$TMP/r2.json" stats)"
+echo "ok"

@@ -1,0 +1,753 @@
+/* test_mail: gmime parsing, patch subjects, reply trailers, threading,
+ * and the b4 comparison (issue 7.3) on the real corpus in ../shared/. */
+#include "mail/message.h"
+#include "mail/subject.h"
+#include "mail/reply.h"
+#include "mail/thread.h"
+#include "mail/mbox.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include "lib/strlist.h"
+#include "lib/fileio.h"
+#include <check.h>
+#include <glib.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include "tests/check_main.h"
+
+static const char *shared_path(const char *rel)
+{
+	static char buf[8][4096];
+	static int i;
+	const char *top = getenv("SM_SHARED");
+
+	i = (i + 1) % 8;
+	if (top)
+		snprintf(buf[i], sizeof(buf[i]), "%s/%s", top, rel);
+	else
+		snprintf(buf[i], sizeof(buf[i]), "%s/../shared/%s", srcdir_path(""), rel);
+	return buf[i];
+}
+
+/* ---- subjects ---- */
+
+START_TEST(subject_forms)
+{
+	struct sm_patch_subject ps;
+
+	ck_assert(sm_patch_subject_parse("[PATCH 4.4 012/100] usb: fix it", &ps));
+	ck_assert_str_eq(ps.tree, "4.4");
+	ck_assert_uint_eq(ps.nr, 12);
+	ck_assert_uint_eq(ps.total, 100);
+	ck_assert_str_eq(ps.title, "usb: fix it");
+	ck_assert(!ps.is_cover && !ps.is_reply && !ps.autosel);
+
+	ck_assert(sm_patch_subject_parse("[PATCH v3 2/7] mm: thing", &ps));
+	ck_assert_uint_eq(ps.version, 3);
+	ck_assert_uint_eq(ps.nr, 2);
+	ck_assert_uint_eq(ps.total, 7);
+	ck_assert_str_eq(ps.tree, "");
+
+	ck_assert(sm_patch_subject_parse("[PATCH AUTOSEL 5.10 03/20] hwmon: x", &ps));
+	ck_assert(ps.autosel);
+	ck_assert_str_eq(ps.tree, "5.10");
+	ck_assert_uint_eq(ps.nr, 3);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 6.1.y] net: y", &ps));
+	ck_assert_str_eq(ps.tree, "6.1");
+	ck_assert_uint_eq(ps.total, 0);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 00/27 5.10.y] backports", &ps));
+	ck_assert(ps.is_cover);
+	ck_assert_str_eq(ps.tree, "5.10");
+	ck_assert_uint_eq(ps.total, 27);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 5.15 00/23] 5.15.160-rc1 review", &ps));
+	ck_assert(ps.is_cover);
+	ck_assert_str_eq(ps.title, "5.15.160-rc1 review");
+
+	ck_assert(sm_patch_subject_parse("[RFC PATCH net-next 0/3] rework", &ps));
+	ck_assert(ps.rfc && ps.is_cover);
+
+	ck_assert(sm_patch_subject_parse("[PATCH RESEND v2] fix", &ps));
+	ck_assert(ps.resend);
+	ck_assert_uint_eq(ps.version, 2);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 4.19 v1 1/2] hwmon: Introduce", &ps));
+	ck_assert_str_eq(ps.tree, "4.19");
+	ck_assert_uint_eq(ps.version, 1);
+	ck_assert_uint_eq(ps.nr, 1);
+
+	ck_assert(sm_patch_subject_parse("Re: [PATCH 6.6 128/567] hwmon: z", &ps));
+	ck_assert(ps.is_reply);
+	ck_assert_str_eq(ps.tree, "6.6");
+
+	ck_assert(sm_patch_subject_parse("[PATCH 1 of 3] mercurial style", &ps));
+	ck_assert_uint_eq(ps.nr, 1);
+	ck_assert_uint_eq(ps.total, 3);
+
+	ck_assert(sm_patch_subject_parse("[PATCH linux dev-6.11] openbmc", &ps));
+	ck_assert_str_eq(ps.tree, "");
+
+	ck_assert(!sm_patch_subject_parse("FAILED: patch \"[PATCH] x\" failed to apply", &ps));
+	ck_assert(!sm_patch_subject_parse("[GIT PULL] hwmon fixes", &ps));
+	ck_assert(!sm_patch_subject_parse("Re: regression in 6.1", &ps));
+}
+END_TEST
+
+/* ---- replies ---- */
+
+START_TEST(reply_trailers_not_quoted)
+{
+	struct sm_reply_text rt;
+	const char *body =
+		"On Mon, Jul 1, 2024 at 9:00 AM Greg wrote:\n"
+		"> Signed-off-by: Alice <alice@example.com>\n"
+		"> Reviewed-by: Quoted <quoted@example.com>\n"
+		"  > Acked-by: Indented Quote <iq@example.com>\n"
+		"\n"
+		"Looks good.\n"
+		"\n"
+		"Reviewed-by: Rita Reviewer <rita@example.com>\n"
+		"Acked-by: Someone Else <else@example.com>\n"
+		"Fixes: 0123456789ab (\"the bug\")\n"
+		"\n"
+		"-- \n"
+		"Tested-by: Signature Block <sig@example.com>\n";
+
+	sm_reply_extract(body, "Rita Reviewer <rita@example.com>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 2);
+	ck_assert_str_eq(rt.trailers.items[0], "Reviewed-by: Rita Reviewer <rita@example.com>");
+	ck_assert_str_eq(rt.trailers.items[1], "Fixes: 0123456789ab (\"the bug\")");
+	ck_assert_str_eq(rt.comment, "Looks good.");
+	sm_reply_text_release(&rt);
+}
+END_TEST
+
+START_TEST(reply_nak_and_inline_patch)
+{
+	struct sm_reply_text rt;
+
+	sm_reply_extract("> patch\n\nNACK. The patch introducing the problem needs to be reverted.\n",
+			 "Guenter Roeck <linux@roeck-us.net>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 1);
+	ck_assert_str_eq(rt.trailers.items[0], "Nacked-by: Guenter Roeck <linux@roeck-us.net>");
+	sm_reply_text_release(&rt);
+
+	sm_reply_extract("NAK\n", "A <a@b.c>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 1);
+	sm_reply_text_release(&rt);
+
+	/* "NAKED" or "Nakamura" are words, not NAKs. */
+	sm_reply_extract("Nakamura-san said so.\nNAKED eye\n", "A <a@b.c>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	sm_reply_text_release(&rt);
+
+	/* A patch pasted in the reply: its trailers are the patch's, not the replier's. */
+	sm_reply_extract("How about this instead?\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n"
+			 "Reviewed-by: A <a@b.c>\n", "A <a@b.c>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	ck_assert_str_eq(rt.comment, "How about this instead?");
+	sm_reply_text_release(&rt);
+}
+END_TEST
+
+/* ---- gmime parsing ---- */
+
+START_TEST(parse_latin1_qp_rfc2047)
+{
+	struct sm_mail m;
+	struct sm_reply_text rt;
+
+	ck_assert_int_eq(sm_mail_parse_file(&m, srcdir_path("tests/fixtures/mail/latin1-reply.eml")), 0);
+	ck_assert_str_eq(m.from, "J\xc3\xb6rg M\xc3\xbcller <joerg@example.de>");
+	ck_assert_str_eq(m.subject, "Re: [PATCH 6.1 001/002] hwmon: (lm90) Fix the limit");
+	ck_assert_str_eq(m.message_id, "latin1-reply@example.de");
+	ck_assert_str_eq(m.in_reply_to, "p1@kernel.org");
+	ck_assert_uint_eq(m.references.nr, 2);
+	ck_assert_ptr_nonnull(strstr(m.body, "F\xc3\xbcr mich sieht das gut aus, gr\xc3\xbc\xc3\x9f" "e."));
+	sm_reply_extract(m.body, m.from, &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 1);
+	ck_assert_str_eq(rt.trailers.items[0], "Reviewed-by: J\xc3\xb6rg M\xc3\xbcller <joerg@example.de>");
+	ck_assert_str_eq(rt.comment, "F\xc3\xbcr mich sieht das gut aus, gr\xc3\xbc\xc3\x9f" "e.");
+	sm_reply_text_release(&rt);
+	sm_mail_release(&m);
+}
+END_TEST
+
+START_TEST(parse_base64)
+{
+	struct sm_mail m;
+
+	ck_assert_int_eq(sm_mail_parse_file(&m, srcdir_path("tests/fixtures/mail/base64-tested.eml")), 0);
+	ck_assert_ptr_nonnull(strstr(m.body, "Tested-by: Ren\xc3\xa9 Tester <rene@example.org>"));
+	ck_assert(m.time == 1719831600);
+	sm_mail_release(&m);
+}
+END_TEST
+
+START_TEST(parse_broken)
+{
+	struct sm_mail m;
+	const char *f = srcdir_path("tests/fixtures/mail/broken.eml");
+
+	ck_assert_int_eq(sm_mail_parse_file(&m, f), -1);
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "broken.eml"));
+	ck_assert_ptr_null(strchr(sm_last_error(), '\n'));
+	sm_mail_release(&m);
+}
+END_TEST
+
+/* Real patchwork mails with invalid charsets and header bytes: parsed, valid UTF-8. */
+START_TEST(parse_patchwork_charsets)
+{
+	static const char *const files[] = {
+		"corpus/patchwork/mail/0010-invalid-charset.mbox",
+		"corpus/patchwork/mail/0012-invalid-header-char.mbox",
+		"corpus/patchwork/mail/0013-with-utf8-body.mbox",
+		"corpus/patchwork/mail/0014-with-unencoded-utf8-headers.mbox",
+		"corpus/patchwork/mail/0015-with-invalid-utf8-headers.mbox",
+		"corpus/patchwork/mail/0019-multipart-patch.mbox",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct sm_mail m;
+
+		ck_assert_int_eq(sm_mbox_read(shared_path(files[i]), &sb), 0);
+		ck_assert_int_eq(sm_mail_parse(&m, sb.buf, sb.len, files[i]), 0);
+		ck_assert_msg(g_utf8_validate(m.subject, -1, NULL), "%s subject", files[i]);
+		ck_assert_msg(g_utf8_validate(m.body, -1, NULL), "%s body", files[i]);
+		ck_assert_msg(m.has_diff, "%s: diff not found", files[i]);
+		sm_mail_release(&m);
+		strbuf_release(&sb);
+	}
+}
+END_TEST
+
+/* ---- threads ---- */
+
+struct load_ctx {
+	struct sm_thread *t;
+	const char *name;
+	unsigned broken;
+};
+
+static int load_one(const char *msg, size_t len, void *data)
+{
+	struct load_ctx *c = data;
+	struct sm_mail m;
+
+	if (sm_mail_parse(&m, msg, len, c->name) < 0) {
+		fprintf(stderr, "test_mail: %s\n", sm_last_error());
+		c->broken++;
+		sm_mail_release(&m);
+		return 0;
+	}
+	sm_thread_add(c->t, &m, 1);
+	return 0;
+}
+
+static unsigned load_mbox(struct sm_thread *t, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct load_ctx c = { t, path, 0 };
+
+	ck_assert_msg(sm_mbox_read(path, &sb) == 0, "%s: %s", path, sm_last_error());
+	ck_assert_int_ge(sm_mbox_split(sb.buf ? sb.buf : "", sb.len, load_one, &c), 0);
+	strbuf_release(&sb);
+	return c.broken;
+}
+
+static size_t find_mail(const struct sm_thread *t, const char *msgid)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (!strcmp(t->mails[i].mail.message_id, msgid))
+			return i;
+	ck_abort_msg("no mail <%s>", msgid);
+	return 0;
+}
+
+/* Trailers attributed to patch p, over all its reviews. */
+static void patch_trailers(const struct sm_thread *t, size_t p, struct strlist *out, int *via_cover)
+{
+	for (size_t i = 0; i < t->nr_reviews; i++) {
+		const struct sm_thread_review *r = &t->reviews[i];
+		const struct sm_mail *m = &t->mails[r->reply].mail;
+		struct sm_reply_text rt;
+
+		if (r->patch != p)
+			continue;
+		sm_reply_extract(m->body, m->from, &rt);
+		for (size_t k = 0; k < rt.trailers.nr; k++)
+			if (!strlist_contains(out, rt.trailers.items[k]))
+				strlist_append(out, rt.trailers.items[k]);
+		if (via_cover && rt.trailers.nr)
+			*via_cover |= r->via_cover;
+		sm_reply_text_release(&rt);
+	}
+}
+
+START_TEST(thread_cover_reply_and_bot)
+{
+	struct sm_thread t = SM_THREAD_INIT;
+	struct strlist tr = STRLIST_INIT;
+	int via = 0;
+	size_t p1, p2;
+
+	ck_assert_uint_eq(load_mbox(&t, srcdir_path("tests/fixtures/mail/stable-thread.mbox.in")), 0);
+	ck_assert_uint_eq(t.nr, 7);
+	sm_thread_resolve(&t, "bot@stablemate.example");
+	ck_assert_int_eq(t.mails[find_mail(&t, "cover@kernel.org")].kind, SM_MAIL_COVER);
+	p1 = find_mail(&t, "p1@kernel.org");
+	p2 = find_mail(&t, "p2@kernel.org");
+	ck_assert_int_eq(t.mails[p1].kind, SM_MAIL_PATCH);
+	ck_assert_uint_eq(t.mails[p1].cover, find_mail(&t, "cover@kernel.org"));
+
+	patch_trailers(&t, p1, &tr, &via);
+	/* Tested-by via the cover, Reviewed-by of its own; the quoted one and the bot's not. */
+	ck_assert_uint_eq(tr.nr, 2);
+	ck_assert(strlist_contains(&tr, "Tested-by: Jon Hunter <jonathanh@nvidia.com>"));
+	ck_assert(strlist_contains(&tr, "Reviewed-by: Rita Reviewer <reviewer@example.com>"));
+	strlist_clear(&tr);
+
+	via = 0;
+	patch_trailers(&t, p2, &tr, &via);
+	ck_assert_uint_eq(tr.nr, 2);
+	ck_assert(strlist_contains(&tr, "Nacked-by: Guenter Maintainer <guenter@example.net>"));
+	ck_assert(via);
+	strlist_clear(&tr);
+
+	sm_thread_release(&t);
+}
+END_TEST
+
+/* Real hwmon stable threads: the nested NACK thread of [PATCH 4.19 v1 1/2]. */
+START_TEST(thread_real_hwmon_nack)
+{
+	struct sm_thread t = SM_THREAD_INIT;
+	const char *dir = shared_path("corpus/lists/hwmon/stable-threads/cur");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct strlist tr = STRLIST_INIT;
+	unsigned broken = 0, reviews_nacked = 0;
+	size_t p;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d))) {
+		char *f;
+		struct sm_mail m;
+
+		if (de->d_name[0] == '.')
+			continue;
+		f = xasprintf("%s/%s", dir, de->d_name);
+		if (sm_mail_parse_file(&m, f) == 0)
+			sm_thread_add(&t, &m, 1);
+		else
+			broken++, sm_mail_release(&m);
+		free(f);
+	}
+	closedir(d);
+	ck_assert_uint_eq(broken, 0);
+	ck_assert_uint_eq(t.nr, 531);
+	sm_thread_resolve(&t, NULL);
+	p = find_mail(&t, "20220629225843.332453-2-willmcvicker@google.com");
+	ck_assert_int_eq(t.mails[p].kind, SM_MAIL_PATCH);
+	patch_trailers(&t, p, &tr, NULL);
+	/* Guenter's NACK; William quoting it and Guenter's ">>" quote add nothing. */
+	ck_assert_uint_eq(tr.nr, 1);
+	ck_assert_str_eq(tr.items[0], "Nacked-by: Guenter Roeck <linux@roeck-us.net>");
+	strlist_clear(&tr);
+	for (size_t i = 0; i < t.nr_reviews; i++) {
+		struct sm_reply_text rt;
+		const struct sm_mail *m = &t.mails[t.reviews[i].reply].mail;
+
+		sm_reply_extract(m->body, m->from, &rt);
+		for (size_t k = 0; k < rt.trailers.nr; k++)
+			if (starts_with(rt.trailers.items[k], "Nacked-by:"))
+				reviews_nacked++;
+		sm_reply_text_release(&rt);
+	}
+	ck_assert_uint_ge(reviews_nacked, 2);
+	sm_thread_release(&t);
+}
+END_TEST
+
+/* ---- issue 7.3: trailers against b4's expected output ----
+ * For every b4 *.mbox with an expected output (*-ref-defaults.txt, else
+ * *.verify, else *-ref-unordered.txt), per patch (matched by the subject
+ * without its [PATCH ...] tags): the trailers b4 added to the patch (its
+ * output's trailers minus the patch mail's own, minus b4's own
+ * "Signed-off-by: Test Override" from its test config) must equal the set
+ * of trailers stablemate attributes to that patch from the replies
+ * (order and formatting aside). Each difference must be listed in
+ * tests/b4-known-differences.txt, and each listed one must still occur. */
+
+struct titled {
+	char *title;
+	struct strlist trailers;
+};
+
+struct titled_list {
+	struct titled *items;
+	size_t nr, alloc;
+};
+
+static struct titled *titled_get(struct titled_list *l, const char *title)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i].title, title))
+			return &l->items[i];
+	ALLOC_GROW(l->items, l->nr, l->alloc);
+	memset(&l->items[l->nr], 0, sizeof(l->items[0]));
+	l->items[l->nr].title = xstrdup(title);
+	return &l->items[l->nr++];
+}
+
+static void titled_clear(struct titled_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->items[i].title);
+		strlist_clear(&l->items[i].trailers);
+	}
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+/* "Key: value" lines of a commit message body, up to "---" or the diff. */
+static void body_trailers(const char *body, struct strlist *out)
+{
+	const char *p = body, *nl;
+
+	for (; p && *p; p = nl ? nl + 1 : NULL) {
+		size_t len, k = 0;
+		char *line;
+
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if ((len == 3 && !strncmp(p, "---", 3)) || starts_with(p, "diff --git"))
+			break;
+		while (k < len && (g_ascii_isalnum(p[k]) || p[k] == '-'))
+			k++;
+		if (!k || k + 1 >= len || p[k] != ':' || p[k + 1] != ' ')
+			continue;
+		line = xstrndup(p, len);
+		g_strchomp(line);
+		if (!strlist_contains(out, line))
+			strlist_append(out, line);
+		free(line);
+	}
+}
+
+static int ref_one(const char *msg, size_t len, void *data)
+{
+	struct titled_list *l = data;
+	struct sm_mail m;
+	struct sm_patch_subject ps;
+
+	ck_assert_int_eq(sm_mail_parse(&m, msg, len, "ref"), 0);
+	sm_patch_subject_parse(m.subject, &ps);
+	body_trailers(m.body, &titled_get(l, ps.title)->trailers);
+	sm_mail_release(&m);
+	return 0;
+}
+
+/* b4's .verify: blocks "author\ntitle\nbody" separated by "---" lines. */
+static void read_verify(const char *text, struct titled_list *l)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	size_t i = 0;
+
+	while (lines[i] && *lines[i]) {
+		struct strbuf body = STRBUF_INIT;
+		const char *title;
+
+		if (!lines[i + 1])
+			break;
+		title = lines[i + 1];
+		for (i += 2; lines[i] && strcmp(lines[i], "---"); i++) {
+			strbuf_addstr(&body, lines[i]);
+			strbuf_addch(&body, '\n');
+		}
+		body_trailers(strbuf_str(&body), &titled_get(l, title)->trailers);
+		strbuf_release(&body);
+		if (lines[i])
+			i++;
+	}
+	g_strfreev(lines);
+}
+
+START_TEST(b4_trailer_comparison)
+{
+	const char *dir = shared_path("corpus/b4");
+	struct strlist known = STRLIST_INIT, seen = STRLIST_INIT, unexpected = STRLIST_INIT;
+	struct strbuf kb = STRBUF_INIT, report = STRBUF_INIT;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned compared = 0, patches = 0;
+	char **kl;
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(read_file(srcdir_path("tests/b4-known-differences.txt"), &kb), 0);
+	kl = g_strsplit(strbuf_str(&kb), "\n", -1);
+	for (char **k = kl; *k; k++) {
+		char **f;
+		if (!**k || **k == '#')
+			continue;
+		f = g_strsplit(*k, "\t", 4);
+		ck_assert_msg(f[0] && f[1] && f[2] && f[3], "bad line: %s", *k);
+		strlist_append_nodup(&known, xasprintf("%s\t%s\t%s", f[0], f[1], f[2]));
+		g_strfreev(f);
+	}
+	g_strfreev(kl);
+
+	while ((de = readdir(d))) {
+		char *base, *mbox, *ref;
+		struct sm_thread t = SM_THREAD_INIT;
+		struct titled_list exp = { 0 }, orig = { 0 };
+		struct strbuf rb = STRBUF_INIT;
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".mbox"))
+			continue;
+		base = xstrndup(de->d_name, n - 5);
+		mbox = xasprintf("%s/%s", dir, de->d_name);
+		ck_assert_uint_eq(load_mbox(&t, mbox), 0);
+		sm_thread_resolve(&t, NULL);
+		ref = xasprintf("%s/%s-ref-defaults.txt", dir, base);
+		if (!file_exists(ref)) {
+			free(ref);
+			ref = xasprintf("%s/%s.verify", dir, base);
+		}
+		if (!file_exists(ref)) {
+			free(ref);
+			ref = xasprintf("%s/%s-ref-unordered.txt", dir, base);
+		}
+		if (!file_exists(ref)) {
+			/* naked-cover-*: no expected trailer output; parsed and threaded only. */
+			ck_assert_uint_gt(t.nr, 0);
+			goto next;
+		}
+		compared++;
+		ck_assert_int_eq(read_file(ref, &rb), 0);
+		if (strstr(ref, ".verify"))
+			read_verify(strbuf_str(&rb), &exp);
+		else
+			sm_mbox_split(rb.buf, rb.len, ref_one, &exp);
+		for (size_t i = 0; i < t.nr; i++)
+			if (t.mails[i].kind == SM_MAIL_PATCH)
+				body_trailers(t.mails[i].mail.body,
+					      &titled_get(&orig, t.mails[i].ps.title)->trailers);
+		for (size_t e = 0; e < exp.nr; e++) {
+			struct titled *te = &exp.items[e], *to = titled_get(&orig, te->title);
+			struct strlist ours = STRLIST_INIT, want = STRLIST_INIT;
+
+			patches++;
+			for (size_t k = 0; k < te->trailers.nr; k++)
+				if (!strlist_contains(&to->trailers, te->trailers.items[k]) &&
+				    strcmp(te->trailers.items[k],
+					   "Signed-off-by: Test Override <test-override@example.com>"))
+					strlist_append(&want, te->trailers.items[k]);
+			for (size_t i = 0; i < t.nr; i++)
+				if (t.mails[i].kind == SM_MAIL_PATCH &&
+				    !strcmp(t.mails[i].ps.title, te->title))
+					patch_trailers(&t, i, &ours, NULL);
+			for (int pass = 0; pass < 2; pass++) {
+				struct strlist *a = pass ? &want : &ours, *b = pass ? &ours : &want;
+
+				for (size_t k = 0; k < a->nr; k++) {
+					char *key;
+					if (strlist_contains(b, a->items[k]))
+						continue;
+					key = xasprintf("%s\t%s\t%c%s", base, te->title,
+							pass ? '-' : '+', a->items[k]);
+					if (strlist_contains(&known, key))
+						strlist_append(&seen, key);
+					else
+						strlist_append(&unexpected, key);
+					free(key);
+				}
+			}
+			strlist_clear(&ours);
+			strlist_clear(&want);
+		}
+next:
+		strbuf_release(&rb);
+		titled_clear(&exp);
+		titled_clear(&orig);
+		sm_thread_release(&t);
+		free(ref);
+		free(mbox);
+		free(base);
+	}
+	closedir(d);
+	for (size_t i = 0; i < unexpected.nr; i++)
+		strbuf_addf(&report, "\n  not in b4-known-differences.txt: %s", unexpected.items[i]);
+	for (size_t i = 0; i < known.nr; i++)
+		if (!strlist_contains(&seen, known.items[i]))
+			strbuf_addf(&report, "\n  listed but no longer differs: %s", known.items[i]);
+	fprintf(stderr, "b4 comparison: %u threads, %u patches compared, %zu known differences\n",
+		compared, patches, known.nr);
+	ck_assert_msg(report.len == 0, "b4 comparison:%s", strbuf_str(&report));
+	ck_assert_uint_ge(compared, 11);
+	strbuf_release(&report);
+	strbuf_release(&kb);
+	strlist_clear(&known);
+	strlist_clear(&seen);
+	strlist_clear(&unexpected);
+}
+END_TEST
+
+/* ---- issue 7.4: patchwork series threading, every corpus mail parsed ---- */
+
+static size_t cover_of(const struct sm_thread *t, const char *msgid)
+{
+	return t->mails[find_mail(t, msgid)].cover;
+}
+
+START_TEST(patchwork_series)
+{
+	const char *dir = shared_path("corpus/patchwork/series");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned files = 0, patches = 0, with_cover = 0;
+	struct sm_thread t = SM_THREAD_INIT;
+	char *f;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".mbox"))
+			continue;
+		f = xasprintf("%s/%s", dir, de->d_name);
+		ck_assert_uint_eq(load_mbox(&t, f), 0);
+		sm_thread_resolve(&t, NULL);
+		for (size_t i = 0; i < t.nr; i++) {
+			const struct sm_thread_mail *m = &t.mails[i];
+
+			if (m->kind != SM_MAIL_PATCH)
+				continue;
+			patches++;
+			if (m->cover == (size_t)-1)
+				continue;
+			with_cover++;
+			/* A patch only ever joins a cover of its own version and size. */
+			ck_assert_msg(t.mails[m->cover].ps.version == m->ps.version,
+				      "%s: %s", de->d_name, m->mail.subject);
+			ck_assert_msg(!m->ps.total || t.mails[m->cover].ps.total == m->ps.total,
+				      "%s: %s", de->d_name, m->mail.subject);
+		}
+		sm_thread_release(&t);
+		free(f);
+		files++;
+	}
+	closedir(d);
+	ck_assert_uint_eq(files, 28);
+	ck_assert_uint_gt(with_cover, 0);
+	ck_assert_uint_gt(patches, with_cover);
+
+	static const char *const cover_cases[] = {
+		"base-cover-letter.mbox", "base-out-of-order.mbox", "base-deep-threaded.mbox",
+	};
+	for (size_t c = 0; c < ARRAY_SIZE(cover_cases); c++) {
+		char *p = xasprintf("%s/%s", dir, cover_cases[c]);
+		size_t cover;
+
+		load_mbox(&t, p);
+		sm_thread_resolve(&t, NULL);
+		cover = find_mail(&t, "1473632524-8585-1-git-send-email-stephenfinucane@gmail.com");
+		ck_assert_int_eq(t.mails[cover].kind, SM_MAIL_COVER);
+		ck_assert_uint_eq(cover_of(&t, "1473632524-8585-2-git-send-email-stephenfinucane@gmail.com"), cover);
+		ck_assert_uint_eq(cover_of(&t, "1473632524-8585-3-git-send-email-stephenfinucane@gmail.com"), cover);
+		sm_thread_release(&t);
+		free(p);
+	}
+
+	/* v2 threaded to the v1 cover: each version keeps its own cover. */
+	f = xasprintf("%s/revision-threaded-to-cover.mbox", dir);
+	load_mbox(&t, f);
+	sm_thread_resolve(&t, NULL);
+	ck_assert_uint_eq(cover_of(&t, "1473632524-8585-2-git-send-email-stephenfinucane@gmail.com"),
+			  find_mail(&t, "1473632524-8585-1-git-send-email-stephenfinucane@gmail.com"));
+	ck_assert_uint_eq(cover_of(&t, "1473633055-10316-2-git-send-email-stephenfinucane@gmail.com"),
+			  find_mail(&t, "1473633055-10316-1-git-send-email-stephenfinucane@gmail.com"));
+	sm_thread_release(&t);
+	free(f);
+
+	/* No cover, no References: patches, each on its own. */
+	f = xasprintf("%s/base-no-references.mbox", dir);
+	load_mbox(&t, f);
+	sm_thread_resolve(&t, NULL);
+	ck_assert_int_eq(t.mails[find_mail(&t, "1495516865-17019-1-git-send-email-xiaolou4617@gmail.com")].kind,
+			 SM_MAIL_PATCH);
+	ck_assert_uint_eq(cover_of(&t, "1495516865-17019-1-git-send-email-xiaolou4617@gmail.com"),
+			  (size_t)-1);
+	sm_thread_release(&t);
+	free(f);
+}
+END_TEST
+
+/* Every real mail of patchwork/ and cve-announce/: parsed or named, never a crash. */
+START_TEST(corpus_every_mail)
+{
+	static const char *const dirs[] = {
+		"corpus/patchwork/mail", "corpus/patchwork/fuzz", "corpus/patchwork/patches",
+	};
+	struct sm_thread t = SM_THREAD_INIT;
+	unsigned broken = 0, files = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		const char *dir = shared_path(dirs[i]);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			char *f;
+			if (de->d_name[0] == '.')
+				continue;
+			f = xasprintf("%s/%s", dir, de->d_name);
+			broken += load_mbox(&t, f);
+			files++;
+			free(f);
+		}
+		closedir(d);
+	}
+	ck_assert_uint_ge(files, 26);
+	sm_thread_resolve(&t, NULL);
+	sm_thread_release(&t);
+
+	broken += load_mbox(&t, shared_path("corpus/cve-announce/cve-announce-2024-300.mbox.gz"));
+	ck_assert_uint_eq(t.nr, 300);
+	ck_assert_uint_eq(broken, 0);
+	for (size_t i = 0; i < t.nr; i++)
+		ck_assert_ptr_nonnull(strstr(t.mails[i].mail.subject, "CVE-2024-"));
+	sm_thread_resolve(&t, NULL);
+	sm_thread_release(&t);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("mail");
+	TCase *tc = tcase_create("mail");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, subject_forms);
+	tcase_add_test(tc, reply_trailers_not_quoted);
+	tcase_add_test(tc, reply_nak_and_inline_patch);
+	tcase_add_test(tc, parse_latin1_qp_rfc2047);
+	tcase_add_test(tc, parse_base64);
+	tcase_add_test(tc, parse_broken);
+	tcase_add_test(tc, parse_patchwork_charsets);
+	tcase_add_test(tc, thread_cover_reply_and_bot);
+	tcase_add_test(tc, thread_real_hwmon_nack);
+	tcase_add_test(tc, b4_trailer_comparison);
+	tcase_add_test(tc, patchwork_series);
+	tcase_add_test(tc, corpus_every_mail);
+	suite_add_tcase(s, tc);
+	return s;
+}
