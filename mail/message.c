@@ -89,6 +89,8 @@ static void add_as_utf8(struct strbuf *out, const char *data, size_t len, const 
 	gchar *conv = NULL, *valid;
 	gsize outlen = 0;
 
+	if (!data || !len)
+		return;	/* an empty part: gmime may hand us no buffer at all */
 	if (!charset_is_utf8(cs))
 		conv = g_convert(data, len, "UTF-8", cs, NULL, &outlen, NULL);
 	if (!conv && !g_utf8_validate(data, len, NULL))
