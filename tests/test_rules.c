@@ -6,6 +6,7 @@
 #include "lib/json_read.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include <dirent.h>
 #include <string.h>
 
 static struct sm_stable_tag tag;
@@ -565,6 +566,40 @@ START_TEST(json_reader)
 }
 END_TEST
 
+/* Inputs the fuzzer once crashed or leaked on (fuzz/regressions/commit/):
+ * each must now parse and classify cleanly (ASan in CI sees leaks). */
+START_TEST(fuzz_regressions)
+{
+	const char *dir = srcdir_path("fuzz/regressions/commit");
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_msg(d != NULL, "%s", dir);
+	while ((e = readdir(d))) {
+		struct strbuf sb = STRBUF_INIT;
+		struct sm_commit c;
+		struct sm_verdict v;
+		char *path;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		ck_assert(read_file(path, &sb) == 0);
+		if (!sm_commit_parse(&c, sb.buf, sb.len)) {
+			sm_classify(rules, &c, NULL, &v);
+			sm_verdict_release(&v);
+			sm_commit_release(&c);
+		}
+		strbuf_release(&sb);
+		free(path);
+		n++;
+	}
+	closedir(d);
+	ck_assert_int_gt(n, 0);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -602,6 +637,7 @@ static Suite *make_suite(void)
 	tcase_add_test(t, git_show_format);
 	tcase_add_test(t, feature_not_flagged);
 	tcase_add_test(t, bad_rules_file_names_line);
+	tcase_add_test(t, fuzz_regressions);
 	suite_add_tcase(s, t);
 	return s;
 }
