@@ -1,11 +1,502 @@
-/* stablemate notes: not written yet (placeholder owned by the notes work). */
+/* stablemate notes: show the review notes of a commit (upstream or stable),
+ * merge another maintainer's notes ref, add review blocks from a file. */
 #include "cli/cli.h"
+#include "gitnotes/notes.h"
+#include "lib/fileio.h"
+#include "lib/json.h"
+#include "lib/util.h"
+#include "rules/commit.h"
 #include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: stablemate notes show COMMIT [--repo DIR] [--notes-ref REF] [--json]\n"
+"       stablemate notes merge REF [--repo DIR] [--notes-ref REF]\n"
+"       stablemate notes add [COMMIT] [FILE] [--repo DIR] [--notes-ref REF] [--one-by-one]\n"
+"\n"
+"Reviews harvested from the lists are git notes on the upstream commit,\n"
+"under refs/notes/stable-review (one block per review; see the README).\n"
+"\n"
+"  show    the reviews of COMMIT from every tree; a stable commit is mapped to\n"
+"          its upstream original through its 'commit X upstream.' line\n"
+"  merge   merge a fetched notes ref (e.g. refs/notes/remotes/greg/stable-review)\n"
+"          into ours, review by review (the union; text nobody wrote twice kept)\n"
+"  add     add the review blocks of FILE (default stdin, the note format) to\n"
+"          COMMIT; a line 'commit <id>' switches to another commit\n"
+"\n"
+"  --repo DIR        the git repository (default: the current directory)\n"
+"  --notes-ref REF   notes ref (default refs/notes/stable-review; a bare name\n"
+"                    means refs/notes/NAME, as with git notes --ref)\n"
+"  --json            machine-readable output (show)\n"
+"  --one-by-one      add: one ref update per review instead of one in all\n";
+
+struct opts {
+	const char *repo_dir;
+	char *notes_ref;
+	int json;
+	int one_by_one;
+	const char *args[3];
+	int nargs;
+};
+
+static char *full_ref(const char *name)
+{
+	if (starts_with(name, "refs/"))
+		return xstrdup(name);
+	return xasprintf("refs/notes/%s", name);
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o, const char *sub)
+{
+	memset(o, 0, sizeof(*o));
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--repo") || !strcmp(a, "--notes-ref")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("notes", "%s needs a value", a);
+			if (!strcmp(a, "--repo")) {
+				o->repo_dir = argv[++i];
+			} else {
+				free(o->notes_ref);
+				o->notes_ref = full_ref(argv[++i]);
+			}
+		} else if (skip_prefix(a, "--repo=", &a)) {
+			o->repo_dir = a;
+		} else if (skip_prefix(a, "--notes-ref=", &a)) {
+			free(o->notes_ref);
+			o->notes_ref = full_ref(a);
+		} else if (!strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (!strcmp(a, "--one-by-one")) {
+			o->one_by_one = 1;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("notes", "%s: unknown option '%s'", sub, a);
+		} else {
+			if (o->nargs >= (int)ARRAY_SIZE(o->args))
+				return cli_usage_error("notes", "%s: too many arguments", sub);
+			o->args[o->nargs++] = a;
+		}
+	}
+	if (!o->notes_ref)
+		o->notes_ref = xstrdup(SM_NOTES_REF_DEFAULT);
+	return 0;
+}
+
+static int open_repo(const char *dir, git_repository **repo)
+{
+	if (git_repository_open_ext(repo, dir ? dir : ".", dir ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0,
+				    NULL) < 0) {
+		const git_error *e = git_error_last();
+
+		return sm_error("%s: not a git repository (%s)", dir ? dir : ".",
+				e ? e->message : "?");
+	}
+	return 0;
+}
+
+/* COMMIT as a revision of repo, or a full hex id of an object it lacks
+ * (notes may be on commits the repository does not have). */
+static int resolve_commit(git_repository *repo, const char *spec, git_oid *oid,
+			  git_commit **commit)
+{
+	git_object *obj = NULL;
+
+	*commit = NULL;
+	if (git_revparse_single(&obj, repo, spec) == 0) {
+		git_object *peeled = NULL;
+		int err = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+
+		git_object_free(obj);
+		if (err < 0)
+			return sm_error("%s: not a commit", spec);
+		*commit = (git_commit *)peeled;
+		git_oid_cpy(oid, git_commit_id(*commit));
+		return 0;
+	}
+	if (strlen(spec) == GIT_OID_HEXSZ && is_hex_string(spec, GIT_OID_HEXSZ) &&
+	    git_oid_fromstr(oid, spec) == 0)
+		return 0;
+	return sm_error("%s: no such commit in %s", spec, git_repository_path(repo));
+}
+
+static void review_json(struct json_writer *w, const struct sm_review *r, const char *on)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "message_id", r->message_id);
+	json_string(w, "commit", on);
+	json_string(w, "tree", r->tree);
+	json_string(w, "author", r->author);
+	json_string(w, "date", r->date);
+	json_string(w, "subject", r->subject);
+	json_string(w, "link", r->link);
+	json_bool(w, "via_cover_letter", r->via_cover);
+	json_array_begin(w, "trailers");
+	for (size_t i = 0; i < r->trailers.nr; i++)
+		json_string(w, NULL, r->trailers.items[i]);
+	json_array_end(w);
+	json_string(w, "comment", r->comment);
+	json_object_end(w);
+}
+
+struct shown {
+	git_oid oid;
+	const char *why;	/* "upstream", "commit" */
+	struct sm_note note;
+	int found;
+};
+
+/* "3 reviews: 6.1 (2), 6.6 (1)", trees in the order first seen. */
+static void add_summary(struct strbuf *out, const struct shown *shown, size_t nshown,
+			size_t total)
+{
+	struct strlist trees = STRLIST_INIT;
+	size_t *counts = xcalloc(total ? total : 1, sizeof(*counts));
+
+	for (size_t i = 0; i < nshown; i++) {
+		for (size_t j = 0; j < shown[i].note.nr; j++) {
+			const char *t = shown[i].note.reviews[j].tree;
+			size_t k;
+
+			if (!t || !*t)
+				t = "any tree";
+			for (k = 0; k < trees.nr && strcmp(trees.items[k], t); k++)
+				;
+			if (k == trees.nr)
+				strlist_append(&trees, t);
+			counts[k]++;
+		}
+	}
+	strbuf_addf(out, "\n%zu review%s", total, total == 1 ? "" : "s");
+	for (size_t k = 0; k < trees.nr; k++)
+		strbuf_addf(out, "%s %s (%zu)", k ? "," : ":", trees.items[k], counts[k]);
+	strbuf_addch(out, '\n');
+	free(counts);
+	strlist_clear(&trees);
+}
+
+static int notes_show(int argc, char **argv)
+{
+	struct opts o;
+	git_repository *repo = NULL;
+	git_commit *commit = NULL;
+	git_oid oid;
+	struct shown shown[2];
+	size_t nshown = 0, total = 0;
+	char hex[GIT_OID_HEXSZ + 1], uphex[GIT_OID_HEXSZ + 1] = "";
+	struct strbuf out = STRBUF_INIT;
+	int rc = 1;
+
+	if (parse_opts(argc, argv, &o, "show"))
+		return 2;
+	if (o.nargs != 1) {
+		free(o.notes_ref);
+		return cli_usage_error("notes", "show needs exactly one COMMIT");
+	}
+	memset(shown, 0, sizeof(shown));
+	if (open_repo(o.repo_dir, &repo) || resolve_commit(repo, o.args[0], &oid, &commit))
+		goto out;
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	if (commit) {
+		const char *msg = git_commit_message(commit);
+		char *up = sm_find_upstream_ref(msg, strlen(msg));
+
+		if (up) {
+			git_oid upoid;
+			git_commit *upc = NULL;
+
+			if (resolve_commit(repo, up, &upoid, &upc) == 0) {
+				git_oid_tostr(uphex, sizeof(uphex), &upoid);
+				if (!git_oid_equal(&upoid, &oid)) {
+					shown[nshown].oid = upoid;
+					shown[nshown++].why = "upstream";
+				}
+			} else {
+				sm_warn("%s names upstream commit %s, which %s lacks", hex, up,
+					git_repository_path(repo));
+			}
+			git_commit_free(upc);
+			free(up);
+		}
+	}
+	shown[nshown].oid = oid;
+	shown[nshown++].why = "commit";
+	for (size_t i = 0; i < nshown; i++) {
+		struct strbuf text = STRBUF_INIT;
+		int r = sm_notes_read(repo, o.notes_ref, &shown[i].oid, &text);
+
+		if (r < 0) {
+			strbuf_release(&text);
+			goto out;
+		}
+		shown[i].found = r == 0;
+		sm_note_parse(&shown[i].note, text.buf);
+		total += shown[i].note.nr;
+		strbuf_release(&text);
+	}
+	if (o.json) {
+		struct json_writer w;
+
+		json_init(&w, &out);
+		json_object_begin(&w, NULL);
+		json_string(&w, "commit", hex);
+		if (uphex[0])
+			json_string(&w, "upstream", uphex);
+		else
+			json_null(&w, "upstream");
+		json_string(&w, "notes_ref", o.notes_ref);
+		json_array_begin(&w, "reviews");
+		for (size_t i = 0; i < nshown; i++) {
+			char on[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(on, sizeof(on), &shown[i].oid);
+			for (size_t j = 0; j < shown[i].note.nr; j++)
+				review_json(&w, &shown[i].note.reviews[j], on);
+		}
+		json_array_end(&w);
+		json_array_begin(&w, "other_text");
+		for (size_t i = 0; i < nshown; i++)
+			for (size_t j = 0; j < shown[i].note.other.nr; j++)
+				json_string(&w, NULL, shown[i].note.other.items[j]);
+		json_array_end(&w);
+		json_object_end(&w);
+		strbuf_addch(&out, '\n');
+	} else {
+		int any = 0;
+
+		for (size_t i = 0; i < nshown; i++) {
+			char on[GIT_OID_HEXSZ + 1];
+
+			if (!shown[i].found)
+				continue;
+			git_oid_tostr(on, sizeof(on), &shown[i].oid);
+			if (any++)
+				strbuf_addch(&out, '\n');
+			if (!strcmp(shown[i].why, "upstream"))
+				strbuf_addf(&out, "Notes of upstream commit %s (of %s):\n\n", on, hex);
+			else
+				strbuf_addf(&out, "Notes of commit %s:\n\n", on);
+			sm_note_format(&shown[i].note, &out);
+		}
+		if (!any)
+			strbuf_addf(&out, "no reviews of %s%s%s in %s\n", hex,
+				    uphex[0] ? " or its upstream " : "", uphex, o.notes_ref);
+		else
+			add_summary(&out, shown, nshown, total);
+	}
+	fwrite(strbuf_str(&out), 1, out.len, stdout);
+	rc = 0;
+out:
+	for (size_t i = 0; i < nshown; i++)
+		sm_note_release(&shown[i].note);
+	strbuf_release(&out);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	if (rc)
+		rc = cli_fail("notes");
+	free(o.notes_ref);
+	return rc;
+}
+
+static int notes_merge(int argc, char **argv)
+{
+	struct opts o;
+	git_repository *repo = NULL;
+	struct sm_notes_merge_stats st;
+	char *theirs = NULL;
+	int rc = 1;
+
+	if (parse_opts(argc, argv, &o, "merge"))
+		return 2;
+	if (o.nargs != 1) {
+		free(o.notes_ref);
+		return cli_usage_error("notes", "merge needs exactly one REF");
+	}
+	theirs = full_ref(o.args[0]);
+	if (open_repo(o.repo_dir, &repo) ||
+	    sm_notes_merge_ref(repo, o.notes_ref, theirs, &st))
+		goto out;
+	if (st.up_to_date)
+		printf("%s: already merged into %s\n", theirs, o.notes_ref);
+	else
+		printf("merged %s into %s: %zu notes read, %zu reviews added, %zu notes changed\n",
+		       theirs, o.notes_ref, st.notes, st.reviews_added, st.notes_changed);
+	rc = 0;
+out:
+	git_repository_free(repo);
+	if (rc)
+		rc = cli_fail("notes");
+	free(theirs);
+	free(o.notes_ref);
+	return rc;
+}
+
+struct add_input {
+	git_oid *commits;
+	struct sm_review *reviews;
+	size_t nr, alloc;
+};
+
+/* One section of the input (after a "commit X" line or the start). */
+static int add_section(struct add_input *in, const char *file, unsigned lineno,
+		       const git_oid *commit, int have_commit, const char *text)
+{
+	struct sm_note n;
+
+	sm_note_parse(&n, text);
+	if (n.other.nr) {
+		char *first = xstrndup(n.other.items[0], strcspn(n.other.items[0], "\n"));
+
+		sm_error("%s: section at line %u: not a review block: '%s'", file, lineno, first);
+		free(first);
+		sm_note_release(&n);
+		return -1;
+	}
+	if (n.nr && !have_commit) {
+		sm_note_release(&n);
+		return sm_error("%s: reviews before any 'commit <id>' line and no COMMIT given", file);
+	}
+	for (size_t i = 0; i < n.nr; i++) {
+		if (in->nr >= in->alloc) {
+			in->alloc = in->alloc ? in->alloc * 2 : 64;
+			in->commits = xrealloc(in->commits, in->alloc * sizeof(*in->commits));
+			in->reviews = xrealloc(in->reviews, in->alloc * sizeof(*in->reviews));
+		}
+		git_oid_cpy(&in->commits[in->nr], commit);
+		in->reviews[in->nr++] = n.reviews[i];
+	}
+	free(n.reviews);
+	n.reviews = NULL;
+	n.nr = 0;
+	sm_note_release(&n);
+	return 0;
+}
+
+static int read_add_input(git_repository *repo, const char *file, const char *commit_spec,
+			  struct add_input *in)
+{
+	struct strbuf text = STRBUF_INIT, section = STRBUF_INIT;
+	git_oid cur;
+	int have = 0, rc = 0;
+	unsigned lineno = 0, section_line = 1;
+	const char *p;
+
+	if (commit_spec) {
+		git_commit *c = NULL;
+
+		if (resolve_commit(repo, commit_spec, &cur, &c))
+			return -1;
+		git_commit_free(c);
+		have = 1;
+	}
+	if (read_file(file, &text))
+		return -1;
+	p = text.buf ? text.buf : "";
+	while (!rc && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		const char *id;
+
+		lineno++;
+		if (skip_prefix(p, "commit ", &id) && len > 7) {
+			char *spec = xstrndup(id, strcspn(id, " \t\r\n"));
+			git_commit *c = NULL;
+
+			rc = add_section(in, file, section_line, &cur, have, section.buf ? section.buf : "");
+			strbuf_reset(&section);
+			section_line = lineno + 1;
+			if (!rc && resolve_commit(repo, spec, &cur, &c))
+				rc = sm_error("%s:%u: %s", file, lineno, sm_last_error());
+			git_commit_free(c);
+			free(spec);
+			have = 1;
+		} else {
+			strbuf_add(&section, p, len);
+		}
+		p += len;
+	}
+	if (!rc)
+		rc = add_section(in, file, section_line, &cur, have, section.buf ? section.buf : "");
+	strbuf_release(&text);
+	strbuf_release(&section);
+	return rc;
+}
+
+static int notes_add(int argc, char **argv)
+{
+	struct opts o;
+	git_repository *repo = NULL;
+	struct add_input in = { NULL, NULL, 0, 0 };
+	const char *commit = NULL, *file = "-";
+	size_t added = 0;
+	int rc = 1;
+
+	if (parse_opts(argc, argv, &o, "add"))
+		return 2;
+	if (o.nargs > 2) {
+		free(o.notes_ref);
+		return cli_usage_error("notes", "add takes at most COMMIT and FILE");
+	}
+	if (open_repo(o.repo_dir, &repo))
+		goto out;
+	if (o.nargs == 2) {
+		commit = o.args[0];
+		file = o.args[1];
+	} else if (o.nargs == 1) {
+		/* One argument: a file if one exists by that name, else COMMIT. */
+		if (file_exists(o.args[0]) || !strcmp(o.args[0], "-"))
+			file = o.args[0];
+		else
+			commit = o.args[0];
+	}
+	if (read_add_input(repo, file, commit, &in))
+		goto out;
+	if (o.one_by_one) {
+		for (size_t i = 0; i < in.nr; i++) {
+			int one;
+
+			if (sm_notes_add_review(repo, o.notes_ref, &in.commits[i], &in.reviews[i], &one))
+				goto out;
+			added += (size_t)one;
+		}
+	} else if (sm_notes_add_batch(repo, o.notes_ref, in.commits, in.reviews, in.nr, &added)) {
+		goto out;
+	}
+	printf("%zu review%s added, %zu already there\n", added, added == 1 ? "" : "s",
+	       in.nr - added);
+	rc = 0;
+out:
+	for (size_t i = 0; i < in.nr; i++)
+		sm_review_release(&in.reviews[i]);
+	free(in.reviews);
+	free(in.commits);
+	git_repository_free(repo);
+	if (rc)
+		rc = cli_fail("notes");
+	free(o.notes_ref);
+	return rc;
+}
 
 int cmd_notes(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("stablemate notes: not implemented yet\n", stderr);
-	return 1;
+	int rc;
+
+	if (argc < 2 || cli_wants_help(argc, argv)) {
+		if (argc >= 2)
+			cli_help(usage);
+		fputs(usage, stderr);
+		return 2;
+	}
+	git_libgit2_init();
+	if (!strcmp(argv[1], "show"))
+		rc = notes_show(argc, argv);
+	else if (!strcmp(argv[1], "merge"))
+		rc = notes_merge(argc, argv);
+	else if (!strcmp(argv[1], "add"))
+		rc = notes_add(argc, argv);
+	else
+		rc = cli_usage_error("notes", "'%s' is not a notes command (show, merge, add)",
+				     argv[1]);
+	git_libgit2_shutdown();
+	return rc;
 }

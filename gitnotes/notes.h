@@ -1,6 +1,7 @@
 /* notes: reviews stored as git notes on the upstream commit, under
- * refs/notes/stable-review by default, in the format README.md documents.
- * One note per upstream commit, one block per review (keyed by Message-ID). */
+ * refs/notes/stable-review by default, in the format doc/notes-format.md
+ * documents. One note per upstream commit, one block per review (keyed by
+ * Message-ID); text in a note that is not a stablemate block is kept as is. */
 #ifndef SM_GITNOTES_NOTES_H
 #define SM_GITNOTES_NOTES_H
 #include <git2.h>
@@ -36,5 +37,68 @@ int sm_notes_read(git_repository *repo, const char *notes_ref,
 int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr);
 /* Formats one review block as stored in the note. */
 void sm_review_format(const struct sm_review *r, struct strbuf *out);
+
+/* ---- additions beyond the contract ---- */
+
+/* Deep copy; NULL fields of src become "" in dst. dst is overwritten. */
+void sm_review_copy(struct sm_review *dst, const struct sm_review *src);
+
+/* A whole note: the review blocks, and the text stablemate did not write
+ * (a person's `git notes add`, a block it cannot read), kept verbatim. */
+struct sm_note {
+	struct sm_review *reviews;
+	size_t nr, alloc;
+	struct strlist other;	/* foreign chunks, verbatim, in note order */
+};
+
+#define SM_NOTE_INIT { NULL, 0, 0, STRLIST_INIT }
+
+void sm_note_parse(struct sm_note *n, const char *text);
+void sm_note_release(struct sm_note *n);
+/* Adds a copy of r unless a review with its Message-ID is there already:
+ * 1 added, 0 present (the stored block is kept). */
+int sm_note_add(struct sm_note *n, const struct sm_review *r);
+/* Adds every review and foreign chunk of src that dst lacks; returns how
+ * many reviews were added. */
+size_t sm_note_merge(struct sm_note *dst, const struct sm_note *src);
+/* The note text: foreign chunks first, then the blocks ordered by date,
+ * then Message-ID, separated by blank lines. Same reviews, same text. */
+void sm_note_format(const struct sm_note *n, struct strbuf *out);
+/* Seconds since the epoch of an RFC 2822 or ISO 8601 date; -1 unreadable. */
+long long sm_review_date_epoch(const char *date);
+
+/* Adds nr reviews, reviews[i] to the note on commits[i], in one notes commit
+ * and one compare-and-swap update of the ref (retried, re-read and merged
+ * if the ref moved). *added counts the new ones. 0 or -1 (sm_error). */
+int sm_notes_add_batch(git_repository *repo, const char *notes_ref,
+		       const git_oid *commits, const struct sm_review *reviews,
+		       size_t nr, size_t *added);
+
+struct sm_notes_merge_stats {
+	size_t notes;		/* notes read from the other ref */
+	size_t reviews_added;	/* blocks new to ours */
+	size_t notes_changed;	/* notes of ours rewritten */
+	int up_to_date;		/* theirs was merged before: nothing to do */
+};
+
+/* Merges the notes under theirs_ref (e.g. a fetched
+ * refs/notes/remotes/greg/stable-review) into ours_ref block by block:
+ * the result is the union of reviews. The new notes commit has both refs'
+ * commits as parents. 0 or -1 (sm_error). */
+int sm_notes_merge_ref(git_repository *repo, const char *ours_ref,
+		       const char *theirs_ref, struct sm_notes_merge_stats *st);
+
+/* How many times a write re-reads and merges when the ref moved. */
+#define SM_NOTES_MAX_ATTEMPTS 32
+
+/* For tests: hook called after a write has built its notes commit and just
+ * before the compare-and-swap of the ref, with the 0-based attempt. A hook
+ * that moves the ref exercises the retry path. Non-zero aborts the write.
+ * NULL removes it. Not thread-safe; tests only. */
+typedef int (*sm_notes_update_hook)(git_repository *repo, const char *notes_ref,
+				    unsigned attempt, void *data);
+void sm_notes_set_update_hook(sm_notes_update_hook hook, void *data);
+/* Attempts the last write of this thread needed (1 = no retry). */
+unsigned sm_notes_last_attempts(void);
 
 #endif
