@@ -1,0 +1,228 @@
+/* cycle: scan -> harvest -> report, and the daemon loop. */
+#include "bot/cycle.h"
+#include "bot/config.h"
+#include "lib/util.h"
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+volatile sig_atomic_t sm_bot_stop;
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int step_error(const char *step)
+{
+	char *msg = xstrdup(sm_last_error());
+
+	sm_error("%s: %s", step, msg);
+	free(msg);
+	return -1;
+}
+
+int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
+{
+	struct sm_bot_config cfg;
+	struct sm_rules *rules = NULL;
+	struct sm_tree_spec *specs = NULL;
+	struct sm_scan_opts so = { 0 };
+	struct sm_scan_result scan = { 0 };
+	struct sm_bot_state state;
+	struct sm_report_opts ro = { 0 };
+	const char *range;
+	double t0;
+	int ret = -1, state_open = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (sm_bot_config_load(&cfg, o->config))
+		return -1;
+	range = o->range ? o->range : cfg.range;
+	if (!range || !*range) {
+		sm_error("%s: upstream.range: missing (or give --range)", cfg.path);
+		goto out;
+	}
+	if (sm_rules_load(&rules, cfg.rules_dir)) {
+		step_error("rules");
+		goto out;
+	}
+	/* Queued mails of an earlier run go out even when this run finds nothing;
+	 * opening the state first also keeps a dry run from scanning for nothing. */
+	if (sm_bot_state_open(&state, cfg.state_dir, o->dry_run)) {
+		step_error("state");
+		goto out;
+	}
+	state_open = 1;
+
+	specs = xcalloc(cfg.nr_trees, sizeof(*specs));
+	for (size_t i = 0; i < cfg.nr_trees; i++) {
+		specs[i].name = cfg.trees[i].name;
+		specs[i].repo = cfg.trees[i].repo;
+		specs[i].branch = cfg.trees[i].branch;
+		specs[i].version = cfg.trees[i].version;
+	}
+	so.upstream = cfg.upstream_repo;
+	so.range = range;
+	so.trees = specs;
+	so.nr_trees = cfg.nr_trees;
+	so.rules = rules;
+	so.check_applies = cfg.check_applies;
+	so.cache_dir = cfg.cache_dir;
+	t0 = now_seconds();
+	if (sm_scan(&so, &scan)) {
+		step_error("scan");
+		goto out;
+	}
+	st->scan_seconds = now_seconds() - t0;
+	st->scanned = scan.nr;
+
+	if (o->harvest && cfg.notmuch_db && !sm_bot_stop) {
+		struct sm_harvest_opts ho = { 0 };
+		char *bot = sm_bot_bare_address(cfg.from);
+
+		ho.db_path = cfg.notmuch_db;
+		ho.query = cfg.notmuch_query;
+		ho.repo = cfg.upstream_repo;
+		ho.upstream_ref = cfg.upstream_branch;
+		ho.notes_ref = cfg.notes_ref;
+		ho.bot_address = bot;
+		ho.dry_run = o->dry_run;
+		t0 = now_seconds();
+		ret = sm_harvest(&ho, &st->harvest);
+		free(bot);
+		st->harvest_seconds = now_seconds() - t0;
+		st->harvested = 1;
+		if (ret) {
+			step_error("harvest");
+			goto out;
+		}
+	}
+
+	if (!sm_bot_stop) {
+		ro.cfg = &cfg;
+		ro.scan = &scan;
+		ro.range = range;
+		ro.dry_run = o->dry_run;
+		ro.maildir = o->maildir;
+		ro.out = o->out;
+		t0 = now_seconds();
+		ret = sm_report_compose(&ro, &state, &st->report);
+		st->compose_seconds = now_seconds() - t0;
+		if (ret) {
+			step_error("report");
+			goto out;
+		}
+	}
+	ret = 0;
+	if (!o->dry_run) {
+		t0 = now_seconds();
+		ret = sm_report_send(&cfg, &state, &sm_bot_stop, &st->report);
+		st->send_seconds = now_seconds() - t0;
+		if (ret)
+			step_error("send");
+	}
+out:
+	if (state_open)
+		sm_bot_state_release(&state);
+	sm_scan_result_release(&scan);
+	free(specs);
+	if (rules)
+		sm_rules_free(rules);
+	sm_bot_config_release(&cfg);
+	return ret;
+}
+
+void sm_cycle_summary(const struct sm_cycle_stats *st, int dry_run, struct strbuf *out)
+{
+	const struct sm_report_stats *r = &st->report;
+
+	strbuf_addf(out, "scanned %zu commits", st->scanned);
+	if (st->harvested)
+		strbuf_addf(out, "; harvested %u messages, %u new reviews", st->harvest.messages,
+			    st->harvest.reviews_added);
+	strbuf_addf(out, "; %u new candidate%s for %u subscriber%s; %u mail%s %s",
+		    r->picks, r->picks == 1 ? "" : "s", r->subscribers, r->subscribers == 1 ? "" : "s",
+		    r->composed, r->composed == 1 ? "" : "s", dry_run ? "written (dry run)" : "composed");
+	if (!dry_run) {
+		strbuf_addf(out, ", %u sent", r->sent);
+		if (r->refused)
+			strbuf_addf(out, ", %u refused", r->refused);
+		if (r->left)
+			strbuf_addf(out, ", %u left queued", r->left);
+	}
+}
+
+unsigned sm_daemon_delay(const struct sm_daemon_opts *o, unsigned failures)
+{
+	unsigned long d;
+
+	if (!failures)
+		return o->interval;
+	d = o->retry ? o->retry : 1;
+	for (unsigned i = 1; i < failures && d < o->max_backoff; i++)
+		d *= 2;
+	return d > o->max_backoff ? o->max_backoff : (unsigned)d;
+}
+
+/* Sleeps up to secs, waking early when a stop is requested. */
+static void nap(unsigned secs)
+{
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+	for (unsigned long ms = 0; ms < (unsigned long)secs * 1000 && !sm_bot_stop; ms += 200)
+		nanosleep(&ts, NULL);
+}
+
+static void log_line(FILE *f, const char *fmt, const char *a, const char *b)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!f)
+		return;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(f, "%s ", stamp);
+	fprintf(f, fmt, a, b);
+	fputc('\n', f);
+	fflush(f);
+}
+
+int sm_bot_daemon(const struct sm_daemon_opts *o)
+{
+	unsigned failures = 0, cycles = 0;
+	int last = 0;
+
+	while (!sm_bot_stop) {
+		struct sm_cycle_stats st;
+		struct strbuf sb = STRBUF_INIT;
+		char delay[64];
+		unsigned d;
+
+		last = sm_bot_cycle(&o->cycle, &st);
+		cycles++;
+		if (last) {
+			failures++;
+			d = sm_daemon_delay(o, failures);
+			snprintf(delay, sizeof(delay), "%u", d);
+			log_line(o->log, "cycle failed: %s; retrying in %ss", sm_last_error(), delay);
+		} else {
+			failures = 0;
+			d = o->interval;
+			sm_cycle_summary(&st, o->cycle.dry_run, &sb);
+			snprintf(delay, sizeof(delay), "%u", d);
+			log_line(o->log, "cycle done: %s; next in %ss", sb.buf, delay);
+		}
+		strbuf_release(&sb);
+		if (o->max_cycles && cycles >= o->max_cycles)
+			return last ? -1 : 0;
+		nap(d);
+	}
+	log_line(o->log, "%s%sstopped by signal, state saved", "", "");
+	return 0;
+}

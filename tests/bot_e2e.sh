@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# bot_e2e: the whole bot loop against real parts: a real OpenSMTPD on
+# 127.0.0.1 delivering into Maildirs, a real notmuch database over the
+# list's Maildir, a real git mainline with release tags and two stable
+# branches (bot/sample-repo.sh over sample/bot/commits). Checks:
+#  1. the subscribers' Maildirs get their reports with the right candidates,
+#     threading and headers;
+#  2. a reviewer's reply to one patch becomes a note on the upstream commit,
+#     and the rerun sends no second report;
+#  3. with the server stopped, mails stay queued and go out on the next run,
+#     once; the daemon backs off while it is down and stops cleanly on SIGTERM;
+#  4. a refused subscriber does not stop the others.
+. "$(dirname "$0")/lib.sh"
+. "$SM_SRCDIR/tests/bot_smtpd.sh"
+why=$(smtpd_usable) || skip "$why"
+command -v notmuch >/dev/null || skip "notmuch is not installed"
+
+trap 'smtpd_stop; rm -rf "$TMP"' EXIT
+chmod 755 "$TMP"
+cd "$TMP"
+SRV=$TMP/srv
+smtpd_start "$SRV" refused@example.org || fail "cannot start OpenSMTPD"
+MAIL=$SRV/mail
+LIST=$MAIL/stable-list
+
+"$SM_SRCDIR/bot/sample-repo.sh" "$SM_SRCDIR/sample/bot/commits" "$TMP/linux" >/dev/null
+up() { git -C "$TMP/linux" log --format='%H %s' master | grep -F " $1" | head -n1 | cut -d' ' -f1; }
+OCC=$(up "hwmon: (occ) Fix division by zero")
+ONCE=$(up "hwmon: (max16065) Use READ/WRITE_ONCE")
+ALSA=$(up "ALSA: timer: Fix leak")
+OFNODE=$(up "hwmon: (core) add thermal sensors only")
+ACPI=$(up "hwmon: (acpi_power_meter)")
+EMC=$(up "hwmon: (emc2305) fix device node refcount leak")
+
+# A commit on mainline's master after v6.2 from a fixture file.
+add_commit() {
+	local f=$1 file
+	file=$(sed -n 's/^File: //p;/^$/q' "$f")
+	( cd "$TMP/linux" && mkdir -p "$(dirname "$file")" &&
+	  printf '/* %s */\nstatic int extra_%s;\n' "$(sed '1,/^$/d' "$f" | sed -n 1p)" "$(basename "$f" .txt | tr - _)" >> "$file" && git add "$file" &&
+	  sed '1,/^$/d' "$f" | git commit -q --author="$(sed -n 's/^Author: //p;/^$/q' "$f")" -F - &&
+	  git rev-parse HEAD )
+}
+
+mkdir -p "$LIST"/{new,cur,tmp}
+chmod -R 777 "$LIST"  # smtpd delivers as nobody
+printf '[database]\npath=%s\n[new]\ntags=new\n' "$LIST" > notmuch-config
+export NOTMUCH_CONFIG=$TMP/notmuch-config
+notmuch new >/dev/null
+
+cat > bot.conf <<CONF
+[upstream]
+	repo = linux
+	branch = master
+	range = v6.1..master
+[tree "linux-6.1.y"]
+	repo = linux
+[tree "linux-5.15.y"]
+	repo = linux
+[notmuch]
+	database = $LIST
+	query = (to:stable-list@example.org or cc:stable-list@example.org) and not tag:stablemate-harvested
+[smtp]
+	host = 127.0.0.1
+	port = $SMTPD_PORT
+	security = none
+	timeout = 20
+[bot]
+	from = Stäble Bot <bot@example.org>
+	listId = Stable candidates <candidates.example.org>
+	cc = Stable review list <stable-list@example.org>
+	stateDir = state
+	cacheDir = cache
+[subscriber "greg"]
+	address = Greg Kroah-Hartman <greg@example.org>
+	trees = linux-6.1.y
+[subscriber "sasha"]
+	address = Sasha Levin <sasha@example.org>
+	trees = linux-6.1.y, linux-5.15.y
+	minVerdict = maybe
+	paths = drivers/hwmon/
+CONF
+
+hdr() { sed -n "/^\$/q;/^$2: /I{s///p;q}" "$1"; }
+# cover_of DIR SUB: the report itself (the one mail without an upstream id).
+cover_of() {
+	local f
+	for f in "$1"/new/* "$1"/cur/*; do
+		[ -f "$f" ] && [ -z "$(hdr "$f" X-Stablemate-Upstream)" ] &&
+			[ "$(hdr "$f" X-Stablemate-Subscriber)" = "$2" ] && echo "$f"
+	done
+	return 0
+}
+# mail_with DIR HEADER VALUE...: the files whose headers match all pairs.
+mail_with() {
+	local dir=$1; shift
+	local f ok
+	for f in "$dir"/new/* "$dir"/cur/*; do
+		[ -f "$f" ] || continue
+		ok=1
+		set -- "$@"
+		local a=("$@") i
+		for ((i = 0; i < ${#a[@]}; i += 2)); do
+			[ "$(hdr "$f" "${a[i]}")" = "${a[i+1]}" ] || ok=0
+		done
+		[ $ok = 1 ] && echo "$f"
+	done
+	return 0
+}
+
+# The picks the bot must make, from the scan's own verdicts (the classifier's
+# weights change as its rules are tuned): "subscriber tree id" lines for
+# greg (6.1, candidates) and sasha (6.1 and 5.15, maybes too, drivers/hwmon/).
+picks_of() { # MIN-VERDICT-REGEX TREE PATH-PREFIX SUBSCRIBER
+	$STABLEMATE scan --upstream linux --range v6.1..master --tree linux-6.1.y --tree linux-5.15.y \
+		--check-applies --no-cache --json |
+	jq -r --arg t "$2" --arg re "$1" \
+		'.commits[] | select(any(.trees[]; .name == $t and (.present | not) and (.verdict.verdict | test($re)))) | .id' |
+	while read -r id; do
+		git -C linux show --name-only --format= "$id" | grep -q "^$3" && echo "$4 $2 $id"
+	done
+	return 0
+}
+all_picks() {
+	{ picks_of '^candidate$' linux-6.1.y "" greg
+	  picks_of '^(candidate|maybe)$' linux-6.1.y drivers/hwmon/ sasha
+	  picks_of '^(candidate|maybe)$' linux-5.15.y drivers/hwmon/ sasha; } | sort
+}
+# mails_for PICKS-FILE SUB: a cover plus one patch per pick, or nothing.
+mails_for() { local n; n=$(grep -c "^$2 " "$1" || true); [ "$n" -eq 0 ] && echo 0 || echo $((n + 1)); }
+
+echo "== 1. first run: reports go out"
+all_picks > picks1
+grep -q "^greg linux-6.1.y $OCC" picks1 && grep -q "^greg linux-6.1.y $ONCE" picks1 ||
+	fail "the scan no longer finds the sample's two tagged fixes: $(cat picks1)"
+grep -q " linux-6.1.y $EMC" picks1 && fail "$EMC is already in linux-6.1.y"
+grep -q "linux-5.15.y $OFNODE" picks1 && fail "5.15 never had the bug $OFNODE fixes"
+grep -q "^sasha .* $ALSA" picks1 && fail "sasha only follows drivers/hwmon/"
+NG=$(mails_for picks1 greg) NS=$(mails_for picks1 sasha)
+$STABLEMATE run --config bot.conf > run1.out 2> run1.err || { cat run1.err; fail "first run failed"; }
+grep -q "$(wc -l < picks1) new candidates for 2 subscribers; $((NG + NS)) mails composed, $((NG + NS)) sent" run1.out ||
+	fail "unexpected summary: $(cat run1.out), expected $(wc -l < picks1) picks"
+maildir_wait "$MAIL/greg" "$NG" || fail "greg got $(maildir_count "$MAIL/greg") mails, not $NG"
+maildir_wait "$MAIL/sasha" "$NS" || fail "sasha got $(maildir_count "$MAIL/sasha") mails, not $NS"
+maildir_wait "$LIST" $((NG + NS)) || fail "the list got $(maildir_count "$LIST") mails, not $((NG + NS))"
+sleep 1
+[ "$(maildir_count "$MAIL/greg")" -eq "$NG" ] || fail "greg got more than $NG mails"
+for line in $(awk '{print $1 ":" $2 ":" $3}' picks1); do
+	IFS=: read -r sub tree id <<<"$line"
+	n=$(mail_with "$MAIL/$sub" X-Stablemate-Upstream "$id" X-Stablemate-Tree "$tree" | grep -c . || true)
+	[ "$n" -eq 1 ] || fail "$sub got $n patch mails for $id in $tree"
+done
+cover=$(cover_of "$MAIL/greg" greg)
+[ -n "$cover" ] || fail "no cover letter for greg"
+ng=$(grep -c "^greg " picks1)
+grep -q "^Subject: \[PATCH 6.1 00/0$ng\] stablemate: $ng new stable candidates for linux-6.1.y" "$cover" ||
+	fail "cover subject: $(hdr "$cover" Subject)"
+[ "$(hdr "$cover" List-Id)" = "Stable candidates <candidates.example.org>" ] || fail "List-Id"
+grep -q '^From: =?UTF-8?b?' "$cover" || fail "From: name not RFC 2047-encoded: $(hdr "$cover" From)"
+for id in $OCC $ONCE $ALSA $OFNODE $EMC $ACPI; do
+	if grep -q "^greg linux-6.1.y $id" picks1; then
+		grep -q "upstream: $id" "$cover" || fail "cover lacks $id"
+	else
+		grep -q "upstream: $id" "$cover" && fail "cover lists $id, not a candidate for greg"
+	fi
+done
+grep -q "linux-5.15.y   already there as\|linux-6.1.y    already there as" "$cover" ||
+	grep -q "upstream: $EMC" "$cover" && fail "greg's cover lists $EMC, already in 6.1"
+if grep -q "^greg linux-6.1.y $OFNODE" picks1; then
+	sed -n "/upstream: $OFNODE/,/reviews:/p" "$cover" | grep -q "linux-5.15.y   not needed: .*after 5.15" ||
+		fail "the cover does not say why 5.15 does not need $OFNODE"
+fi
+cover_id=$(hdr "$cover" Message-Id)
+patch=$(mail_with "$MAIL/greg" X-Stablemate-Upstream "$OCC")
+[ -n "$patch" ] || fail "no patch mail for $OCC"
+[ "$(hdr "$patch" In-Reply-To)" = "$cover_id" ] || fail "patch not threaded under the cover"
+[ "$(hdr "$patch" X-Stablemate-Tree)" = "linux-6.1.y" ] || fail "X-Stablemate-Tree"
+grep -q "^Subject: \[PATCH 6.1 0[1-9]/0$ng\] hwmon: (occ) Fix division by zero issue" "$patch" ||
+	fail "patch subject: $(hdr "$patch" Subject)"
+[ "$(sed '1,/^$/d' "$patch" | sed -n 1p)" = "commit $OCC upstream." ] || fail "patch body does not start with the upstream line"
+grep -q '^diff --git a/drivers/hwmon/occ/common.c' "$patch" || fail "patch has no diff"
+ls state/queue | grep -q . && fail "mails left in the queue"
+[ "$(wc -l < state/sent.log)" -eq "$(wc -l < picks1)" ] || fail "sent.log has $(wc -l < state/sent.log) lines, not $(wc -l < picks1)"
+
+echo "== 2. a reviewer's reply becomes a note; no second report"
+notmuch new >/dev/null
+lpatch=$(mail_with "$LIST" X-Stablemate-Upstream "$OCC" X-Stablemate-Subscriber greg)
+subj=$(hdr "$lpatch" Subject)
+pid=$(hdr "$lpatch" Message-Id)
+cat > "$LIST/new/reply-eddie.eml" <<MAILEOF
+From: Eddie James <eajames@linux.ibm.com>
+To: Stable Bot <bot@example.org>
+Cc: stable-list@example.org
+Subject: Re: $subj
+Date: Thu, 03 Dec 2026 10:00:00 +0000
+Message-ID: <reply-occ-1@linux.ibm.com>
+In-Reply-To: $pid
+References: $(hdr "$lpatch" In-Reply-To) $pid
+
+On Thu, Dec 03, 2026, Stable Bot wrote:
+> commit $OCC upstream.
+>
+> The code in occ_get_powr_avg() invokes div64_u64() without checking the
+> divisor.
+> Reviewed-by: Someone Quoted <quoted@example.org>
+
+Needed on 6.1 too: the P9 OCC firmware reports zero samples right after boot.
+
+Reviewed-by: Eddie James <eajames@linux.ibm.com>
+
+Thanks,
+Eddie
+MAILEOF
+notmuch new >/dev/null
+$STABLEMATE run --config bot.conf > run2.out 2> run2.err || { cat run2.err; fail "second run failed"; }
+grep -q "0 new candidates" run2.out || fail "second run found candidates: $(cat run2.out)"
+note=$(git -C linux notes --ref=stable-review show "$OCC") || fail "no note on $OCC"
+grep -q "Reviewed-by: Eddie James <eajames@linux.ibm.com>" <<<"$note" || fail "note lacks the Reviewed-by: $note"
+grep -q "zero samples right after boot" <<<"$note" || fail "note lacks the comment: $note"
+grep -q "quoted@example.org" <<<"$note" && fail "a quoted trailer went into the note"
+git -C linux log --notes=stable-review -1 "$OCC" | grep -q "Reviewed-by: Eddie James" || fail "git log --notes"
+sleep 1
+[ "$(maildir_count "$MAIL/greg")" -eq "$NG" ] || fail "greg got a second report"
+[ "$(maildir_count "$MAIL/sasha")" -eq "$NS" ] || fail "sasha got a second report"
+
+echo "== 3. server down: queued, sent on the next run, once"
+NEW1=$(add_commit "$SM_SRCDIR/tests/fixtures/bot/extra-1.txt")
+all_picks > picks2
+comm -13 picks1 picks2 > new2
+grep -q "^greg linux-6.1.y $NEW1" new2 || fail "fixture extra-1 is no longer a candidate for 6.1: $(cat new2)"
+NG2=$(mails_for new2 greg) NS2=$(mails_for new2 sasha)
+smtpd_stop
+if $STABLEMATE run --config bot.conf > run3.out 2> run3.err; then fail "run with the server down succeeded"; fi
+grep -q "left in .*state/queue for the next run" run3.err || fail "no clear error: $(cat run3.err)"
+[ "$(wc -l < run3.err)" -eq 1 ] || fail "more than one error line: $(cat run3.err)"
+nq=$(ls state/queue | wc -l)
+[ "$nq" -eq $((NG2 + NS2)) ] || fail "$nq mails queued, not $((NG2 + NS2))"
+# The report with the new candidate now appears in the notes-aware cover: the
+# daemon retries with backoff while the server is down...
+$STABLEMATE daemon --config bot.conf --interval 60 --retry 1 --max-backoff 2 > daemon.log 2>&1 &
+dpid=$!
+for i in $(seq 100); do [ "$(grep -c 'cycle failed' daemon.log)" -ge 3 ] && break; sleep 0.1; done
+grep -q "retrying in 1s" daemon.log && grep -q "retrying in 2s" daemon.log ||
+	{ kill $dpid; fail "no backoff in the daemon log: $(cat daemon.log)"; }
+grep -q "retrying in 4s" daemon.log && { kill $dpid; fail "backoff above --max-backoff"; }
+# ... and sends the queue once the server is back.
+smtpd_start "$SRV" refused@example.org || fail "cannot restart OpenSMTPD"
+for i in $(seq 100); do grep -q "cycle done" daemon.log && break; sleep 0.1; done
+grep -q "cycle done" daemon.log || { kill $dpid; fail "the daemon did not recover: $(cat daemon.log)"; }
+kill -TERM $dpid
+wait $dpid || fail "the daemon did not exit 0 on SIGTERM"
+grep -q "stopped by signal, state saved" daemon.log || fail "no clean stop: $(cat daemon.log)"
+maildir_wait "$MAIL/greg" $((NG + NG2)) || fail "greg got $(maildir_count "$MAIL/greg") mails, not $((NG + NG2))"
+maildir_wait "$MAIL/sasha" $((NS + NS2)) || fail "sasha got $(maildir_count "$MAIL/sasha") mails, not $((NS + NS2))"
+[ -z "$(ls state/queue)" ] || fail "mails still queued"
+new=$(mail_with "$MAIL/greg" X-Stablemate-Upstream "$NEW1")
+[ "$(echo "$new" | grep -c .)" -eq 1 ] || fail "greg got the new candidate $(echo "$new" | grep -c .) times"
+$STABLEMATE run --config bot.conf > run4.out 2> run4.err || { cat run4.err; fail "run after recovery failed"; }
+grep -q "0 mails composed, 0 sent" run4.out || fail "rerun sent again: $(cat run4.out)"
+sleep 1
+[ "$(maildir_count "$MAIL/greg")" -eq $((NG + NG2)) ] || fail "duplicate mail to greg"
+[ "$(maildir_count "$MAIL/sasha")" -eq $((NS + NS2)) ] || fail "duplicate mail to sasha"
+
+echo "== 4. a refused subscriber does not stop the others"
+NEW2=$(add_commit "$SM_SRCDIR/tests/fixtures/bot/extra-2.txt")
+all_picks > picks3
+comm -13 picks2 picks3 > new3
+grep -q "^sasha .* $NEW2" new3 || fail "fixture extra-2 is no longer a maybe for sasha: $(cat new3)"
+NS3=$(mails_for new3 sasha)
+cat >> bot.conf <<CONF
+[subscriber "bouncer"]
+	address = Bounced Maintainer <refused@example.org>
+	trees = linux-6.1.y
+	minVerdict = maybe
+CONF
+if $STABLEMATE run --config bot.conf > run5.out 2> run5.err; then fail "a refused recipient went unreported"; fi
+grep -q "^stablemate: warning: refused@example.org: 550 .*: [0-9]* mails (the other recipients have them)" run5.err ||
+	fail "no warning naming the refused address: $(cat run5.err)"
+[ "$(wc -l < run5.err)" -eq 2 ] || fail "more than a warning and an error line: $(cat run5.err)"
+maildir_wait "$MAIL/sasha" $((NS + NS2 + NS3)) || fail "sasha got $(maildir_count "$MAIL/sasha") mails, not $((NS + NS2 + NS3))"
+[ -n "$(mail_with "$MAIL/sasha" X-Stablemate-Upstream "$NEW2")" ] || fail "sasha did not get $NEW2"
+[ ! -e "$MAIL/refused" ] || fail "mail delivered to the refused address"
+[ -z "$(ls state/queue)" ] || fail "mails still queued"
+$STABLEMATE run --config bot.conf > run6.out 2> run6.err || { cat run6.err; fail "rerun after refusal failed"; }
+grep -q "0 mails composed" run6.out || fail "refused mails composed again: $(cat run6.out)"
+
+echo "== 5. bad config: one line naming file and key"
+sed -i 's/trees = linux-6.1.y, linux-5.15.y/trees = linux-6.1.y, linux-9.9.y/' bot.conf
+if $STABLEMATE run --config bot.conf 2> bad.err; then fail "bad config accepted"; fi
+[ "$(cat bad.err)" = 'stablemate run: bot.conf: subscriber.sasha.trees: unknown tree "linux-9.9.y"' ] ||
+	fail "bad config error: $(cat bad.err)"
+echo "PASS"

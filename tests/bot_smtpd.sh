@@ -1,0 +1,73 @@
+# bot_smtpd.sh: sourced by the bot's end-to-end test, demo and benchmark.
+# Starts a real OpenSMTPD (/usr/sbin/smtpd) on 127.0.0.1 delivering every
+# recipient user@any-domain to $dir/mail/<user>/ (a Maildir), optionally
+# refusing one address with 550. smtpd keeps its control socket and queue
+# at fixed paths (/var/run/smtpd.sock, /var/spool/smtpd), so each instance
+# runs in its own mount namespace (unshare -m) over private copies of both:
+# tests running in parallel, or a system smtpd, do not get in its way.
+# Needs root (smtpd drops privileges itself).
+
+smtpd_usable() {
+	[ -x /usr/sbin/smtpd ] || { echo "no /usr/sbin/smtpd (Debian package opensmtpd)"; return 1; }
+	[ "$(id -u)" -eq 0 ] || { echo "OpenSMTPD must be started as root"; return 1; }
+	unshare -m true 2>/dev/null || { echo "unshare -m is not permitted here"; return 1; }
+	getent passwd nobody >/dev/null || { echo "no user nobody to deliver as"; return 1; }
+}
+
+smtpd_free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# smtpd_start DIR [REFUSED_ADDRESS]: sets SMTPD_PORT and SMTPD_PID.
+smtpd_start() {
+	local dir=$1 refused=${2:-} i
+	mkdir -p "$dir/run" "$dir/spool" "$dir/mail"
+	chmod 755 "$dir" "$dir/run"
+	chmod 711 "$dir/spool"
+	chmod 1777 "$dir/mail"
+	[ -n "${SMTPD_PORT:-}" ] || SMTPD_PORT=$(smtpd_free_port)
+	{
+		echo "listen on 127.0.0.1 port $SMTPD_PORT"
+		echo "table vusers { \"@\" = \"nobody\" }"
+		echo "action \"deliver\" maildir \"$dir/mail/%{rcpt.user}\" virtual <vusers>"
+		[ -z "$refused" ] || echo "match from any for rcpt-to \"$refused\" reject"
+		echo "match from any for any action \"deliver\""
+	} > "$dir/smtpd.conf"
+	/usr/sbin/smtpd -n -f "$dir/smtpd.conf" >"$dir/smtpd.log" 2>&1 || { cat "$dir/smtpd.log" >&2; return 1; }
+	unshare -m sh -c "mount --bind '$dir/run' /var/run &&
+		mount --bind '$dir/spool' /var/spool/smtpd &&
+		exec /usr/sbin/smtpd -d -f '$dir/smtpd.conf'" >>"$dir/smtpd.log" 2>&1 &
+	SMTPD_PID=$!
+	for i in $(seq 100); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$SMTPD_PORT") 2>/dev/null; then
+			return 0
+		fi
+		kill -0 "$SMTPD_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "smtpd did not start; its log:" >&2
+	cat "$dir/smtpd.log" >&2
+	return 1
+}
+
+smtpd_stop() {
+	[ -n "${SMTPD_PID:-}" ] || return 0
+	kill "$SMTPD_PID" 2>/dev/null || true
+	wait "$SMTPD_PID" 2>/dev/null || true
+	SMTPD_PID=
+}
+
+# maildir_count DIR: messages delivered into a Maildir.
+maildir_count() {
+	find "$1/new" "$1/cur" -type f 2>/dev/null | wc -l
+}
+
+# maildir_wait DIR N: waits (up to 30 s) until DIR holds at least N messages.
+maildir_wait() {
+	local i
+	for i in $(seq 300); do
+		[ "$(maildir_count "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -1,0 +1,546 @@
+/* Tests of bot/: the config file (every error names file and key), the
+ * sent/queue state across reopenings, mails composed with gmime and parsed
+ * back with gmime, the daemon's backoff, and SMTP to a closed port. The
+ * end-to-end run against a real OpenSMTPD is tests/bot_e2e.sh. */
+#include "tests/check_main.h"
+#include "bot/compose.h"
+#include "bot/config.h"
+#include "bot/cycle.h"
+#include "bot/report.h"
+#include "bot/smtp.h"
+#include "bot/state.h"
+#include "lib/fileio.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include <gmime/gmime.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *tmp;
+
+static void setup(void)
+{
+	tmp = make_temp_dir("sm-test-bot");
+	ck_assert_ptr_nonnull(tmp);
+}
+
+static void teardown(void)
+{
+	remove_tree(tmp);
+	free(tmp);
+}
+
+static const char base_conf[] =
+	"[upstream]\n"
+	"\trepo = linux\n"
+	"\tbranch = master\n"
+	"\trange = v6.6..master\n"
+	"[tree \"linux-6.1.y\"]\n"
+	"\trepo = /srv/stable\n"
+	"[tree \"linux-6.6.y\"]\n"
+	"\trepo = stable\n"
+	"\tbranch = origin/linux-6.6.y\n"
+	"\tversion = 6.6\n"
+	"[notmuch]\n"
+	"\tdatabase = mail\n"
+	"[smtp]\n"
+	"\thost = mail.example.org\n"
+	"\tport = 587\n"
+	"\tsecurity = starttls\n"
+	"\tuser = bot\n"
+	"\tpasswordEnv = SM_TEST_SMTP_PASSWORD\n"
+	"[bot]\n"
+	"\tfrom = Stable Bot <bot@example.org>\n"
+	"\tlistId = Stable candidates <candidates.example.org>\n"
+	"\tstateDir = state\n"
+	"[subscriber \"greg\"]\n"
+	"\taddress = Greg Kroah-Hartman <greg@kroah.com>\n"
+	"\ttrees = linux-6.1.y, linux-6.6.y\n"
+	"\tminVerdict = maybe\n"
+	"\tpaths = drivers/hwmon/, sound/*\n"
+	"\tkeywords = use-after-free\n"
+	"[subscriber \"jörg\"]\n";
+
+static char *write_conf(const char *text)
+{
+	char *path = xasprintf("%s/bot.conf", tmp);
+
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	return path;
+}
+
+START_TEST(config_full)
+{
+	/* base_conf minus the last (invalid) subscriber line */
+	struct strbuf sb = STRBUF_INIT;
+	struct sm_bot_config c;
+	char *path, *want;
+
+	strbuf_addstr(&sb, base_conf);
+	strbuf_setlen(&sb, sb.len - strlen("[subscriber \"jörg\"]\n"));
+	strbuf_addstr(&sb, "[subscriber \"sasha\"]\n\taddress = sasha@kernel.org\n\tpatches = no\n");
+	path = write_conf(sb.buf);
+	ck_assert_msg(sm_bot_config_load(&c, path) == 0, "%s", sm_last_error());
+	want = xasprintf("%s/linux", tmp);
+	ck_assert_str_eq(c.upstream_repo, want);
+	free(want);
+	ck_assert_str_eq(c.range, "v6.6..master");
+	ck_assert_uint_eq(c.nr_trees, 2);
+	ck_assert_str_eq(c.trees[0].name, "linux-6.1.y");
+	ck_assert_str_eq(c.trees[0].repo, "/srv/stable");
+	ck_assert_str_eq(c.trees[0].branch, "linux-6.1.y");
+	ck_assert_int_eq(c.trees[0].version.major, 6);
+	ck_assert_int_eq(c.trees[0].version.minor, 1);
+	ck_assert_str_eq(c.trees[1].branch, "origin/linux-6.6.y");
+	ck_assert_int_eq(c.trees[1].version.minor, 6);
+	ck_assert_int_eq(c.smtp_port, 587);
+	ck_assert_int_eq(c.smtp_security, SM_SMTP_STARTTLS);
+	ck_assert_str_eq(c.notes_ref, "refs/notes/stable-review");
+	ck_assert_uint_eq(c.nr_subs, 2);
+	ck_assert_str_eq(c.subs[0].name, "greg");
+	ck_assert_uint_eq(c.subs[0].trees.nr, 2);
+	ck_assert_str_eq(c.subs[0].trees.items[1], "linux-6.6.y");
+	ck_assert_int_eq(c.subs[0].min_verdict, SM_MAYBE);
+	ck_assert_str_eq(c.subs[0].paths.items[0], "drivers/hwmon/");
+	ck_assert_str_eq(c.subs[0].paths.items[1], "sound/*");
+	ck_assert_int_eq(c.subs[0].patches, 1);
+	ck_assert_int_eq(c.subs[1].patches, 0);
+	ck_assert_int_eq(c.subs[1].min_verdict, SM_CANDIDATE);
+	ck_assert(sm_bot_subscriber_wants_tree(&c.subs[1], "linux-6.1.y"));
+	ck_assert(!sm_bot_subscriber_wants_tree(&c.subs[0], "linux-5.15.y"));
+
+	{
+		char *pw = NULL;
+
+		unsetenv("SM_TEST_SMTP_PASSWORD");
+		ck_assert_int_eq(sm_bot_config_smtp_password(&c, &pw), -1);
+		ck_assert_ptr_nonnull(strstr(sm_last_error(), "smtp.passwordEnv: $SM_TEST_SMTP_PASSWORD is not set"));
+		setenv("SM_TEST_SMTP_PASSWORD", "s3cret", 1);
+		ck_assert_int_eq(sm_bot_config_smtp_password(&c, &pw), 0);
+		ck_assert_str_eq(pw, "s3cret");
+		free(pw);
+	}
+	sm_bot_config_release(&c);
+	strbuf_release(&sb);
+	free(path);
+}
+END_TEST
+
+static const struct {
+	const char *replace, *with;	/* edit of base_conf */
+	const char *error;		/* expected after "<path>: " */
+} bad_configs[] = {
+	{ "linux-6.1.y, linux-6.6.y", "linux-6.1.y, linux-9.9.y",
+	  "subscriber.greg.trees: unknown tree \"linux-9.9.y\"" },
+	{ "security = starttls", "security = ssl",
+	  "smtp.security: unknown security \"ssl\" (starttls, tls or none)" },
+	{ "port = 587", "port = 99999", "smtp.port: not a number in range: \"99999\"" },
+	{ "passwordEnv = SM_TEST_SMTP_PASSWORD", "password = hunter2",
+	  "smtp.password: passwords are not kept in the config" },
+	{ "passwordEnv = SM_TEST_SMTP_PASSWORD", "colour = blue", "smtp.colour: unknown key" },
+	{ "minVerdict = maybe", "minVerdict = perhaps",
+	  "subscriber.greg.minverdict: unknown verdict \"perhaps\"" },
+	{ "address = Greg Kroah-Hartman <greg@kroah.com>", "address = greg at kroah",
+	  "subscriber.greg.address: not a mail address: \"greg at kroah\"" },
+	{ "version = 6.6", "version = six", "tree.linux-6.6.y.version: not a kernel version: \"six\"" },
+	{ "[upstream]\n\trepo = linux\n", "[upstream]\n", "upstream.repo: missing" },
+	{ "\tstateDir = state\n", "\n", "bot.stateDir: missing" },
+	{ "[smtp]", "[smtp", "failed to parse config file" },
+	{ "[subscriber \"jörg\"]\n", "[subscriber \"jörg\"]\n\taddress = j@example.org\n",
+	  "subscriber \"jörg\": a subscriber name may hold only" },
+	{ "[subscriber \"jörg\"]\n", "[subscriber \"x\"]\n\ttrees = linux-6.1.y\n",
+	  "subscriber.x.address: missing" },
+};
+
+START_TEST(config_errors)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct sm_bot_config c;
+	const char *at;
+	char *path, *want;
+
+	strbuf_addstr(&sb, base_conf);
+	at = strstr(sb.buf, bad_configs[_i].replace);
+	ck_assert_ptr_nonnull(at);
+	{
+		size_t off = (size_t)(at - sb.buf);
+		struct strbuf out = STRBUF_INIT;
+
+		strbuf_add(&out, sb.buf, off);
+		strbuf_addstr(&out, bad_configs[_i].with);
+		strbuf_addstr(&out, sb.buf + off + strlen(bad_configs[_i].replace));
+		/* configs without the invalid trailing subscriber unless the case is about it */
+		if (!strstr(bad_configs[_i].error, "subscriber \"j") && !strstr(bad_configs[_i].error, "subscriber.x")) {
+			char *j = strstr(out.buf, "[subscriber \"jörg\"]\n");
+
+			if (j)
+				strbuf_setlen(&out, (size_t)(j - out.buf));
+		}
+		path = write_conf(out.buf);
+		strbuf_release(&out);
+	}
+	ck_assert_int_eq(sm_bot_config_load(&c, path), -1);
+	want = xasprintf("%s: ", path);
+	ck_assert_msg(starts_with(sm_last_error(), want), "case %d: %s", _i, sm_last_error());
+	ck_assert_msg(strstr(sm_last_error(), bad_configs[_i].error), "case %d: got '%s'", _i, sm_last_error());
+	ck_assert_ptr_null(strchr(sm_last_error(), '\n'));
+	sm_bot_config_release(&c);
+	free(want);
+	free(path);
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(config_example)
+{
+	struct sm_bot_config c;
+
+	/* The shipped example must load as documented. */
+	ck_assert_msg(sm_bot_config_load(&c, srcdir_path("bot/stablemate.conf.example")) == 0,
+		      "%s", sm_last_error());
+	ck_assert_uint_eq(c.nr_trees, 2);
+	ck_assert_uint_eq(c.nr_subs, 2);
+	ck_assert_str_eq(c.subs[1].paths.items[1], "Documentation/hwmon/*");
+	ck_assert_int_eq(c.subs[1].patches, 0);
+	ck_assert_str_eq(c.trees[1].branch, "linux-6.6.y");
+	ck_assert_int_eq(c.trees[1].version.minor, 6);
+	ck_assert_uint_eq(c.cc.nr, 1);
+	sm_bot_config_release(&c);
+}
+END_TEST
+
+START_TEST(config_missing_file)
+{
+	struct sm_bot_config c;
+	char *path = xasprintf("%s/nope.conf", tmp);
+
+	ck_assert_int_eq(sm_bot_config_load(&c, path), -1);
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "nope.conf: no such config file"));
+	sm_bot_config_release(&c);
+	free(path);
+}
+END_TEST
+
+START_TEST(password_file)
+{
+	struct sm_bot_config c;
+	char *path, *pw = NULL, *pwfile = xasprintf("%s/pw", tmp);
+	struct strbuf sb = STRBUF_INIT;
+
+	ck_assert_int_eq(write_file_atomic(pwfile, "letmein\nsecond line\n", 20), 0);
+	strbuf_addstr(&sb, base_conf);
+	strbuf_setlen(&sb, (size_t)(strstr(sb.buf, "[subscriber \"jörg\"]") - sb.buf));
+	{
+		char *p = strstr(sb.buf, "passwordEnv = SM_TEST_SMTP_PASSWORD");
+		struct strbuf out = STRBUF_INIT;
+
+		strbuf_add(&out, sb.buf, (size_t)(p - sb.buf));
+		strbuf_addstr(&out, "passwordFile = pw");
+		strbuf_addstr(&out, p + strlen("passwordEnv = SM_TEST_SMTP_PASSWORD"));
+		path = write_conf(out.buf);
+		strbuf_release(&out);
+	}
+	ck_assert_msg(sm_bot_config_load(&c, path) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(sm_bot_config_smtp_password(&c, &pw), 0);
+	ck_assert_str_eq(pw, "letmein");
+	free(pw);
+	sm_bot_config_release(&c);
+	free(path);
+	free(pwfile);
+	strbuf_release(&sb);
+}
+END_TEST
+
+static void queue_one(struct sm_bot_state *st, const char *sub, const char *key, const char *id)
+{
+	struct strlist rcpts = STRLIST_INIT, keys = STRLIST_INIT;
+	char *msg = xasprintf("Message-ID: <%s>\nSubject: test\n\nbody of %s\n", id, key);
+
+	strlist_append(&rcpts, "greg@kroah.com");
+	strlist_append(&keys, key);
+	ck_assert_int_eq(sm_queue_add(st, sub, "bot@example.org", &rcpts, &keys, id, msg, strlen(msg), NULL), 0);
+	strlist_clear(&rcpts);
+	strlist_clear(&keys);
+	free(msg);
+}
+
+START_TEST(state_queue_roundtrip)
+{
+	struct sm_bot_state st;
+	struct strlist names = STRLIST_INIT;
+	struct sm_queued_mail m;
+	struct strbuf log = STRBUF_INIT;
+	char *dir = xasprintf("%s/state", tmp), *p;
+
+	ck_assert_int_eq(sm_bot_state_open(&st, dir, 0), 0);
+	ck_assert(!sm_bot_state_known(&st, "greg", "abc", "linux-6.1.y"));
+	queue_one(&st, "greg", "greg abc linux-6.1.y", "m1@example.org");
+	queue_one(&st, "greg", "greg def linux-6.1.y", "m2@example.org");
+	queue_one(&st, "sasha", "sasha abc linux-6.6.y", "m3@example.org");
+	ck_assert(sm_bot_state_known(&st, "greg", "abc", "linux-6.1.y"));
+	sm_bot_state_release(&st);
+
+	/* A new process knows what is queued, and the queue is in order. */
+	ck_assert_int_eq(sm_bot_state_open(&st, dir, 0), 0);
+	ck_assert(sm_bot_state_known(&st, "greg", "def", "linux-6.1.y"));
+	ck_assert(!sm_bot_state_known(&st, "greg", "abc", "linux-6.6.y"));
+	ck_assert_int_eq(sm_queue_list(&st, &names), 0);
+	ck_assert_uint_eq(names.nr, 3);
+	ck_assert_int_eq(sm_queue_load(&st, names.items[0], &m), 0);
+	ck_assert_str_eq(m.from, "bot@example.org");
+	ck_assert_str_eq(m.rcpts.items[0], "greg@kroah.com");
+	ck_assert_str_eq(m.keys.items[0], "greg abc linux-6.1.y");
+	ck_assert_str_eq(m.message_id, "m1@example.org");
+	ck_assert(starts_with(m.message, "Message-ID: <m1@example.org>\n"));
+	ck_assert_uint_eq(m.message_len, strlen(m.message));
+	sm_queued_mail_release(&m);
+
+	/* Sent, failed, then folded: still known after reopening. */
+	ck_assert_int_eq(sm_queue_mark_sent(&st, names.items[0]), 0);
+	ck_assert_int_eq(sm_queue_mark_failed(&st, names.items[2]), 0);
+	ck_assert_int_eq(sm_bot_state_fold(&st), 1);
+	ck_assert_int_eq(sm_bot_state_fold(&st), 0);
+	sm_bot_state_release(&st);
+	p = xasprintf("%s/sent.log", dir);
+	ck_assert_int_eq(read_file(p, &log), 0);
+	ck_assert_msg(starts_with(log.buf, "greg abc linux-6.1.y m1@example.org "), "%s", log.buf);
+	ck_assert_ptr_null(strstr(log.buf, "def"));
+	ck_assert_int_eq(sm_bot_state_open(&st, dir, 0), 0);
+	ck_assert(sm_bot_state_known(&st, "greg", "abc", "linux-6.1.y"));
+	ck_assert(sm_bot_state_known(&st, "greg", "def", "linux-6.1.y"));
+	ck_assert(sm_bot_state_known(&st, "sasha", "abc", "linux-6.6.y"));
+	strlist_clear(&names);
+	ck_assert_int_eq(sm_queue_list(&st, &names), 0);
+	ck_assert_uint_eq(names.nr, 1);
+	sm_bot_state_release(&st);
+	strlist_clear(&names);
+	strbuf_release(&log);
+	free(p);
+	free(dir);
+}
+END_TEST
+
+START_TEST(state_malformed_and_readonly)
+{
+	struct sm_bot_state st;
+	struct sm_queued_mail m;
+	char *dir = xasprintf("%s/state", tmp), *bad = xasprintf("%s/state/queue/0-bad.mail", tmp);
+	char *missing = xasprintf("%s/never", tmp);
+
+	/* A dry run against a state that does not exist creates nothing. */
+	ck_assert_int_eq(sm_bot_state_open(&st, missing, 1), 0);
+	ck_assert(!sm_bot_state_known(&st, "a", "b", "c"));
+	sm_bot_state_release(&st);
+	ck_assert(!file_exists(missing));
+
+	ck_assert_int_eq(sm_bot_state_open(&st, dir, 0), 0);
+	ck_assert_int_eq(write_file_atomic(bad, "garbage here\n\nmsg\n", 18), 0);
+	ck_assert_int_eq(sm_queue_load(&st, "0-bad.mail", &m), -1);
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "0-bad.mail: malformed queue file"));
+	sm_queued_mail_release(&m);
+	sm_bot_state_release(&st);
+	free(dir);
+	free(bad);
+	free(missing);
+}
+END_TEST
+
+static GMimeMessage *parse_mail(const char *text)
+{
+	GMimeStream *s = g_mime_stream_mem_new_with_buffer(text, strlen(text));
+	GMimeParser *p = g_mime_parser_new_with_stream(s);
+	GMimeMessage *m = g_mime_parser_construct_message(p, NULL);
+
+	g_object_unref(p);
+	g_object_unref(s);
+	return m;
+}
+
+START_TEST(compose_headers)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct strlist cc = STRLIST_INIT;
+	struct sm_mail m = { 0 };
+	GMimeMessage *msg;
+	char *body_text;
+	const char *subject = "[PATCH 6.1 03/12] hwmon: (nct6775) Fix für Überlauf";
+
+	strlist_append(&cc, "stable@vger.kernel.org");
+	m.from = "Stäble Böt <bot@example.org>";
+	m.to = "Greg Kroah-Hartman <greg@kroah.com>";
+	m.cc = &cc;
+	m.subject = subject;
+	m.message_id = "patch.3@example.org";
+	m.in_reply_to = "cover@example.org";
+	m.list_id = "Stable candidates <candidates.example.org>";
+	m.upstream = "e4ec8cc8039a7063e24204299b462bd1383184a5";
+	m.tree = "linux-6.1.y";
+	m.date = 1700000000;
+	m.body = "commit e4ec8cc8039a7063e24204299b462bd1383184a5 upstream.\n\nSigned-off-by: Jöhn <j@x.org>\n";
+	ck_assert_int_eq(sm_compose(&m, &out), 0);
+	/* Raw header: 7-bit, names and subject RFC 2047-encoded. */
+	{
+		const char *end = strstr(out.buf, "\n\n");
+
+		ck_assert_ptr_nonnull(end);
+		for (const char *p = out.buf; p < end; p++)
+			ck_assert_msg((unsigned char)*p < 0x80, "8-bit byte in headers: %s", out.buf);
+	}
+	ck_assert_ptr_nonnull(strstr(out.buf, "=?"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "\nIn-Reply-To: <cover@example.org>\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "\nReferences: <cover@example.org>\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "\nX-Stablemate-Tree: linux-6.1.y\n"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "Content-Transfer-Encoding: 8bit"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "charset=utf-8"));
+
+	msg = parse_mail(out.buf);
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_str_eq(g_mime_message_get_subject(msg), subject);
+	ck_assert_str_eq(g_mime_message_get_message_id(msg), "patch.3@example.org");
+	ck_assert_str_eq(g_mime_object_get_header(GMIME_OBJECT(msg), "X-Stablemate-Upstream"),
+			 "e4ec8cc8039a7063e24204299b462bd1383184a5");
+	ck_assert_str_eq(g_mime_object_get_header(GMIME_OBJECT(msg), "List-Id"),
+			 "Stable candidates <candidates.example.org>");
+	{
+		InternetAddressList *from = g_mime_message_get_from(msg);
+		InternetAddress *a = internet_address_list_get_address(from, 0);
+
+		ck_assert_str_eq(internet_address_get_name(a), "Stäble Böt");
+		ck_assert_str_eq(internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(a)), "bot@example.org");
+		ck_assert_int_eq(internet_address_list_length(g_mime_message_get_cc(msg)), 1);
+	}
+	{
+		GDateTime *dt = g_mime_message_get_date(msg);
+
+		ck_assert_int_eq(g_date_time_to_unix(dt), 1700000000);
+	}
+	body_text = g_mime_text_part_get_text(GMIME_TEXT_PART(g_mime_message_get_mime_part(msg)));
+	ck_assert_str_eq(body_text, m.body);
+	g_free(body_text);
+	g_object_unref(msg);
+	strlist_clear(&cc);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(compose_long_line_and_bad_address)
+{
+	struct strbuf out = STRBUF_INIT, body = STRBUF_INIT;
+	struct sm_mail m = { 0 };
+
+	for (int i = 0; i < 1200; i++)
+		strbuf_addch(&body, 'x');
+	strbuf_addch(&body, '\n');
+	m.from = "bot@example.org";
+	m.to = "greg@kroah.com";
+	m.subject = "long";
+	m.message_id = "l@example.org";
+	m.date = 1700000000;
+	m.body = body.buf;
+	ck_assert_int_eq(sm_compose(&m, &out), 0);
+	/* SMTP allows 998 bytes a line: such a body cannot go as 8bit. */
+	ck_assert_ptr_null(strstr(out.buf, "Content-Transfer-Encoding: 8bit"));
+	for (const char *p = out.buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		ck_assert_int_le(nl - p, 998);
+		p = *nl ? nl + 1 : nl;
+	}
+	strbuf_reset(&out);
+	m.to = "";
+	ck_assert_int_eq(sm_compose(&m, &out), -1);
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "not a mail address"));
+	strbuf_release(&out);
+	strbuf_release(&body);
+}
+END_TEST
+
+START_TEST(message_ids_unique)
+{
+	char *a = sm_compose_message_id("Stable Bot <bot@example.org>");
+	char *b = sm_compose_message_id("Stable Bot <bot@example.org>");
+
+	ck_assert_str_ne(a, b);
+	ck_assert_msg(strstr(a, "@example.org") && !strchr(a, '>') && !strchr(a, '<'), "%s", a);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(patch_subjects)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sm_report_patch_subject(&sb, "6.1", 3, 12, "hwmon: fix");
+	ck_assert_str_eq(sb.buf, "[PATCH 6.1 03/12] hwmon: fix");
+	strbuf_reset(&sb);
+	sm_report_patch_subject(&sb, "5.15", 7, 128, "x");
+	ck_assert_str_eq(sb.buf, "[PATCH 5.15 007/128] x");
+	strbuf_reset(&sb);
+	sm_report_patch_subject(&sb, NULL, 0, 4, "cover");
+	ck_assert_str_eq(sb.buf, "[PATCH 00/04] cover");
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(daemon_backoff)
+{
+	struct sm_daemon_opts o = { 0 };
+
+	o.interval = 300;
+	o.retry = 10;
+	o.max_backoff = 70;
+	ck_assert_uint_eq(sm_daemon_delay(&o, 0), 300);
+	ck_assert_uint_eq(sm_daemon_delay(&o, 1), 10);
+	ck_assert_uint_eq(sm_daemon_delay(&o, 2), 20);
+	ck_assert_uint_eq(sm_daemon_delay(&o, 3), 40);
+	ck_assert_uint_eq(sm_daemon_delay(&o, 4), 70);
+	ck_assert_uint_eq(sm_daemon_delay(&o, 60), 70);
+}
+END_TEST
+
+START_TEST(smtp_server_down)
+{
+	struct sm_bot_config c = { 0 };
+	struct sm_smtp s;
+	struct strlist rcpts = STRLIST_INIT;
+	const char msg[] = "Subject: x\n\nbody\n";
+
+	/* Port 9 on loopback: nothing listens there (discard is not run here). */
+	c.path = (char *)"t.conf";
+	c.smtp_host = (char *)"127.0.0.1";
+	c.smtp_port = 9;
+	c.smtp_timeout = 5;
+	c.from = (char *)"bot@example.org";
+	strlist_append(&rcpts, "greg@kroah.com");
+	ck_assert_int_eq(sm_smtp_open(&s, &c), 0);
+	ck_assert_int_eq(sm_smtp_send(&s, "bot@example.org", &rcpts, msg, strlen(msg)), SM_SEND_DOWN);
+	ck_assert_msg(strstr(sm_last_error(), "smtp://127.0.0.1:9/example.org"), "%s", sm_last_error());
+	sm_smtp_close(&s);
+	strlist_clear(&rcpts);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("bot");
+	TCase *tc = tcase_create("bot");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, config_full);
+	tcase_add_loop_test(tc, config_errors, 0, (int)ARRAY_SIZE(bad_configs));
+	tcase_add_test(tc, config_example);
+	tcase_add_test(tc, config_missing_file);
+	tcase_add_test(tc, password_file);
+	tcase_add_test(tc, state_queue_roundtrip);
+	tcase_add_test(tc, state_malformed_and_readonly);
+	tcase_add_test(tc, compose_headers);
+	tcase_add_test(tc, compose_long_line_and_bad_address);
+	tcase_add_test(tc, message_ids_unique);
+	tcase_add_test(tc, patch_subjects);
+	tcase_add_test(tc, daemon_backoff);
+	tcase_add_test(tc, smtp_server_down);
+	suite_add_tcase(s, tc);
+	return s;
+}
