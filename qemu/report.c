@@ -1,0 +1,216 @@
+/* report: a boot result as text, JSON and a mail. */
+#include "qemu/boot.h"
+#include "lib/json.h"
+#include "lib/util.h"
+#include <ctype.h>
+#include <string.h>
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void upper(struct strbuf *out, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(out, toupper((unsigned char)*s));
+}
+
+static void text_tests(const struct boot_result *r, struct strbuf *out)
+{
+	for (size_t i = 0; i < r->log.tests_nr; i++) {
+		const struct boot_test *t = &r->log.tests[i];
+		size_t passed = 0;
+
+		for (size_t j = 0; j < t->sub_nr; j++)
+			passed += t->sub[j].status == KTAP_PASS;
+		strbuf_addf(out, "  test %s: %s", t->name, ktap_status_name(t->status));
+		if (t->sub_nr)
+			strbuf_addf(out, " (%zu/%zu subtests passed)", passed, t->sub_nr);
+		if (t->directive)
+			strbuf_addf(out, " # %s", t->directive);
+		if (t->skip_reason)
+			strbuf_addf(out, " (%s)", t->skip_reason);
+		strbuf_addch(out, '\n');
+		for (size_t j = 0; j < t->sub_nr; j++)
+			strbuf_addf(out, "    %s %d %s%s%s\n",
+				    t->sub[j].status == KTAP_FAIL ? "not ok" : "ok",
+				    t->sub[j].num, t->sub[j].name,
+				    t->sub[j].directive ? " # " : "",
+				    t->sub[j].directive ? t->sub[j].directive : "");
+	}
+	/* programs that were to run but never said a word */
+	for (size_t i = r->log.tests_nr; i < r->tests.nr && r->log.init_started; i++)
+		strbuf_addf(out, "  test %s: missing\n", r->tests.items[i]);
+}
+
+void boot_result_text(const struct boot_result *r, struct strbuf *out)
+{
+	strbuf_addf(out, "boot %s: ", r->name ? r->name : "?");
+	upper(out, r->verdict ? r->verdict : "error");
+	strbuf_addch(out, '\n');
+	strbuf_addf(out, "  patches: %zu of %zu applied\n", r->applied, r->patches.nr);
+	if (r->apply.patch) {
+		strbuf_addf(out, "  %s does not apply: %s\n", base_name(r->apply.patch),
+			    r->apply.message ? r->apply.message : "git am failed");
+		if (r->apply.hunk) {
+			const char *p = r->apply.hunk;
+
+			strbuf_addf(out, "  hunk not found in %s:\n",
+				    r->apply.file ? r->apply.file : "the tree");
+			while (*p) {
+				const char *eol = strchr(p, '\n');
+				size_t n = eol ? (size_t)(eol - p) : strlen(p);
+
+				strbuf_addstr(out, "  | ");
+				strbuf_add(out, p, n);
+				strbuf_addch(out, '\n');
+				p += n + (eol ? 1 : 0);
+			}
+		}
+	}
+	if (r->build_error)
+		strbuf_addf(out, "  build error: %s\n", r->build_error);
+	if (r->build_seconds > 0)
+		strbuf_addf(out, "  build: %.1f s\n", r->build_seconds);
+	if (r->serial_log && r->accel) {
+		strbuf_addf(out, "  boot: %s %.1f s (qemu %s)", r->log.kernel_version ?
+			    r->log.kernel_version : "kernel", r->boot_seconds, r->accel);
+		if (r->log.boot_seconds >= 0)
+			strbuf_addf(out, ", /init at %.2f s", r->log.boot_seconds);
+		if (r->timed_out)
+			strbuf_addstr(out, ", killed at the timeout");
+		else if (!r->log.finished)
+			strbuf_addstr(out, ", log ends before the tests finished");
+		strbuf_addch(out, '\n');
+		text_tests(r, out);
+		for (size_t i = 0; i < r->log.events_nr; i++)
+			strbuf_addf(out, "  kernel %s (serial.log:%d): %s\n",
+				    kernel_event_name(r->log.events[i].kind),
+				    r->log.events[i].line, r->log.events[i].text);
+	}
+	if (r->run_dir)
+		strbuf_addf(out, "  logs: %s/\n", r->run_dir);
+}
+
+void boot_result_json(const struct boot_result *r, struct strbuf *out)
+{
+	struct json_writer w;
+
+	json_init(&w, out);
+	json_object_begin(&w, NULL);
+	json_string(&w, "name", r->name ? r->name : "");
+	json_string(&w, "verdict", r->verdict ? r->verdict : "error");
+	json_array_begin(&w, "patches");
+	for (size_t i = 0; i < r->patches.nr; i++) {
+		json_object_begin(&w, NULL);
+		json_string(&w, "patch", base_name(r->patches.items[i]));
+		json_bool(&w, "applied", i < r->applied);
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	if (r->apply.patch) {
+		json_object_begin(&w, "apply_failure");
+		json_string(&w, "patch", base_name(r->apply.patch));
+		if (r->apply.file)
+			json_string(&w, "file", r->apply.file);
+		else
+			json_null(&w, "file");
+		json_int(&w, "line", r->apply.line);
+		if (r->apply.hunk)
+			json_string(&w, "hunk", r->apply.hunk);
+		else
+			json_null(&w, "hunk");
+		json_string(&w, "message", r->apply.message ? r->apply.message : "");
+		json_object_end(&w);
+	} else {
+		json_null(&w, "apply_failure");
+	}
+	if (r->build_error)
+		json_string(&w, "build_error", r->build_error);
+	else
+		json_null(&w, "build_error");
+	json_array_begin(&w, "configs");
+	for (size_t i = 0; i < r->configs.nr; i++)
+		json_string(&w, NULL, r->configs.items[i]);
+	json_array_end(&w);
+	json_double(&w, "build_seconds", r->build_seconds);
+	json_double(&w, "boot_seconds", r->boot_seconds);
+	if (r->log.boot_seconds >= 0)
+		json_double(&w, "init_uptime_seconds", r->log.boot_seconds);
+	else
+		json_null(&w, "init_uptime_seconds");
+	json_bool(&w, "timed_out", r->timed_out);
+	json_bool(&w, "finished", r->log.finished);
+	if (r->accel)
+		json_string(&w, "accel", r->accel);
+	else
+		json_null(&w, "accel");
+	if (r->log.kernel_version)
+		json_string(&w, "kernel_version", r->log.kernel_version);
+	else
+		json_null(&w, "kernel_version");
+	json_array_begin(&w, "tests");
+	for (size_t i = 0; i < r->log.tests_nr; i++) {
+		const struct boot_test *t = &r->log.tests[i];
+
+		json_object_begin(&w, NULL);
+		json_string(&w, "name", t->name);
+		json_string(&w, "status", ktap_status_name(t->status));
+		if (t->directive)
+			json_string(&w, "directive", t->directive);
+		else
+			json_null(&w, "directive");
+		json_array_begin(&w, "subtests");
+		for (size_t j = 0; j < t->sub_nr; j++) {
+			json_object_begin(&w, NULL);
+			json_int(&w, "num", t->sub[j].num);
+			json_string(&w, "name", t->sub[j].name);
+			json_string(&w, "status", ktap_status_name(t->sub[j].status));
+			json_object_end(&w);
+		}
+		json_array_end(&w);
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	json_array_begin(&w, "kernel_events");
+	for (size_t i = 0; i < r->log.events_nr; i++) {
+		json_object_begin(&w, NULL);
+		json_string(&w, "kind", kernel_event_name(r->log.events[i].kind));
+		json_int(&w, "line", r->log.events[i].line);
+		json_string(&w, "text", r->log.events[i].text);
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	if (r->serial_log && r->accel)
+		json_string(&w, "serial_log", r->serial_log);
+	else
+		json_null(&w, "serial_log");
+	if (r->build_log)
+		json_string(&w, "build_log", r->build_log);
+	else
+		json_null(&w, "build_log");
+	if (r->run_dir)
+		json_string(&w, "run_dir", r->run_dir);
+	else
+		json_null(&w, "run_dir");
+	json_object_end(&w);
+}
+
+void boot_result_mail(const struct boot_result *r, struct strbuf *subject,
+		      struct strbuf *body)
+{
+	strbuf_addstr(subject, "[stablemate boot] ");
+	upper(subject, r->verdict ? r->verdict : "error");
+	strbuf_addf(subject, ": %s (%zu patch%s) on linux-6.1", r->name ? r->name : "?",
+		    r->patches.nr, r->patches.nr == 1 ? "" : "es");
+	strbuf_addstr(body, "The build-and-boot stage ran on these patches:\n\n");
+	for (size_t i = 0; i < r->patches.nr; i++)
+		strbuf_addf(body, "  %s %s\n", i < r->applied ? "applied" : "NOT applied",
+			    base_name(r->patches.items[i]));
+	strbuf_addch(body, '\n');
+	boot_result_text(r, body);
+	strbuf_addstr(body, "\n-- \nstablemate boot: tinyconfig kernel in QEMU, tests as KTAP on the serial console\n");
+}

@@ -1,0 +1,30 @@
+/* run: start a program, collect its output, kill it at a deadline.
+ * Used for git, the kernel build script, gcc and QEMU. The child gets its
+ * own process group so a timeout kills everything it started. */
+#ifndef SM_QEMU_RUN_H
+#define SM_QEMU_RUN_H
+#include "lib/strbuf.h"
+
+struct run_opts {
+	const char *cwd;		/* NULL: current directory */
+	const char *log_path;		/* stdout+stderr appended here, or NULL */
+	struct strbuf *capture;		/* stdout+stderr appended here, or NULL */
+	unsigned timeout;		/* seconds, 0: none */
+};
+
+struct run_result {
+	int exit_code;			/* exit status, or 128+signal */
+	int timed_out;			/* killed at the deadline */
+	double seconds;			/* wall-clock time */
+};
+
+/* Runs argv (a NULL-terminated list; argv[0] searched in PATH) with stdin
+ * from /dev/null. Returns 0 when it ran (whatever its exit code) and -1
+ * (sm_error naming argv[0]) when it could not be started. */
+int run_command(const char *const *argv, const struct run_opts *opts,
+		struct run_result *res);
+
+/* Seconds on the monotonic clock, for the stage's own timings. */
+double run_now(void);
+
+#endif

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# tree.sh CACHE [TARBALL]: makes sure CACHE/linux-6.1 is a git repository of
+# Debian's linux-source-6.1 with one base commit (tag sm-base), then resets it
+# to that base (reset --hard + clean) and prints the tree's path.
+#
+# The tarball is unpacked once, into a temporary directory next to the final
+# one, committed, and renamed into place, so an interrupted first run leaves
+# no half-made tree behind. Build output never lives in the tree (O=...), so
+# the clean does not cost a rebuild.
+set -euo pipefail
+
+cache=${1:?usage: tree.sh CACHE [TARBALL]}
+tarball=${2:-/usr/src/linux-source-6.1.tar.xz}
+tree=$cache/linux-6.1
+git_q() { git -C "$tree" -c core.hooksPath=/dev/null "$@"; }
+
+if ! git -C "$tree" rev-parse -q --verify refs/tags/sm-base >/dev/null 2>&1; then
+	[ -r "$tarball" ] || { echo "tree.sh: $tarball: kernel source tarball not found" >&2; exit 1; }
+	mkdir -p "$cache"
+	rm -rf "$tree"
+	tmp=$(mktemp -d "$cache/.unpack.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	echo "tree.sh: unpacking $tarball into $tree (once)" >&2
+	tar -C "$tmp" -xf "$tarball"
+	src=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	[ -f "$src/Makefile" ] || { echo "tree.sh: $tarball: no kernel tree inside" >&2; exit 1; }
+	(
+		cd "$src"
+		git init -q
+		git config user.name stablemate
+		git config user.email stablemate@localhost
+		git config gc.auto 0
+		git add -A -f .
+		git -c core.hooksPath=/dev/null commit -q -m "linux-source-6.1 (Debian) base"
+		git tag sm-base
+	)
+	mv "$src" "$tree"
+	rm -rf "$tmp"
+	trap - EXIT
+fi
+
+# A previous run may have stopped inside `git am`.
+git_q am --abort >/dev/null 2>&1 || true
+git_q checkout -q -f --detach sm-base
+git_q reset -q --hard sm-base
+git_q clean -q -fdx
+echo "$tree"
