@@ -1,11 +1,181 @@
-/* stablemate backports: not written yet (placeholder owned by the backports work). */
+/* stablemate backports: where a fix was backported, and how it differs. */
 #include "cli/cli.h"
+#include "trees/backports.h"
+#include "trees/tree_state.h"
+#include "trees/repo.h"
+#include "lib/json.h"
+#include "lib/util.h"
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: stablemate backports [-C REPO] --trees BRANCH[=VER][,BRANCH...] [--mine BRANCH[=VER]]\n"
+"                            [--cache-dir DIR | --no-cache] [--json] FIX\n"
+"\n"
+"Shows where the upstream commit FIX was backported into other stable trees:\n"
+"for each tree, the stable commit (found by the upstream id its message\n"
+"names, by patch-id, or by subject), whether it differs from the upstream\n"
+"patch (patch-id, and how many +/- lines are in one and not the other), and,\n"
+"with --mine, whether that backport cherry-picks cleanly onto my tree (tried\n"
+"in memory; nothing is written). Each tree is indexed from its release tag.\n"
+"\n"
+"Options:\n"
+"  -C, --repo REPO     the repository with FIX and all branches (default: .)\n"
+"  --trees LIST        comma-separated stable branches to look in\n"
+"  --mine BRANCH       my tree: is FIX there already, does each backport apply\n"
+"  --cache-dir DIR     index cache directory; --no-cache: none\n"
+"  --json              print the result as JSON\n"
+"\n"
+"Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
+"\n"
+"Example:\n"
+"  stablemate backports -C ~/linux --trees linux-6.6.y,linux-6.1.y --mine linux-5.15.y 1a2b3c4d5e6f\n";
+
+static const char *applies_str(int a)
+{
+	return a < 0 ? "not checked" : a ? "applies cleanly" : "conflicts";
+}
 
 int cmd_backports(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("stablemate backports: not implemented yet\n", stderr);
-	return 1;
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, 'C' },
+		{ "trees", required_argument, NULL, 't' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "mine", required_argument, NULL, 'm' },
+		{ "cache-dir", required_argument, NULL, 'D' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *path = ".", *cache_dir = NULL;
+	char *mine_arg = NULL;
+	struct strlist tree_args = STRLIST_INIT;
+	struct sm_tree_spec *trees = NULL, mine;
+	git_repository *repo = NULL;
+	struct sm_backports_result r;
+	int json = 0, c, ret = 1;
+
+	if (cli_wants_help(argc, argv))
+		cli_help(usage);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hC:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C': path = optarg; break;
+		case 't': strlist_split(&tree_args, optarg, ','); break;
+		case 'm': mine_arg = optarg; break;
+		case 'D': cache_dir = optarg; break;
+		case 'N': cache_dir = ""; break;
+		case 'j': json = 1; break;
+		default:
+			strlist_clear(&tree_args);
+			return cli_usage_error("backports", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1 || !tree_args.nr) {
+		strlist_clear(&tree_args);
+		return cli_usage_error("backports", "expected --trees and one FIX commit");
+	}
+	trees = xcalloc(tree_args.nr, sizeof(*trees));
+	for (size_t i = 0; i < tree_args.nr; i++)
+		if (sm_tree_spec_parse(&trees[i], tree_args.items[i], NULL) < 0) {
+			ret = cli_usage_error("backports", "%s", sm_last_error());
+			goto out;
+		}
+	if (mine_arg && sm_tree_spec_parse(&mine, mine_arg, NULL) < 0) {
+		ret = cli_usage_error("backports", "%s", sm_last_error());
+		goto out;
+	}
+	if (sm_repo_open(&repo, path) < 0 ||
+	    sm_backports(repo, argv[optind], trees, tree_args.nr, mine_arg ? &mine : NULL,
+			 cache_dir, &r) < 0) {
+		ret = cli_fail("backports");
+		goto out;
+	}
+	if (json) {
+		struct strbuf sb = STRBUF_INIT;
+		struct json_writer w;
+
+		json_init(&w, &sb);
+		json_object_begin(&w, NULL);
+		json_string(&w, "fix", r.fix);
+		json_string(&w, "subject", r.subject);
+		json_string(&w, "patch_id", r.patch_id);
+		json_array_begin(&w, "trees");
+		for (size_t i = 0; i < r.nr; i++) {
+			const struct sm_backport *b = &r.trees[i];
+
+			json_object_begin(&w, NULL);
+			json_string(&w, "tree", b->tree);
+			json_bool(&w, "backported", b->how != SM_MATCH_NONE);
+			if (b->how != SM_MATCH_NONE) {
+				json_string(&w, "stable", b->stable);
+				json_string(&w, "matched_by", sm_match_name(b->how));
+				json_bool(&w, "differs", b->differs);
+				json_int(&w, "lines_differ", b->lines_differ);
+			}
+			if (b->applies < 0)
+				json_null(&w, "applies_to_mine");
+			else
+				json_bool(&w, "applies_to_mine", b->applies);
+			json_array_begin(&w, "conflicts");
+			for (size_t k = 0; k < b->conflicts.nr; k++)
+				json_string(&w, NULL, b->conflicts.items[k]);
+			json_array_end(&w);
+			json_object_end(&w);
+		}
+		json_array_end(&w);
+		if (r.mine) {
+			json_object_begin(&w, "mine");
+			json_string(&w, "tree", r.mine);
+			json_bool(&w, "has_fix", r.mine_has);
+			if (r.mine_has)
+				json_string(&w, "as", r.mine_as);
+			if (r.upstream_applies < 0)
+				json_null(&w, "upstream_applies");
+			else
+				json_bool(&w, "upstream_applies", r.upstream_applies);
+			json_object_end(&w);
+		}
+		json_object_end(&w);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		fputc('\n', stdout);
+		strbuf_release(&sb);
+	} else {
+		printf("%.12s %s\n", r.fix, r.subject);
+		for (size_t i = 0; i < r.nr; i++) {
+			const struct sm_backport *b = &r.trees[i];
+
+			if (b->how == SM_MATCH_NONE) {
+				printf("  %s: not backported\n", b->tree);
+				continue;
+			}
+			printf("  %s: %.12s (by %s), %s", b->tree, b->stable, sm_match_name(b->how),
+			       b->differs ? "differs from upstream" : "same as upstream");
+			if (b->differs)
+				printf(" (%u lines)", b->lines_differ);
+			if (r.mine && !r.mine_has && b->applies >= 0)
+				printf(", %s to %s", applies_str(b->applies), r.mine);
+			printf("\n");
+			for (size_t k = 0; k < b->conflicts.nr; k++)
+				printf("      conflict: %s\n", b->conflicts.items[k]);
+		}
+		if (r.mine) {
+			if (r.mine_has)
+				printf("  %s (mine): already has it as %.12s\n", r.mine, r.mine_as);
+			else
+				printf("  %s (mine): not there; upstream commit %s\n", r.mine,
+				       applies_str(r.upstream_applies));
+		}
+	}
+	sm_backports_result_release(&r);
+	ret = 0;
+out:
+	git_repository_free(repo);
+	free(trees);
+	strlist_clear(&tree_args);
+	return ret;
 }

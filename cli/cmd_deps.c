@@ -1,11 +1,135 @@
-/* stablemate deps: not written yet (placeholder owned by the deps work). */
+/* stablemate deps: commits a fix needs before it applies to a tree. */
 #include "cli/cli.h"
+#include "trees/deps.h"
+#include "trees/tree_state.h"
+#include "trees/repo.h"
+#include "lib/json.h"
+#include "lib/util.h"
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: stablemate deps [-C REPO] --tree BRANCH[=VER] [--cache-dir DIR | --no-cache]\n"
+"                       [--json] FIX\n"
+"\n"
+"Lists the commits that must go into the tree before FIX applies: the lines\n"
+"FIX changes (and, for pure additions, the lines around them) are blamed in\n"
+"FIX's parent through libgit2, back to the tree's branch point (its release\n"
+"tag, e.g. v6.1, else the merge base); every commit found that the tree does\n"
+"not carry yet (by upstream id, or subject) is a dependency. They are listed\n"
+"oldest first. \"new file\" marks a dependency that created a file FIX\n"
+"changes, and files FIX changes that the tree lacks are listed: FIX then\n"
+"belongs to a feature the tree does not have. Only one level is followed.\n"
+"\n"
+"Options:\n"
+"  -C, --repo REPO     the repository with FIX and the branch (default: .)\n"
+"  --tree BRANCH[=VER] the stable branch\n"
+"  --cache-dir DIR     index cache directory; --no-cache: none\n"
+"  --json              print the result as JSON\n"
+"\n"
+"Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
+"\n"
+"Example:\n"
+"  stablemate deps -C ~/linux --tree linux-6.1.y 1a2b3c4d5e6f\n";
 
 int cmd_deps(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("stablemate deps: not implemented yet\n", stderr);
-	return 1;
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, 'C' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "cache-dir", required_argument, NULL, 'D' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *path = ".", *cache_dir = NULL;
+	char *tree_arg = NULL;
+	struct sm_tree_spec tree;
+	git_repository *repo = NULL;
+	struct sm_deps_result r;
+	int json = 0, c;
+
+	if (cli_wants_help(argc, argv))
+		cli_help(usage);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hC:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C': path = optarg; break;
+		case 't': tree_arg = optarg; break;
+		case 'D': cache_dir = optarg; break;
+		case 'N': cache_dir = ""; break;
+		case 'j': json = 1; break;
+		default:
+			return cli_usage_error("deps", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1 || !tree_arg)
+		return cli_usage_error("deps", "expected --tree and one FIX commit");
+	if (sm_tree_spec_parse(&tree, tree_arg, NULL) < 0)
+		return cli_usage_error("deps", "%s", sm_last_error());
+	if (sm_repo_open(&repo, path) < 0)
+		return cli_fail("deps");
+	if (sm_deps(repo, argv[optind], &tree, cache_dir, &r) < 0) {
+		git_repository_free(repo);
+		return cli_fail("deps");
+	}
+	if (json) {
+		struct strbuf sb = STRBUF_INIT;
+		struct json_writer w;
+
+		json_init(&w, &sb);
+		json_object_begin(&w, NULL);
+		json_string(&w, "fix", r.fix);
+		json_string(&w, "subject", r.subject);
+		json_string(&w, "tree", tree.name);
+		if (r.base[0])
+			json_string(&w, "base", r.base);
+		else
+			json_null(&w, "base");
+		json_int(&w, "already_in_tree", (long long)r.already_in_tree);
+		json_array_begin(&w, "deps");
+		for (size_t i = 0; i < r.nr; i++) {
+			json_object_begin(&w, NULL);
+			json_string(&w, "id", r.deps[i].id);
+			json_string(&w, "subject", r.deps[i].subject);
+			json_int(&w, "lines", r.deps[i].lines);
+			json_bool(&w, "new_file", r.deps[i].new_file);
+			json_array_begin(&w, "paths");
+			for (size_t k = 0; k < r.deps[i].paths.nr; k++)
+				json_string(&w, NULL, r.deps[i].paths.items[k]);
+			json_array_end(&w);
+			json_object_end(&w);
+		}
+		json_array_end(&w);
+		json_array_begin(&w, "files_not_in_tree");
+		for (size_t k = 0; k < r.missing_files.nr; k++)
+			json_string(&w, NULL, r.missing_files.items[k]);
+		json_array_end(&w);
+		json_bool(&w, "feature_missing", r.missing_files.nr > 0);
+		json_object_end(&w);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		fputc('\n', stdout);
+		strbuf_release(&sb);
+	} else {
+		printf("%.12s %s\n", r.fix, r.subject);
+		printf("needs %zu commit%s first in %s (%zu more found are already there)\n", r.nr,
+		       r.nr == 1 ? "" : "s", tree.name, r.already_in_tree);
+		for (size_t i = 0; i < r.nr; i++) {
+			printf("  %.12s %s (%u line%s of %s", r.deps[i].id, r.deps[i].subject,
+			       r.deps[i].lines, r.deps[i].lines == 1 ? "" : "s",
+			       r.deps[i].paths.nr ? r.deps[i].paths.items[0] : "?");
+			for (size_t k = 1; k < r.deps[i].paths.nr; k++)
+				printf(", %s", r.deps[i].paths.items[k]);
+			printf(")%s\n", r.deps[i].new_file ? " [new file: a feature]" : "");
+		}
+		for (size_t k = 0; k < r.missing_files.nr; k++)
+			printf("  feature missing: %s does not exist in %s\n", r.missing_files.items[k],
+			       tree.name);
+	}
+	sm_deps_result_release(&r);
+	git_repository_free(repo);
+	return 0;
 }

@@ -1,11 +1,124 @@
-/* stablemate missing: not written yet (placeholder owned by the missing work). */
+/* stablemate missing: upstream commits in one stable tree and not the other. */
 #include "cli/cli.h"
+#include "trees/missing.h"
+#include "trees/repo.h"
+#include "lib/json.h"
+#include "lib/util.h"
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--json] TREE_A TREE_B\n"
+"\n"
+"Lists the upstream commits that one stable branch carries and the other does\n"
+"not, both ways, since the two branches' merge base (e.g. Greg's linux-6.1.y\n"
+"against mine). Each commit stands for the upstream id its message names\n"
+"(\"commit <sha> upstream.\", \"[ Upstream commit <sha> ]\", \"(cherry picked\n"
+"from commit <sha>)\", \"upstream commit <sha>\"), or for itself when it names\n"
+"none; it is looked up on the other side by that id, then by patch-id (as\n"
+"git patch-id --stable), then by subject. Merges and release commits\n"
+"(\"Linux 6.1.5\") are left out. Both branches' indexes are cached, keyed by\n"
+"their tips, so a rerun only reads new commits.\n"
+"\n"
+"Options:\n"
+"  -C, --repo REPO     the repository holding both branches (default: .)\n"
+"  --cache-dir DIR     index cache directory (default: $XDG_CACHE_HOME/stablemate)\n"
+"  --no-cache          do not read or write the index cache\n"
+"  --json              print the result as JSON\n"
+"\n"
+"Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\".\n"
+"Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
+"\n"
+"Example:\n"
+"  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n";
+
+static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other)
+{
+	printf("in %s, not in %s: %zu of %zu\n", s->branch, other->branch, s->nr, s->total);
+	for (size_t i = 0; i < s->nr; i++)
+		printf("  %.12s %.12s %s\n", s->only[i].upstream, s->only[i].stable, s->only[i].subject);
+}
+
+static void json_side(struct json_writer *w, const char *key, const struct sm_missing_side *s)
+{
+	json_object_begin(w, key);
+	json_string(w, "branch", s->branch);
+	json_int(w, "total", (long long)s->total);
+	json_string(w, "index_cache", s->cache ? s->cache : "off");
+	json_array_begin(w, "only_here");
+	for (size_t i = 0; i < s->nr; i++) {
+		json_object_begin(w, NULL);
+		json_string(w, "upstream", s->only[i].upstream);
+		json_string(w, "stable", s->only[i].stable);
+		json_string(w, "subject", s->only[i].subject);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+}
 
 int cmd_missing(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("stablemate missing: not implemented yet\n", stderr);
-	return 1;
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, 'C' },
+		{ "cache-dir", required_argument, NULL, 'D' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *path = ".", *cache_dir = NULL;
+	git_repository *repo = NULL;
+	struct sm_missing_result r;
+	int json = 0, c, ret = 0;
+
+	if (cli_wants_help(argc, argv))
+		cli_help(usage);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hC:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C': path = optarg; break;
+		case 'D': cache_dir = optarg; break;
+		case 'N': cache_dir = ""; break;
+		case 'j': json = 1; break;
+		default:
+			return cli_usage_error("missing", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("missing", "expected two branches, TREE_A and TREE_B");
+	if (sm_repo_open(&repo, path) < 0)
+		return cli_fail("missing");
+	if (sm_missing(repo, argv[optind], argv[optind + 1], cache_dir, &r) < 0) {
+		git_repository_free(repo);
+		return cli_fail("missing");
+	}
+	if (json) {
+		struct strbuf sb = STRBUF_INIT;
+		struct json_writer w;
+
+		json_init(&w, &sb);
+		json_object_begin(&w, NULL);
+		if (r.base[0])
+			json_string(&w, "merge_base", r.base);
+		else
+			json_null(&w, "merge_base");
+		json_int(&w, "in_both", (long long)r.in_both);
+		json_side(&w, "a", &r.a);
+		json_side(&w, "b", &r.b);
+		json_object_end(&w);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		fputc('\n', stdout);
+		strbuf_release(&sb);
+	} else {
+		printf("merge base %.12s; %zu commits in both\n", r.base[0] ? r.base : "(none)",
+		       r.in_both);
+		print_side(&r.a, &r.b);
+		print_side(&r.b, &r.a);
+	}
+	sm_missing_result_release(&r);
+	git_repository_free(repo);
+	return ret;
 }

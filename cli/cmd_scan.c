@@ -1,11 +1,204 @@
-/* stablemate scan: not written yet (placeholder owned by the scan work). */
+/* stablemate scan: classify a mainline range for each stable tree. */
 #include "cli/cli.h"
+#include "trees/scan.h"
+#include "trees/tree_state.h"
+#include "rules/classify.h"
+#include "lib/json.h"
+#include "lib/util.h"
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: stablemate scan --upstream REPO --range A..B --tree BRANCH[=VERSION]...\n"
+"                       [--tree-repo PATH] [--check-applies] [--candidates]\n"
+"                       [--rules DIR] [--cache-dir DIR | --no-cache] [--json]\n"
+"\n"
+"Classifies every commit of a mainline range and says, for each stable tree,\n"
+"whether it is a candidate and why. On top of the classifier's reasons (stable\n"
+"tag, Fixes:, keywords, size...) each tree gets:\n"
+"  present          already in the tree (by the upstream id its commit names,\n"
+"                   by patch-id, or by subject): rejected\n"
+"  bug-in-tree      the Fixes: target's first release (the earliest vX.Y tag\n"
+"                   containing it) is not newer than the tree\n"
+"  bug-not-in-tree  the Fixes: target came after the tree's release and was not\n"
+"                   backported: the tree never had the bug (rejected)\n"
+"  fix-for-fix      the Fixes: target was backported into the tree, so the fix\n"
+"                   is needed there even without a stable tag\n"
+"  prereq           a prerequisite named in the stable tag (# 4.9.x: a1f84a3:\n"
+"                   subject) that the tree lacks\n"
+"\n"
+"Options:\n"
+"  --upstream REPO     the mainline repository (default: .)\n"
+"  --range A..B        the commits to classify, e.g. v6.6..v6.7; merges in the\n"
+"                      range are listed and rejected as merges\n"
+"  --tree BRANCH[=VER] a stable branch (repeatable); the kernel version comes\n"
+"                      from the name (linux-6.1.y) unless given (=6.1). The\n"
+"                      tree's history is indexed from its release tag (v6.1)\n"
+"  --tree-repo PATH    the repository holding the --tree branches (default:\n"
+"                      the upstream repository)\n"
+"  --check-applies     try to cherry-pick each candidate onto each tree, in\n"
+"                      memory (slower)\n"
+"  --candidates        text output lists only commits that are a candidate\n"
+"                      (or maybe) for some tree\n"
+"  --rules DIR         the classifier's rules directory\n"
+"  --cache-dir DIR     where the upstream indexes are cached (default:\n"
+"                      $XDG_CACHE_HOME/stablemate); --no-cache: none\n"
+"  --json              print the whole result as JSON\n"
+"\n"
+"Exit status: 0 on success, 1 on an error (unknown revision, shallow\n"
+"repository...), 2 on a usage error.\n"
+"\n"
+"Example:\n"
+"  stablemate scan --upstream ~/linux --range v6.6..v6.7 --tree linux-6.1.y --tree linux-6.6.y\n";
+
+static int tree_reason(const char *code)
+{
+	return !strcmp(code, "present") || starts_with(code, "bug-") ||
+	       !strcmp(code, "fix-for-fix") || starts_with(code, "prereq");
+}
+
+static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts *o,
+		       int candidates_only)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t nr_cand = 0;
+
+	for (size_t i = 0; i < r->nr; i++)
+		for (size_t t = 0; t < o->nr_trees; t++)
+			if (r->items[i].trees[t].verdict.kind == SM_CANDIDATE) {
+				nr_cand++;
+				break;
+			}
+	printf("scan %s in %s: %zu commits, %zu candidates for at least one tree\n",
+	       o->range, o->upstream, r->nr, nr_cand);
+	for (size_t t = 0; t < o->nr_trees; t++)
+		printf("  tree %s (%d.%d): index %s\n", o->trees[t].name, o->trees[t].version.major,
+		       o->trees[t].version.minor, r->tree_cache_state[t]);
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct sm_scan_item *it = &r->items[i];
+		int show = !candidates_only;
+
+		for (size_t t = 0; t < o->nr_trees && !show; t++)
+			show = it->trees[t].verdict.kind != SM_REJECT;
+		if (!show)
+			continue;
+		printf("\n%.12s %s\n", it->id, it->commit.subject ? it->commit.subject : "");
+		strbuf_reset(&sb);
+		sm_verdict_summary(&it->verdict, &sb);
+		printf("    any tree: %s\n", strbuf_str(&sb));
+		if (it->fixes_target)
+			printf("    fixes: %.12s (first released in %s)\n", it->fixes_target,
+			       it->fixes_first_release ? it->fixes_first_release : "no release");
+		for (size_t t = 0; t < o->nr_trees; t++) {
+			const struct sm_scan_tree_result *tr = &it->trees[t];
+
+			strbuf_reset(&sb);
+			sm_verdict_summary(&tr->verdict, &sb);
+			printf("    %s: %s\n", o->trees[t].name, strbuf_str(&sb));
+			for (size_t k = 0; k < tr->verdict.nr_reasons; k++)
+				if (tree_reason(tr->verdict.reasons[k].code))
+					printf("        %s: %s\n", tr->verdict.reasons[k].code,
+					       tr->verdict.reasons[k].text);
+			if (tr->applies >= 0)
+				printf("        applies: %s\n", tr->applies ? "cleanly" : "no (conflict)");
+		}
+	}
+	strbuf_release(&sb);
+}
 
 int cmd_scan(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("stablemate scan: not implemented yet\n", stderr);
-	return 1;
+	static const struct option longopts[] = {
+		{ "upstream", required_argument, NULL, 'u' },
+		{ "range", required_argument, NULL, 'r' },
+		{ "tree", required_argument, NULL, 't' },
+		{ "tree-repo", required_argument, NULL, 'R' },
+		{ "check-applies", no_argument, NULL, 'a' },
+		{ "candidates", no_argument, NULL, 'c' },
+		{ "rules", required_argument, NULL, 'L' },
+		{ "cache-dir", required_argument, NULL, 'D' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct sm_scan_opts o;
+	struct sm_scan_result r;
+	struct sm_tree_spec *trees = NULL;
+	char **tree_args = NULL;
+	size_t nr_tree_args = 0;
+	const char *tree_repo = NULL, *rules_dir = NULL;
+	struct sm_rules *rules = NULL;
+	int json = 0, candidates = 0, c, ret;
+
+	if (cli_wants_help(argc, argv))
+		cli_help(usage);
+	memset(&o, 0, sizeof(o));
+	o.upstream = ".";
+	tree_args = xcalloc(argc + 1, sizeof(*tree_args));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'u': o.upstream = optarg; break;
+		case 'r': o.range = optarg; break;
+		case 't': tree_args[nr_tree_args++] = optarg; break;
+		case 'R': tree_repo = optarg; break;
+		case 'a': o.check_applies = 1; break;
+		case 'c': candidates = 1; break;
+		case 'L': rules_dir = optarg; break;
+		case 'D': o.cache_dir = optarg; break;
+		case 'N': o.cache_dir = ""; break;
+		case 'j': json = 1; break;
+		default:
+			free(tree_args);
+			return cli_usage_error("scan", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		free(tree_args);
+		return cli_usage_error("scan", "unexpected argument '%s'", argv[optind]);
+	}
+	if (!o.range || !nr_tree_args) {
+		free(tree_args);
+		return cli_usage_error("scan", "--range and at least one --tree are required");
+	}
+	trees = xcalloc(nr_tree_args, sizeof(*trees));
+	for (size_t i = 0; i < nr_tree_args; i++)
+		if (sm_tree_spec_parse(&trees[i], tree_args[i], tree_repo) < 0) {
+			free(trees);
+			free(tree_args);
+			return cli_usage_error("scan", "%s", sm_last_error());
+		}
+	o.trees = trees;
+	o.nr_trees = nr_tree_args;
+	if (sm_rules_load(&rules, rules_dir) < 0) {
+		free(trees);
+		free(tree_args);
+		return cli_fail("scan");
+	}
+	o.rules = rules;
+	ret = sm_scan(&o, &r);
+	if (ret < 0) {
+		ret = cli_fail("scan");
+	} else {
+		if (json) {
+			struct strbuf sb = STRBUF_INIT;
+			struct json_writer w;
+
+			json_init(&w, &sb);
+			sm_scan_result_json(&r, &o, &w);
+			fwrite(sb.buf, 1, sb.len, stdout);
+			fputc('\n', stdout);
+			strbuf_release(&sb);
+		} else {
+			print_text(&r, &o, candidates);
+		}
+		sm_scan_result_release(&r);
+	}
+	sm_rules_free(rules);
+	free(trees);
+	free(tree_args);
+	return ret;
 }

@@ -27,6 +27,9 @@ struct sm_scan_item {
 	struct sm_verdict verdict;	/* for no particular tree */
 	char *fixes_first_release;	/* first tag containing the Fixes: target, or NULL */
 	struct sm_scan_tree_result *trees;	/* opts->nr_trees entries */
+	/* Added by the trees work (not part of the first contract): */
+	char patch_id[41];		/* "" for merges and empty commits */
+	char *fixes_target;		/* full id of the Fixes: target that decided, or NULL */
 };
 
 struct sm_scan_opts {
@@ -42,6 +45,10 @@ struct sm_scan_opts {
 struct sm_scan_result {
 	struct sm_scan_item *items;	/* in upstream (topological, oldest first) order */
 	size_t nr;
+	/* Added by the trees work: how each tree's upstream index was got
+	 * (sm_cache_state_name: "new", "hit", "incremental", "rebuilt", "off"). */
+	const char **tree_cache_state;	/* opts->nr_trees entries, static strings */
+	size_t nr_trees;		/* entries of each item's trees[] */
 };
 
 int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out);

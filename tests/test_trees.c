@@ -1,0 +1,826 @@
+/* test_trees: the trees/ library on a real repository built by
+ * tests/trees_mkrepo.sh with the git CLI (mainline with v4.1/v4.4/v4.5,
+ * linux-4.1.y and linux-4.4.y carrying every upstream-line form). */
+#include "tests/check_main.h"
+#include "trees/patchid.h"
+#include "trees/repo.h"
+#include "trees/upstream_index.h"
+#include "trees/tags.h"
+#include "trees/scan.h"
+#include "trees/steal.h"
+#include "trees/rewrite.h"
+#include "trees/missing.h"
+#include "trees/backports.h"
+#include "trees/deps.h"
+#include "rules/classify.h"
+#include "lib/fileio.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+static char *tmp;		/* the temp dir holding linux/ and ids.sh */
+static char repo_path[4096];
+static struct strbuf ids = STRBUF_INIT;
+static struct sm_rules *rules;
+
+static const char *id(const char *name)
+{
+	static char buf[8][41];
+	static int n;
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%s=", name);
+	p = strstr(ids.buf, key);
+	ck_assert_msg(p, "no commit %s in ids.sh", name);
+	n = (n + 1) % 8;
+	memcpy(buf[n], p + strlen(key), 40);
+	buf[n][40] = '\0';
+	return buf[n];
+}
+
+/* Runs a shell command, returns its stdout (caller frees) and exit code. */
+static char *run(int *status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *run(int *status, const char *fmt, ...)
+{
+	struct strbuf out = STRBUF_INIT;
+	char buf[4096], *cmd;
+	va_list ap;
+	FILE *f;
+	size_t n;
+	int st;
+
+	va_start(ap, fmt);
+	ck_assert(vasprintf(&cmd, fmt, ap) >= 0);
+	va_end(ap);
+	f = popen(cmd, "r");
+	ck_assert_msg(f, "popen %s", cmd);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&out, buf, n);
+	st = pclose(f);
+	if (status)
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	free(cmd);
+	return strbuf_detach(&out, NULL);
+}
+
+static void setup_repo(void)
+{
+	int st;
+	char *out;
+
+	tmp = make_temp_dir("sm-trees");
+	out = run(&st, "bash '%s' '%s' 2>&1", srcdir_path("tests/trees_mkrepo.sh"), tmp);
+	ck_assert_msg(st == 0, "trees_mkrepo.sh failed: %s", out);
+	free(out);
+	snprintf(repo_path, sizeof(repo_path), "%s/linux", tmp);
+	strbuf_addch(&ids, '\n');
+	{
+		char *path = xasprintf("%s/ids.sh", tmp);
+
+		ck_assert(read_file(path, &ids) == 0);
+		free(path);
+	}
+	ck_assert(sm_rules_load(&rules, srcdir_path("rules")) == 0);
+}
+
+static void teardown_repo(void)
+{
+	sm_rules_free(rules);
+	remove_tree(tmp);
+	free(tmp);
+	strbuf_release(&ids);
+}
+
+static git_repository *open_repo(void)
+{
+	git_repository *r;
+
+	ck_assert_msg(sm_repo_open(&r, repo_path) == 0, "%s", sm_last_error());
+	return r;
+}
+
+/* ---- patch-id ---- */
+
+static void check_commit_patch_id(git_repository *r, const char *hex)
+{
+	char mine[41], *git;
+	git_oid oid;
+
+	git_oid_fromstr(&oid, hex);
+	ck_assert_msg(sm_patch_id_commit(r, &oid, mine) == 0, "%s", sm_last_error());
+	git = run(NULL, "cd '%s' && git show %s | git patch-id --stable | cut -c1-40", repo_path, hex);
+	ck_assert_msg(!strncmp(git, mine, 40), "%s: git %s, stablemate %s", hex, git, mine);
+	free(git);
+}
+
+START_TEST(patch_id_matches_git_on_commits)
+{
+	git_repository *r = open_repo();
+	const char *names[] = { "W1", "W2", "W3", "W6", "T2", "C3", "E1", "BASE41", "S1" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		check_commit_patch_id(r, id(names[i]));
+	git_repository_free(r);
+}
+END_TEST
+
+/* Real patches: the seed and the stable review mails of linux-hwmon. */
+START_TEST(patch_id_matches_git_on_real_mails)
+{
+	const char *dirs[] = { "../shared/corpus/lists/hwmon/stable-threads/cur", "../shared/seeds" };
+	int checked = 0;
+
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		DIR *dh = opendir(srcdir_path(dirs[d]));
+		struct dirent *de;
+
+		if (!dh)
+			continue;
+		while ((de = readdir(dh)) && checked < 40) {
+			struct strbuf text = STRBUF_INIT;
+			char *path, *git, mine[41];
+
+			if (de->d_name[0] == '.')
+				continue;
+			path = xasprintf("%s/%s", srcdir_path(dirs[d]), de->d_name);
+			ck_assert(read_file(path, &text) == 0);
+			/* Plain-text patches only (not base64 or quoted-printable). */
+			if (!strstr(strbuf_str(&text), "\ndiff --git ") ||
+			    strstr(strbuf_str(&text), "Content-Transfer-Encoding: base64") ||
+			    strstr(strbuf_str(&text), "quoted-printable")) {
+				strbuf_release(&text);
+				free(path);
+				continue;
+			}
+			git = run(NULL, "git patch-id --stable < '%s' | cut -c1-40", path);
+			if (strlen(git) >= 40) {
+				ck_assert_msg(sm_patch_id_from_text(text.buf, text.len, mine) == 0,
+					      "%s: %s", path, sm_last_error());
+				ck_assert_msg(!strncmp(git, mine, 40), "%s: git %.40s, stablemate %s",
+					      path, git, mine);
+				checked++;
+			}
+			free(git);
+			free(path);
+			strbuf_release(&text);
+		}
+		closedir(dh);
+	}
+	ck_assert_msg(checked >= 10, "only %d real patches compared", checked);
+}
+END_TEST
+
+START_TEST(patch_id_rejects_text_without_diff)
+{
+	char out[41];
+	const char *msg = "Subject: hello\n\nno diff here\n";
+
+	ck_assert_int_eq(sm_patch_id_from_text(msg, strlen(msg), out), -1);
+	ck_assert(strstr(sm_last_error(), "no diff"));
+}
+END_TEST
+
+/* ---- the upstream index ---- */
+
+START_TEST(index_maps_every_upstream_form)
+{
+	git_repository *r = open_repo();
+	struct sm_upstream_index i41, i44;
+	const struct sm_upstream_entry *e;
+	enum sm_match how;
+	git_oid base41, base44;
+	char pid[41];
+
+	ck_assert(sm_resolve_commit(r, "v4.1", &base41) == 0);
+	ck_assert(sm_resolve_commit(r, "v4.4", &base44) == 0);
+	ck_assert(sm_upstream_index_build(&i41, r, "linux-4.1.y", &base41, "") == 0);
+	ck_assert(sm_upstream_index_build(&i44, r, "linux-4.4.y", &base44, "") == 0);
+	ck_assert_int_eq(i41.nr, 6);
+	ck_assert_int_eq(i44.nr, 4);
+	/* "commit <sha> upstream." */
+	e = sm_upstream_index_find(&i41, id("C1"), NULL, NULL, &how);
+	ck_assert(e && !strcmp(e->stable, id("S1")) && how == SM_MATCH_UPSTREAM_ID);
+	/* "(cherry picked from commit <sha>)" */
+	e = sm_upstream_index_find(&i41, id("W6"), NULL, NULL, &how);
+	ck_assert(e && !strcmp(e->stable, id("S3")));
+	/* "upstream commit <sha>" */
+	e = sm_upstream_index_find(&i41, id("W7"), NULL, NULL, &how);
+	ck_assert(e && !strcmp(e->stable, id("S4")));
+	/* "[ Upstream commit <sha> ]" on a backport that differs */
+	e = sm_upstream_index_find(&i44, id("W6"), NULL, NULL, &how);
+	ck_assert(e && !strcmp(e->stable, id("T2")) && how == SM_MATCH_UPSTREAM_ID);
+	/* No upstream line: found by patch-id, not by id. */
+	ck_assert_ptr_null(sm_upstream_index_find(&i44, id("W1"), NULL, NULL, NULL));
+	git_oid_fromstr(&base41, id("W1"));
+	ck_assert(sm_patch_id_commit(r, &base41, pid) == 0);
+	e = sm_upstream_index_find(&i44, id("W1"), pid, NULL, &how);
+	ck_assert(e && !strcmp(e->stable, id("T3")) && how == SM_MATCH_PATCH_ID);
+	/* ... and by subject when the patch differs. */
+	e = sm_upstream_index_find(&i44, id("W1"), "0000000000000000000000000000000000000000",
+				   "ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt", &how);
+	ck_assert(e && how == SM_MATCH_SUBJECT);
+	/* Not there at all. */
+	ck_assert_ptr_null(sm_upstream_index_find(&i44, id("W8"), NULL, "nope", &how));
+	ck_assert_int_eq(how, SM_MATCH_NONE);
+	/* stable -> upstream, for the notes and mail code. */
+	ck_assert_str_eq(sm_upstream_index_upstream_of(&i44, id("T1")), id("W3"));
+	ck_assert_str_eq(sm_upstream_index_upstream_of(&i41, id("S2")), id("S2"));
+	ck_assert_ptr_null(sm_upstream_index_upstream_of(&i41, id("W8")));
+	sm_upstream_index_release(&i41);
+	sm_upstream_index_release(&i44);
+	git_repository_free(r);
+}
+END_TEST
+
+static void build(git_repository **r, struct sm_upstream_index *idx, const char *branch,
+		  const char *cache)
+{
+	git_oid base;
+
+	if (*r)
+		git_repository_free(*r);
+	*r = open_repo();
+	ck_assert(sm_resolve_commit(*r, "v4.1", &base) == 0);
+	ck_assert_msg(sm_upstream_index_build(idx, *r, branch, &base, cache) == 0, "%s",
+		      sm_last_error());
+}
+
+START_TEST(index_cache_is_incremental_and_never_trusted)
+{
+	git_repository *r = NULL;
+	struct sm_upstream_index idx;
+	char *cache = xasprintf("%s/cache-inc", tmp), *out;
+	struct strbuf text = STRBUF_INIT;
+	int st;
+
+	out = run(&st, "cd '%s' && git branch cache-test linux-4.1.y", repo_path);
+	free(out);
+	build(&r, &idx, "cache-test", cache);
+	ck_assert_int_eq(idx.cache_state, SM_CACHE_NEW);
+	ck_assert_int_eq(idx.scanned, 6);
+	sm_upstream_index_release(&idx);
+
+	build(&r, &idx, "cache-test", cache);
+	ck_assert_int_eq(idx.cache_state, SM_CACHE_HIT);
+	ck_assert_int_eq(idx.scanned, 0);
+	ck_assert_int_eq(idx.nr, 6);
+	ck_assert(sm_upstream_index_find(&idx, id("C1"), NULL, NULL, NULL));
+	sm_upstream_index_release(&idx);
+
+	/* The branch grows by one cherry-pick: only that one is read. */
+	out = run(&st, "cd '%s' && git checkout -q cache-test && git cherry-pick -x %s >/dev/null && "
+		  "git checkout -q master", repo_path, id("W2"));
+	free(out);
+	ck_assert_int_eq(st, 0);
+	build(&r, &idx, "cache-test", cache);
+	ck_assert_int_eq(idx.cache_state, SM_CACHE_INCREMENTAL);
+	ck_assert_int_eq(idx.scanned, 1);
+	ck_assert_int_eq(idx.from_cache, 6);
+	ck_assert_int_eq(idx.nr, 7);
+	ck_assert(sm_upstream_index_find(&idx, id("W2"), NULL, NULL, NULL));
+	/* The file on disk says so too. */
+	ck_assert(read_file(idx.cache_path, &text) == 0);
+	ck_assert(strstr(text.buf, id("W2")));
+	ck_assert(strstr(text.buf, "\ncount 7\n"));
+	sm_upstream_index_release(&idx);
+
+	/* Rewritten branch: the old tip is no longer in it -> rebuilt. */
+	out = run(&st, "cd '%s' && git branch -f cache-test %s", repo_path, id("S2"));
+	free(out);
+	build(&r, &idx, "cache-test", cache);
+	ck_assert_int_eq(idx.cache_state, SM_CACHE_REBUILT);
+	ck_assert_int_eq(idx.nr, 2);
+	ck_assert_ptr_null(sm_upstream_index_find(&idx, id("W2"), NULL, NULL, NULL));
+	sm_upstream_index_release(&idx);
+
+	/* A damaged cache (truncated, or an entry edited) is rebuilt. */
+	build(&r, &idx, "cache-test", cache);
+	ck_assert_int_eq(idx.cache_state, SM_CACHE_HIT);
+	strbuf_reset(&text);
+	ck_assert(read_file(idx.cache_path, &text) == 0);
+	ck_assert(write_file_atomic(idx.cache_path, text.buf, text.len - 4) == 0);
+	{
+		char *path = xstrdup(idx.cache_path);
+
+		sm_upstream_index_release(&idx);
+		build(&r, &idx, "cache-test", cache);
+		ck_assert_int_eq(idx.cache_state, SM_CACHE_REBUILT);
+		ck_assert_int_eq(idx.nr, 2);
+		sm_upstream_index_release(&idx);
+		/* An entry naming a bogus upstream id. */
+		strbuf_reset(&text);
+		ck_assert(read_file(path, &text) == 0);
+		ck_assert(strstr(text.buf, id("C1")));
+		memcpy(strstr(text.buf, id("C1")), "ZZZZ", 4);
+		ck_assert(write_file_atomic(path, text.buf, text.len) == 0);
+		free(path);
+	}
+	build(&r, &idx, "cache-test", cache);
+	ck_assert_int_eq(idx.cache_state, SM_CACHE_REBUILT);
+	ck_assert(sm_upstream_index_find(&idx, id("C1"), NULL, NULL, NULL));
+	sm_upstream_index_release(&idx);
+
+	strbuf_release(&text);
+	git_repository_free(r);
+	free(cache);
+}
+END_TEST
+
+START_TEST(index_unknown_branch_is_an_error)
+{
+	git_repository *r = open_repo();
+	struct sm_upstream_index idx;
+
+	ck_assert_int_eq(sm_upstream_index_build(&idx, r, "linux-9.9.y", NULL, ""), -1);
+	ck_assert_msg(strstr(sm_last_error(), "linux-9.9.y: unknown revision"), "%s", sm_last_error());
+	sm_upstream_index_release(&idx);
+	git_repository_free(r);
+}
+END_TEST
+
+/* ---- the tag graph ---- */
+
+START_TEST(first_release_from_tag_graph)
+{
+	git_repository *r = open_repo();
+	struct sm_release_tags t;
+	git_oid oid;
+	const struct sm_release *rel;
+
+	ck_assert(sm_release_tags_load(&t, r) == 0);
+	ck_assert_int_eq(t.nr, 3);
+	ck_assert_str_eq(t.tags[0].name, "v4.1");
+	ck_assert_str_eq(t.tags[2].name, "v4.5");
+	git_oid_fromstr(&oid, id("BASE41"));
+	ck_assert_str_eq(sm_first_release(&t, r, &oid)->name, "v4.1");
+	git_oid_fromstr(&oid, id("C1"));
+	ck_assert_str_eq(sm_first_release(&t, r, &oid)->name, "v4.4");
+	git_oid_fromstr(&oid, id("E1"));	/* on a merged topic branch */
+	ck_assert_str_eq(sm_first_release(&t, r, &oid)->name, "v4.5");
+	git_oid_fromstr(&oid, id("S1"));	/* a stable-only commit */
+	rel = sm_first_release(&t, r, &oid);
+	ck_assert_ptr_null(rel);
+	sm_release_tags_release(&t);
+	git_repository_free(r);
+}
+END_TEST
+
+/* ---- scan ---- */
+
+static struct sm_tree_spec trees[2] = {
+	{ "linux-4.1.y", NULL, "linux-4.1.y", { 4, 1, -1 } },
+	{ "linux-4.4.y", NULL, "linux-4.4.y", { 4, 4, -1 } },
+};
+
+static const struct sm_scan_item *item(const struct sm_scan_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (!strcmp(r->items[i].id, id(name)))
+			return &r->items[i];
+	ck_abort_msg("%s not in the scan", name);
+	return NULL;
+}
+
+static void scan_opts(struct sm_scan_opts *o, const char *range)
+{
+	memset(o, 0, sizeof(*o));
+	o->upstream = repo_path;
+	o->range = range;
+	o->trees = trees;
+	o->nr_trees = 2;
+	o->rules = rules;
+	o->cache_dir = "";
+	o->check_applies = 1;
+}
+
+START_TEST(scan_classifies_for_each_tree)
+{
+	struct sm_scan_opts o;
+	struct sm_scan_result r;
+	const struct sm_scan_item *it;
+	struct strbuf sb = STRBUF_INIT;
+	struct json_writer w;
+
+	scan_opts(&o, "v4.4..v4.5");
+	ck_assert_msg(sm_scan(&o, &r) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(r.nr, 14);
+	/* Upstream order, oldest first. */
+	ck_assert_str_eq(r.items[0].id, id("W1"));
+	ck_assert_str_eq(r.items[r.nr - 1].id, id("BASE45"));
+
+	/* The seed: keywords make it a candidate; 4.4 has it (patch-id). */
+	it = item(&r, "W1");
+	ck_assert_int_eq(it->verdict.kind, SM_CANDIDATE);
+	ck_assert_int_eq(it->trees[0].verdict.kind, SM_CANDIDATE);
+	ck_assert_int_eq(it->trees[0].present, 0);
+	ck_assert_int_eq(it->trees[0].applies, 1);
+	ck_assert_int_eq(it->trees[1].present, 1);
+	ck_assert_str_eq(it->trees[1].present_as, id("T3"));
+	ck_assert_int_eq(it->trees[1].verdict.kind, SM_REJECT);
+
+	/* Fix for a fix: its target is in 4.1 only as a cherry-pick. */
+	it = item(&r, "W2");
+	ck_assert_str_eq(it->fixes_first_release, "v4.4");
+	ck_assert(sm_verdict_has(&it->trees[0].verdict, "fix-for-fix"));
+	ck_assert_int_eq(it->trees[0].verdict.kind, SM_CANDIDATE);
+	ck_assert(!sm_verdict_has(&it->trees[1].verdict, "fix-for-fix"));
+	ck_assert(sm_verdict_has(&it->trees[1].verdict, "bug-in-tree"));
+
+	/* Bug introduced in v4.4: 4.1 never had it; 4.4 has the fix. */
+	it = item(&r, "W3");
+	ck_assert(sm_verdict_has(&it->trees[0].verdict, "bug-not-in-tree"));
+	ck_assert_int_eq(it->trees[0].verdict.kind, SM_REJECT);
+	ck_assert_int_eq(it->trees[1].present, 1);
+	ck_assert_str_eq(it->trees[1].present_as, id("T1"));
+
+	/* Fixes a commit of the same window: no tree has the bug. */
+	it = item(&r, "W4");
+	ck_assert_str_eq(it->fixes_first_release, "v4.5");
+	ck_assert(sm_verdict_has(&it->trees[0].verdict, "bug-not-in-tree"));
+	ck_assert(sm_verdict_has(&it->trees[1].verdict, "bug-not-in-tree"));
+
+	/* A prerequisite named in the stable tag. */
+	it = item(&r, "W5");
+	ck_assert_int_eq(it->trees[1].deps.nr, 1);
+	ck_assert_str_eq(it->trees[1].deps.items[0], id("W5P"));
+	ck_assert(sm_verdict_has(&it->trees[1].verdict, "prereq"));
+	ck_assert_int_eq(it->trees[0].deps.nr, 0);	/* "# 4.4.x": not for 4.1 */
+
+	/* Every upstream-line form counts as present. */
+	ck_assert_int_eq(item(&r, "W6")->trees[0].present, 1);
+	ck_assert_int_eq(item(&r, "W6")->trees[1].present, 1);
+	ck_assert_int_eq(item(&r, "W7")->trees[0].present, 1);
+	ck_assert_int_eq(item(&r, "W7")->trees[1].present, 0);
+
+	/* Trial cherry-picks. */
+	ck_assert_int_eq(item(&r, "W8")->trees[0].applies, 0);
+	ck_assert_int_eq(item(&r, "W8")->trees[1].applies, 1);
+
+	/* The merge in the range is listed and rejected as a merge. */
+	it = item(&r, "MERGE");
+	ck_assert(it->commit.is_merge);
+	ck_assert(sm_verdict_has(&it->trees[0].verdict, "merge"));
+	ck_assert_int_eq(it->trees[0].verdict.kind, SM_REJECT);
+
+	json_init(&w, &sb);
+	sm_scan_result_json(&r, &o, &w);
+	ck_assert(strstr(sb.buf, "\"fix-for-fix\""));
+	ck_assert(strstr(sb.buf, "\"nr_commits\":14"));
+	strbuf_release(&sb);
+	sm_scan_result_release(&r);
+}
+END_TEST
+
+START_TEST(scan_failure_paths)
+{
+	struct sm_scan_opts o;
+	struct sm_scan_result r;
+	struct sm_tree_spec bad = { "linux-9.9.y", NULL, "linux-9.9.y", { 9, 9, -1 } };
+	char *shallow = xasprintf("%s/shallow", tmp), *out;
+	int st;
+
+	scan_opts(&o, "v4.4..v9.9");
+	ck_assert_int_eq(sm_scan(&o, &r), -1);
+	ck_assert_msg(strstr(sm_last_error(), "v4.4..v9.9"), "%s", sm_last_error());
+	ck_assert_int_eq(r.nr, 0);
+
+	scan_opts(&o, "v4.4");
+	ck_assert_int_eq(sm_scan(&o, &r), -1);
+	ck_assert(strstr(sm_last_error(), "not a range"));
+
+	scan_opts(&o, "v4.4..v4.5");
+	o.trees = &bad;
+	o.nr_trees = 1;
+	ck_assert_int_eq(sm_scan(&o, &r), -1);
+	ck_assert_msg(strstr(sm_last_error(), "linux-9.9.y: unknown revision"), "%s", sm_last_error());
+
+	scan_opts(&o, "v4.4..v4.5");
+	o.upstream = "/nonexistent/repo";
+	ck_assert_int_eq(sm_scan(&o, &r), -1);
+	ck_assert(strstr(sm_last_error(), "/nonexistent/repo: not a git repository"));
+
+	out = run(&st, "git clone -q --depth 1 --branch linux-4.4.y 'file://%s' '%s' 2>&1",
+		  repo_path, shallow);
+	ck_assert_msg(st == 0, "%s", out);
+	free(out);
+	scan_opts(&o, "HEAD~1..HEAD");
+	o.upstream = shallow;
+	ck_assert_int_eq(sm_scan(&o, &r), -1);
+	ck_assert_msg(strstr(sm_last_error(), "shallow repository"), "%s", sm_last_error());
+	free(shallow);
+}
+END_TEST
+
+/* ---- steal ---- */
+
+static char *git_out(const char *fmt, const char *arg)
+{
+	char *cmd = xasprintf(fmt, arg), *out;
+
+	out = run(NULL, "cd '%s' && %s", repo_path, cmd);
+	free(cmd);
+	return out;
+}
+
+START_TEST(steal_picks_candidates_in_order)
+{
+	struct sm_steal_opts o;
+	struct sm_steal_result r;
+	char *before = git_out("git rev-parse %s", "linux-4.1.y");
+	char *head = git_out("git rev-parse %s", "HEAD");
+	char *out;
+
+	memset(&o, 0, sizeof(o));
+	o.repo = repo_path;
+	o.range = "v4.4..v4.5";
+	o.onto = trees[0];
+	o.branch = "steal-41";
+	o.signoff = "Stable Maintainer <stable@example.org>";
+	o.rules = rules;
+	o.cache_dir = "";
+	ck_assert_msg(sm_steal(&o, &r) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(r.nr_picked, 2);
+	ck_assert_int_eq(r.nr, 4);
+	ck_assert_str_eq(r.entries[0].upstream, id("W1"));
+	ck_assert_str_eq(r.entries[1].upstream, id("W2"));
+	ck_assert_ptr_null(r.entries[0].reason);
+	ck_assert_str_eq(r.entries[2].upstream, id("W8"));
+	ck_assert(r.entries[2].reason && strstr(r.entries[2].reason, "net/tls/tls_sw.c"));
+	ck_assert_str_eq(r.entries[3].upstream, id("E1"));
+	ck_assert(r.entries[3].reason && strstr(r.entries[3].reason, "conflict"));
+
+	/* The branch: onto's tip plus the two picks, upstream order. */
+	out = git_out("git log --format=%%s %s", "linux-4.1.y..steal-41");
+	ck_assert_str_eq(out, "i2c: i801: Fix block process call transactions\n"
+			      "ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt\n");
+	free(out);
+	out = git_out("git log -1 --format=%%B%%n--%%an%%n%%cn %s", "steal-41");
+	ck_assert(strstr(out, "i2c: i801: Fix block process call transactions\n\ncommit "));
+	ck_assert(strstr(out, id("W2")));
+	ck_assert(strstr(out, " upstream.\n\n"));
+	ck_assert(strstr(out, "Signed-off-by: Stable Maintainer <stable@example.org>\n"));
+	ck_assert(strstr(out, "--Kernel Dev\nStable Maintainer"));
+	free(out);
+	/* Nothing else moved: the tree, HEAD, the work tree. */
+	out = git_out("git rev-parse %s", "linux-4.1.y");
+	ck_assert_str_eq(out, before);
+	free(out);
+	out = git_out("git rev-parse %s", "HEAD");
+	ck_assert_str_eq(out, head);
+	free(out);
+	out = git_out("git status --porcelain %s", "");
+	ck_assert_str_eq(out, "");
+	free(out);
+	sm_steal_result_release(&r);
+
+	/* A second run must not overwrite the branch. */
+	ck_assert_int_eq(sm_steal(&o, &r), -1);
+	ck_assert(strstr(sm_last_error(), "steal-41: branch already exists"));
+	sm_steal_result_release(&r);
+	free(before);
+	free(head);
+}
+END_TEST
+
+/* ---- yank / insert ---- */
+
+static git_repository *branch_copy(const char *name, const char *from)
+{
+	char *cmd = xasprintf("git branch -f %s %s", name, from);
+	char *out = git_out("%s", cmd);
+
+	free(out);
+	free(cmd);
+	return open_repo();
+}
+
+START_TEST(yank_replays_and_keeps_backup)
+{
+	git_repository *r = branch_copy("y41", "linux-4.1.y");
+	struct sm_rewrite_result res;
+	char *out;
+
+	ck_assert_msg(sm_yank(r, "y41", id("S3"), &res) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(res.replayed, 2);
+	ck_assert_str_eq(res.old_tip, id("S5"));
+	out = git_out("git log --format=%%s %s", "v4.1..y41");
+	ck_assert_str_eq(out, "Linux 4.1.1\n"
+			      "KVM: arm64: vgic-its: Avoid potential UAF in LPI translation cache\n"
+			      "tls: use irqsave for the 4.1 tx lock\n"
+			      "tls: take the tx lock in the 4.1 backport\n"
+			      "i2c: i801: Add support for block process call\n");
+	free(out);
+	out = git_out("git rev-parse %s", "refs/stablemate/backup/y41");
+	ck_assert(!strncmp(out, id("S5"), 40));
+	free(out);
+	/* The original branch is untouched. */
+	out = git_out("git rev-parse %s", "linux-4.1.y");
+	ck_assert(!strncmp(out, id("S5"), 40));
+	free(out);
+	sm_rewrite_result_release(&res);
+	git_repository_free(r);
+}
+END_TEST
+
+START_TEST(yank_conflict_leaves_branch)
+{
+	git_repository *r = branch_copy("yc41", "linux-4.1.y");
+	struct sm_rewrite_result res;
+	char *out;
+
+	/* S2B changes the line S2 introduced: without S2 it cannot apply. */
+	ck_assert_int_eq(sm_yank(r, "yc41", id("S2"), &res), 1);
+	ck_assert_str_eq(res.conflict_commit, id("S2B"));
+	ck_assert_int_eq(res.conflict_paths.nr, 1);
+	ck_assert_str_eq(res.conflict_paths.items[0], "net/tls/tls_sw.c");
+	ck_assert(strstr(sm_last_error(), "conflict replaying"));
+	ck_assert(strstr(sm_last_error(), "branch left unchanged"));
+	out = git_out("git rev-parse %s", "yc41");
+	ck_assert(!strncmp(out, id("S5"), 40));
+	free(out);
+	sm_rewrite_result_release(&res);
+
+	/* A merge above the commit, the checked-out branch, a stranger. */
+	ck_assert_int_eq(sm_yank(r, "master", id("W1"), &res), -1);
+	ck_assert(strstr(sm_last_error(), "is checked out"));
+	sm_rewrite_result_release(&res);
+	out = git_out("git branch -f %s", "ym master");
+	free(out);
+	ck_assert_int_eq(sm_yank(r, "ym", id("W8"), &res), -1);
+	ck_assert_msg(strstr(sm_last_error(), "merge commit"), "%s", sm_last_error());
+	sm_rewrite_result_release(&res);
+	ck_assert_int_eq(sm_yank(r, "yc41", id("W8"), &res), -1);
+	ck_assert(strstr(sm_last_error(), "is not on the branch"));
+	sm_rewrite_result_release(&res);
+	ck_assert_int_eq(sm_yank(r, "no-such-branch", id("W8"), &res), -1);
+	ck_assert(strstr(sm_last_error(), "no-such-branch: no such local branch"));
+	sm_rewrite_result_release(&res);
+	git_repository_free(r);
+}
+END_TEST
+
+START_TEST(insert_in_the_middle)
+{
+	git_repository *r = branch_copy("i41", "linux-4.1.y");
+	struct sm_insert_opts o = { NULL, "Stable Maintainer <stable@example.org>", 1 };
+	struct sm_rewrite_result res;
+	char *out;
+
+	o.after = id("S1");
+	ck_assert_msg(sm_insert(r, "i41", id("W1"), &o, &res) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(res.replayed, 5);
+	out = git_out("git log --format=%%s %s", "v4.1..i41");
+	ck_assert_str_eq(out, "Linux 4.1.1\n"
+			      "KVM: arm64: vgic-its: Avoid potential UAF in LPI translation cache\n"
+			      "erofs: fix inconsistent per-file compression format\n"
+			      "tls: use irqsave for the 4.1 tx lock\n"
+			      "tls: take the tx lock in the 4.1 backport\n"
+			      "ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt\n"
+			      "i2c: i801: Add support for block process call\n");
+	free(out);
+	out = git_out("git log -1 --format=%%B %s", "i41~5");
+	ck_assert(strstr(out, id("W1")));
+	ck_assert(strstr(out, "Signed-off-by: Stable Maintainer <stable@example.org>"));
+	free(out);
+	sm_rewrite_result_release(&res);
+
+	/* W8 conflicts with the stable-only S2: the branch stays. */
+	out = git_out("git rev-parse %s", "i41");
+	o.after = "i41~4";	/* S1's rewrite is i41~5; this is the rewritten S2 */
+	ck_assert_int_eq(sm_insert(r, "i41", id("W8"), &o, &res), 1);
+	ck_assert(strstr(sm_last_error(), "does not apply"));
+	{
+		char *now = git_out("git rev-parse %s", "i41");
+
+		ck_assert_str_eq(now, out);
+		free(now);
+	}
+	free(out);
+	sm_rewrite_result_release(&res);
+	git_repository_free(r);
+}
+END_TEST
+
+/* ---- missing, backports, deps ---- */
+
+START_TEST(missing_both_ways)
+{
+	git_repository *r = open_repo();
+	struct sm_missing_result m;
+	int found_w7 = 0, found_w3 = 0;
+
+	ck_assert_msg(sm_missing(r, "linux-4.1.y", "linux-4.4.y", "", &m) == 0, "%s", sm_last_error());
+	ck_assert_str_eq(m.base, id("BASE41"));
+	for (size_t i = 0; i < m.a.nr; i++) {
+		ck_assert_str_ne(m.a.only[i].upstream, id("W6"));	/* both have it */
+		ck_assert_str_ne(m.a.only[i].upstream, id("C1"));	/* 4.4 by history */
+		if (!strcmp(m.a.only[i].upstream, id("W7"))) {
+			found_w7 = 1;
+			ck_assert_str_eq(m.a.only[i].stable, id("S4"));
+		}
+	}
+	for (size_t i = 0; i < m.b.nr; i++)
+		if (!strcmp(m.b.only[i].upstream, id("W3"))) {
+			found_w3 = 1;
+			ck_assert_str_eq(m.b.only[i].stable, id("T1"));
+		}
+	ck_assert(found_w7 && found_w3);
+	ck_assert_int_eq(m.a.nr, 3);	/* S2, S2B, W7 */
+	ck_assert_int_eq(m.b.nr, 4);	/* C2, C3, W3, W1 (4.4's copy has no line) */
+	sm_missing_result_release(&m);
+	git_repository_free(r);
+}
+END_TEST
+
+START_TEST(backports_show_differences)
+{
+	git_repository *r = open_repo();
+	struct sm_backports_result b;
+
+	ck_assert_msg(sm_backports(r, id("W6"), trees, 2, NULL, "", &b) == 0, "%s", sm_last_error());
+	ck_assert_str_eq(b.trees[0].stable, id("S3"));
+	ck_assert_int_eq(b.trees[0].differs, 0);
+	ck_assert_str_eq(b.trees[1].stable, id("T2"));
+	ck_assert_int_eq(b.trees[1].differs, 1);
+	ck_assert_int_eq(b.trees[1].lines_differ, 2);
+	sm_backports_result_release(&b);
+
+	ck_assert(sm_backports(r, id("W1"), trees, 2, &trees[0], "", &b) == 0);
+	ck_assert_int_eq(b.trees[0].how, SM_MATCH_NONE);
+	ck_assert_int_eq(b.trees[1].how, SM_MATCH_PATCH_ID);
+	ck_assert_int_eq(b.trees[1].applies, 1);
+	ck_assert_int_eq(b.mine_has, 0);
+	ck_assert_int_eq(b.upstream_applies, 1);
+	sm_backports_result_release(&b);
+
+	ck_assert(sm_backports(r, id("W8"), trees, 2, &trees[0], "", &b) == 0);
+	ck_assert_int_eq(b.upstream_applies, 0);
+	sm_backports_result_release(&b);
+	git_repository_free(r);
+}
+END_TEST
+
+START_TEST(deps_by_blame)
+{
+	git_repository *r = open_repo();
+	struct sm_deps_result d;
+
+	ck_assert_msg(sm_deps(r, id("W4"), &trees[1], "", &d) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(d.nr, 1);
+	ck_assert_str_eq(d.deps[0].id, id("W4A"));
+	ck_assert_int_eq(d.missing_files.nr, 0);
+	sm_deps_result_release(&d);
+
+	/* The stable tag's prerequisite is found by blame too. */
+	ck_assert(sm_deps(r, id("W5"), &trees[1], "", &d) == 0);
+	ck_assert_int_eq(d.nr, 1);
+	ck_assert_str_eq(d.deps[0].id, id("W5P"));
+	sm_deps_result_release(&d);
+
+	/* 4.1 lacks the whole ext4 fast-commit file: a missing feature. */
+	ck_assert(sm_deps(r, id("E1"), &trees[0], "", &d) == 0);
+	ck_assert_int_eq(d.nr, 1);
+	ck_assert_str_eq(d.deps[0].id, id("C3"));
+	ck_assert_int_eq(d.deps[0].new_file, 1);
+	ck_assert_int_eq(d.missing_files.nr, 1);
+	ck_assert_str_eq(d.missing_files.items[0], "fs/ext4/fc_replay.c");
+	sm_deps_result_release(&d);
+
+	/* The fix-for-fix's target is already in 4.1: nothing needed. */
+	ck_assert(sm_deps(r, id("W2"), &trees[0], "", &d) == 0);
+	ck_assert_int_eq(d.nr, 0);
+	ck_assert_int_eq(d.already_in_tree, 1);
+	sm_deps_result_release(&d);
+	git_repository_free(r);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("trees");
+	TCase *tc = tcase_create("trees");
+
+	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, patch_id_matches_git_on_commits);
+	tcase_add_test(tc, patch_id_matches_git_on_real_mails);
+	tcase_add_test(tc, patch_id_rejects_text_without_diff);
+	tcase_add_test(tc, index_maps_every_upstream_form);
+	tcase_add_test(tc, index_cache_is_incremental_and_never_trusted);
+	tcase_add_test(tc, index_unknown_branch_is_an_error);
+	tcase_add_test(tc, first_release_from_tag_graph);
+	tcase_add_test(tc, scan_classifies_for_each_tree);
+	tcase_add_test(tc, scan_failure_paths);
+	tcase_add_test(tc, steal_picks_candidates_in_order);
+	tcase_add_test(tc, yank_replays_and_keeps_backup);
+	tcase_add_test(tc, yank_conflict_leaves_branch);
+	tcase_add_test(tc, insert_in_the_middle);
+	tcase_add_test(tc, missing_both_ways);
+	tcase_add_test(tc, backports_show_differences);
+	tcase_add_test(tc, deps_by_blame);
+	suite_add_tcase(s, tc);
+	return s;
+}

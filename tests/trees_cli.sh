@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# trees_cli.sh: the scan/missing/backports/deps/steal/yank/insert commands
+# end to end on the repository of trees_mkrepo.sh: text and JSON output,
+# --help, usage errors (exit 2) and failures (exit 1, one line).
+set -uo pipefail
+top=${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+sm=${STABLEMATE:-$top/stablemate}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sm-trees-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+fails=0
+ok() { echo "ok - $1"; }
+bad() { echo "not ok - $1"; fails=$((fails + 1)); }
+# expect NAME WANT_RC CMD...: runs CMD, output in $out, checks the exit code.
+expect() {
+	local name=$1 want=$2; shift 2
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else bad "$name (exit $rc, want $want): $out"; fi
+}
+has() { if grep -qF -- "$2" <<<"$out"; then ok "$1"; else bad "$1: no '$2' in: $out"; fi; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $2" <<<"$out" && ok "$1" || bad "$1: $out"; }
+
+bash "$top/tests/trees_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "mkrepo failed"; exit 1; }
+. "$tmp/ids.sh"
+cd "$tmp/linux"
+
+for c in scan missing backports deps steal yank insert; do
+	expect "$c --help" 0 "$sm" "$c" --help
+	has "$c --help is a usage text" "usage: stablemate $c"
+	expect "$c with a bad option" 2 "$sm" "$c" --no-such-option
+done
+
+# scan
+expect "scan" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y
+has "scan counts" "scan v4.4..v4.5 in .: 14 commits"
+has "scan builds the index" "tree linux-4.1.y (4.1): index new"
+has "scan fix-for-fix" "fix-for-fix: fixes ${C1:0:12}, which linux-4.1.y carries as ${S1:0:12}"
+has "scan present by patch-id" "present: already in linux-4.4.y as ${T3:0:12} (matched by patch-id)"
+has "scan bug not in tree" "bug-not-in-tree: the Fixes: target ${C2:0:12} first appeared in v4.4, after 4.1"
+has "scan prereq" "prereq: needs ${W5P:0:12} (tls: rx: prepare the partial read path) first"
+expect "scan again" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --candidates
+has "scan reuses the cached index" "tree linux-4.4.y (4.4): index hit"
+if grep -q "^${W4A:0:12}" <<<"$out"; then bad "--candidates hides rejects"; else ok "--candidates hides rejects"; fi
+expect "scan --json" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y=4.4 --json --check-applies
+json "scan json" "c={x['id']:x for x in d['commits']}; w=c['$W8']['trees']; assert d['nr_commits']==14; assert w[0]['applies'] is False and w[1]['applies'] is True; assert c['$W1']['trees'][1]['present_as']=='$T3'; assert c['$MERGE']['merge']"
+expect "scan unknown revision" 1 "$sm" scan --range v4.4..v9.9 --tree linux-4.1.y
+has "scan names the range and the bad end" "stablemate scan: range v4.4..v9.9: v9.9: unknown revision in"
+[ "$(wc -l <<<"$out")" = 1 ] && ok "scan error is one line" || bad "scan error is one line: $out"
+expect "scan unknown tree" 1 "$sm" scan --range v4.4..v4.5 --tree linux-9.9.y
+has "scan names the tree" "linux-9.9.y: unknown revision"
+expect "scan tree without version" 2 "$sm" scan --range v4.4..v4.5 --tree master
+has "scan asks for a version" "master=6.1"
+git clone -q --depth 1 --branch linux-4.4.y "file://$tmp/linux" "$tmp/shallow" 2>/dev/null
+expect "scan shallow repo" 1 "$sm" scan --upstream "$tmp/shallow" --range HEAD~1..HEAD --tree linux-4.4.y
+has "scan refuses shallow" "shallow repository"
+
+# missing
+expect "missing" 0 "$sm" missing linux-4.1.y linux-4.4.y
+has "missing a side" "in linux-4.1.y, not in linux-4.4.y: 3 of 5"
+has "missing shows both ids" "${W7:0:12} ${S4:0:12} KVM: arm64: vgic-its"
+has "missing other side" "${W3:0:12} ${T1:0:12} fs/xattr: missing fdput()"
+expect "missing --json" 0 "$sm" missing --json linux-4.1.y linux-4.4.y
+json "missing json" "assert d['merge_base']=='$BASE41'; assert len(d['a']['only_here'])==3 and len(d['b']['only_here'])==4"
+expect "missing one branch" 2 "$sm" missing linux-4.1.y
+
+# backports
+expect "backports" 0 "$sm" backports --trees linux-4.1.y,linux-4.4.y --mine linux-4.1.y "$W1"
+has "backports not there" "linux-4.1.y: not backported"
+has "backports by patch-id" "linux-4.4.y: ${T3:0:12} (by patch-id), same as upstream, applies cleanly to linux-4.1.y"
+expect "backports differs" 0 "$sm" backports --trees linux-4.1.y,linux-4.4.y "$W6"
+has "backports differing backport" "linux-4.4.y: ${T2:0:12} (by upstream-id), differs from upstream (2 lines)"
+expect "backports --json" 0 "$sm" backports --json --trees linux-4.4.y "$W6"
+json "backports json" "t=d['trees'][0]; assert t['differs'] and t['stable']=='$T2' and t['matched_by']=='upstream-id'"
+expect "backports unknown fix" 1 "$sm" backports --trees linux-4.4.y 0123456789ab
+has "backports names it" "0123456789ab: unknown revision"
+
+# deps
+expect "deps" 0 "$sm" deps --tree linux-4.1.y "$E1"
+has "deps lists the dependency" "${C3:0:12} ext4: add fast commit replay buddy handling"
+has "deps flags the missing feature" "feature missing: fs/ext4/fc_replay.c does not exist in linux-4.1.y"
+expect "deps --json" 0 "$sm" deps --json --tree linux-4.4.y "$W4"
+json "deps json" "assert [x['id'] for x in d['deps']]==['$W4A'] and not d['feature_missing']"
+
+# steal
+head_before=$(git rev-parse HEAD); t41=$(git rev-parse linux-4.1.y)
+expect "steal" 0 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y --branch q41 --signoff "Stable Maintainer <stable@example.org>"
+has "steal picked" "created q41"
+has "steal left out with reason" "left out ${W8:0:12} tls: fix race between tx work scheduling and socket close: does not apply: conflict in net/tls/tls_sw.c"
+[ "$(git log --format=%s linux-4.1.y..q41 | wc -l)" = 2 ] && ok "steal made two commits" || bad "steal made two commits"
+git log -1 --format=%B q41 | grep -qx "commit $W2 upstream." && ok "steal upstream line" || bad "steal upstream line"
+git log -1 --format=%B q41 | grep -qx "Signed-off-by: Stable Maintainer <stable@example.org>" && ok "steal sign-off" || bad "steal sign-off"
+[ "$(git rev-parse HEAD)" = "$head_before" ] && [ "$(git rev-parse linux-4.1.y)" = "$t41" ] &&
+	[ -z "$(git status --porcelain)" ] && ok "steal touched no work tree, HEAD or tree" || bad "steal moved something"
+expect "steal onto an existing branch" 1 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y --branch q41
+has "steal refuses to overwrite" "q41: branch already exists"
+expect "steal --json" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.4.y --branch q44
+json "steal json" "assert d['picked']==len([c for c in d['commits'] if c['stable']]) and d['picked']>=2"
+
+# yank / insert
+git branch y41 linux-4.1.y
+expect "yank" 0 "$sm" yank y41 "$S3"
+has "yank reports the backup" "old tip kept in refs/stablemate/backup/y41"
+[ "$(git rev-parse refs/stablemate/backup/y41)" = "$S5" ] && ok "yank backup ref" || bad "yank backup ref"
+git log --format=%s v4.1..y41 | grep -q "erofs" && bad "yank removed the commit" || ok "yank removed the commit"
+git branch yc linux-4.1.y
+expect "yank conflict" 1 "$sm" yank yc "$S2"
+has "yank conflict message" "stablemate yank: yc: conflict replaying ${S2B:0:12}"
+[ "$(git rev-parse yc)" = "$S5" ] && ok "yank conflict left the branch" || bad "yank conflict moved the branch"
+expect "yank checked-out branch" 1 "$sm" yank master "$W1"
+expect "yank --json conflict" 1 "$sm" yank --json yc "$S2"
+git branch i41 linux-4.1.y
+expect "insert" 0 "$sm" insert i41 "$W1" --after "$S1" --signoff "Stable Maintainer <stable@example.org>"
+[ "$(git log -1 --format=%s i41~5)" = "ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt" ] &&
+	ok "insert put it after X" || bad "insert put it after X"
+before=$(git rev-parse i41)
+expect "insert conflict" 1 "$sm" insert i41 "$W8" --after i41~4
+has "insert conflict message" "does not apply after i41~4"
+[ "$(git rev-parse i41)" = "$before" ] && ok "insert conflict left the branch" || bad "insert conflict moved the branch"
+expect "insert without --after" 2 "$sm" insert i41 "$W8"
+
+echo "trees_cli: $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,189 @@
+#include "trees/backports.h"
+#include "trees/tree_state.h"
+#include "trees/pick.h"
+#include "trees/patchid.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include <ctype.h>
+#include <string.h>
+
+/* The +/- lines of a patch, whitespace removed, sorted. */
+static void change_lines(const char *diff, struct strlist *out)
+{
+	const char *p = diff;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len && (p[0] == '+' || p[0] == '-') &&
+		    !(len >= 4 && (!strncmp(p, "+++ ", 4) || !strncmp(p, "--- ", 4)))) {
+			char *l = xmalloc(len + 1);
+			size_t n = 0;
+
+			for (size_t i = 0; i < len; i++)
+				if (!isspace((unsigned char)p[i]))
+					l[n++] = p[i];
+			l[n] = '\0';
+			strlist_append_nodup(out, l);
+		}
+		p = nl ? nl + 1 : p + len;
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static unsigned lines_differ(const char *a, const char *b)
+{
+	struct strlist la = STRLIST_INIT, lb = STRLIST_INIT;
+	size_t i = 0, j = 0;
+	unsigned n = 0;
+
+	change_lines(a, &la);
+	change_lines(b, &lb);
+	qsort(la.items, la.nr, sizeof(char *), cmp_str);
+	qsort(lb.items, lb.nr, sizeof(char *), cmp_str);
+	while (i < la.nr || j < lb.nr) {
+		int c = i == la.nr ? 1 : j == lb.nr ? -1 : strcmp(la.items[i], lb.items[j]);
+
+		if (c == 0) {
+			i++;
+			j++;
+		} else {
+			n++;
+			if (c < 0)
+				i++;
+			else
+				j++;
+		}
+	}
+	strlist_clear(&la);
+	strlist_clear(&lb);
+	return n;
+}
+
+static int commit_diff(git_repository *repo, const char *hex, struct strbuf *out)
+{
+	git_oid id;
+	git_commit *c = NULL;
+	int r;
+
+	if (git_oid_fromstr(&id, hex) < 0 || git_commit_lookup(&c, repo, &id) < 0)
+		return sm_error("commit %s: unreadable", hex);
+	r = sm_commit_diff_text(repo, c, out);
+	git_commit_free(c);
+	return r;
+}
+
+static int trial(git_repository *repo, const char *hex, const git_oid *onto_id,
+		 struct strlist *conflicts)
+{
+	git_oid id, tree;
+	git_commit *c = NULL, *onto = NULL;
+	int r = -1;
+
+	if (git_oid_fromstr(&id, hex) == 0 && git_commit_lookup(&c, repo, &id) == 0 &&
+	    git_commit_lookup(&onto, repo, onto_id) == 0) {
+		r = sm_pick_tree(repo, c, onto, &tree, conflicts);
+		r = r == 0 ? 1 : r == 1 ? 0 : -1;
+	}
+	sm_clear_error();
+	git_commit_free(c);
+	git_commit_free(onto);
+	return r;
+}
+
+int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spec *trees,
+		 size_t nr, const struct sm_tree_spec *mine, const char *cache_dir,
+		 struct sm_backports_result *res)
+{
+	struct strbuf fix_diff = STRBUF_INIT;
+	struct sm_tree_state mt;
+	git_oid fid;
+	git_commit *c = NULL;
+	int have_mine = 0, ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	res->upstream_applies = -1;
+	if (sm_resolve_commit(repo, fix, &fid) < 0)
+		return -1;
+	git_oid_tostr(res->fix, sizeof(res->fix), &fid);
+	if (git_commit_lookup(&c, repo, &fid) < 0)
+		return sm_error("%s: unreadable (%s)", fix, sm_git_error());
+	res->subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	if (sm_commit_diff_text(repo, c, &fix_diff) < 0)
+		goto out;
+	if (fix_diff.len)
+		sm_patch_id_from_text(fix_diff.buf, fix_diff.len, res->patch_id);
+	sm_clear_error();
+	if (mine) {
+		const struct sm_upstream_entry *e;
+
+		if (sm_tree_state_open(&mt, mine, repo, NULL, cache_dir) < 0)
+			goto out;
+		have_mine = 1;
+		res->mine = mine->name;
+		e = sm_upstream_index_find(&mt.idx, res->fix, res->patch_id, res->subject, NULL);
+		if (e) {
+			res->mine_has = 1;
+			memcpy(res->mine_as, e->stable, 41);
+		} else if (git_commit_parentcount(c) == 1) {
+			res->upstream_applies = trial(repo, res->fix, &mt.tip, NULL);
+		}
+	}
+	res->trees = xcalloc(nr + 1, sizeof(*res->trees));
+	for (size_t i = 0; i < nr; i++) {
+		struct sm_backport *b = &res->trees[res->nr++];
+		struct sm_tree_state t;
+		const struct sm_upstream_entry *e;
+
+		b->tree = trees[i].name;
+		b->applies = -1;
+		if (sm_tree_state_open(&t, &trees[i], repo, NULL, cache_dir) < 0)
+			goto out;
+		e = sm_upstream_index_find(&t.idx, res->fix, res->patch_id, res->subject, &b->how);
+		if (e) {
+			struct strbuf sd = STRBUF_INIT;
+			char pid[41] = "";
+
+			memcpy(b->stable, e->stable, 41);
+			if (commit_diff(repo, e->stable, &sd) < 0) {
+				strbuf_release(&sd);
+				sm_tree_state_close(&t);
+				goto out;
+			}
+			if (sd.len)
+				sm_patch_id_from_text(sd.buf, sd.len, pid);
+			sm_clear_error();
+			b->differs = strcmp(pid, res->patch_id) != 0;
+			if (b->differs)
+				b->lines_differ = lines_differ(strbuf_str(&fix_diff), strbuf_str(&sd));
+			strbuf_release(&sd);
+			if (have_mine && !res->mine_has && b->how != SM_MATCH_SAME_COMMIT)
+				b->applies = trial(repo, e->stable, &mt.tip, &b->conflicts);
+		}
+		sm_tree_state_close(&t);
+	}
+	ret = 0;
+out:
+	if (ret < 0)
+		sm_backports_result_release(res);
+	if (have_mine)
+		sm_tree_state_close(&mt);
+	git_commit_free(c);
+	strbuf_release(&fix_diff);
+	return ret;
+}
+
+void sm_backports_result_release(struct sm_backports_result *res)
+{
+	for (size_t i = 0; i < res->nr; i++)
+		strlist_clear(&res->trees[i].conflicts);
+	free(res->trees);
+	free(res->subject);
+	memset(res, 0, sizeof(*res));
+}

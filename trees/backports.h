@@ -1,0 +1,40 @@
+/* backports: where an upstream fix went in other stable trees, whether
+ * each backport differs from the upstream patch, and whether it applies
+ * cleanly to my tree (a trial cherry-pick in memory). */
+#ifndef SM_TREES_BACKPORTS_H
+#define SM_TREES_BACKPORTS_H
+#include <stddef.h>
+#include <git2.h>
+#include "trees/scan.h"
+#include "trees/upstream_index.h"
+#include "lib/strlist.h"
+
+struct sm_backport {
+	const char *tree;	/* the spec's name */
+	enum sm_match how;	/* SM_MATCH_NONE: not backported there */
+	char stable[41];
+	int differs;		/* patch-id differs from upstream's */
+	unsigned lines_differ;	/* +/- lines in one patch and not the other */
+	int applies;		/* onto my tree: -1 not checked, 0 conflict, 1 clean */
+	struct strlist conflicts;
+};
+
+struct sm_backports_result {
+	char fix[41];
+	char *subject;
+	char patch_id[41];
+	struct sm_backport *trees;
+	size_t nr;
+	const char *mine;	/* my tree's branch, or NULL */
+	int mine_has;		/* the fix is already in my tree */
+	char mine_as[41];
+	int upstream_applies;	/* the upstream commit itself onto my tree (-1 unchecked) */
+};
+
+/* All trees' branches are in repo. mine may be NULL. Returns 0 or -1. */
+int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spec *trees,
+		 size_t nr, const struct sm_tree_spec *mine, const char *cache_dir,
+		 struct sm_backports_result *res);
+void sm_backports_result_release(struct sm_backports_result *res);
+
+#endif

@@ -1,0 +1,38 @@
+/* deps: the commits a fix needs before it applies to a tree. The lines the
+ * fix changes are blamed (libgit2) in the fix's parent, back to the tree's
+ * branch point; every commit found that the tree does not carry is a
+ * dependency, oldest first. A dependency that created the file, or a file
+ * the tree lacks altogether, is flagged: the fix then belongs to a feature
+ * the tree does not have. One level only (deps of deps are not followed). */
+#ifndef SM_TREES_DEPS_H
+#define SM_TREES_DEPS_H
+#include <stddef.h>
+#include <git2.h>
+#include "trees/scan.h"
+#include "lib/strlist.h"
+
+struct sm_dep {
+	char id[41];
+	char *subject;
+	struct strlist paths;	/* files of the fix it last touched */
+	unsigned lines;		/* lines of the fix's context it last touched */
+	int new_file;		/* it created one of those files */
+	long long time;		/* committer time, for the order */
+};
+
+struct sm_deps_result {
+	char fix[41];
+	char *subject;
+	char base[41];			/* blame stopped here */
+	struct sm_dep *deps;		/* oldest first */
+	size_t nr, alloc;
+	struct strlist missing_files;	/* files of the fix the tree lacks */
+	size_t already_in_tree;		/* commits found that the tree carries */
+};
+
+/* tree's branch must be in repo. Returns 0 or -1 (sm_error). */
+int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
+	    const char *cache_dir, struct sm_deps_result *res);
+void sm_deps_result_release(struct sm_deps_result *res);
+
+#endif

@@ -1,0 +1,90 @@
+#include "trees/missing.h"
+#include "trees/upstream_index.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include <ctype.h>
+#include <string.h>
+
+static int skipped(const struct sm_upstream_entry *e)
+{
+	const char *s = e->subject;
+
+	if (starts_with(s, "Merge "))
+		return 1;
+	if (skip_prefix(s, "Linux ", &s) && isdigit((unsigned char)*s)) {
+		while (isdigit((unsigned char)*s) || *s == '.')
+			s++;
+		return *s == '\0' || starts_with(s, "-rc");
+	}
+	return 0;
+}
+
+static size_t compare(const struct sm_upstream_index *from, const struct sm_upstream_index *to,
+		      struct sm_missing_side *side)
+{
+	size_t both = 0;
+
+	for (size_t i = 0; i < from->nr; i++) {
+		const struct sm_upstream_entry *e = &from->entries[i];
+		const char *up = e->upstream[0] ? e->upstream : e->stable;
+		struct sm_missing_entry *m;
+
+		if (skipped(e))
+			continue;
+		side->total++;
+		if (sm_upstream_index_find(to, up, e->patch_id, e->subject, NULL)) {
+			both++;
+			continue;
+		}
+		ALLOC_GROW(side->only, side->nr, side->alloc);
+		m = &side->only[side->nr++];
+		memcpy(m->upstream, up, 41);
+		memcpy(m->stable, e->stable, 41);
+		m->subject = xstrdup(e->subject);
+	}
+	return both;
+}
+
+int sm_missing(git_repository *repo, const char *a, const char *b, const char *cache_dir,
+	       struct sm_missing_result *res)
+{
+	struct sm_upstream_index ia, ib;
+	git_oid oa, ob, base;
+	int has_base, ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	res->a.branch = a;
+	res->b.branch = b;
+	if (sm_resolve_commit(repo, a, &oa) < 0 || sm_resolve_commit(repo, b, &ob) < 0)
+		return -1;
+	has_base = git_merge_base(&base, repo, &oa, &ob) == 0;
+	if (has_base)
+		git_oid_tostr(res->base, sizeof(res->base), &base);
+	if (sm_upstream_index_build(&ia, repo, a, has_base ? &base : NULL, cache_dir) < 0)
+		return -1;
+	if (sm_upstream_index_build(&ib, repo, b, has_base ? &base : NULL, cache_dir) < 0)
+		goto out_a;
+	res->a.cache = sm_cache_state_name(ia.cache_state);
+	res->b.cache = sm_cache_state_name(ib.cache_state);
+	res->in_both = compare(&ia, &ib, &res->a);
+	compare(&ib, &ia, &res->b);
+	ret = 0;
+	sm_upstream_index_release(&ib);
+out_a:
+	sm_upstream_index_release(&ia);
+	return ret;
+}
+
+static void side_release(struct sm_missing_side *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->only[i].subject);
+	free(s->only);
+}
+
+void sm_missing_result_release(struct sm_missing_result *res)
+{
+	side_release(&res->a);
+	side_release(&res->b);
+	memset(res, 0, sizeof(*res));
+}

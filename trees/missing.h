@@ -1,0 +1,35 @@
+/* missing: the upstream commits one stable tree has and another lacks,
+ * both ways, since the two branches' merge base. Each side's commit
+ * stands for the upstream id its message names (or itself), and is looked
+ * up on the other side by upstream id, patch-id, then subject. Merges and
+ * release commits ("Linux 6.1.5") are left out. */
+#ifndef SM_TREES_MISSING_H
+#define SM_TREES_MISSING_H
+#include <stddef.h>
+#include <git2.h>
+
+struct sm_missing_entry {
+	char upstream[41];	/* the upstream id (the commit's own id if it names none) */
+	char stable[41];	/* the commit on its side */
+	char *subject;
+};
+
+struct sm_missing_side {
+	const char *branch;
+	struct sm_missing_entry *only;	/* in this branch, not in the other */
+	size_t nr, alloc;
+	size_t total;		/* commits of this branch since the base */
+	const char *cache;	/* sm_cache_state_name of its index */
+};
+
+struct sm_missing_result {
+	char base[41];		/* merge base, "" when none */
+	size_t in_both;		/* commits of a matched on b */
+	struct sm_missing_side a, b;
+};
+
+int sm_missing(git_repository *repo, const char *a, const char *b, const char *cache_dir,
+	       struct sm_missing_result *res);
+void sm_missing_result_release(struct sm_missing_result *res);
+
+#endif

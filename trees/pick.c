@@ -1,0 +1,126 @@
+#include "trees/pick.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include <string.h>
+
+int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_oid *tree,
+		 struct strlist *conflicts)
+{
+	git_index *index = NULL;
+	git_merge_options opts;
+	char hex[41];
+	int ret;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
+	if (git_commit_parentcount(pick) > 1)
+		return sm_error("commit %.12s: is a merge; stablemate does not replay merges", hex);
+	if (git_commit_parentcount(pick) == 0)
+		return sm_error("commit %.12s: is a root commit; nothing to cherry-pick against", hex);
+	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
+	opts.flags |= GIT_MERGE_FIND_RENAMES;
+	if (git_cherrypick_commit(&index, repo, pick, onto, 0, &opts) < 0)
+		return sm_error("commit %.12s: cherry-pick failed (%s)", hex, sm_git_error());
+	if (git_index_has_conflicts(index)) {
+		git_index_conflict_iterator *it = NULL;
+		const git_index_entry *anc, *ours, *theirs;
+
+		if (conflicts && git_index_conflict_iterator_new(&it, index) == 0) {
+			while (git_index_conflict_next(&anc, &ours, &theirs, it) == 0) {
+				const char *path = ours ? ours->path : theirs ? theirs->path :
+						   anc ? anc->path : "?";
+
+				if (!strlist_contains(conflicts, path))
+					strlist_append(conflicts, path);
+			}
+			git_index_conflict_iterator_free(it);
+		}
+		git_index_free(index);
+		return 1;
+	}
+	ret = git_index_write_tree_to(tree, index, repo);
+	git_index_free(index);
+	if (ret < 0)
+		return sm_error("commit %.12s: cannot write the picked tree (%s)", hex, sm_git_error());
+	return 0;
+}
+
+char *sm_stable_message(const char *msg, const char *upstream, const char *signoff)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *nl = strchr(msg, '\n'), *rest;
+	char *sob = NULL;
+
+	if (!nl)
+		nl = msg + strlen(msg);
+	strbuf_add(&sb, msg, nl - msg);
+	strbuf_addf(&sb, "\n\ncommit %s upstream.\n\n", upstream);
+	rest = nl;
+	while (*rest == '\n')
+		rest++;
+	strbuf_addstr(&sb, rest);
+	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == ' '))
+		strbuf_setlen(&sb, sb.len - 1);
+	strbuf_addch(&sb, '\n');
+	if (signoff) {
+		sob = xasprintf("Signed-off-by: %s\n", signoff);
+		/* Do not sign twice when the last trailer already is ours. */
+		if (sb.len < strlen(sob) || strcmp(sb.buf + sb.len - strlen(sob), sob))
+			strbuf_addstr(&sb, sob);
+		free(sob);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+int sm_ident_parse(git_signature **out, const char *s)
+{
+	const char *lt = strchr(s, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	char *name, *email;
+	int ret;
+
+	if (!lt || !gt || gt[1] != '\0' || lt == s)
+		return sm_error("'%s': not an identity of the form 'Name <email>'", s);
+	name = xstrndup(s, lt - s);
+	for (size_t n = strlen(name); n && name[n - 1] == ' '; n--)
+		name[n - 1] = '\0';
+	email = xstrndup(lt + 1, gt - lt - 1);
+	ret = git_signature_now(out, name, email);
+	free(name);
+	free(email);
+	if (ret < 0)
+		return sm_error("'%s': not a usable identity (%s)", s, sm_git_error());
+	return 0;
+}
+
+int sm_committer(git_signature **out, git_repository *repo, const char *ident)
+{
+	if (ident)
+		return sm_ident_parse(out, ident);
+	if (git_signature_default(out, repo) < 0)
+		return sm_error("%s: no identity: set git's user.name and user.email, or pass --signoff",
+				sm_repo_name(repo));
+	return 0;
+}
+
+int sm_commit_write(git_repository *repo, const git_signature *author,
+		    const git_signature *committer, const char *msg, const git_oid *tree_id,
+		    const git_oid *parent_id, git_oid *out)
+{
+	git_tree *tree = NULL;
+	git_commit *parent = NULL;
+	const git_commit *parents[1];
+	int ret = -1;
+
+	if (git_tree_lookup(&tree, repo, tree_id) < 0 || git_commit_lookup(&parent, repo, parent_id) < 0)
+		goto out;
+	parents[0] = parent;
+	if (git_commit_create(out, repo, NULL, author, committer, NULL, msg, tree, 1, parents) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret < 0)
+		sm_error("cannot write a commit in %s (%s)", sm_repo_name(repo), sm_git_error());
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return ret;
+}

@@ -1,0 +1,29 @@
+/* pick: cherry-picking in memory (libgit2 merges into an in-memory index;
+ * the work tree, the index file and HEAD are never touched), and the
+ * stable-style commit message. */
+#ifndef SM_TREES_PICK_H
+#define SM_TREES_PICK_H
+#include <git2.h>
+#include "lib/strlist.h"
+
+/* Applies pick's change (against its first parent) onto onto. Returns 0
+ * and sets *tree when clean, 1 on a conflict (conflicting paths appended
+ * to conflicts when not NULL), -1 on error (sm_error). */
+int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_oid *tree,
+		 struct strlist *conflicts);
+/* The message of a stable backport: subject, blank line, "commit <upstream>
+ * upstream.", blank line, the rest of msg, and "Signed-off-by: <signoff>"
+ * unless msg already ends with it (signoff NULL: none). Caller frees. */
+char *sm_stable_message(const char *msg, const char *upstream, const char *signoff);
+/* "Name <email>" into a signature stamped now; -1 (sm_error) when s is
+ * not of that form. Free with git_signature_free. */
+int sm_ident_parse(git_signature **out, const char *s);
+/* The committer identity: ident when not NULL, else the repository's
+ * user.name/user.email. Returns 0 or -1 (sm_error). */
+int sm_committer(git_signature **out, git_repository *repo, const char *ident);
+/* Writes a commit with one parent and no ref update. Returns 0 or -1. */
+int sm_commit_write(git_repository *repo, const git_signature *author,
+		    const git_signature *committer, const char *msg, const git_oid *tree,
+		    const git_oid *parent, git_oid *out);
+
+#endif

@@ -1,2 +1,0 @@
-/* Keeps the library non-empty until its first real source lands. */
-int sm_trees_placeholder;

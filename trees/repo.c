@@ -1,0 +1,169 @@
+#include "trees/repo.h"
+#include "trees/patchid.h"
+#include "lib/util.h"
+#include <string.h>
+
+const char *sm_git_error(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+int sm_repo_open(git_repository **out, const char *path)
+{
+	static int initialised;
+
+	if (!initialised) {
+		git_libgit2_init();
+		initialised = 1;
+	}
+	*out = NULL;
+	if (git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return sm_error("%s: not a git repository (%s)", path, sm_git_error());
+	if (git_repository_is_shallow(*out) == 1) {
+		git_repository_free(*out);
+		*out = NULL;
+		return sm_error("%s: shallow repository; stablemate needs the whole history "
+				"(run 'git fetch --unshallow')", path);
+	}
+	return 0;
+}
+
+const char *sm_repo_name(git_repository *repo)
+{
+	const char *p = git_repository_workdir(repo);
+
+	return p ? p : git_repository_path(repo);
+}
+
+int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out)
+{
+	git_object *obj = NULL, *peeled = NULL;
+
+	if (git_revparse_single(&obj, repo, spec) < 0)
+		return sm_error("%s: unknown revision in %s", spec, sm_repo_name(repo));
+	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		git_object_free(obj);
+		return sm_error("%s: not a commit in %s", spec, sm_repo_name(repo));
+	}
+	git_oid_cpy(out, git_object_id(peeled));
+	git_object_free(peeled);
+	git_object_free(obj);
+	return 0;
+}
+
+int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out)
+{
+	size_t len = strlen(hex);
+	git_oid prefix;
+	git_commit *c = NULL;
+
+	if (len < 4 || len > GIT_OID_HEXSZ || !is_hex_string(hex, len))
+		return -1;
+	if (git_oid_fromstrn(&prefix, hex, len) < 0)
+		return -1;
+	if (git_commit_lookup_prefix(&c, repo, &prefix, len) < 0)
+		return -1;
+	git_oid_cpy(out, git_commit_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
+static int diff_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
+			 const git_diff_line *l, void *payload)
+{
+	struct strbuf *out = payload;
+
+	(void)d;
+	(void)h;
+	if (l->origin == GIT_DIFF_LINE_CONTEXT || l->origin == GIT_DIFF_LINE_ADDITION ||
+	    l->origin == GIT_DIFF_LINE_DELETION)
+		strbuf_addch(out, l->origin);
+	strbuf_add(out, l->content, l->content_len);
+	return 0;
+}
+
+int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
+{
+	git_tree *new_tree = NULL, *old_tree = NULL;
+	git_commit *parent = NULL;
+	git_diff *diff = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	int ret = -1;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+	if (git_commit_tree(&new_tree, c) < 0)
+		goto out;
+	if (git_commit_parentcount(c) > 0) {
+		if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&old_tree, parent) < 0)
+			goto out;
+	}
+	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, NULL) < 0)
+		goto out;
+	/* git_diff_print gives the same text as git_diff_to_buf without a
+	 * second buffer; '+'/'-'/' ' origins are ours to add. */
+	if (git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, diff_print_cb, out) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret < 0)
+		sm_error("commit %s: cannot diff (%s)", hex, sm_git_error());
+	git_diff_free(diff);
+	git_tree_free(old_tree);
+	git_tree_free(new_tree);
+	git_commit_free(parent);
+	return ret;
+}
+
+char *sm_signature_str(const git_signature *sig)
+{
+	return xasprintf("%s <%s>", sig->name ? sig->name : "", sig->email ? sig->email : "");
+}
+
+int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
+		   struct sm_commit *out, char patch_id[41])
+{
+	const char *msg = git_commit_message_raw(c);
+	char hex[GIT_OID_HEXSZ + 1];
+
+	memset(out, 0, sizeof(*out));
+	if (patch_id)
+		patch_id[0] = '\0';
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+	if (!msg)
+		msg = "";
+	if (sm_commit_parse_message(out, msg, strlen(msg)) < 0) {
+		/* An empty message still is a commit: keep going with no subject. */
+		sm_clear_error();
+		sm_commit_release(out);
+		memset(out, 0, sizeof(*out));
+		out->subject = xstrdup("");
+	}
+	free(out->id);
+	out->id = xstrdup(hex);
+	free(out->author);
+	out->author = sm_signature_str(git_commit_author(c));
+	free(out->committer);
+	out->committer = sm_signature_str(git_commit_committer(c));
+	if (git_commit_parentcount(c) > 1)
+		out->is_merge = 1;
+	if (with_diff && !out->is_merge) {
+		struct strbuf diff = STRBUF_INIT;
+
+		if (sm_commit_diff_text(repo, c, &diff) < 0) {
+			strbuf_release(&diff);
+			sm_commit_release(out);
+			return -1;
+		}
+		if (diff.len) {
+			sm_commit_parse_diff(out, diff.buf, diff.len);
+			if (patch_id && sm_patch_id_from_text(diff.buf, diff.len, patch_id) < 0) {
+				sm_clear_error();
+				patch_id[0] = '\0';
+			}
+		}
+		strbuf_release(&diff);
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* repo: the libgit2 plumbing every trees/ command shares: opening a
+ * repository (refusing shallow clones), resolving revisions, loading a
+ * commit into an sm_commit with its diff, and libgit2's error text. */
+#ifndef SM_TREES_REPO_H
+#define SM_TREES_REPO_H
+#include <git2.h>
+#include "lib/strbuf.h"
+#include "rules/commit.h"
+
+/* Opens path (a work tree or a .git/bare directory). A shallow repository
+ * is refused: the tag graph and the index need the whole history.
+ * Returns 0 or -1 (sm_error names path). Free with git_repository_free. */
+int sm_repo_open(git_repository **out, const char *path);
+/* The last libgit2 error message, never NULL. */
+const char *sm_git_error(void);
+/* Resolves spec (a branch, tag, "origin/x", sha, "HEAD~2") to a commit.
+ * Returns 0 or -1 with "spec: unknown revision in <repo>". */
+int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out);
+/* Resolves an abbreviated or full hex id to a commit id; 0 or -1 (quiet:
+ * no sm_error, this is used for ids found in messages). */
+int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);
+/* The patch of c against its first parent (the empty tree for a root
+ * commit) in git's patch format, appended to out. Returns 0 or -1. */
+int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out);
+/* Parses c's message (and diff when with_diff) into out; out->id is the
+ * full id, is_merge is set for more than one parent. When patch_id is not
+ * NULL and the commit has a diff, it gets the patch-id ("" otherwise).
+ * Returns 0 or -1 (sm_error). Release out with sm_commit_release. */
+int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
+		   struct sm_commit *out, char patch_id[41]);
+/* "Name <email>" of a signature, caller frees. */
+char *sm_signature_str(const git_signature *sig);
+/* The repository's path for messages (work dir, else the git dir). */
+const char *sm_repo_name(git_repository *repo);
+
+#endif

@@ -1,0 +1,252 @@
+#include "trees/rewrite.h"
+#include "trees/pick.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include <string.h>
+
+struct chain {
+	git_oid *ids;		/* oldest first: the commits above the anchor */
+	size_t nr, alloc;
+};
+
+/* The local branch reference for name. */
+static int branch_ref(git_repository *repo, const char *name, git_reference **out)
+{
+	if (git_branch_lookup(out, repo, name, GIT_BRANCH_LOCAL) == 0)
+		return 0;
+	if (starts_with(name, "refs/heads/") && git_reference_lookup(out, repo, name) == 0)
+		return 0;
+	return sm_error("%s: no such local branch in %s", name, sm_repo_name(repo));
+}
+
+/* Collects the first-parent commits from tip down to (not including)
+ * anchor; fails when anchor is not reached or a merge is in the way. */
+static int collect(git_repository *repo, const char *branch, const git_oid *tip,
+		   const git_oid *anchor, const char *anchor_name, struct chain *ch)
+{
+	git_oid cur = *tip;
+
+	while (!git_oid_equal(&cur, anchor)) {
+		git_commit *c = NULL;
+		char hex[41];
+
+		git_oid_tostr(hex, sizeof(hex), &cur);
+		if (git_commit_lookup(&c, repo, &cur) < 0)
+			return sm_error("%s: commit %s unreadable (%s)", branch, hex, sm_git_error());
+		if (git_commit_parentcount(c) > 1) {
+			git_commit_free(c);
+			return sm_error("%s: merge commit %.12s lies above %s; stablemate only "
+					"rewrites linear history", branch, hex, anchor_name);
+		}
+		if (git_commit_parentcount(c) == 0) {
+			git_commit_free(c);
+			return sm_error("%s: %s is not on the branch", branch, anchor_name);
+		}
+		ALLOC_GROW(ch->ids, ch->nr, ch->alloc);
+		ch->ids[ch->nr++] = cur;
+		cur = *git_commit_parent_id(c, 0);
+		git_commit_free(c);
+	}
+	for (size_t i = 0; i < ch->nr / 2; i++) {
+		git_oid t = ch->ids[i];
+
+		ch->ids[i] = ch->ids[ch->nr - 1 - i];
+		ch->ids[ch->nr - 1 - i] = t;
+	}
+	return 0;
+}
+
+/* Replays ch onto base; *out gets the new tip. 0, 1 conflict, -1 error. */
+static int replay(git_repository *repo, const char *branch, const struct chain *ch,
+		  const git_oid *base, const git_signature *committer, git_oid *out,
+		  struct sm_rewrite_result *res)
+{
+	git_oid cur = *base;
+
+	for (size_t i = 0; i < ch->nr; i++) {
+		git_commit *c = NULL, *onto = NULL;
+		git_oid tree;
+		int r;
+
+		if (git_commit_lookup(&c, repo, &ch->ids[i]) < 0 ||
+		    git_commit_lookup(&onto, repo, &cur) < 0) {
+			git_commit_free(c);
+			return sm_error("%s: %s", branch, sm_git_error());
+		}
+		r = sm_pick_tree(repo, c, onto, &tree, &res->conflict_paths);
+		if (r == 1) {
+			struct strbuf paths = STRBUF_INIT;
+
+			git_oid_tostr(res->conflict_commit, 41, &ch->ids[i]);
+			res->conflict_subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+			for (size_t k = 0; k < res->conflict_paths.nr; k++)
+				strbuf_addf(&paths, "%s%s", k ? ", " : "", res->conflict_paths.items[k]);
+			sm_error("%s: conflict replaying %.12s (\"%s\") in %s; branch left unchanged",
+				 branch, res->conflict_commit, res->conflict_subject, strbuf_str(&paths));
+			strbuf_release(&paths);
+		}
+		if (r == 0)
+			r = sm_commit_write(repo, git_commit_author(c),
+					    committer ? committer : git_commit_committer(c),
+					    git_commit_message(c), &tree, &cur, &cur);
+		git_commit_free(c);
+		git_commit_free(onto);
+		if (r)
+			return r;
+		res->replayed++;
+	}
+	*out = cur;
+	return 0;
+}
+
+static int update_branch(git_repository *repo, git_reference *ref, const char *shortname,
+			 const git_oid *old_tip, const git_oid *new_tip, const char *why,
+			 struct sm_rewrite_result *res)
+{
+	git_reference *backup = NULL, *moved = NULL;
+	char *logmsg = xasprintf("stablemate %s", why);
+
+	res->backup_ref = xasprintf("refs/stablemate/backup/%s", shortname);
+	if (git_reference_create(&backup, repo, res->backup_ref, old_tip, 1, logmsg) < 0) {
+		free(logmsg);
+		return sm_error("%s: cannot write %s (%s)", shortname, res->backup_ref, sm_git_error());
+	}
+	git_reference_free(backup);
+	/* Checked against the old tip: a branch moved meanwhile is not lost. */
+	if (git_reference_create_matching(&moved, repo, git_reference_name(ref), new_tip, 1,
+					  old_tip, logmsg) < 0) {
+		free(logmsg);
+		return sm_error("%s: cannot update the branch (%s)", shortname, sm_git_error());
+	}
+	git_reference_free(moved);
+	free(logmsg);
+	git_oid_tostr(res->new_tip, 41, new_tip);
+	return 0;
+}
+
+static int prepare(git_repository *repo, const char *branch, git_reference **ref, git_oid *tip,
+		   struct sm_rewrite_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (branch_ref(repo, branch, ref) < 0)
+		return -1;
+	if (!git_repository_is_bare(repo) && git_branch_is_head(*ref) == 1) {
+		git_reference_free(*ref);
+		*ref = NULL;
+		return sm_error("%s: is checked out in %s; switch to another branch first "
+				"(stablemate never touches the work tree)", branch, sm_repo_name(repo));
+	}
+	if (sm_resolve_commit(repo, git_reference_name(*ref), tip) < 0) {
+		git_reference_free(*ref);
+		*ref = NULL;
+		return -1;
+	}
+	git_oid_tostr(res->old_tip, 41, tip);
+	return 0;
+}
+
+int sm_yank(git_repository *repo, const char *branch, const char *commit,
+	    struct sm_rewrite_result *res)
+{
+	git_reference *ref = NULL;
+	git_commit *victim = NULL;
+	git_signature *committer = NULL;
+	struct chain ch = { NULL, 0, 0 };
+	git_oid tip, target, base, new_tip;
+	int ret = -1;
+
+	if (prepare(repo, branch, &ref, &tip, res) < 0)
+		return -1;
+	if (sm_resolve_commit(repo, commit, &target) < 0)
+		goto out;
+	if (git_commit_lookup(&victim, repo, &target) < 0)
+		goto out;
+	if (git_commit_parentcount(victim) != 1) {
+		sm_error("%s: %s has %u parents; only a commit with one parent can be yanked",
+			 branch, commit, git_commit_parentcount(victim));
+		goto out;
+	}
+	base = *git_commit_parent_id(victim, 0);
+	if (collect(repo, branch, &tip, &target, commit, &ch) < 0)
+		goto out;
+	if (git_signature_default(&committer, repo) < 0)
+		committer = NULL;
+	ret = replay(repo, branch, &ch, &base, committer, &new_tip, res);
+	if (ret == 0 && update_branch(repo, ref, git_reference_shorthand(ref), &tip, &new_tip,
+				      "yank", res) < 0)
+		ret = -1;
+out:
+	git_signature_free(committer);
+	git_commit_free(victim);
+	git_reference_free(ref);
+	free(ch.ids);
+	return ret;
+}
+
+int sm_insert(git_repository *repo, const char *branch, const char *commit,
+	      const struct sm_insert_opts *o, struct sm_rewrite_result *res)
+{
+	git_reference *ref = NULL;
+	git_commit *pick = NULL, *after = NULL;
+	git_signature *committer = NULL;
+	struct chain ch = { NULL, 0, 0 };
+	git_oid tip, pick_id, after_id, tree, base, new_tip;
+	char *msg = NULL, *ident = NULL;
+	char hex[41];
+	int ret = -1, r;
+
+	if (prepare(repo, branch, &ref, &tip, res) < 0)
+		return -1;
+	if (sm_resolve_commit(repo, commit, &pick_id) < 0 ||
+	    sm_resolve_commit(repo, o->after, &after_id) < 0)
+		goto out;
+	if (collect(repo, branch, &tip, &after_id, o->after, &ch) < 0)
+		goto out;
+	if (git_commit_lookup(&pick, repo, &pick_id) < 0 ||
+	    git_commit_lookup(&after, repo, &after_id) < 0) {
+		sm_error("%s: %s", branch, sm_git_error());
+		goto out;
+	}
+	if (sm_committer(&committer, repo, o->signoff) < 0)
+		goto out;
+	r = sm_pick_tree(repo, pick, after, &tree, &res->conflict_paths);
+	if (r) {
+		if (r == 1) {
+			git_oid_tostr(res->conflict_commit, 41, &pick_id);
+			res->conflict_subject = xstrdup(git_commit_summary(pick) ? git_commit_summary(pick) : "");
+			sm_error("%s: %.12s (\"%s\") does not apply after %s (conflict in %s); "
+				 "branch left unchanged", branch, res->conflict_commit,
+				 res->conflict_subject, o->after,
+				 res->conflict_paths.nr ? res->conflict_paths.items[0] : "?");
+		}
+		ret = r;
+		goto out;
+	}
+	git_oid_tostr(hex, sizeof(hex), &pick_id);
+	ident = sm_signature_str(committer);
+	msg = o->stable_line ? sm_stable_message(git_commit_message(pick), hex, ident)
+			     : xstrdup(git_commit_message(pick));
+	if (sm_commit_write(repo, git_commit_author(pick), committer, msg, &tree, &after_id, &base) < 0)
+		goto out;
+	ret = replay(repo, branch, &ch, &base, committer, &new_tip, res);
+	if (ret == 0 && update_branch(repo, ref, git_reference_shorthand(ref), &tip, &new_tip,
+				      "insert", res) < 0)
+		ret = -1;
+out:
+	free(msg);
+	free(ident);
+	git_signature_free(committer);
+	git_commit_free(pick);
+	git_commit_free(after);
+	git_reference_free(ref);
+	free(ch.ids);
+	return ret;
+}
+
+void sm_rewrite_result_release(struct sm_rewrite_result *res)
+{
+	free(res->backup_ref);
+	free(res->conflict_subject);
+	strlist_clear(&res->conflict_paths);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,36 @@
+/* rewrite: yank a commit out of a branch, or insert one in the middle,
+ * by replaying the commits above it in memory. The branch moves only when
+ * every commit replayed cleanly (ref update checked against the old tip);
+ * its old tip is kept in refs/stablemate/backup/<branch>. A checked-out
+ * branch is refused: its work tree would no longer match. */
+#ifndef SM_TREES_REWRITE_H
+#define SM_TREES_REWRITE_H
+#include <git2.h>
+#include "lib/strlist.h"
+
+struct sm_rewrite_result {
+	char old_tip[41], new_tip[41];
+	char *backup_ref;		/* refs/stablemate/backup/<branch> */
+	size_t replayed;		/* commits replayed above the change */
+	/* On a conflict (return 1): the commit that did not replay. */
+	char conflict_commit[41];
+	char *conflict_subject;
+	struct strlist conflict_paths;
+};
+
+struct sm_insert_opts {
+	const char *after;	/* a commit of the branch */
+	const char *signoff;	/* "Name <email>"; NULL: repo identity */
+	int stable_line;	/* add "commit <sha> upstream." and Signed-off-by */
+};
+
+/* Both return 0 when the branch was rewritten, 1 on a conflict (branch
+ * untouched, res says where, sm_error has the one-line message), -1 on
+ * another error (sm_error). Release res with sm_rewrite_result_release. */
+int sm_yank(git_repository *repo, const char *branch, const char *commit,
+	    struct sm_rewrite_result *res);
+int sm_insert(git_repository *repo, const char *branch, const char *commit,
+	      const struct sm_insert_opts *o, struct sm_rewrite_result *res);
+void sm_rewrite_result_release(struct sm_rewrite_result *res);
+
+#endif

@@ -1,0 +1,309 @@
+/* scan: classify every commit of a mainline range for each stable tree.
+ * Per tree, on top of the classifier's verdict: already present (upstream
+ * index), whether the tree has the bug at all (first release of the Fixes:
+ * target from the tag graph), fix-for-a-fix (the target was backported),
+ * the prerequisites a stable tag names, and optionally a trial cherry-pick. */
+#include "trees/scan.h"
+#include "trees/repo.h"
+#include "trees/tags.h"
+#include "trees/pick.h"
+#include "trees/tree_state.h"
+#include "trees/strmap.h"
+#include "lib/util.h"
+#include <stdio.h>
+#include <string.h>
+
+struct fixes_target {
+	git_oid id;
+	char hex[41];
+	const struct sm_release *first;	/* NULL: in no release */
+};
+
+struct scan_ctx {
+	const struct sm_scan_opts *o;
+	git_repository *repo;
+	struct sm_release_tags tags;
+	struct sm_tree_state *trees;
+	/* Fixes: targets resolved so far, by the abbreviated id as written. */
+	struct strmap target_by_abbrev;
+	char **abbrevs;
+	struct fixes_target *targets;
+	size_t nr_targets, alloc_targets, alloc_abbrevs;
+};
+
+/* Resolves a Fixes: id once per run; NULL when the repository lacks it. */
+static const struct fixes_target *resolve_target(struct scan_ctx *s, const char *abbrev)
+{
+	size_t i;
+	git_oid id;
+
+	if (strmap_get(&s->target_by_abbrev, abbrev, &i))
+		return i == (size_t)-1 ? NULL : &s->targets[i];
+	ALLOC_GROW(s->abbrevs, s->nr_targets, s->alloc_abbrevs);
+	ALLOC_GROW(s->targets, s->nr_targets, s->alloc_targets);
+	/* The map borrows its keys: keep a copy alive for the whole run. */
+	s->abbrevs[s->nr_targets] = xstrdup(abbrev);
+	if (sm_release_tags_resolve(&s->tags, s->repo, abbrev, &id) < 0) {
+		strmap_put(&s->target_by_abbrev, s->abbrevs[s->nr_targets], (size_t)-1);
+		s->targets[s->nr_targets].first = NULL;
+		s->targets[s->nr_targets].hex[0] = '\0';
+		s->nr_targets++;
+		return NULL;
+	}
+	i = s->nr_targets++;
+	s->targets[i].id = id;
+	git_oid_tostr(s->targets[i].hex, 41, &id);
+	s->targets[i].first = sm_first_release(&s->tags, s->repo, &id);
+	strmap_put(&s->target_by_abbrev, s->abbrevs[i], i);
+	return &s->targets[i];
+}
+
+static int try_apply(struct sm_tree_state *t, const char *id)
+{
+	git_oid oid, tree;
+	git_commit *c = NULL, *onto = NULL;
+	int r = -1;
+
+	if (git_oid_fromstr(&oid, id) < 0 || git_commit_lookup(&c, t->repo, &oid) < 0)
+		return -1;	/* the tree's repository lacks the commit */
+	if (git_commit_lookup(&onto, t->repo, &t->tip) == 0 && git_commit_parentcount(c) == 1) {
+		r = sm_pick_tree(t->repo, c, onto, &tree, NULL);
+		r = r == 0 ? 1 : r == 1 ? 0 : -1;
+	}
+	sm_clear_error();
+	git_commit_free(onto);
+	git_commit_free(c);
+	return r;
+}
+
+static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, const struct fixes_target **tg,
+		       size_t nr_tg, size_t unresolved, size_t ti)
+{
+	struct sm_tree_state *t = &s->trees[ti];
+	struct sm_scan_tree_result *tr = &it->trees[ti];
+	const struct sm_tree_spec *spec = t->spec;
+	struct sm_tree_ctx ctx = { spec->name, spec->version };
+	const struct sm_upstream_entry *e;
+	enum sm_match how;
+	char vbuf[32];
+	size_t in_tree = 0, not_in = 0;
+	const struct fixes_target *ff = NULL, *introduced = NULL, *absent = NULL;
+	const struct sm_upstream_entry *ff_entry = NULL;
+
+	tr->applies = -1;
+	sm_classify(s->o->rules, &it->commit, &ctx, &tr->verdict);
+	sm_version_str(&spec->version, vbuf, sizeof(vbuf));
+
+	e = sm_upstream_index_find(&t->idx, it->id, it->patch_id, it->commit.subject, &how);
+	if (e) {
+		tr->present = 1;
+		tr->present_as = xstrdup(e->stable);
+		sm_verdict_veto(&tr->verdict, "present", "already in %s as %.12s (matched by %s)",
+				spec->name, e->stable, sm_match_name(how));
+	}
+
+	for (size_t k = 0; k < nr_tg; k++) {
+		const struct fixes_target *f = tg[k];
+
+		if (f->first && sm_version_cmp_tree(&f->first->version, &spec->version) <= 0) {
+			in_tree++;
+			if (!introduced)
+				introduced = f;
+			continue;
+		}
+		e = sm_upstream_index_find(&t->idx, f->hex, NULL, NULL, NULL);
+		if (e) {
+			in_tree++;
+			if (!ff) {
+				ff = f;
+				ff_entry = e;
+			}
+		} else {
+			not_in++;
+			if (!absent)
+				absent = f;
+		}
+	}
+	if (ff) {
+		sm_verdict_add(&tr->verdict, "fix-for-fix", sm_rules_candidate_score(s->o->rules),
+			       "fixes %.12s, which %s carries as %.12s (first released in %s)",
+			       ff->hex, spec->name, ff_entry->stable,
+			       ff->first ? ff->first->name : "no release yet");
+	} else if (introduced) {
+		sm_verdict_add(&tr->verdict, "bug-in-tree", 0,
+			       "the Fixes: target %.12s is in %s, so %s has the bug",
+			       introduced->hex, introduced->first->name, vbuf);
+	} else if (not_in && !unresolved) {
+		if (absent->first)
+			sm_verdict_veto(&tr->verdict, "bug-not-in-tree",
+					"the Fixes: target %.12s first appeared in %s, after %s",
+					absent->hex, absent->first->name, vbuf);
+		else
+			sm_verdict_veto(&tr->verdict, "bug-not-in-tree",
+					"the Fixes: target %.12s is in no release yet", absent->hex);
+	}
+
+	for (size_t k = 0; k < it->commit.nr_stable; k++) {
+		const struct sm_stable_tag *st = &it->commit.stable[k];
+		git_oid pid;
+		char hex[41];
+
+		if (!st->prereq_sha || sm_stable_tag_wants(st, &spec->version) == 0)
+			continue;
+		if (sm_release_tags_resolve(&s->tags, s->repo, st->prereq_sha, &pid) == 0)
+			git_oid_tostr(hex, sizeof(hex), &pid);
+		else
+			snprintf(hex, sizeof(hex), "%s", st->prereq_sha);
+		if (strlist_contains(&tr->deps, hex))
+			continue;
+		strlist_append(&tr->deps, hex);
+		e = sm_upstream_index_find(&t->idx, hex, NULL, st->prereq_subject, NULL);
+		if (e)
+			sm_verdict_add(&tr->verdict, "prereq-present", 0,
+				       "prerequisite %.12s (%s) is in %s as %.12s", hex,
+				       st->prereq_subject ? st->prereq_subject : "?", spec->name, e->stable);
+		else
+			sm_verdict_add(&tr->verdict, "prereq", 0,
+				       "needs %.12s (%s) first; %s does not have it", hex,
+				       st->prereq_subject ? st->prereq_subject : "?", spec->name);
+	}
+	sm_verdict_finish(s->o->rules, &tr->verdict);
+	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT)
+		tr->applies = try_apply(t, it->id);
+}
+
+static int scan_commit(struct scan_ctx *s, const git_oid *id, struct sm_scan_item *it)
+{
+	git_commit *c = NULL;
+	const struct fixes_target **tg;
+	size_t nr_tg = 0, unresolved = 0;
+	const struct sm_release *first = NULL;
+
+	memset(it, 0, sizeof(*it));
+	git_oid_tostr(it->id, sizeof(it->id), id);
+	if (git_commit_lookup(&c, s->repo, id) < 0)
+		return sm_error("commit %s: unreadable (%s)", it->id, sm_git_error());
+	if (sm_commit_load(s->repo, c, 1, &it->commit, it->patch_id) < 0) {
+		git_commit_free(c);
+		return -1;
+	}
+	git_commit_free(c);
+	sm_classify(s->o->rules, &it->commit, NULL, &it->verdict);
+
+	tg = xcalloc(it->commit.nr_fixes + 1, sizeof(*tg));
+	for (size_t k = 0; k < it->commit.nr_fixes; k++) {
+		const struct sm_fixes_tag *f = &it->commit.fixes[k];
+		const struct fixes_target *t;
+
+		if (!f->sha)
+			continue;
+		t = resolve_target(s, f->sha);
+		if (!t) {
+			unresolved++;
+			continue;
+		}
+		tg[nr_tg++] = t;
+		if (!it->fixes_target ||
+		    (t->first && (!first || sm_version_cmp(&t->first->version, &first->version) < 0))) {
+			free(it->fixes_target);
+			it->fixes_target = xstrdup(t->hex);
+			first = t->first;
+		}
+	}
+	if (first)
+		it->fixes_first_release = xstrdup(first->name);
+	it->trees = xcalloc(s->o->nr_trees + 1, sizeof(*it->trees));
+	for (size_t ti = 0; ti < s->o->nr_trees; ti++)
+		judge_tree(s, it, tg, nr_tg, unresolved, ti);
+	free(tg);
+	return 0;
+}
+
+static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
+{
+	git_revwalk *w = NULL;
+	git_oid id;
+	size_t alloc = 0;
+	int err;
+
+	const char *dots = strstr(s->o->range, "..");
+	git_oid from, to;
+	char *a;
+
+	if (!dots || dots == s->o->range || !dots[2] || strstr(s->o->range, "..."))
+		return sm_error("%s: not a range of the form A..B", s->o->range);
+	/* Each end resolved on its own (not git_revwalk_push_range): the
+	 * error names the end that is wrong. */
+	a = xstrndup(s->o->range, dots - s->o->range);
+	if (sm_resolve_commit(s->repo, a, &from) < 0 || sm_resolve_commit(s->repo, dots + 2, &to) < 0) {
+		char *why = xstrdup(sm_last_error());
+
+		free(a);
+		sm_error("range %s: %s", s->o->range, why);
+		free(why);
+		return -1;
+	}
+	free(a);
+	if (git_revwalk_new(&w, s->repo) < 0)
+		return sm_error("%s: %s", s->o->range, sm_git_error());
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, &to) < 0 || git_revwalk_hide(w, &from) < 0) {
+		git_revwalk_free(w);
+		return sm_error("range %s: %s", s->o->range, sm_git_error());
+	}
+	while (!(err = git_revwalk_next(&id, w))) {
+		ALLOC_GROW(out->items, out->nr, alloc);
+		if (scan_commit(s, &id, &out->items[out->nr]) < 0) {
+			out->nr++;	/* released with the rest */
+			git_revwalk_free(w);
+			return -1;
+		}
+		out->nr++;
+	}
+	git_revwalk_free(w);
+	if (err != GIT_ITEROVER)
+		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
+	return 0;
+}
+
+int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
+{
+	struct scan_ctx s;
+	size_t opened = 0;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(&s, 0, sizeof(s));
+	s.o = o;
+	if (sm_repo_open(&s.repo, o->upstream) < 0)
+		return -1;
+	if (sm_release_tags_load(&s.tags, s.repo) < 0)
+		goto out;
+	s.trees = xcalloc(o->nr_trees + 1, sizeof(*s.trees));
+	out->nr_trees = o->nr_trees;
+	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
+	for (; opened < o->nr_trees; opened++) {
+		if (sm_tree_state_open(&s.trees[opened], &o->trees[opened], s.repo, o->upstream,
+				       o->cache_dir) < 0)
+			goto out;
+		out->tree_cache_state[opened] = sm_cache_state_name(s.trees[opened].idx.cache_state);
+	}
+	ret = walk_range(&s, out);
+out:
+	for (size_t i = 0; i < opened; i++)
+		sm_tree_state_close(&s.trees[i]);
+	free(s.trees);
+	for (size_t i = 0; i < s.nr_targets; i++)
+		free(s.abbrevs[i]);
+	free(s.abbrevs);
+	free(s.targets);
+	strmap_clear(&s.target_by_abbrev);
+	sm_release_tags_release(&s.tags);
+	git_repository_free(s.repo);
+	if (ret < 0) {
+		/* Keep the error line: releasing does not touch it. */
+		sm_scan_result_release(out);
+		out->nr = 0;
+	}
+	return ret;
+}

@@ -1,0 +1,103 @@
+/* scan results: release and JSON. */
+#include "trees/scan.h"
+#include "lib/util.h"
+#include <string.h>
+
+void sm_scan_result_release(struct sm_scan_result *r)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		struct sm_scan_item *it = &r->items[i];
+
+		for (size_t t = 0; it->trees && t < r->nr_trees; t++) {
+			sm_verdict_release(&it->trees[t].verdict);
+			free(it->trees[t].present_as);
+			strlist_clear(&it->trees[t].deps);
+		}
+		free(it->trees);
+		sm_commit_release(&it->commit);
+		sm_verdict_release(&it->verdict);
+		free(it->fixes_first_release);
+		free(it->fixes_target);
+	}
+	free(r->items);
+	free(r->tree_cache_state);
+	memset(r, 0, sizeof(*r));
+}
+
+void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_opts *o,
+			 struct json_writer *w)
+{
+	char vbuf[32];
+	size_t nr_cand = 0;
+
+	json_object_begin(w, NULL);
+	json_string(w, "upstream", o->upstream);
+	json_string(w, "range", o->range);
+	json_array_begin(w, "trees");
+	for (size_t t = 0; t < o->nr_trees; t++) {
+		json_object_begin(w, NULL);
+		json_string(w, "name", o->trees[t].name);
+		json_string(w, "branch", o->trees[t].branch);
+		json_string(w, "version", sm_version_str(&o->trees[t].version, vbuf, sizeof(vbuf)));
+		if (r->tree_cache_state && r->tree_cache_state[t])
+			json_string(w, "index_cache", r->tree_cache_state[t]);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_array_begin(w, "commits");
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct sm_scan_item *it = &r->items[i];
+		int any = 0;
+
+		json_object_begin(w, NULL);
+		json_string(w, "id", it->id);
+		json_string(w, "subject", it->commit.subject ? it->commit.subject : "");
+		json_string(w, "author", it->commit.author ? it->commit.author : "");
+		json_bool(w, "merge", it->commit.is_merge);
+		if (it->patch_id[0])
+			json_string(w, "patch_id", it->patch_id);
+		else
+			json_null(w, "patch_id");
+		if (it->fixes_target)
+			json_string(w, "fixes_target", it->fixes_target);
+		else
+			json_null(w, "fixes_target");
+		if (it->fixes_first_release)
+			json_string(w, "fixes_first_release", it->fixes_first_release);
+		else
+			json_null(w, "fixes_first_release");
+		sm_verdict_json(&it->verdict, w, "verdict");
+		json_array_begin(w, "trees");
+		for (size_t t = 0; t < o->nr_trees && it->trees; t++) {
+			const struct sm_scan_tree_result *tr = &it->trees[t];
+
+			json_object_begin(w, NULL);
+			json_string(w, "name", o->trees[t].name);
+			json_bool(w, "candidate", tr->verdict.kind == SM_CANDIDATE);
+			if (tr->verdict.kind == SM_CANDIDATE)
+				any = 1;
+			json_bool(w, "present", tr->present);
+			if (tr->present_as)
+				json_string(w, "present_as", tr->present_as);
+			else
+				json_null(w, "present_as");
+			if (tr->applies < 0)
+				json_null(w, "applies");
+			else
+				json_bool(w, "applies", tr->applies);
+			json_array_begin(w, "deps");
+			for (size_t d = 0; d < tr->deps.nr; d++)
+				json_string(w, NULL, tr->deps.items[d]);
+			json_array_end(w);
+			sm_verdict_json(&tr->verdict, w, "verdict");
+			json_object_end(w);
+		}
+		json_array_end(w);
+		json_object_end(w);
+		nr_cand += any;
+	}
+	json_array_end(w);
+	json_int(w, "nr_commits", (long long)r->nr);
+	json_int(w, "nr_candidates", (long long)nr_cand);
+	json_object_end(w);
+}

@@ -1,0 +1,41 @@
+/* steal: a new branch made of a range's candidates for a tree, each
+ * cherry-picked (in memory) in upstream order onto the tree's tip with the
+ * stable-style "commit <sha> upstream." line and a Signed-off-by. */
+#ifndef SM_TREES_STEAL_H
+#define SM_TREES_STEAL_H
+#include <stddef.h>
+#include "trees/scan.h"
+
+struct sm_steal_opts {
+	const char *repo;		/* holds the upstream range and the tree */
+	const char *range;		/* "v4.4..v4.5" */
+	struct sm_tree_spec onto;	/* the tree (its repo is ignored: repo) */
+	const char *branch;		/* the new branch; must not exist */
+	const char *signoff;		/* "Name <email>"; NULL: repo's user.name/email */
+	int include_maybe;		/* pick "maybe" verdicts too */
+	const struct sm_rules *rules;
+	const char *cache_dir;		/* as sm_scan_opts.cache_dir */
+};
+
+struct sm_steal_entry {
+	char upstream[41];
+	char stable[41];	/* the new commit; "" when left out */
+	char *subject;
+	char *reason;		/* why it was left out; NULL when picked */
+};
+
+struct sm_steal_result {
+	char base[41];		/* the tree tip the branch starts from */
+	char tip[41];		/* the new branch's tip */
+	char *refname;		/* refs/heads/<branch> */
+	struct sm_steal_entry *entries;	/* picked and left out, upstream order */
+	size_t nr, alloc;
+	size_t nr_picked, nr_scanned;
+};
+
+/* Returns 0 (branch created, even with nothing picked) or -1 (sm_error;
+ * no branch created). */
+int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res);
+void sm_steal_result_release(struct sm_steal_result *res);
+
+#endif

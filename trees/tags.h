@@ -1,0 +1,45 @@
+/* tags: the release tag graph of a repository (v4.1, v4.4, ... final
+ * releases; -rc tags are ignored), read through libgit2 once. */
+#ifndef SM_TREES_TAGS_H
+#define SM_TREES_TAGS_H
+#include <git2.h>
+#include "rules/version.h"
+
+struct sm_oid_release;
+
+struct sm_release {
+	char *name;		/* "v4.4" */
+	struct sm_version version;
+	git_oid commit;
+};
+
+struct sm_release_tags {
+	struct sm_release *tags;	/* oldest version first */
+	size_t nr, alloc;
+	/* commit -> index of its first release, built on first use by one walk
+	 * over the history of all release tags (tag k minus tags 0..k-1). */
+	struct sm_oid_release *map;
+	size_t map_size, map_nr;
+	int map_built;
+	git_oid *sorted;		/* the map's commits, sorted, for prefixes */
+};
+
+/* Reads refs/tags/v* release tags. Returns 0 or -1 (sm_error). */
+int sm_release_tags_load(struct sm_release_tags *t, git_repository *repo);
+void sm_release_tags_release(struct sm_release_tags *t);
+/* The earliest release containing commit, or NULL when none does. The
+ * first call walks the history of every release tag once (commits of
+ * tag k not reachable from an older tag belong to tag k); later calls are
+ * hash lookups. */
+const struct sm_release *sm_first_release(struct sm_release_tags *t,
+					  git_repository *repo, const git_oid *commit);
+/* Resolves an abbreviated commit id among the commits of the release tags
+ * history (a sorted array: no object database look-up), falling back to
+ * the repository for others. 0, or -1 when unknown or ambiguous. */
+int sm_release_tags_resolve(struct sm_release_tags *t, git_repository *repo, const char *hex,
+			    git_oid *out);
+/* The tag of release v (major.minor), or NULL. */
+const struct sm_release *sm_release_find(const struct sm_release_tags *t,
+					 const struct sm_version *v);
+
+#endif

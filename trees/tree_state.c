@@ -1,0 +1,90 @@
+#include "trees/tree_state.h"
+#include "trees/repo.h"
+#include "trees/tags.h"
+#include "lib/util.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+int sm_tree_version_from_name(const char *name, struct sm_version *v)
+{
+	for (const char *p = name; *p; p++) {
+		const char *end;
+
+		if (!isdigit((unsigned char)*p) || (p > name && isdigit((unsigned char)p[-1])))
+			continue;
+		if (sm_version_parse(p, &end, v) == 0 && v->major > 0 && strchr(p, '.') &&
+		    strchr(p, '.') < end)
+			return 0;
+	}
+	return sm_error("%s: cannot tell the tree's kernel version from the name "
+			"(give it as NAME=VERSION, e.g. %s=6.1)", name, name);
+}
+
+int sm_tree_state_open(struct sm_tree_state *t, const struct sm_tree_spec *spec,
+		       git_repository *shared, const char *shared_path, const char *cache_dir)
+{
+	char tag[64];
+	git_oid tagged;
+
+	memset(t, 0, sizeof(*t));
+	t->spec = spec;
+	if (!spec->repo || (shared_path && !strcmp(spec->repo, shared_path))) {
+		t->repo = shared;
+	} else {
+		if (sm_repo_open(&t->repo, spec->repo) < 0)
+			return -1;
+		t->own_repo = 1;
+	}
+	if (sm_resolve_commit(t->repo, spec->branch, &t->tip) < 0)
+		goto fail;
+	/* The branch point: the tree's release tag, when it is on the branch. */
+	snprintf(tag, sizeof(tag), "v%d.%d", spec->version.major, spec->version.minor);
+	if (spec->version.major && sm_resolve_commit(t->repo, tag, &tagged) == 0 &&
+	    (git_oid_equal(&tagged, &t->tip) ||
+	     git_graph_descendant_of(t->repo, &t->tip, &tagged) == 1)) {
+		t->has_base = 1;
+		t->base = tagged;
+		snprintf(t->base_name, sizeof(t->base_name), "%s", tag);
+	}
+	sm_clear_error();
+	if (sm_upstream_index_build(&t->idx, t->repo, spec->branch, t->has_base ? &t->base : NULL,
+				    cache_dir) < 0)
+		goto fail;
+	return 0;
+fail:
+	if (t->own_repo)
+		git_repository_free(t->repo);
+	t->repo = NULL;
+	return -1;
+}
+
+void sm_tree_state_close(struct sm_tree_state *t)
+{
+	sm_upstream_index_release(&t->idx);
+	if (t->own_repo)
+		git_repository_free(t->repo);
+	memset(t, 0, sizeof(*t));
+}
+
+int sm_tree_spec_parse(struct sm_tree_spec *spec, char *arg, const char *repo)
+{
+	char *eq = strchr(arg, '=');
+
+	memset(spec, 0, sizeof(*spec));
+	spec->repo = repo;
+	if (eq) {
+		const char *end;
+
+		*eq = '\0';
+		if (sm_version_parse(eq + 1, &end, &spec->version) < 0 || *end)
+			return sm_error("%s=%s: not a kernel version (e.g. 6.1)", arg, eq + 1);
+	}
+	if (!*arg)
+		return sm_error("--tree: empty branch name");
+	spec->name = arg;
+	spec->branch = arg;
+	if (!eq && sm_tree_version_from_name(arg, &spec->version) < 0)
+		return -1;
+	return 0;
+}

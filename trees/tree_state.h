@@ -1,0 +1,35 @@
+/* tree_state: one stable tree opened for work: its repository, tip,
+ * branch point (the tree's release tag, e.g. v6.1 for linux-6.1.y, when the
+ * repository has it and it is on the branch) and its upstream index. */
+#ifndef SM_TREES_TREE_STATE_H
+#define SM_TREES_TREE_STATE_H
+#include <git2.h>
+#include "trees/scan.h"
+#include "trees/upstream_index.h"
+
+struct sm_tree_state {
+	const struct sm_tree_spec *spec;
+	git_repository *repo;	/* shared with the caller's when own_repo is 0 */
+	int own_repo;
+	git_oid tip;
+	int has_base;
+	git_oid base;
+	char base_name[64];	/* "v6.1", "" without a base */
+	struct sm_upstream_index idx;
+};
+
+/* Opens spec's tree. When spec->repo is NULL or names shared_path, the
+ * shared repository is used. Returns 0 or -1 (sm_error). */
+int sm_tree_state_open(struct sm_tree_state *t, const struct sm_tree_spec *spec,
+		       git_repository *shared, const char *shared_path, const char *cache_dir);
+void sm_tree_state_close(struct sm_tree_state *t);
+/* Fills spec->version from a name such as "linux-6.1.y", "stable-4.4" or
+ * "6.1" (the first N.M in it). Returns 0 or -1 (sm_error naming it). */
+int sm_tree_version_from_name(const char *name, struct sm_version *v);
+
+
+/* Parses a --tree argument "BRANCH" or "BRANCH=VERSION" (arg is split in
+ * place; spec borrows from it). repo is spec->repo (may be NULL). The
+ * version comes from VERSION, else from the branch name. 0 or -1. */
+int sm_tree_spec_parse(struct sm_tree_spec *spec, char *arg, const char *repo);
+#endif

@@ -1,0 +1,439 @@
+#include "trees/upstream_index.h"
+#include "trees/repo.h"
+#include "trees/patchid.h"
+#include "rules/commit.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include "lib/fileio.h"
+#include <ctype.h>
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CACHE_MAGIC "stablemate-upstream-index 1"
+
+const char *sm_match_name(enum sm_match how)
+{
+	switch (how) {
+	case SM_MATCH_UPSTREAM_ID: return "upstream-id";
+	case SM_MATCH_SAME_COMMIT: return "same-commit";
+	case SM_MATCH_PATCH_ID: return "patch-id";
+	case SM_MATCH_SUBJECT: return "subject";
+	default: return "none";
+	}
+}
+
+const char *sm_cache_state_name(enum sm_cache_state s)
+{
+	switch (s) {
+	case SM_CACHE_NEW: return "new";
+	case SM_CACHE_HIT: return "hit";
+	case SM_CACHE_INCREMENTAL: return "incremental";
+	case SM_CACHE_REBUILT: return "rebuilt";
+	default: return "off";
+	}
+}
+
+char *sm_default_cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (x && *x)
+		return xasprintf("%s/stablemate", x);
+	return xasprintf("%s/.cache/stablemate", home && *home ? home : "/tmp");
+}
+
+static struct sm_upstream_entry *new_entry(struct sm_upstream_index *idx)
+{
+	struct sm_upstream_entry *e;
+
+	ALLOC_GROW(idx->entries, idx->nr, idx->alloc);
+	e = &idx->entries[idx->nr++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+/* Subjects that say nothing about the change are not matched on. */
+static int subject_matchable(const char *s)
+{
+	return *s && !starts_with(s, "Merge ") && !starts_with(s, "Linux ") &&
+	       strcmp(s, "Revert") != 0;
+}
+
+static void build_maps(struct sm_upstream_index *idx)
+{
+	strmap_clear(&idx->by_upstream);
+	strmap_clear(&idx->by_stable);
+	strmap_clear(&idx->by_patch_id);
+	strmap_clear(&idx->by_subject);
+	idx->nr_abbrev = 0;
+	for (size_t i = 0; i < idx->nr; i++) {
+		struct sm_upstream_entry *e = &idx->entries[i];
+
+		strmap_put(&idx->by_stable, e->stable, i);
+		if (e->upstream[0]) {
+			strmap_put(&idx->by_upstream, e->upstream, i);
+			if (strlen(e->upstream) < 40) {
+				ALLOC_GROW(idx->abbrev, idx->nr_abbrev, idx->alloc_abbrev);
+				idx->abbrev[idx->nr_abbrev++] = i;
+			}
+		}
+		if (e->patch_id[0])
+			strmap_put(&idx->by_patch_id, e->patch_id, i);
+		if (subject_matchable(e->subject))
+			strmap_put(&idx->by_subject, e->subject, i);
+	}
+}
+
+/* Reads one commit into a new entry. */
+static int index_commit(struct sm_upstream_index *idx, git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL;
+	const char *msg, *summary;
+	struct sm_upstream_entry *e;
+	char *up;
+	char hex[41];
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (git_commit_lookup(&c, repo, id) < 0)
+		return sm_error("%s: commit %s unreadable (%s)", idx->refname, hex, sm_git_error());
+	msg = git_commit_message_raw(c);
+	summary = git_commit_summary(c);
+	e = new_entry(idx);
+	memcpy(e->stable, hex, 41);
+	e->subject = xstrdup(summary ? summary : "");
+	for (char *p = e->subject; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	up = msg ? sm_find_upstream_ref(msg, strlen(msg)) : NULL;
+	if (up) {
+		size_t n = strlen(up);
+		git_oid full;
+
+		for (size_t i = 0; i < n; i++)
+			up[i] = tolower((unsigned char)up[i]);
+		if (n < 40 && sm_resolve_hex(repo, up, &full) == 0)
+			git_oid_tostr(e->upstream, sizeof(e->upstream), &full);
+		else
+			snprintf(e->upstream, sizeof(e->upstream), "%.40s", up);
+		free(up);
+	} else if (git_commit_parentcount(c) <= 1) {
+		struct strbuf diff = STRBUF_INIT;
+
+		if (sm_commit_diff_text(repo, c, &diff) < 0) {
+			strbuf_release(&diff);
+			git_commit_free(c);
+			return -1;
+		}
+		if (diff.len && sm_patch_id_from_text(diff.buf, diff.len, e->patch_id) < 0) {
+			sm_clear_error();
+			e->patch_id[0] = '\0';
+		}
+		strbuf_release(&diff);
+	}
+	idx->scanned++;
+	git_commit_free(c);
+	return 0;
+}
+
+static int walk(struct sm_upstream_index *idx, git_repository *repo, const git_oid *tip,
+		const git_oid *base, const git_oid *hide)
+{
+	git_revwalk *w = NULL;
+	git_oid id;
+	int err;
+
+	if (git_revwalk_new(&w, repo) < 0)
+		return sm_error("%s: %s", idx->refname, sm_git_error());
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, tip) < 0 || (base && git_revwalk_hide(w, base) < 0) ||
+	    (hide && git_revwalk_hide(w, hide) < 0)) {
+		git_revwalk_free(w);
+		return sm_error("%s: cannot walk history (%s)", idx->refname, sm_git_error());
+	}
+	while (!(err = git_revwalk_next(&id, w))) {
+		if (index_commit(idx, repo, &id) < 0) {
+			git_revwalk_free(w);
+			return -1;
+		}
+	}
+	git_revwalk_free(w);
+	if (err != GIT_ITEROVER)
+		return sm_error("%s: history walk failed (%s)", idx->refname, sm_git_error());
+	return 0;
+}
+
+static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
+{
+	if (len == 1 && s[0] == '-')
+		return 1;
+	if (len > 40 || (!allow_short && len != 40) || len < 4)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* Parses a cache file into idx (entries and tip). Returns 0, or -1 with
+ * *why set when the file is not a well-formed cache for this key. */
+static int read_cache(struct sm_upstream_index *idx, const char *text, const char *key_repo,
+		      const char *why_buf_unused, const char **why)
+{
+	const char *p = text;
+	char line_repo[4096], line_ref[4096], base[64], tip[64];
+	unsigned long count = 0, seen = 0;
+	int n;
+
+	(void)why_buf_unused;
+	*why = "not a stablemate index";
+	if (!skip_prefix(p, CACHE_MAGIC "\n", &p))
+		return -1;
+	n = 0;
+	if (sscanf(p, "repo %4095[^\n]\n%n", line_repo, &n) != 1 || !n)
+		return -1;
+	p += n;
+	n = 0;
+	if (sscanf(p, "branch %4095[^\n]\n%n", line_ref, &n) != 1 || !n)
+		return -1;
+	p += n;
+	n = 0;
+	if (sscanf(p, "base %63s\n%n", base, &n) != 1 || !n)
+		return -1;
+	p += n;
+	n = 0;
+	if (sscanf(p, "tip %63s\n%n", tip, &n) != 1 || !n)
+		return -1;
+	p += n;
+	n = 0;
+	if (sscanf(p, "count %lu\n%n", &count, &n) != 1 || !n)
+		return -1;
+	p += n;
+	*why = "written for another repository, branch or base";
+	if (strcmp(line_repo, key_repo) || strcmp(line_ref, idx->refname) ||
+	    strcmp(base, idx->base[0] ? idx->base : "-"))
+		return -1;
+	*why = "malformed entry";
+	if (!is_hex40_or_dash(tip, strlen(tip), 0) || tip[0] == '-')
+		return -1;
+	while (*p && !starts_with(p, "end\n")) {
+		const char *nl = strchr(p, '\n'), *f1, *f2, *f3;
+		struct sm_upstream_entry *e;
+
+		if (!nl)
+			return -1;
+		f1 = memchr(p, ' ', nl - p);
+		if (!f1)
+			return -1;
+		f2 = memchr(f1 + 1, ' ', nl - f1 - 1);
+		if (!f2)
+			return -1;
+		f3 = memchr(f2 + 1, ' ', nl - f2 - 1);
+		if (!f3)
+			return -1;
+		if (!is_hex40_or_dash(p, f1 - p, 0) || p[0] == '-' ||
+		    !is_hex40_or_dash(f1 + 1, f2 - f1 - 1, 1) ||
+		    !is_hex40_or_dash(f2 + 1, f3 - f2 - 1, 0))
+			return -1;
+		e = new_entry(idx);
+		memcpy(e->stable, p, 40);
+		if (f1[1] != '-')
+			memcpy(e->upstream, f1 + 1, f2 - f1 - 1);
+		if (f2[1] != '-')
+			memcpy(e->patch_id, f2 + 1, 40);
+		e->subject = xstrndup(f3 + 1, nl - f3 - 1);
+		seen++;
+		p = nl + 1;
+	}
+	*why = "truncated";
+	if (!starts_with(p, "end\n") || p[4] != '\0' || seen != count)
+		return -1;
+	memcpy(idx->tip, tip, 41);
+	return 0;
+}
+
+static void clear_entries(struct sm_upstream_index *idx)
+{
+	for (size_t i = 0; i < idx->nr; i++)
+		free(idx->entries[i].subject);
+	idx->nr = 0;
+}
+
+static void write_cache(const struct sm_upstream_index *idx, const char *key_repo)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dir;
+
+	strbuf_addf(&sb, CACHE_MAGIC "\nrepo %s\nbranch %s\nbase %s\ntip %s\ncount %zu\n",
+		    key_repo, idx->refname, idx->base[0] ? idx->base : "-", idx->tip, idx->nr);
+	for (size_t i = 0; i < idx->nr; i++) {
+		const struct sm_upstream_entry *e = &idx->entries[i];
+
+		strbuf_addf(&sb, "%s %s %s %s\n", e->stable, e->upstream[0] ? e->upstream : "-",
+			    e->patch_id[0] ? e->patch_id : "-", e->subject);
+	}
+	strbuf_addstr(&sb, "end\n");
+	dir = xstrdup(idx->cache_path);
+	*strrchr(dir, '/') = '\0';
+	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(idx->cache_path, sb.buf, sb.len) < 0)
+		sm_warn("%s: cannot write the index cache: %s", idx->cache_path, sm_last_error());
+	free(dir);
+	strbuf_release(&sb);
+}
+
+static char *cache_file(const char *cache_dir, const char *key_repo, const char *ref,
+			const char *base)
+{
+	char *key = xasprintf("%s\n%s\n%s", key_repo, ref, base);
+	gchar *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, key, -1);
+	char *path = xasprintf("%s/upstream-index/%s.idx", cache_dir, sum);
+
+	g_free(sum);
+	free(key);
+	return path;
+}
+
+int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
+			    const char *branch, const git_oid *base, const char *cache_dir)
+{
+	git_oid tip, cached_tip;
+	const char *key_repo = git_repository_path(repo);
+	char *default_dir = NULL;
+	struct strbuf text = STRBUF_INIT;
+	int ret = -1;
+
+	memset(idx, 0, sizeof(*idx));
+	idx->refname = xstrdup(branch);
+	if (sm_resolve_commit(repo, branch, &tip) < 0)
+		return -1;
+	git_oid_tostr(idx->tip, sizeof(idx->tip), &tip);
+	if (base)
+		git_oid_tostr(idx->base, sizeof(idx->base), base);
+	if (!cache_dir)
+		cache_dir = default_dir = sm_default_cache_dir();
+	if (!*cache_dir) {
+		idx->cache_state = SM_CACHE_OFF;
+		ret = walk(idx, repo, &tip, base, NULL);
+		goto done;
+	}
+	idx->cache_path = cache_file(cache_dir, key_repo, branch, idx->base[0] ? idx->base : "-");
+	if (!file_exists(idx->cache_path)) {
+		idx->cache_state = SM_CACHE_NEW;
+	} else {
+		const char *why = NULL;
+		char want_tip[41];
+
+		memcpy(want_tip, idx->tip, 41);
+		if (read_file(idx->cache_path, &text) < 0 ||
+		    read_cache(idx, text.buf ? text.buf : "", key_repo, NULL, &why) < 0) {
+			sm_clear_error();
+			clear_entries(idx);
+			idx->cache_state = SM_CACHE_REBUILT;
+		} else if (!strcmp(idx->tip, want_tip)) {
+			idx->cache_state = SM_CACHE_HIT;
+		} else if (git_oid_fromstr(&cached_tip, idx->tip) == 0 &&
+			   git_graph_descendant_of(repo, &tip, &cached_tip) == 1) {
+			idx->cache_state = SM_CACHE_INCREMENTAL;
+		} else {
+			/* The branch was rewritten (or the tip is unknown): the
+			 * cached entries may name commits no longer on it. */
+			clear_entries(idx);
+			idx->cache_state = SM_CACHE_REBUILT;
+		}
+		memcpy(idx->tip, want_tip, 41);
+		idx->from_cache = idx->nr;
+	}
+	switch (idx->cache_state) {
+	case SM_CACHE_HIT:
+		ret = 0;
+		break;
+	case SM_CACHE_INCREMENTAL:
+		ret = walk(idx, repo, &tip, base, &cached_tip);
+		break;
+	default:
+		ret = walk(idx, repo, &tip, base, NULL);
+		break;
+	}
+	if (!ret && idx->cache_state != SM_CACHE_HIT)
+		write_cache(idx, key_repo);
+done:
+	if (!ret)
+		build_maps(idx);
+	free(default_dir);
+	strbuf_release(&text);
+	return ret;
+}
+
+void sm_upstream_index_release(struct sm_upstream_index *idx)
+{
+	clear_entries(idx);
+	free(idx->entries);
+	free(idx->refname);
+	free(idx->cache_path);
+	free(idx->abbrev);
+	strmap_clear(&idx->by_upstream);
+	strmap_clear(&idx->by_stable);
+	strmap_clear(&idx->by_patch_id);
+	strmap_clear(&idx->by_subject);
+	memset(idx, 0, sizeof(*idx));
+}
+
+const struct sm_upstream_entry *sm_upstream_index_find(const struct sm_upstream_index *idx,
+							 const char *upstream, const char *patch_id,
+							 const char *subject, enum sm_match *how)
+{
+	enum sm_match dummy;
+	size_t i;
+
+	if (!how)
+		how = &dummy;
+	*how = SM_MATCH_NONE;
+	if (upstream && *upstream) {
+		if (strmap_get(&idx->by_upstream, upstream, &i)) {
+			*how = SM_MATCH_UPSTREAM_ID;
+			return &idx->entries[i];
+		}
+		for (size_t k = 0; k < idx->nr_abbrev; k++) {
+			const struct sm_upstream_entry *e = &idx->entries[idx->abbrev[k]];
+
+			if (starts_with(upstream, e->upstream)) {
+				*how = SM_MATCH_UPSTREAM_ID;
+				return e;
+			}
+		}
+		if (strmap_get(&idx->by_stable, upstream, &i)) {
+			*how = SM_MATCH_SAME_COMMIT;
+			return &idx->entries[i];
+		}
+	}
+	if (patch_id && *patch_id && strmap_get(&idx->by_patch_id, patch_id, &i)) {
+		*how = SM_MATCH_PATCH_ID;
+		return &idx->entries[i];
+	}
+	if (subject && subject_matchable(subject) && strmap_get(&idx->by_subject, subject, &i)) {
+		/* Only a commit naming no upstream id stands for another by its
+		 * subject: one that names an id was already matched or not. */
+		if (!idx->entries[i].upstream[0]) {
+			*how = SM_MATCH_SUBJECT;
+			return &idx->entries[i];
+		}
+	}
+	return NULL;
+}
+
+const struct sm_upstream_entry *sm_upstream_index_entry(const struct sm_upstream_index *idx,
+							  const char *stable)
+{
+	size_t i;
+
+	return strmap_get(&idx->by_stable, stable, &i) ? &idx->entries[i] : NULL;
+}
+
+const char *sm_upstream_index_upstream_of(const struct sm_upstream_index *idx, const char *stable)
+{
+	const struct sm_upstream_entry *e = sm_upstream_index_entry(idx, stable);
+
+	if (!e)
+		return NULL;
+	return e->upstream[0] ? e->upstream : e->stable;
+}
