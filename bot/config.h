@@ -1,5 +1,5 @@
 /* config: the bot's one configuration file, git-config syntax, read with
- * libgit2 (git_config_open_ondisk). doc/bot.md documents every key;
+ * libgit2 (git_config_open_ondisk). README.md ("Configuration") documents every key;
  * bot/stablemate.conf.example is a complete example.
  *
  * All strings are owned by the struct; sm_bot_config_release() frees them.

@@ -15,7 +15,7 @@ static const char usage[] =
 "next run.\n"
 "\n"
 "  --config FILE        the bot's config (default $STABLEMATE_CONFIG, then\n"
-"                       ~/.config/stablemate/bot.conf); see doc/bot.md\n"
+"                       ~/.config/stablemate/bot.conf); see README.md, Configuration\n"
 "  --range R            the upstream range to scan (default upstream.range)\n"
 "  --dry-run            print the mails as an mbox on stdout; send and record nothing\n"
 "  --dry-run=MAILDIR    deliver the mails into MAILDIR instead\n"

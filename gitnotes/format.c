@@ -1,4 +1,4 @@
-/* format: one review block <-> struct sm_review (doc/notes-format.md).
+/* format: one review block <-> struct sm_review (README.md, "The review-note format").
  *
  *   Review: <message-id>
  *   Tree: 6.1

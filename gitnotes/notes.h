@@ -1,5 +1,5 @@
 /* notes: reviews stored as git notes on the upstream commit, under
- * refs/notes/stable-review by default, in the format doc/notes-format.md
+ * refs/notes/stable-review by default, in the format README.md ("The review-note format")
  * documents. One note per upstream commit, one block per review (keyed by
  * Message-ID); text in a note that is not a stablemate block is kept as is. */
 #ifndef SM_GITNOTES_NOTES_H
