@@ -36,7 +36,8 @@ sm_install_packages() {
 sm_build() {
 	cd "$SM_TOP"
 	if [ ! -x configure ] || [ configure.ac -nt configure ]; then
-		autoreconf -fi >/dev/null
+		# quiet when it works, loud when it does not
+		autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 	fi
 	mkdir -p "$SM_BUILD"
 	cd "$SM_BUILD"
