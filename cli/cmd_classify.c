@@ -53,10 +53,9 @@ static void print_tags(const struct sm_commit *c)
 {
 	for (size_t i = 0; i < c->nr_stable; i++) {
 		const struct sm_stable_tag *t = &c->stable[i];
-		static const char *const kinds[] = { "all", "from", "range", "upto", "only", "unparsed" };
 		char a[32], b[32];
 
-		printf("  stable tag: %s  [%s", t->line, kinds[t->kind]);
+		printf("  stable tag: %s  [%s", t->line, sm_stable_kind_name(t->kind));
 		if (t->kind == SM_STABLE_FROM || t->kind == SM_STABLE_RANGE)
 			printf(" %s", sm_version_str(&t->from, a, sizeof(a)));
 		if (t->kind == SM_STABLE_RANGE || t->kind == SM_STABLE_UPTO || t->kind == SM_STABLE_ONLY)
@@ -76,7 +75,6 @@ static void print_tags(const struct sm_commit *c)
 
 static void tags_json(const struct sm_commit *c, struct json_writer *w)
 {
-	static const char *const kinds[] = { "all", "from", "range", "upto", "only", "unparsed" };
 	char a[32];
 
 	json_array_begin(w, "stable_tags");
@@ -86,7 +84,7 @@ static void tags_json(const struct sm_commit *c, struct json_writer *w)
 		json_object_begin(w, NULL);
 		json_string(w, "line", t->line);
 		json_string(w, "address", t->address);
-		json_string(w, "kind", kinds[t->kind]);
+		json_string(w, "kind", sm_stable_kind_name(t->kind));
 		if (t->kind == SM_STABLE_FROM || t->kind == SM_STABLE_RANGE)
 			json_string(w, "from", sm_version_str(&t->from, a, sizeof(a)));
 		if (t->kind == SM_STABLE_RANGE || t->kind == SM_STABLE_UPTO || t->kind == SM_STABLE_ONLY)
@@ -317,7 +315,6 @@ static int batch_jsonl(struct batch_ctx *b, const char *path, const char *buf, s
 static int list_tags(const char *path)
 {
 	struct strbuf buf = STRBUF_INIT, line = STRBUF_INIT;
-	static const char *const kinds[] = { "all", "from", "range", "upto", "only", "unparsed" };
 
 	if (read_file(path, &buf))
 		return cli_fail("classify");
@@ -341,7 +338,7 @@ static int list_tags(const char *path)
 			sm_version_str(&t.from, a, sizeof(a));
 		if (t.kind == SM_STABLE_RANGE || t.kind == SM_STABLE_UPTO || t.kind == SM_STABLE_ONLY)
 			sm_version_str(&t.to, b, sizeof(b));
-		printf("%s\t%s\t%s\t%s\t%s\n", t.noautosel ? "noautosel" : kinds[t.kind], a, b,
+		printf("%s\t%s\t%s\t%s\t%s\n", t.noautosel ? "noautosel" : sm_stable_kind_name(t.kind), a, b,
 		       t.prereq_sha ? t.prereq_sha : "-", t.line);
 		sm_stable_tag_release(&t);
 	}

@@ -203,18 +203,15 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 static void classify_keywords(const struct sm_rules *r, const struct sm_commit *c,
 			      struct sm_verdict *v)
 {
-	unsigned char small[256];
-	unsigned char *seen = r->nr_keywords <= sizeof(small) ? small : xcalloc(r->nr_keywords, 1);
+	unsigned char seen[SM_MAX_KEYWORD_RULES];
 
-	memset(seen, 0, r->nr_keywords <= sizeof(small) ? sizeof(small) : 0);
+	memset(seen, 0, r->nr_keywords);
 	if (c->subject)
 		match_keywords(r, c->subject, strlen(c->subject), seen, 1, v);
 	/* The closing trailer block (Signed-off-by, Link: URLs, names) says
 	 * nothing about the change; the people rules read it instead. */
 	if (c->body)
 		match_keywords(r, c->body, c->body_text_len, seen, 0, v);
-	if (seen != small)
-		free(seen);
 }
 
 static int rule_matches(const struct sm_author_rule *a, const char *s)

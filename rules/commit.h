@@ -93,6 +93,8 @@ const struct sm_trailer *sm_commit_trailer(const struct sm_commit *c, const char
  * 0 if it is not one. */
 int sm_stable_tag_parse(const char *line, struct sm_stable_tag *t);
 void sm_stable_tag_release(struct sm_stable_tag *t);
+/* "all", "from", "range", "upto", "only", "unparsed". */
+const char *sm_stable_kind_name(enum sm_stable_kind kind);
 /* Does the tag ask for this tree? 1 yes, 0 no, -1 unknown (unparsed). */
 int sm_stable_tag_wants(const struct sm_stable_tag *t, const struct sm_version *tree);
 int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f);

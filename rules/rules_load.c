@@ -238,10 +238,9 @@ static int compute_start_table(struct sm_rules *r)
 	unsigned short *first, *pair;
 	size_t all_n = 0;
 
-	/* lists are indexed by unsigned short: about 60 rules give a few
-	 * thousand entries, far from the limit */
-	if (r->nr_keywords > 1000)
-		return sm_error("%s/keywords.rules: more than 1000 rules", r->dir);
+	if (r->nr_keywords > SM_MAX_KEYWORD_RULES)
+		return sm_error("%s/keywords.rules: more than %d rules", r->dir,
+				SM_MAX_KEYWORD_RULES);
 	md = pcre2_match_data_create(1, NULL);
 	first = xcalloc(r->nr_keywords + 1, sizeof(*first));
 	pair = xcalloc(r->nr_keywords + 1, sizeof(*pair));

@@ -5,6 +5,10 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+/* Start lists index rules by unsigned short and the classifier keeps a
+ * seen-flag per rule on the stack: far more than a rules file needs. */
+#define SM_MAX_KEYWORD_RULES 1000
+
 struct sm_keyword_rule {
 	char *id;		/* "use-after-free" */
 	int weight;		/* may be negative ("cleanup") */

@@ -385,6 +385,16 @@ void sm_stable_tag_release(struct sm_stable_tag *t)
 	memset(t, 0, sizeof(*t));
 }
 
+const char *sm_stable_kind_name(enum sm_stable_kind kind)
+{
+	static const char *const names[] = {
+		[SM_STABLE_ALL] = "all", [SM_STABLE_FROM] = "from", [SM_STABLE_RANGE] = "range",
+		[SM_STABLE_UPTO] = "upto", [SM_STABLE_ONLY] = "only", [SM_STABLE_UNPARSED] = "unparsed",
+	};
+
+	return (unsigned)kind < ARRAY_SIZE(names) ? names[kind] : "unparsed";
+}
+
 int sm_stable_tag_wants(const struct sm_stable_tag *t, const struct sm_version *tree)
 {
 	switch (t->kind) {
