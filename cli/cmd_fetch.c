@@ -64,14 +64,7 @@ int cmd_fetch(int argc, char **argv)
 	}
 	r = sm_import_mbox_data(im, mbox.buf ? mbox.buf : "", mbox.len, msgid);
 	strbuf_release(&mbox);
-	if (r < 0) {
-		char *err = xstrdup(sm_last_error());
-		sm_import_close(im, &st);
-		sm_error("%s", err);
-		free(err);
-		return cli_fail("fetch");
-	}
-	if (sm_import_close(im, &st) < 0)
+	if (sm_import_finish(im, r, &st) < 0)
 		return cli_fail("fetch");
 	if (json)
 		printf("{\"messages\":%u,\"written\":%u,\"existing\":%u,\"indexed\":%u,"

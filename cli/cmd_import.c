@@ -75,15 +75,7 @@ int cmd_import(int argc, char **argv)
 	if (pi)
 		r = sm_import_public_inbox(im, pi);
 	strlist_clear(&mboxes);
-	if (r < 0) {
-		/* Keep the error of the failed step, not of the close. */
-		char *err = xstrdup(sm_last_error());
-		sm_import_close(im, &st);
-		sm_error("%s", err);
-		free(err);
-		return cli_fail("import");
-	}
-	if (sm_import_close(im, &st) < 0)
+	if (sm_import_finish(im, r, &st) < 0)
 		return cli_fail("import");
 	if (json)
 		printf("{\"messages\":%u,\"written\":%u,\"existing\":%u,\"indexed\":%u,"

@@ -344,6 +344,19 @@ int sm_import_close(struct sm_importer *im, struct sm_import_stats *st)
 	return ret;
 }
 
+int sm_import_finish(struct sm_importer *im, int step_rc, struct sm_import_stats *st)
+{
+	char *err;
+
+	if (step_rc >= 0)
+		return sm_import_close(im, st);
+	err = xstrdup(sm_last_error());
+	sm_import_close(im, st);
+	sm_error("%s", err);
+	free(err);
+	return -1;
+}
+
 int sm_import_flush(struct sm_importer *im)
 {
 	return flush_batch(im);

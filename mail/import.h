@@ -35,6 +35,10 @@ int sm_import_flush(struct sm_importer *im);
 const char *sm_import_maildir(const struct sm_importer *im);
 /* Flushes the database; fills st. 0 or -1. Frees im either way. */
 int sm_import_close(struct sm_importer *im, struct sm_import_stats *st);
+/* Closes im after the import steps returned step_rc (fills st, frees im).
+ * When a step failed (step_rc < 0) its error is the one kept, not a later
+ * one from closing; returns -1 then, else sm_import_close()'s result. */
+int sm_import_finish(struct sm_importer *im, int step_rc, struct sm_import_stats *st);
 
 #define SM_IMPORT_STATE_FILE ".stablemate-import-state"
 
