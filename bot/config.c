@@ -263,6 +263,10 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		c->cache_dir = resolve_path(l, v);
 	} else if (!strcmp(name, "bot.checkapplies")) {
 		return parse_bool(l, name, v, &c->check_applies);
+	} else if (!strcmp(name, "bot.locktimeout")) {
+		if (parse_long(l, name, v, 0, 86400, &n))
+			return -1;
+		c->lock_timeout = n;
 	} else {
 		return key_error(l, name, "unknown key%s", "");
 	}
@@ -377,6 +381,7 @@ int sm_bot_config_load(struct sm_bot_config *c, const char *path)
 	c->smtp_verify = 1;
 	c->notes_ref = xstrdup("refs/notes/stable-review");
 	c->check_applies = 1;
+	c->lock_timeout = 600;
 	if (!file_exists(path)) {
 		sm_bot_config_release(c);
 		return sm_error("%s: no such config file", path);

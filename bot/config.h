@@ -55,6 +55,8 @@ struct sm_bot_config {
 	char *rules_dir;		/* bot.rulesDir, NULL: default rules */
 	char *cache_dir;		/* bot.cacheDir, NULL: scan's default */
 	int check_applies;		/* bot.checkApplies, default 1 */
+	long lock_timeout;		/* bot.lockTimeout: seconds a cycle waits for
+					 * another one's lock on stateDir, default 600 */
 	struct sm_bot_subscriber *subs;
 	size_t nr_subs;
 };

@@ -1,6 +1,8 @@
 /* cycle: scan -> harvest -> report, and the daemon loop. */
 #include "bot/cycle.h"
 #include "bot/config.h"
+#include "lib/fileio.h"
+#include "lib/lockfile.h"
 #include "lib/util.h"
 #include <errno.h>
 #include <string.h>
@@ -34,6 +36,7 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 	struct sm_scan_result scan = { 0 };
 	struct sm_bot_state state;
 	struct sm_report_opts ro = { 0 };
+	struct sm_lockfile lock = SM_LOCKFILE_INIT;
 	const char *range;
 	double t0;
 	int ret = -1, state_open = 0;
@@ -49,6 +52,22 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 	if (sm_rules_load(&rules, cfg.rules_dir)) {
 		step_error("rules");
 		goto out;
+	}
+	/* One cycle at a time per state directory (a daemon and a cron run may
+	 * share it): held from before the state is read until it is saved. A
+	 * dry run records nothing and takes no lock. */
+	if (!o->dry_run) {
+		char *lockpath = xasprintf("%s/lock", cfg.state_dir);
+
+		ret = mkdir_p(cfg.state_dir, 0755);
+		if (!ret)
+			ret = sm_lockfile_acquire(&lock, lockpath, cfg.lock_timeout * 1000, &sm_bot_stop);
+		free(lockpath);
+		if (ret) {
+			step_error("state");
+			goto out;
+		}
+		ret = -1;
 	}
 	/* Queued mails of an earlier run go out even when this run finds nothing;
 	 * opening the state first also keeps a dry run from scanning for nothing. */
@@ -128,6 +147,7 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 out:
 	if (state_open)
 		sm_bot_state_release(&state);
+	sm_lockfile_release(&lock);
 	sm_scan_result_release(&scan);
 	free(specs);
 	if (rules)

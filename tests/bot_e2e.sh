@@ -9,7 +9,8 @@
 #     and the rerun sends no second report;
 #  3. with the server stopped, mails stay queued and go out on the next run,
 #     once; the daemon backs off while it is down and stops cleanly on SIGTERM;
-#  4. a refused subscriber does not stop the others.
+#  4. a refused subscriber does not stop the others;
+#  5. two concurrent runs on one state directory send each mail once.
 . "$(dirname "$0")/lib.sh"
 . "$SM_SRCDIR/tests/bot_smtpd.sh"
 why=$(smtpd_usable) || skip "$why"
@@ -284,7 +285,26 @@ maildir_wait "$MAIL/sasha" $((NS + NS2 + NS3)) || fail "sasha got $(maildir_coun
 $STABLEMATE run --config bot.conf > run6.out 2> run6.err || { cat run6.err; fail "rerun after refusal failed"; }
 grep -q "0 mails composed" run6.out || fail "refused mails composed again: $(cat run6.out)"
 
-echo "== 5. bad config: one line naming file and key"
+echo "== 5. two concurrent runs on one state directory send each mail once"
+# A cron run and a daemon cycle may overlap: the second waits for the first's
+# lock on the state directory, then finds everything known.
+sed -e 's/stateDir = state/stateDir = state2/' -e 's/<greg@/<greg-c@/' -e 's/<sasha@/<sasha-c@/' \
+	-e '/cc = Stable review list/d' -e '/^\[subscriber "bouncer"\]/,$d' bot.conf > bot2.conf
+NG5=$(mails_for picks3 greg) NS5=$(mails_for picks3 sasha)
+$STABLEMATE report --config bot2.conf > c1.out 2> c1.err & c1=$!
+$STABLEMATE report --config bot2.conf > c2.out 2> c2.err & c2=$!
+wait $c1 || fail "first concurrent run failed: $(cat c1.err)"
+wait $c2 || fail "second concurrent run failed: $(cat c2.err)"
+maildir_wait "$MAIL/greg-c" "$NG5" || fail "greg-c got $(maildir_count "$MAIL/greg-c") mails, not $NG5"
+maildir_wait "$MAIL/sasha-c" "$NS5" || fail "sasha-c got $(maildir_count "$MAIL/sasha-c") mails, not $NS5"
+sleep 1
+[ "$(maildir_count "$MAIL/greg-c")" -eq "$NG5" ] || fail "greg-c got $(maildir_count "$MAIL/greg-c") mails, not $NG5"
+[ "$(maildir_count "$MAIL/sasha-c")" -eq "$NS5" ] || fail "sasha-c got $(maildir_count "$MAIL/sasha-c") mails, not $NS5"
+cat c1.out c2.out | grep -q "0 mails composed, 0 sent" || fail "no run found the other's mails: $(cat c1.out c2.out)"
+[ "$(wc -l < state2/sent.log)" -eq "$(wc -l < picks3)" ] || fail "state2/sent.log has $(wc -l < state2/sent.log) lines, not $(wc -l < picks3)"
+[ ! -e state2/lock ] || fail "the lock file was left behind"
+
+echo "== 6. bad config: one line naming file and key"
 sed -i 's/trees = linux-6.1.y, linux-5.15.y/trees = linux-6.1.y, linux-9.9.y/' bot.conf
 if $STABLEMATE run --config bot.conf 2> bad.err; then fail "bad config accepted"; fi
 [ "$(cat bad.err)" = 'stablemate run: bot.conf: subscriber.sasha.trees: unknown tree "linux-9.9.y"' ] ||

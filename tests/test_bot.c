@@ -10,11 +10,14 @@
 #include "bot/smtp.h"
 #include "bot/state.h"
 #include "lib/fileio.h"
+#include "lib/lockfile.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <gmime/gmime.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char *tmp;
@@ -522,6 +525,99 @@ START_TEST(smtp_server_down)
 }
 END_TEST
 
+
+/* A child that takes the lock, says so on the pipe and waits to be killed. */
+static pid_t lock_holder(const char *path)
+{
+	int fds[2];
+	char c;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fds), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct sm_lockfile lk = SM_LOCKFILE_INIT;
+
+		close(fds[0]);
+		signal(SIGTERM, SIG_DFL);
+		if (sm_lockfile_acquire(&lk, path, 0, NULL))
+			_exit(3);
+		if (write(fds[1], "x", 1) != 1)
+			_exit(4);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	return pid;
+}
+
+START_TEST(lockfile_exclusive)
+{
+	struct sm_lockfile a = SM_LOCKFILE_INIT, b = SM_LOCKFILE_INIT;
+	struct sm_lock_holder h;
+	char *path = xasprintf("%s/lock", tmp), *want;
+
+	ck_assert_int_eq(sm_lockfile_acquire(&a, path, 0, NULL), 0);
+	ck_assert_int_eq(sm_lockfile_holder(path, &h), 0);
+	ck_assert_int_eq(h.pid, (long)getpid());
+	/* A second taker (another open file description) waits, then names the holder. */
+	ck_assert_int_eq(sm_lockfile_acquire(&b, path, 300, NULL), -1);
+	want = xasprintf("%s: held by pid %ld on host %s, taken ", path, (long)getpid(), h.host);
+	ck_assert_msg(starts_with(sm_last_error(), want), "%s", sm_last_error());
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "; gave up after 0 s"));
+	free(want);
+	sm_lockfile_release(&a);
+	ck_assert(!file_exists(path));
+	ck_assert_int_eq(sm_lockfile_acquire(&b, path, 0, NULL), 0);
+	sm_lockfile_release(&b);
+	sm_lockfile_release(&b);
+	free(path);
+}
+END_TEST
+
+START_TEST(lockfile_dead_holders)
+{
+	struct sm_lockfile lk = SM_LOCKFILE_INIT;
+	struct sm_lock_holder h;
+	char *path = xasprintf("%s/lock", tmp);
+	const char stale[] = "999999 gone.example.org 1000000000\n";
+	pid_t pid;
+	int st;
+
+	/* A holder killed by a signal it does not handle removes its lock file. */
+	pid = lock_holder(path);
+	ck_assert(file_exists(path));
+	ck_assert_int_eq(sm_lockfile_acquire(&lk, path, 0, NULL), -1);
+	ck_assert_int_eq(kill(pid, SIGTERM), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	ck_assert(!file_exists(path));
+
+	/* kill -9 leaves the file, but not the lock: it is taken over. */
+	pid = lock_holder(path);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_eq(sm_lockfile_holder(path, &h), 0);
+	ck_assert_int_eq(h.pid, (long)pid);
+	ck_assert_int_eq(sm_lockfile_acquire(&lk, path, 0, NULL), 0);
+	ck_assert_int_eq(sm_lockfile_holder(path, &h), 0);
+	ck_assert_int_eq(h.pid, (long)getpid());
+	sm_lockfile_release(&lk);
+
+	/* So is a file naming a process that is gone, from any host. */
+	ck_assert_int_eq(write_file_atomic(path, stale, strlen(stale)), 0);
+	ck_assert_int_eq(sm_lockfile_acquire(&lk, path, 0, NULL), 0);
+	ck_assert_int_eq(sm_lockfile_holder(path, &h), 0);
+	ck_assert_int_eq(h.pid, (long)getpid());
+	sm_lockfile_release(&lk);
+	ck_assert(!file_exists(path));
+	free(path);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -541,6 +637,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, patch_subjects);
 	tcase_add_test(tc, daemon_backoff);
 	tcase_add_test(tc, smtp_server_down);
+	tcase_add_test(tc, lockfile_exclusive);
+	tcase_add_test(tc, lockfile_dead_holders);
 	suite_add_tcase(s, tc);
 	return s;
 }
