@@ -130,11 +130,22 @@ END_TEST
 /* Real patches: the seed and the stable review mails of linux-hwmon. */
 START_TEST(patch_id_matches_git_on_real_mails)
 {
-	const char *dirs[] = { "../shared/corpus/lists/hwmon/stable-threads/cur", "../shared/seeds" };
+	const char *dirs[] = { "corpus/lists/hwmon/stable-threads/cur", "seeds" };
+	const char *shared = getenv("SM_SHARED");
 	int checked = 0;
 
 	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
-		DIR *dh = opendir(srcdir_path(dirs[d]));
+		char top[4096];
+		DIR *dh;
+
+		/* ../shared from the source tree, or $SM_SHARED (as tests/lib.sh). */
+		if (shared)
+			snprintf(top, sizeof(top), "%s/%s", shared, dirs[d]);
+		else
+			snprintf(top, sizeof(top), "%s", srcdir_path(""));
+		if (!shared)
+			snprintf(top + strlen(top), sizeof(top) - strlen(top), "../shared/%s", dirs[d]);
+		dh = opendir(top);
 		struct dirent *de;
 
 		if (!dh)
@@ -145,7 +156,7 @@ START_TEST(patch_id_matches_git_on_real_mails)
 
 			if (de->d_name[0] == '.')
 				continue;
-			path = xasprintf("%s/%s", srcdir_path(dirs[d]), de->d_name);
+			path = xasprintf("%s/%s", top, de->d_name);
 			ck_assert(read_file(path, &text) == 0);
 			/* Plain-text patches only (not base64 or quoted-printable). */
 			if (!strstr(strbuf_str(&text), "\ndiff --git ") ||

@@ -1,0 +1,281 @@
+/* commitdiff: a commit's patch against its first parent, in git's patch
+ * format, with as little work as git itself does: the two trees are walked
+ * side by side and a subtree whose id did not change is never opened, then
+ * each changed file's two blobs are diffed as plain buffers (libgit2's
+ * xdiff, no repository: no config snapshot, no attribute look-ups, no
+ * re-hashing of the blobs).
+ *
+ * The text is byte for byte what git_diff_tree_to_tree + git_diff_print
+ * give (the diff statistics and the patch-id are computed from it). The
+ * cases whose headers have more to say (binary files, empty files, mode
+ * or type changes, submodules, paths git would quote) are left to that
+ * libgit2 path for the whole commit. */
+#include "trees/repo.h"
+#include "lib/util.h"
+#include <string.h>
+
+enum { FAST_OK = 0, FAST_ERROR = -1, FAST_FALLBACK = 1 };
+
+struct cd_state {
+	git_repository *repo;
+	struct strbuf *out;
+	struct strbuf path;	/* directory prefix of the entries walked, "dir/" */
+};
+
+static int diff_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
+			 const git_diff_line *l, void *payload)
+{
+	struct strbuf *out = payload;
+
+	(void)d;
+	(void)h;
+	if (l->origin == GIT_DIFF_LINE_CONTEXT || l->origin == GIT_DIFF_LINE_ADDITION ||
+	    l->origin == GIT_DIFF_LINE_DELETION)
+		strbuf_addch(out, l->origin);
+	strbuf_add(out, l->content, l->content_len);
+	return 0;
+}
+
+/* The hunks only: the file header is ours. */
+static int hunk_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
+			 const git_diff_line *l, void *payload)
+{
+	if (l->origin == GIT_DIFF_LINE_FILE_HDR)
+		return 0;
+	return diff_print_cb(d, h, l, payload);
+}
+
+/* libgit2's slow path, the reference for the text. */
+static int diff_text_libgit2(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
+			     struct strbuf *out)
+{
+	git_diff *diff = NULL;
+	int ret = -1;
+
+	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, NULL) == 0 &&
+	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, diff_print_cb, out) == 0)
+		ret = 0;
+	git_diff_free(diff);
+	return ret;
+}
+
+/* Paths git prints as they are (no C quoting). */
+static int plain_name(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f || *s == '"' ||
+		    *s == '\\')
+			return 0;
+	return 1;
+}
+
+static int is_file_mode(git_filemode_t m)
+{
+	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE ||
+	       m == GIT_FILEMODE_LINK;
+}
+
+static int load_blob(git_repository *repo, const git_tree_entry *e, git_blob **out)
+{
+	*out = NULL;
+	if (!e)
+		return 0;
+	return git_blob_lookup(out, repo, git_tree_entry_id(e)) < 0 ? -1 : 0;
+}
+
+/* One file added (o NULL), deleted (n NULL) or changed in place. */
+static int diff_file(struct cd_state *st, const git_tree_entry *o, const git_tree_entry *n)
+{
+	const git_tree_entry *e = n ? n : o;
+	git_blob *ob = NULL, *nb = NULL;
+	git_patch *patch = NULL;
+	const char *path;
+	size_t dir_len = st->path.len;
+	char oa[8], na[8];
+	int ret = FAST_ERROR;
+
+	if ((o && !is_file_mode(git_tree_entry_filemode(o))) ||
+	    (n && !is_file_mode(git_tree_entry_filemode(n))) ||
+	    (o && n && git_tree_entry_filemode(o) != git_tree_entry_filemode(n)))
+		return FAST_FALLBACK;
+	strbuf_addstr(&st->path, git_tree_entry_name(e));
+	path = st->path.buf;
+	if (!plain_name(path)) {
+		ret = FAST_FALLBACK;
+		goto out;
+	}
+	if (load_blob(st->repo, o, &ob) < 0 || load_blob(st->repo, n, &nb) < 0)
+		goto out;
+	if ((ob && !git_blob_rawsize(ob)) || (nb && !git_blob_rawsize(nb))) {
+		ret = FAST_FALLBACK;
+		goto out;
+	}
+	if (git_patch_from_buffers(&patch, ob ? git_blob_rawcontent(ob) : NULL,
+				   ob ? (size_t)git_blob_rawsize(ob) : 0, path,
+				   nb ? git_blob_rawcontent(nb) : NULL,
+				   nb ? (size_t)git_blob_rawsize(nb) : 0, path, NULL) < 0)
+		goto out;
+	if ((git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY) ||
+	    !git_patch_num_hunks(patch)) {
+		ret = FAST_FALLBACK;
+		goto out;
+	}
+	git_oid_tostr(oa, sizeof(oa), o ? git_tree_entry_id(o) : &(git_oid){ { 0 } });
+	git_oid_tostr(na, sizeof(na), n ? git_tree_entry_id(n) : &(git_oid){ { 0 } });
+	strbuf_addf(st->out, "diff --git a/%s b/%s\n", path, path);
+	if (!o)
+		strbuf_addf(st->out, "new file mode %o\nindex %s..%s\n--- /dev/null\n+++ b/%s\n",
+			    (unsigned)git_tree_entry_filemode(n), oa, na, path);
+	else if (!n)
+		strbuf_addf(st->out, "deleted file mode %o\nindex %s..%s\n--- a/%s\n+++ /dev/null\n",
+			    (unsigned)git_tree_entry_filemode(o), oa, na, path);
+	else
+		strbuf_addf(st->out, "index %s..%s %o\n--- a/%s\n+++ b/%s\n", oa, na,
+			    (unsigned)git_tree_entry_filemode(o), path, path);
+	ret = git_patch_print(patch, hunk_print_cb, st->out) < 0 ? FAST_ERROR : FAST_OK;
+out:
+	git_patch_free(patch);
+	git_blob_free(ob);
+	git_blob_free(nb);
+	strbuf_setlen(&st->path, dir_len);
+	return ret;
+}
+
+static int diff_trees(struct cd_state *st, git_tree *ot, git_tree *nt);
+
+/* A whole subtree added or deleted, or a changed one walked. */
+static int diff_subtree(struct cd_state *st, const git_tree_entry *o, const git_tree_entry *n)
+{
+	git_tree *ot = NULL, *nt = NULL;
+	size_t dir_len = st->path.len;
+	int ret = FAST_ERROR;
+
+	if ((o && git_tree_lookup(&ot, st->repo, git_tree_entry_id(o)) < 0) ||
+	    (n && git_tree_lookup(&nt, st->repo, git_tree_entry_id(n)) < 0))
+		goto out;
+	strbuf_addstr(&st->path, git_tree_entry_name(o ? o : n));
+	strbuf_addch(&st->path, '/');
+	ret = diff_trees(st, ot, nt);
+out:
+	strbuf_setlen(&st->path, dir_len);
+	git_tree_free(ot);
+	git_tree_free(nt);
+	return ret;
+}
+
+/* git's tree order: a directory sorts as if its name ended in '/'. */
+static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+{
+	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
+	size_t la = strlen(na), lb = strlen(nb), l = la < lb ? la : lb;
+	int c = memcmp(na, nb, l);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = la > l ? (unsigned char)na[l] :
+	     git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0;
+	cb = lb > l ? (unsigned char)nb[l] :
+	     git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0;
+	return ca < cb ? -1 : ca > cb;
+}
+
+static int one_side(struct cd_state *st, const git_tree_entry *o, const git_tree_entry *n)
+{
+	const git_tree_entry *e = o ? o : n;
+
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+		return diff_subtree(st, o, n);
+	return diff_file(st, o, n);
+}
+
+static int diff_trees(struct cd_state *st, git_tree *ot, git_tree *nt)
+{
+	size_t i = 0, j = 0, on = ot ? git_tree_entrycount(ot) : 0;
+	size_t nn = nt ? git_tree_entrycount(nt) : 0;
+	int ret = FAST_OK;
+
+	while (!ret && (i < on || j < nn)) {
+		const git_tree_entry *o = i < on ? git_tree_entry_byindex(ot, i) : NULL;
+		const git_tree_entry *n = j < nn ? git_tree_entry_byindex(nt, j) : NULL;
+		int c = !o ? 1 : !n ? -1 : entry_cmp(o, n);
+
+		if (c < 0) {
+			ret = one_side(st, o, NULL);
+			i++;
+		} else if (c > 0) {
+			ret = one_side(st, NULL, n);
+			j++;
+		} else {
+			i++;
+			j++;
+			if (!git_oid_cmp(git_tree_entry_id(o), git_tree_entry_id(n)) &&
+			    git_tree_entry_filemode(o) == git_tree_entry_filemode(n))
+				continue;
+			if (git_tree_entry_type(o) == GIT_OBJECT_TREE)
+				ret = diff_subtree(st, o, n);
+			else
+				ret = diff_file(st, o, n);
+		}
+	}
+	return ret;
+}
+
+/* Both texts, compared: SM_DIFF_CHECK=1 in the environment (tests). */
+static int check_against_libgit2(git_repository *repo, git_tree *ot, git_tree *nt,
+				 const struct strbuf *fast, size_t from, const char *hex)
+{
+	struct strbuf ref = STRBUF_INIT;
+	int ret = 0;
+
+	if (diff_text_libgit2(repo, ot, nt, &ref) < 0)
+		ret = -1;
+	else if (ref.len != fast->len - from || memcmp(ref.buf ? ref.buf : "", fast->buf + from, ref.len))
+		ret = sm_error("commit %s: fast diff text differs from libgit2's", hex);
+	strbuf_release(&ref);
+	return ret;
+}
+
+int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
+{
+	git_tree *new_tree = NULL, *old_tree = NULL;
+	git_commit *parent = NULL;
+	struct cd_state st = { repo, out, STRBUF_INIT };
+	size_t from = out->len;
+	char hex[GIT_OID_HEXSZ + 1];
+	static int check = -1;
+	int ret = -1, r;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+	if (check < 0) {
+		const char *v = getenv("SM_DIFF_CHECK");
+
+		check = v && *v && strcmp(v, "0");
+	}
+	if (git_commit_tree(&new_tree, c) < 0)
+		goto out;
+	if (git_commit_parentcount(c) > 0) {
+		if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&old_tree, parent) < 0)
+			goto out;
+	}
+	r = diff_trees(&st, old_tree, new_tree);
+	if (r == FAST_ERROR)
+		goto out;
+	if (r == FAST_FALLBACK) {
+		strbuf_setlen(out, from);
+		if (diff_text_libgit2(repo, old_tree, new_tree, out) < 0)
+			goto out;
+	} else if (check && check_against_libgit2(repo, old_tree, new_tree, out, from, hex) < 0) {
+		goto out_keep;
+	}
+	ret = 0;
+out:
+	if (ret < 0)
+		sm_error("commit %s: cannot diff (%s)", hex, sm_git_error());
+out_keep:
+	strbuf_release(&st.path);
+	git_tree_free(old_tree);
+	git_tree_free(new_tree);
+	git_commit_free(parent);
+	return ret;
+}
