@@ -19,6 +19,7 @@
 	X(report, "mail candidate reports to subscribers") \
 	X(run, "one whole bot cycle: scan, harvest, report") \
 	X(daemon, "repeat the bot cycle at an interval") \
+	X(dashboard, "write the candidates, reviews and mail state as a static site") \
 	X(boot, "apply, build and boot candidate patches in QEMU")
 
 #define SM_DECLARE(name, help) int cmd_##name(int argc, char **argv);

@@ -13,7 +13,8 @@ SM_PACKAGES="build-essential autoconf automake libtool pkg-config git
  libpcre2-dev check python3 jq curl opensmtpd
  clang libclang-rt-14-dev
  qemu-system-x86 busybox-static cpio xz-utils bc bison flex libelf-dev libssl-dev
- linux-source-6.1"
+ linux-source-6.1
+ chromium"
 
 sm_install_packages() {
 	local missing=()

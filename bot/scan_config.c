@@ -1,0 +1,33 @@
+/* scan_config: scan a bot config's trees (see scan_config.h). */
+#include "bot/scan_config.h"
+#include "lib/util.h"
+
+int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
+		const char *range, struct sm_scan_result *out)
+{
+	struct sm_tree_spec *specs;
+	struct sm_scan_opts so = { 0 };
+	int ret;
+
+	if (!range)
+		range = cfg->range;
+	if (!range || !*range)
+		return sm_error("%s: upstream.range: missing (or give --range)", cfg->path);
+	specs = xcalloc(cfg->nr_trees + 1, sizeof(*specs));
+	for (size_t i = 0; i < cfg->nr_trees; i++) {
+		specs[i].name = cfg->trees[i].name;
+		specs[i].repo = cfg->trees[i].repo;
+		specs[i].branch = cfg->trees[i].branch;
+		specs[i].version = cfg->trees[i].version;
+	}
+	so.upstream = cfg->upstream_repo;
+	so.range = range;
+	so.trees = specs;
+	so.nr_trees = cfg->nr_trees;
+	so.rules = rules;
+	so.check_applies = cfg->check_applies;
+	so.cache_dir = cfg->cache_dir;
+	ret = sm_scan(&so, out);
+	free(specs);
+	return ret;
+}
