@@ -20,6 +20,7 @@ struct cand_info {
 	struct strbuf stat, diff;
 	struct strlist files;
 	struct strlist reviews;		/* one line per review */
+	struct strlist unverified;	/* trailers sent in another's name: no reviews */
 };
 
 struct ctx {
@@ -106,6 +107,13 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 	if (sm_notes_parse(note.buf ? note.buf : "", &rv, &nr) == 0) {
 		for (size_t i = 0; i < nr; i++) {
 			strbuf_reset(&line);
+			/* Trailers in another's name are shown as such, never as reviews. */
+			for (size_t t = 0; t < rv[i].unverified.nr; t++)
+				strlist_append(&ci->unverified, rv[i].unverified.items[t]);
+			if (!sm_review_counts(&rv[i])) {
+				sm_review_release(&rv[i]);
+				continue;
+			}
 			for (size_t t = 0; t < rv[i].trailers.nr; t++)
 				strbuf_addf(&line, "%s%s", t ? "; " : "", rv[i].trailers.items[t]);
 			if (!rv[i].trailers.nr)
@@ -322,6 +330,8 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 		for (size_t r = 0; r < ci->reviews.nr; r++)
 			strbuf_addf(b, "   %s  %s\n", r ? "         " : "reviews:", ci->reviews.items[r]);
 	}
+	for (size_t r = 0; r < ci->unverified.nr; r++)
+		strbuf_addf(b, "   unverified, not a review: %s\n", ci->unverified.items[r]);
 	strbuf_addch(b, '\n');
 	strbuf_release(&line);
 }
@@ -589,6 +599,7 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 		strbuf_release(&x.info[i].diff);
 		strlist_clear(&x.info[i].files);
 		strlist_clear(&x.info[i].reviews);
+		strlist_clear(&x.info[i].unverified);
 	}
 	free(x.info);
 out:

@@ -12,7 +12,8 @@
 
 static const char usage[] =
 	"usage: stablemate harvest --db DIR --repo GIT_DIR [--query Q] [--upstream-ref REF]\n"
-	"                          [--notes-ref REF] [--bot-address ADDR] [--dry-run] [--json]\n\n"
+	"                          [--notes-ref REF] [--bot-address ADDR] [--aliases FILE]\n"
+	"                          [--dry-run] [--json]\n\n"
 	"Reads the threads of the notmuch database DIR that match Q (default: the\n"
 	"stable and linux-kernel lists, not yet tagged " SM_HARVEST_TAG "), links\n"
 	"each reply to the patch (or cover letter) it answers, maps the patch to its\n"
@@ -25,6 +26,10 @@ static const char usage[] =
 	"  --upstream-ref REF  history patches are mapped against (default HEAD)\n"
 	"  --notes-ref REF     notes ref to write\n"
 	"  --bot-address ADDR  ignore replies sent from ADDR\n"
+	"  --aliases FILE      known alternate addresses, one person a line, each\n"
+	"                      address in <>, as in git's .mailmap: a trailer counts\n"
+	"                      as a review only when its address is the sender's\n"
+	"                      or an alias of it; others are kept as Unverified:\n"
 	"  --dry-run           parse and map only: no note, no tag\n"
 	"  --json              print the reviews and counts as JSON\n\n"
 	"SM_HARVEST_CRASH_AFTER_NOTE=1 (tests) exits with 3 right after the first\n"
@@ -68,6 +73,10 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 		for (size_t i = 0; i < r->trailers.nr; i++)
 			json_string(&o->w, NULL, r->trailers.items[i]);
 		json_array_end(&o->w);
+		json_array_begin(&o->w, "unverified");
+		for (size_t i = 0; i < r->unverified.nr; i++)
+			json_string(&o->w, NULL, r->unverified.items[i]);
+		json_array_end(&o->w);
 		json_string(&o->w, "comment", r->comment);
 	} else {
 		json_string(&o->w, "patch_message_id", patch_id);
@@ -85,6 +94,7 @@ int cmd_harvest(int argc, char **argv)
 		{ "upstream-ref", required_argument, NULL, 'u' },
 		{ "notes-ref", required_argument, NULL, 'n' },
 		{ "bot-address", required_argument, NULL, 'b' },
+		{ "aliases", required_argument, NULL, 'a' },
 		{ "dry-run", no_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -108,6 +118,7 @@ int cmd_harvest(int argc, char **argv)
 		case 'u': o.upstream_ref = optarg; break;
 		case 'n': o.notes_ref = optarg; break;
 		case 'b': o.bot_address = optarg; break;
+		case 'a': o.aliases_file = optarg; break;
 		case 'D': o.dry_run = 1; break;
 		case 'j': out.json = 1; break;
 		default:
@@ -138,6 +149,8 @@ int cmd_harvest(int argc, char **argv)
 		json_int(&out.w, "reviews_added", st.reviews_added);
 		json_int(&out.w, "reviews_known", st.reviews_known);
 		json_int(&out.w, "skipped_broken", st.skipped_broken);
+		json_int(&out.w, "unverified", st.unverified);
+		json_int(&out.w, "bad_message_ids", st.bad_ids);
 		json_object_end(&out.w);
 		json_bool(&out.w, "dry_run", o.dry_run);
 		json_object_end(&out.w);
@@ -147,6 +160,10 @@ int cmd_harvest(int argc, char **argv)
 		       "%u reviews %s, %u already known, %u broken mails skipped\n",
 		       st.messages, st.patches, st.mapped, st.unmapped, st.reviews_added,
 		       o.dry_run ? "to add" : "added", st.reviews_known, st.skipped_broken);
+		if (st.unverified || st.bad_ids)
+			printf("harvest: %u replies with trailers in another's name (kept as "
+			       "Unverified:), %u unusable Message-IDs kept under a derived id\n",
+			       st.unverified, st.bad_ids);
 	}
 	strbuf_release(&sb);
 	return 0;

@@ -135,6 +135,11 @@ static void review_json(struct json_writer *w, const struct sm_review *r, const 
 	for (size_t i = 0; i < r->trailers.nr; i++)
 		json_string(w, NULL, r->trailers.items[i]);
 	json_array_end(w);
+	json_array_begin(w, "unverified");
+	for (size_t i = 0; i < r->unverified.nr; i++)
+		json_string(w, NULL, r->unverified.items[i]);
+	json_array_end(w);
+	json_bool(w, "counts_as_review", sm_review_counts(r));
 	json_string(w, "comment", r->comment);
 	json_object_end(w);
 }
@@ -146,18 +151,24 @@ struct shown {
 	int found;
 };
 
-/* "3 reviews: 6.1 (2), 6.6 (1)", trees in the order first seen. */
+/* "3 reviews: 6.1 (2), 6.6 (1)", trees in the order first seen; then the
+ * blocks that are no review (trailers in another's name, no sender). */
 static void add_summary(struct strbuf *out, const struct shown *shown, size_t nshown,
 			size_t total)
 {
 	struct strlist trees = STRLIST_INIT;
 	size_t *counts = xcalloc(total ? total : 1, sizeof(*counts));
+	size_t unverified = 0;
 
 	for (size_t i = 0; i < nshown; i++) {
 		for (size_t j = 0; j < shown[i].note.nr; j++) {
 			const char *t = shown[i].note.reviews[j].tree;
 			size_t k;
 
+			if (!sm_review_counts(&shown[i].note.reviews[j])) {
+				unverified++;
+				continue;
+			}
 			if (!t || !*t)
 				t = "any tree";
 			for (k = 0; k < trees.nr && strcmp(trees.items[k], t); k++)
@@ -167,10 +178,14 @@ static void add_summary(struct strbuf *out, const struct shown *shown, size_t ns
 			counts[k]++;
 		}
 	}
+	total -= unverified;
 	strbuf_addf(out, "\n%zu review%s", total, total == 1 ? "" : "s");
 	for (size_t k = 0; k < trees.nr; k++)
 		strbuf_addf(out, "%s %s (%zu)", k ? "," : ":", trees.items[k], counts[k]);
 	strbuf_addch(out, '\n');
+	if (unverified)
+		strbuf_addf(out, "%zu unverified (trailers in another's name, or no usable "
+			    "sender): not counted as reviews\n", unverified);
 	free(counts);
 	strlist_clear(&trees);
 }

@@ -9,6 +9,8 @@
  *   Via: cover letter
  *   Trailers:
  *     Reviewed-by: Name <email>
+ *   Unverified:
+ *     Acked-by: Other <other@x> (sent by name@email)
  *   Comment:
  *       the reviewer's words, four spaces in
  *
@@ -36,7 +38,15 @@ void sm_review_release(struct sm_review *r)
 	free_str(&r->link);
 	free_str(&r->comment);
 	strlist_clear(&r->trailers);
+	strlist_clear(&r->unverified);
 	r->via_cover = 0;
+}
+
+int sm_review_counts(const struct sm_review *r)
+{
+	if (r->trailers.nr)
+		return 1;
+	return !r->unverified.nr && r->author && *r->author;
 }
 
 static char *dup_or_empty(const char *s)
@@ -57,6 +67,8 @@ void sm_review_copy(struct sm_review *dst, const struct sm_review *src)
 	dst->via_cover = src->via_cover;
 	for (size_t i = 0; i < src->trailers.nr; i++)
 		strlist_append(&dst->trailers, src->trailers.items[i]);
+	for (size_t i = 0; i < src->unverified.nr; i++)
+		strlist_append(&dst->unverified, src->unverified.items[i]);
 }
 
 /* s with line breaks and tabs made spaces and outer white space trimmed. */
@@ -142,10 +154,27 @@ void sm_comment_normalize(const char *comment, struct strbuf *out)
 	}
 }
 
+/* "Key:" then one line per item, two spaces in; nothing when all are empty. */
+static void add_list(struct strbuf *out, const char *key, const struct strlist *l)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int any = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		strbuf_reset(&tmp);
+		add_one_line(&tmp, l->items[i]);
+		if (!tmp.len)
+			continue;
+		if (!any++)
+			strbuf_addf(out, "%s:\n", key);
+		strbuf_addf(out, "  %s\n", tmp.buf);
+	}
+	strbuf_release(&tmp);
+}
+
 void sm_review_format(const struct sm_review *r, struct strbuf *out)
 {
 	struct strbuf tmp = STRBUF_INIT;
-	int any_trailer = 0;
 
 	strbuf_addstr(out, "Review: <");
 	sm_review_message_id(r->message_id, out);
@@ -157,16 +186,8 @@ void sm_review_format(const struct sm_review *r, struct strbuf *out)
 	add_field(out, "Link", r->link);
 	if (r->via_cover)
 		strbuf_addstr(out, "Via: cover letter\n");
-	for (size_t i = 0; i < r->trailers.nr; i++) {
-		strbuf_reset(&tmp);
-		add_one_line(&tmp, r->trailers.items[i]);
-		if (!tmp.len)
-			continue;
-		if (!any_trailer++)
-			strbuf_addstr(out, "Trailers:\n");
-		strbuf_addf(out, "  %s\n", tmp.buf);
-	}
-	strbuf_reset(&tmp);
+	add_list(out, "Trailers", &r->trailers);
+	add_list(out, "Unverified", &r->unverified);
 	sm_comment_normalize(r->comment, &tmp);
 	if (tmp.len) {
 		const char *p = tmp.buf;
@@ -216,7 +237,7 @@ static char *trimmed_dup(const char *s, size_t len)
 	return strbuf_detach(&sb, NULL);
 }
 
-enum section { SEC_FIELDS, SEC_TRAILERS, SEC_COMMENT };
+enum section { SEC_FIELDS, SEC_TRAILERS, SEC_UNVERIFIED, SEC_COMMENT };
 
 /* Is lines[i..] after a blank run a comment line (4 spaces, non-blank)? */
 static int comment_continues(const struct sm_line *lines, size_t nr, size_t i)
@@ -303,9 +324,10 @@ int sm_review_parse_block(const struct sm_line *lines, size_t nr, size_t start,
 			continue;
 		}
 		if (len > 2 && s[0] == ' ' && s[1] == ' ' && s[2] != ' ') {
-			if (sec != SEC_TRAILERS)
+			if (sec != SEC_TRAILERS && sec != SEC_UNVERIFIED)
 				goto fail;
-			strlist_append_nodup(&r->trailers, trimmed_dup(s + 2, len - 2));
+			strlist_append_nodup(sec == SEC_TRAILERS ? &r->trailers : &r->unverified,
+					     trimmed_dup(s + 2, len - 2));
 			continue;
 		}
 		while (len && isspace((unsigned char)s[len - 1]))
@@ -314,6 +336,12 @@ int sm_review_parse_block(const struct sm_line *lines, size_t nr, size_t start,
 			if (sec != SEC_FIELDS)
 				goto fail;
 			sec = SEC_TRAILERS;
+			continue;
+		}
+		if (len == 11 && !memcmp(s, "Unverified:", 11)) {
+			if (sec != SEC_FIELDS && sec != SEC_TRAILERS)
+				goto fail;
+			sec = SEC_UNVERIFIED;
 			continue;
 		}
 		if (len == 8 && !memcmp(s, "Comment:", 8)) {

@@ -18,11 +18,18 @@ struct sm_review {
 	char *subject;		/* of the reviewed patch mail */
 	char *link;		/* https://lore.kernel.org/r/<message-id> */
 	struct strlist trailers;	/* "Reviewed-by: Name <email>", "Nacked-by: ..." */
+	/* Trailers the sender wrote in someone else's name (the trailer's address
+	 * is not the sender's, nor a known alias of it) or from a mail without a
+	 * usable From: "Reviewed-by: A <a@x> (sent by m@y)". Never a review. */
+	struct strlist unverified;
 	char *comment;		/* the reviewer's own words, quotes and signature removed */
 	int via_cover;		/* the reply was to the series' cover letter */
 };
 
 void sm_review_release(struct sm_review *r);
+/* Does the block count as a review? Not when its only trailers are
+ * unverified, nor when the mail had no usable sender (no Author:). */
+int sm_review_counts(const struct sm_review *r);
 
 /* Adds r to the note on commit (creating or merging). *added is 1 when the
  * review was new, 0 when a review with that Message-ID was already there.

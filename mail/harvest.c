@@ -7,7 +7,9 @@
  * between the two leaves the messages untagged: the rerun adds the same
  * reviews again, which the notes layer keys by Message-ID (no duplicate). */
 #include "mail/harvest.h"
+#include "mail/ident.h"
 #include "mail/map.h"
+#include "mail/msgid.h"
 #include "mail/review.h"
 #include "mail/thread.h"
 #include "gitnotes/notes.h"
@@ -28,6 +30,7 @@ struct harvest {
 	void *data;
 	notmuch_database_t *db;
 	struct sm_mapper *map;
+	struct sm_aliases aliases;
 	const char *notes_ref;
 	/* The batch: reviews to write in one notes commit, then the
 	 * messages to tag once they are written. */
@@ -141,9 +144,19 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 			sm_mail_release(&m);
 			continue;
 		}
-		/* notmuch's id is the key everything else uses. */
+		/* notmuch's id is the key everything else uses; one that cannot
+		 * key a note ("foo bar", "<>") is kept under a derived one. */
 		free(m.message_id);
-		m.message_id = xstrdup(id);
+		if (sm_msgid_is_key(id)) {
+			m.message_id = xstrdup(id);
+		} else {
+			m.message_id = sm_msgid_derived(id);
+			if (match) {
+				sm_warn("message '%s' (%s): not a usable Message-ID; kept as <%s>",
+					id, file, m.message_id);
+				h->st->bad_ids++;
+			}
+		}
 		sm_thread_add(&t, &m, match);
 	}
 	sm_thread_resolve(&t, h->o->bot_address);
@@ -159,8 +172,10 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 		char hex[GIT_OID_HEXSZ + 1];
 		int mapped;
 
-		if (!sm_review_from_thread(&t, tr, &r))
+		if (!sm_review_from_thread(&t, tr, &h->aliases, &r))
 			continue;
+		if (r.unverified.nr)
+			h->st->unverified++;
 		mapped = map_patch(h, &t, tr->patch, pm);
 		if (mapped < 0) {
 			sm_review_release(&r);
@@ -228,6 +243,8 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	}
 	free(msg);
 	free(db_abs);
+	if (o->aliases_file && sm_aliases_load(&h.aliases, o->aliases_file) < 0)
+		goto out;
 	h.map = sm_mapper_open(o->repo, o->upstream_ref);
 	if (!h.map)
 		goto out;
@@ -259,6 +276,7 @@ out:
 	free(h.reviews);
 	free(h.commits);
 	strlist_clear(&h.to_tag);
+	sm_aliases_release(&h.aliases);
 	if (threads)
 		notmuch_threads_destroy(threads);
 	if (q)

@@ -15,12 +15,15 @@ struct sm_harvest_opts {
 	const char *upstream_ref;	/* ref to map patches against; NULL: HEAD */
 	const char *notes_ref;		/* NULL: SM_NOTES_REF_DEFAULT */
 	const char *bot_address;	/* the bot's own From: replies from it are ignored */
+	const char *aliases_file;	/* NULL, or known alternate addresses (mail/ident.h) */
 	int dry_run;			/* parse and map, write nothing */
 };
 
 struct sm_harvest_stats {
 	unsigned messages, patches, mapped, unmapped;
 	unsigned reviews_added, reviews_known, skipped_broken;
+	unsigned unverified;		/* reviews with trailers in another's name */
+	unsigned bad_ids;		/* Message-IDs kept under a derived id */
 };
 
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);

@@ -1,5 +1,6 @@
 /* reply: trailers and comment of a follow-up mail. */
 #include "mail/reply.h"
+#include "mail/ident.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <ctype.h>
@@ -78,7 +79,10 @@ char *sm_review_trailer(const char *line, size_t len, const char *author)
 		return NULL;
 	strbuf_addstr(&sb, review_keys[i]);
 	strbuf_addstr(&sb, ": ");
-	strbuf_add(&sb, v, end - v);
+	if (i < NR_PERSON_KEYS)
+		sm_ident_clean(v, (size_t)(end - v), &sb);
+	else
+		strbuf_add(&sb, v, end - v);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -109,60 +113,39 @@ static int starts_patch(const char *s, size_t len)
 	       (len >= 6 && !strncmp(s, "--- a/", 6));
 }
 
-/* Splits "Name <addr>" (or a bare address) into its parts, trimmed. */
-static void split_person(const char *s, size_t len, const char **name, size_t *nlen,
-			 const char **addr, size_t *alen)
+/* Does trailer t name the sender? Only person (-by) trailers name anyone;
+ * the others (Fixes:, Link:) are the sender's when there is a sender. */
+static int names_sender(const char *t, const char *sender,
+			const struct sm_aliases *aliases)
 {
-	const char *lt = memchr(s, '<', len), *gt;
+	const char *v = strchr(t, ':');
+	struct strbuf addr = STRBUF_INIT;
+	int same;
 
-	*name = s;
-	*nlen = 0;
-	*addr = s;
-	*alen = len;
-	if (lt) {
-		gt = memchr(lt, '>', len - (lt - s));
-		*addr = lt + 1;
-		*alen = gt ? (size_t)(gt - lt - 1) : len - (lt - s) - 1;
-		*nlen = lt - s;
-	}
-	while (*nlen && isspace((unsigned char)(*name)[*nlen - 1]))
-		(*nlen)--;
-	while (*nlen && (**name == '"' || isspace((unsigned char)**name)))
-		(*name)++, (*nlen)--;
-	while (*nlen && (*name)[*nlen - 1] == '"')
-		(*nlen)--;
-	while (*alen && isspace((unsigned char)**addr))
-		(*addr)++, (*alen)--;
-	while (*alen && isspace((unsigned char)(*addr)[*alen - 1]))
-		(*alen)--;
-}
-
-/* A person trailer counts only when it names the sender (by address or, for
- * people replying from another address, by the same name), as b4 does. */
-static int names_sender(const char *trailer, const char *author)
-{
-	const char *v = strchr(trailer, ':'), *tn, *ta, *an, *aa;
-	size_t tnl, tal, anl, aal;
-
-	if (!author || !*author || !v || !strstr(trailer, "-by:"))
+	if (!*sender)
+		return 0;
+	if (!v || !strstr(t, "-by:"))
 		return 1;
-	v++;
-	while (*v == ' ')
-		v++;
-	split_person(v, strlen(v), &tn, &tnl, &ta, &tal);
-	split_person(author, strlen(author), &an, &anl, &aa, &aal);
-	if (tal == aal && !strncasecmp(ta, aa, tal))
-		return 1;
-	return tnl && tnl == anl && !strncasecmp(tn, an, tnl);
+	sm_ident_address(v + 1, &addr);
+	same = sm_aliases_same(aliases, strbuf_str(&addr), sender);
+	strbuf_release(&addr);
+	return same;
 }
 
 void sm_reply_extract(const char *body, const char *author, struct sm_reply_text *out)
 {
-	struct strbuf comment = STRBUF_INIT;
+	sm_reply_extract_verified(body, author, NULL, out);
+}
+
+void sm_reply_extract_verified(const char *body, const char *author,
+			       const struct sm_aliases *aliases, struct sm_reply_text *out)
+{
+	struct strbuf comment = STRBUF_INIT, sender = STRBUF_INIT;
 	const char *p = body ? body : "", *nl;
 	int in_patch = 0, blank_pending = 0;
 
 	memset(out, 0, sizeof(*out));
+	sm_ident_address(author, &sender);
 	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		size_t len;
 		char *t;
@@ -180,12 +163,23 @@ void sm_reply_extract(const char *body, const char *author, struct sm_reply_text
 			in_patch = 1;
 		if (in_patch)
 			continue;
-		t = sm_review_trailer(p, len, author);
+		t = sm_review_trailer(p, len, sender.len ? author : NULL);
 		if (t) {
-			if (names_sender(t, author) && !strlist_contains(&out->trailers, t))
-				strlist_append_nodup(&out->trailers, t);
-			else
+			if (names_sender(t, strbuf_str(&sender), aliases)) {
+				if (!strlist_contains(&out->trailers, t))
+					strlist_append_nodup(&out->trailers, t);
+				else
+					free(t);
+			} else {
+				char *u = sender.len ? xasprintf("%s (sent by %s)", t, author)
+						     : xasprintf("%s (sent without a usable From:)", t);
+
 				free(t);
+				if (!strlist_contains(&out->unverified, u))
+					strlist_append_nodup(&out->unverified, u);
+				else
+					free(u);
+			}
 			continue;
 		}
 		if (is_attribution(p, len))
@@ -205,11 +199,13 @@ void sm_reply_extract(const char *body, const char *author, struct sm_reply_text
 	}
 	strbuf_trim(&comment);
 	out->comment = strbuf_detach(&comment, NULL);
+	strbuf_release(&sender);
 }
 
 void sm_reply_text_release(struct sm_reply_text *r)
 {
 	strlist_clear(&r->trailers);
+	strlist_clear(&r->unverified);
 	free(r->comment);
 	memset(r, 0, sizeof(*r));
 }

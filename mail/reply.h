@@ -5,17 +5,30 @@
 #define SM_MAIL_REPLY_H
 #include "lib/strlist.h"
 
+struct sm_aliases;
+
 struct sm_reply_text {
 	struct strlist trailers;	/* "Reviewed-by: A <a@b>", "Nacked-by: ..." */
+	/* Trailers the sender wrote in another's name (the address is not the
+	 * sender's nor an alias of it), or any trailer of a mail without a
+	 * usable From:, with " (sent by SENDER)" appended. Never reviews. */
+	struct strlist unverified;
 	char *comment;			/* "" when the reply only quoted */
 };
 
-/* author ("Name <email>") fills a bare "NAK"/"NACK" line. */
+/* author ("Name <email>", "" when the mail had no usable From:) fills a bare
+ * "NAK"/"NACK" line; a person trailer is the sender's only when its address
+ * is author's address or, with aliases (may be NULL), a known alias of it. */
+void sm_reply_extract_verified(const char *body, const char *author,
+			       const struct sm_aliases *aliases, struct sm_reply_text *out);
+/* The same without aliases. */
 void sm_reply_extract(const char *body, const char *author, struct sm_reply_text *out);
 void sm_reply_text_release(struct sm_reply_text *r);
 
 /* Is line (without "\n") a review trailer? Returns the canonical
- * "Key: value" (caller frees) or NULL. author fills "NAK." lines. */
+ * "Key: value" (caller frees) or NULL. author fills "NAK." lines. The
+ * person of a -by trailer is cleaned (mail/ident.h: "A <a@b<mailto:a@b>>"
+ * becomes "A <a@b>"). */
 char *sm_review_trailer(const char *line, size_t len, const char *author);
 
 #endif

@@ -1,6 +1,7 @@
 /* review: reply text -> struct sm_review. */
 #include "mail/review.h"
 #include "mail/reply.h"
+#include "mail/msgid.h"
 #include "lib/util.h"
 #include <string.h>
 
@@ -15,16 +16,28 @@ const char *sm_thread_patch_tree(const struct sm_thread *t, size_t patch)
 	return "";
 }
 
+char *sm_lore_link(const char *id)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!sm_msgid_is_address(id))
+		return NULL;
+	strbuf_addstr(&sb, SM_LORE_LINK);
+	sm_msgid_url_escape(id, &sb);
+	return strbuf_detach(&sb, NULL);
+}
+
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
-			  struct sm_review *out)
+			  const struct sm_aliases *aliases, struct sm_review *out)
 {
 	const struct sm_mail *reply = &t->mails[tr->reply].mail;
 	const struct sm_mail *patch = &t->mails[tr->patch].mail;
 	struct sm_reply_text rt;
 
 	memset(out, 0, sizeof(*out));
-	sm_reply_extract(reply->body, reply->from, &rt);
-	if (!rt.trailers.nr && !*rt.comment) {
+	/* A From: without an address (none, an empty group) is no sender. */
+	sm_reply_extract_verified(reply->body, *reply->from_addr ? reply->from : "", aliases, &rt);
+	if (!rt.trailers.nr && !rt.unverified.nr && !*rt.comment) {
 		sm_reply_text_release(&rt);
 		return 0;
 	}
@@ -33,8 +46,11 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 	out->date = xstrdup(reply->date);
 	out->tree = xstrdup(sm_thread_patch_tree(t, tr->patch));
 	out->subject = xstrdup(patch->subject);
-	out->link = xasprintf(SM_LORE_LINK "%s", reply->message_id);
+	out->link = sm_lore_link(reply->message_id);
+	if (!out->link)
+		out->link = xstrdup("");
 	out->trailers = rt.trailers;
+	out->unverified = rt.unverified;
 	out->comment = rt.comment;
 	out->via_cover = tr->via_cover;
 	return 1;

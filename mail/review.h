@@ -10,8 +10,14 @@
 const char *sm_thread_patch_tree(const struct sm_thread *t, size_t patch);
 /* Fills out (caller releases with sm_review_release). Returns 1 when the
  * reply says something (a trailer or comment text), 0 when it only quoted
- * (out is then released already). */
+ * (out is then released already). A person trailer is a review only when
+ * its address is the sender's (or, with aliases, may be NULL, an alias of
+ * it); the others go to out->unverified (mail/reply.h). The Link: is left
+ * out when the reply's Message-ID is not an address. */
+struct sm_aliases;
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
-			  struct sm_review *out);
+			  const struct sm_aliases *aliases, struct sm_review *out);
+/* SM_LORE_LINK and id percent-encoded; NULL when id is not an address. */
+char *sm_lore_link(const char *id);
 
 #endif

@@ -1,5 +1,6 @@
 /* thread: linking replies to the patches and cover letters they answer. */
 #include "mail/thread.h"
+#include "mail/msgid.h"
 #include "lib/util.h"
 #include <string.h>
 #include <strings.h>
@@ -51,6 +52,22 @@ static size_t lookup(const struct id_index *ix, size_t nr, const char *id)
 	return lo < nr && !strcmp(ix[lo].id, id) ? ix[lo].idx : NONE;
 }
 
+/* notmuch renames ids too long for a Xapian term; a reply still names the raw one. */
+#define NOTMUCH_SHORTEST_COMPRESSED 100
+
+static size_t lookup_ref(const struct id_index *ix, size_t nr, const char *id)
+{
+	size_t j = lookup(ix, nr, id);
+
+	if (j == NONE && strlen(id) >= NOTMUCH_SHORTEST_COMPRESSED) {
+		char *c = sm_msgid_notmuch_compressed(id);
+
+		j = lookup(ix, nr, c);
+		free(c);
+	}
+	return j;
+}
+
 static int classify(struct sm_thread_mail *tm)
 {
 	const struct sm_mail *m = &tm->mail;
@@ -78,12 +95,12 @@ static size_t direct_parent(const struct sm_thread *t, const struct id_index *ix
 	size_t j, k;
 
 	if (m->in_reply_to) {
-		j = lookup(ix, t->nr, m->in_reply_to);
+		j = lookup_ref(ix, t->nr, m->in_reply_to);
 		if (j != NONE && j != i)
 			return j;
 	}
 	for (k = m->references.nr; k-- > 0;) {
-		j = lookup(ix, t->nr, m->references.items[k]);
+		j = lookup_ref(ix, t->nr, m->references.items[k]);
 		if (j != NONE && j != i)
 			return j;
 	}

@@ -3,6 +3,8 @@
 #include "mail/message.h"
 #include "mail/subject.h"
 #include "mail/reply.h"
+#include "mail/ident.h"
+#include "mail/msgid.h"
 #include "mail/thread.h"
 #include "mail/mbox.h"
 #include "lib/util.h"
@@ -150,6 +152,90 @@ START_TEST(reply_nak_and_inline_patch)
 	ck_assert_uint_eq(rt.trailers.nr, 0);
 	ck_assert_str_eq(rt.comment, "How about this instead?");
 	sm_reply_text_release(&rt);
+}
+END_TEST
+
+/* Decorated addresses are cleaned; only the sender (or an alias) signs. */
+START_TEST(reply_trailer_identity)
+{
+	static const char *const in[][2] = {
+		{ "A B <a@b.example<mailto:a@b.example>>", "A B <a@b.example>" },
+		{ "A B <mailto:a@b.example>", "A B <a@b.example>" },
+		{ "A B a@b.example [mailto:a@b.example]", "A B <a@b.example>" },
+		{ "A B &lt;a@b.example&gt;", "A B <a@b.example>" },
+		{ "  a@b.example  ", "a@b.example" },
+		{ "A B <a@b.example>", "A B <a@b.example>" },
+		{ "A B (no address)", "A B (no address)" },
+	};
+	struct sm_aliases al = SM_ALIASES_INIT;
+	struct sm_reply_text rt;
+
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		sm_ident_clean(in[i][0], strlen(in[i][0]), &sb);
+		ck_assert_str_eq(sb.buf, in[i][1]);
+		strbuf_release(&sb);
+	}
+	ck_assert_int_eq(sm_aliases_parse(&al, "# x\nR <r@a.example> <R@B.example>\n\nS <s@c.example>\n",
+					  "aliases"), 0);
+	ck_assert_int_eq(sm_aliases_same(&al, "r@b.example", "r@a.example"), 1);
+	ck_assert_int_eq(sm_aliases_same(&al, "s@c.example", "r@a.example"), 0);
+	ck_assert_int_eq(sm_aliases_same(&al, "", ""), 0);
+	ck_assert_int_eq(sm_aliases_parse(&al, "R r@a.example\n", "f"), -1);
+	ck_assert_str_eq(sm_last_error(), "f:1: no <address> on the line");
+
+	sm_reply_extract_verified("Reviewed-by: R <r@a.example>\nAcked-by: S <s@c.example>\n"
+				  "Tested-by: r <R@b.example<mailto:R@b.example>>\n",
+				  "R <r@b.example>", &al, &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 2);
+	ck_assert_str_eq(rt.trailers.items[1], "Tested-by: r <R@b.example>");
+	ck_assert_uint_eq(rt.unverified.nr, 1);
+	ck_assert_str_eq(rt.unverified.items[0], "Acked-by: S <s@c.example> (sent by R <r@b.example>)");
+	sm_reply_text_release(&rt);
+	/* The same name from another address is not the same person. */
+	sm_reply_extract("Reviewed-by: Greg KH <gregkh@linuxfoundation.org>\n",
+			 "Greg KH <attacker@evil.example>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	ck_assert_uint_eq(rt.unverified.nr, 1);
+	sm_reply_text_release(&rt);
+	/* No sender: nothing is verified, a bare NAK names nobody. */
+	sm_reply_extract("NAK\nFixes: 0123456789ab (\"x\")\n", "", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	ck_assert_uint_eq(rt.unverified.nr, 1);
+	sm_reply_text_release(&rt);
+	sm_aliases_release(&al);
+}
+END_TEST
+
+START_TEST(msgid_checks)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *c;
+
+	ck_assert_int_eq(sm_msgid_is_key("foo bar"), 0);
+	ck_assert_int_eq(sm_msgid_is_key("<>"), 0);
+	ck_assert_int_eq(sm_msgid_is_key("a<b@x"), 0);
+	ck_assert_int_eq(sm_msgid_is_key(""), 0);
+	ck_assert_int_eq(sm_msgid_is_key("notmuch-sha1-0a"), 1);
+	ck_assert_int_eq(sm_msgid_is_address("notmuch-sha1-0a"), 0);
+	ck_assert_int_eq(sm_msgid_is_address("@x"), 0);
+	ck_assert_int_eq(sm_msgid_is_address("a@"), 0);
+	ck_assert_int_eq(sm_msgid_is_address("a@x"), 1);
+	sm_msgid_url_escape("../a/b?c#d%e f@x.example", &sb);
+	ck_assert_str_eq(sb.buf, "..%2Fa%2Fb%3Fc%23d%25e%20f@x.example");
+	strbuf_release(&sb);
+	/* notmuch 0.37 names a 180-character id so (checked against notmuch itself
+	 * in tests/mail_trust.sh). */
+	{
+		char id[192];
+
+		memset(id, 'p', 180);
+		strcpy(id + 180, "@kernel.org");
+		c = sm_msgid_notmuch_compressed(id);
+		ck_assert_str_eq(c, "notmuch-sha1-790d7530bef9de8ce5b7819a20f1d31fabb984ee");
+		free(c);
+	}
 }
 END_TEST
 
@@ -739,6 +825,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, subject_forms);
 	tcase_add_test(tc, reply_trailers_not_quoted);
 	tcase_add_test(tc, reply_nak_and_inline_patch);
+	tcase_add_test(tc, reply_trailer_identity);
+	tcase_add_test(tc, msgid_checks);
 	tcase_add_test(tc, parse_latin1_qp_rfc2047);
 	tcase_add_test(tc, parse_base64);
 	tcase_add_test(tc, parse_broken);

@@ -203,6 +203,50 @@ START_TEST(test_roundtrip)
 }
 END_TEST
 
+/* Unverified: round-trips, is no review, and survives a merge of notes. */
+START_TEST(test_unverified_roundtrip_merge)
+{
+	struct sm_review r;
+	struct sm_note a = SM_NOTE_INIT, b = SM_NOTE_INIT;
+	struct strbuf t1 = STRBUF_INIT, t2 = STRBUF_INIT;
+
+	review_init(&r, "f1@evil.example", "Greg Kroah-Hartman <attacker@evil.example>",
+		    "Tue, 02 Jul 2024 10:01:00 +0000", "6.1", NULL, NULL);
+	strlist_append(&r.unverified, "Reviewed-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org> "
+			"(sent by Greg Kroah-Hartman <attacker@evil.example>)");
+	ck_assert_int_eq(sm_review_counts(&r), 0);
+	sm_review_format(&r, &t1);
+	ck_assert_ptr_nonnull(strstr(t1.buf, "\nUnverified:\n  Reviewed-by: Greg"));
+	ck_assert_ptr_null(strstr(t1.buf, "Trailers:"));
+	sm_note_parse(&a, t1.buf);
+	ck_assert_uint_eq(a.nr, 1);
+	ck_assert_uint_eq(a.other.nr, 0);
+	ck_assert_uint_eq(a.reviews[0].unverified.nr, 1);
+	ck_assert_uint_eq(a.reviews[0].trailers.nr, 0);
+	ck_assert_int_eq(sm_review_counts(&a.reviews[0]), 0);
+	/* Merged into a note that lacks it: the block comes over whole. */
+	ck_assert_uint_eq(sm_note_merge(&b, &a), 1);
+	sm_note_format(&b, &t2);
+	ck_assert_str_eq(t1.buf, t2.buf);
+	/* Trailers: then Unverified: in one block; a signed review counts. */
+	strlist_append(&r.trailers, "Link: https://lore.kernel.org/r/x@y");
+	strbuf_reset(&t1);
+	sm_review_format(&r, &t1);
+	ck_assert_ptr_nonnull(strstr(t1.buf, "Trailers:\n  Link: https://lore.kernel.org/r/x@y\nUnverified:\n"));
+	sm_note_release(&a);
+	sm_note_parse(&a, t1.buf);
+	ck_assert_uint_eq(a.nr, 1);
+	ck_assert_uint_eq(a.reviews[0].trailers.nr, 1);
+	ck_assert_uint_eq(a.reviews[0].unverified.nr, 1);
+	ck_assert_int_eq(sm_review_counts(&a.reviews[0]), 1);
+	sm_note_release(&a);
+	sm_note_release(&b);
+	strbuf_release(&t1);
+	strbuf_release(&t2);
+	sm_review_release(&r);
+}
+END_TEST
+
 START_TEST(test_empty_fields_and_tree)
 {
 	struct sm_review r, *out = NULL;
@@ -773,6 +817,7 @@ static Suite *make_suite(void)
 
 	tcase_add_test(f, test_format_exact);
 	tcase_add_test(f, test_roundtrip);
+	tcase_add_test(f, test_unverified_roundtrip_merge);
 	tcase_add_test(f, test_empty_fields_and_tree);
 	tcase_add_test(f, test_foreign_text_kept);
 	tcase_add_test(f, test_order_and_dedupe);
