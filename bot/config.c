@@ -3,6 +3,7 @@
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "trees/tree_state.h"
 #include <ctype.h>
 #include <errno.h>
 #include <git2.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 struct loader {
 	struct sm_bot_config *c;
@@ -27,13 +29,166 @@ static char *resolve_path(const struct loader *l, const char *value)
 	return xasprintf("%s/%s", l->dir, value);
 }
 
-static int key_error(struct loader *l, const char *key, const char *fmt, const char *value)
-{
-	char msg[512];
+/* Where a key is set, as "FILE:LINE", found by reading the file (and the
+ * files it includes) the way git-config lays them out: libgit2 does not say.
+ * The line whose value is value wins over an earlier one of the same key
+ * (bot.cc may repeat). */
+struct where {
+	char *file;
+	int line;
+	int exact;
+};
 
-	snprintf(msg, sizeof(msg), fmt, value);
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+static void locate_in(const char *file, const char *key, const char *value, int depth,
+		      struct where *w)
+{
+	struct strbuf text = STRBUF_INIT, sect = STRBUF_INIT, full = STRBUF_INIT;
+	const char *slash = strrchr(file, '/');
+	char *p, *next, *dir;
+	int lineno = 0;
+
+	if (depth > 10 || (w->line && w->exact) || read_file(file, &text)) {
+		strbuf_release(&text);
+		return;
+	}
+	dir = slash ? xstrndup(file, (size_t)(slash - file)) : xstrdup(".");
+	for (p = text.buf ? text.buf : (char *)""; *p && !(w->line && w->exact); p = next) {
+		char *nl = strchr(p, '\n'), *line, *eq, *k, *v = NULL;
+
+		next = nl ? nl + 1 : p + strlen(p);
+		if (nl)
+			*nl = '\0';
+		line = trim(p);
+		lineno++;
+		if (!*line || *line == '#' || *line == ';')
+			continue;
+		if (*line == '[') {
+			char *end = strrchr(line, ']'), *quote = strchr(line, '"');
+
+			strbuf_reset(&sect);
+			if (!end)
+				continue;
+			*end = '\0';
+			if (quote) {
+				char *q2 = strrchr(quote + 1, '"');
+
+				*quote = '\0';
+				if (q2)
+					*q2 = '\0';
+				strbuf_addstr(&sect, trim(line + 1));
+				lower(sect.buf);
+				strbuf_addf(&sect, ".%s", quote + 1);
+			} else {
+				strbuf_addstr(&sect, trim(line + 1));
+				lower(sect.buf);
+			}
+			continue;
+		}
+		eq = strchr(line, '=');
+		if (eq) {
+			size_t n;
+
+			*eq = '\0';
+			v = trim(eq + 1);
+			n = strlen(v);
+			if (n > 1 && v[0] == '"' && v[n - 1] == '"') {
+				v[n - 1] = '\0';
+				v++;
+			}
+		}
+		k = trim(line);
+		lower(k);
+		strbuf_reset(&full);
+		if (sect.len)
+			strbuf_addf(&full, "%s.", sect.buf);
+		strbuf_addstr(&full, k);
+		if (!strcmp(full.buf, "include.path") && v) {
+			char *inc = v[0] == '/' ? xstrdup(v) : xasprintf("%s/%s", dir, v);
+
+			locate_in(inc, key, value, depth + 1, w);
+			free(inc);
+			continue;
+		}
+		if (strcmp(full.buf, key))
+			continue;
+		if (!w->line || (value && v && !strcmp(v, value))) {
+			free(w->file);
+			w->file = xstrdup(file);
+			w->line = lineno;
+			w->exact = value && v && !strcmp(v, value);
+		}
+	}
+	free(dir);
+	strbuf_release(&text);
+	strbuf_release(&sect);
+	strbuf_release(&full);
+}
+
+/* "FILE:LINE: " of key (or "FILE: " when it cannot be found) into out. */
+static void where_prefix(const char *file, const char *key, const char *value, struct strbuf *out)
+{
+	struct where w = { NULL, 0, 0 };
+
+	locate_in(file, key, value, 0, &w);
+	if (w.line)
+		strbuf_addf(out, "%s:%d: ", w.file, w.line);
+	else
+		strbuf_addf(out, "%s: ", file);
+	free(w.file);
+}
+
+/* An error about one setting: "FILE:LINE: KEY: MSG". Messages never hold
+ * the value: a secret pasted into the wrong key, or a file of secrets
+ * included by mistake, must not end up in a log. */
+static int key_error(struct loader *l, const char *key, const char *value, const char *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	where_prefix(l->file, key, value, &sb);
 	l->failed = 1;
-	return sm_error("%s: %s: %s", l->file, key, msg);
+	sm_error("%s%s: %s", sb.buf, key, msg);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/* A key stablemate does not know: not even its name is repeated (it may be
+ * the content of a secrets file), only where it is and, when it is in one
+ * of our sections, which. */
+static int unknown_key(struct loader *l, const char *key, const char *value)
+{
+	static const char *const sections[] = { "upstream", "tree", "notmuch", "smtp", "bot", "subscriber" };
+	struct strbuf sb = STRBUF_INIT;
+	const char *dot = strchr(key, '.');
+
+	where_prefix(l->file, key, value, &sb);
+	l->failed = 1;
+	for (size_t i = 0; dot && i < ARRAY_SIZE(sections); i++)
+		if (strlen(sections[i]) == (size_t)(dot - key) && !strncmp(key, sections[i], (size_t)(dot - key))) {
+			sm_error("%sunknown key in [%s]", sb.buf, sections[i]);
+			strbuf_release(&sb);
+			return -1;
+		}
+	sm_error("%sunknown key", sb.buf);
+	strbuf_release(&sb);
+	return -1;
 }
 
 static void set_str(char **dst, const char *value)
@@ -49,7 +204,7 @@ static int parse_bool(struct loader *l, const char *key, const char *v, int *out
 	else if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") || !strcmp(v, "0"))
 		*out = 0;
 	else
-		return key_error(l, key, "not a boolean: \"%s\"", v);
+		return key_error(l, key, v, "not a boolean (true or false)");
 	return 0;
 }
 
@@ -61,7 +216,12 @@ static int parse_long(struct loader *l, const char *key, const char *v, long lo,
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (errno || end == v || *end || n < lo || n > hi)
-		return key_error(l, key, "not a number in range: \"%s\"", v);
+		{
+		char msg[80];
+
+		snprintf(msg, sizeof(msg), "not a number from %ld to %ld", lo, hi);
+		return key_error(l, key, v, msg);
+	}
 	*out = n;
 	return 0;
 }
@@ -101,7 +261,7 @@ static int check_address(struct loader *l, const char *key, const char *v)
 	char *a = mailbox_addr(v);
 
 	if (!a)
-		return key_error(l, key, "not a mail address: \"%s\"", v);
+		return key_error(l, key, v, "not a mail address");
 	free(a);
 	return 0;
 }
@@ -158,9 +318,9 @@ static int tree_key(struct loader *l, const char *name, const char *sub, size_t 
 		const char *end;
 
 		if (sm_version_parse(v, &end, &t->version) || *end)
-			return key_error(l, name, "not a kernel version: \"%s\"", v);
+			return key_error(l, name, v, "not a kernel version (e.g. 6.1)");
 	} else {
-		return key_error(l, name, "unknown key%s", "");
+		return unknown_key(l, name, v);
 	}
 	return 0;
 }
@@ -178,7 +338,7 @@ static int sub_key(struct loader *l, const char *name, const char *sub, size_t s
 		strlist_split(&s->trees, v, ',');
 	} else if (!strcmp(key, "minverdict")) {
 		if (parse_verdict(v, &s->min_verdict))
-			return key_error(l, name, "unknown verdict \"%s\" (candidate or maybe)", v);
+			return key_error(l, name, v, "not a verdict (candidate or maybe)");
 	} else if (!strcmp(key, "paths") || !strcmp(key, "path")) {
 		strlist_split(&s->paths, v, ',');
 	} else if (!strcmp(key, "keywords") || !strcmp(key, "keyword")) {
@@ -186,7 +346,7 @@ static int sub_key(struct loader *l, const char *name, const char *sub, size_t s
 	} else if (!strcmp(key, "patches")) {
 		return parse_bool(l, name, v, &s->patches);
 	} else {
-		return key_error(l, name, "unknown key%s", "");
+		return unknown_key(l, name, v);
 	}
 	return 0;
 }
@@ -222,11 +382,11 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		else if (!strcasecmp(v, "tls"))
 			c->smtp_security = SM_SMTP_TLS;
 		else
-			return key_error(l, name, "unknown security \"%s\" (starttls, tls or none)", v);
+			return key_error(l, name, v, "not a security (starttls, tls or none)");
 	} else if (!strcmp(name, "smtp.user")) {
 		set_str(&c->smtp_user, v);
 	} else if (!strcmp(name, "smtp.password")) {
-		return key_error(l, name, "%s", "passwords are not kept in the config: use smtp.passwordFile or smtp.passwordEnv");
+		return key_error(l, name, v, "passwords are not kept in the config: use smtp.passwordFile or smtp.passwordEnv");
 	} else if (!strcmp(name, "smtp.passwordfile")) {
 		free(c->smtp_password_file);
 		c->smtp_password_file = resolve_path(l, v);
@@ -236,6 +396,8 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		if (parse_long(l, name, v, 1, 3600, &n))
 			return -1;
 		c->smtp_timeout = n;
+	} else if (!strcmp(name, "smtp.allowplaintextauth")) {
+		return parse_bool(l, name, v, &c->smtp_allow_plaintext_auth);
 	} else if (!strcmp(name, "smtp.verify")) {
 		return parse_bool(l, name, v, &c->smtp_verify);
 	} else if (!strcmp(name, "bot.from")) {
@@ -253,7 +415,7 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		c->state_dir = resolve_path(l, v);
 	} else if (!strcmp(name, "bot.notesref")) {
 		if (!starts_with(v, "refs/notes/"))
-			return key_error(l, name, "not a notes ref (refs/notes/...): \"%s\"", v);
+			return key_error(l, name, v, "not a notes ref (refs/notes/...)");
 		set_str(&c->notes_ref, v);
 	} else if (!strcmp(name, "bot.rulesdir")) {
 		free(c->rules_dir);
@@ -268,7 +430,7 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 			return -1;
 		c->lock_timeout = n;
 	} else {
-		return key_error(l, name, "unknown key%s", "");
+		return unknown_key(l, name, v);
 	}
 	return 0;
 }
@@ -282,22 +444,22 @@ static int entry_cb(const git_config_entry *e, void *payload)
 
 	/* Keys libgit2 adds itself for includes are not ours to judge. */
 	if (!dot1)
-		return key_error(l, name, "unknown key%s", "");
+		return unknown_key(l, name, v);
 	seclen = (size_t)(dot1 - name);
 	if (dot1 == dot2) {
 		if (!strncmp(name, "include", seclen))
 			return 0;
 		if (!*v && strcmp(name, "upstream.range"))
-			return key_error(l, name, "empty value%s", "");
+			return key_error(l, name, v, "empty value");
 		return plain_key(l, name, v) ? -1 : 0;
 	}
 	if (!*v)
-		return key_error(l, name, "empty value%s", "");
+		return key_error(l, name, v, "empty value");
 	if (seclen == 4 && !strncmp(name, "tree", 4))
 		return tree_key(l, name, dot1 + 1, (size_t)(dot2 - dot1 - 1), dot2 + 1, v) ? -1 : 0;
 	if (seclen == 10 && !strncmp(name, "subscriber", 10))
 		return sub_key(l, name, dot1 + 1, (size_t)(dot2 - dot1 - 1), dot2 + 1, v) ? -1 : 0;
-	return key_error(l, name, "unknown key%s", "");
+	return unknown_key(l, name, v);
 }
 
 /* Names end up in state keys and queue file names: keep them plain. */
@@ -330,14 +492,10 @@ static int validate(struct loader *l)
 			return sm_error("%s: tree.%s.repo: missing", l->file, t->name);
 		if (!t->branch)
 			t->branch = xstrdup(t->name);
-		if (!t->version.major) {
-			const char *p = t->name, *end;
-
-			skip_prefix(p, "linux-", &p);
-			if (sm_version_parse(p, &end, &t->version))
-				return sm_error("%s: tree.%s.version: missing (and the name holds no version)",
-						l->file, t->name);
-		}
+		/* The one rule `scan --tree` reads a name by: the first N.M in it. */
+		if (!t->version.major && sm_tree_version_from_name(t->name, &t->version))
+			return sm_error("%s: tree.%s.version: missing, and the name holds no version "
+					"(linux-6.1.y, stable-6.1)", l->file, t->name);
 	}
 	if (!c->from)
 		return sm_error("%s: bot.from: missing", l->file);
@@ -355,12 +513,29 @@ static int validate(struct loader *l)
 			return sm_error("%s: subscriber.%s.address: missing", l->file, s->name);
 		for (size_t j = 0; j < s->trees.nr; j++)
 			if (!sm_bot_config_tree(c, s->trees.items[j])) {
+				struct strbuf where = STRBUF_INIT;
+
 				snprintf(key, sizeof(key), "subscriber.%s.trees", s->name);
-				return sm_error("%s: %s: unknown tree \"%s\"", l->file, key, s->trees.items[j]);
+				where_prefix(l->file, key, NULL, &where);
+				if (where.len == strlen(l->file) + 2) {	/* spelt "tree"? */
+					snprintf(key, sizeof(key), "subscriber.%s.tree", s->name);
+					strbuf_reset(&where);
+					where_prefix(l->file, key, NULL, &where);
+				}
+				sm_error("%s%s: tree %zu of the list has no [tree \"NAME\"] section",
+					 where.buf, key, j + 1);
+				strbuf_release(&where);
+				return -1;
 			}
 	}
 	if (c->smtp_user && !c->smtp_password_file && !c->smtp_password_env)
 		return sm_error("%s: smtp.user: set, but neither smtp.passwordFile nor smtp.passwordEnv", l->file);
+	/* A password goes over TLS, or in clear only to this machine or when the
+	 * admin says so in as many words. */
+	if (c->smtp_user && c->smtp_security == SM_SMTP_NONE && !c->smtp_allow_plaintext_auth &&
+	    !sm_bot_host_is_loopback(c->smtp_host))
+		return sm_error("%s: smtp.security: none would send the password of smtp.user in clear to "
+				"%s: use starttls or tls, or set smtp.allowPlaintextAuth", l->file, c->smtp_host);
 	if (!c->smtp_port)
 		c->smtp_port = c->smtp_security == SM_SMTP_TLS ? 465 : 25;
 	return 0;
@@ -377,6 +552,7 @@ int sm_bot_config_load(struct sm_bot_config *c, const char *path)
 	c->path = xstrdup(path);
 	c->upstream_branch = xstrdup("master");
 	c->smtp_host = xstrdup("127.0.0.1");
+	c->smtp_security = SM_SMTP_STARTTLS;
 	c->smtp_timeout = 60;
 	c->smtp_verify = 1;
 	c->notes_ref = xstrdup("refs/notes/stable-review");
@@ -452,6 +628,12 @@ void sm_bot_config_release(struct sm_bot_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
+int sm_bot_host_is_loopback(const char *host)
+{
+	return !strcasecmp(host, "localhost") || starts_with(host, "127.") ||
+	       !strcmp(host, "::1") || !strcmp(host, "[::1]");
+}
+
 const struct sm_bot_tree *sm_bot_config_tree(const struct sm_bot_config *c, const char *name)
 {
 	for (size_t i = 0; i < c->nr_trees; i++)
@@ -470,12 +652,16 @@ int sm_bot_config_smtp_password(const struct sm_bot_config *c, char **out)
 	*out = NULL;
 	if (c->smtp_password_file) {
 		struct strbuf sb = STRBUF_INIT;
+		struct stat sb_st;
 		char *nl;
 
 		if (read_file(c->smtp_password_file, &sb) < 0) {
 			strbuf_release(&sb);
 			return sm_error("%s: smtp.passwordFile: %s", c->path, sm_last_error());
 		}
+		if (!stat(c->smtp_password_file, &sb_st) && (sb_st.st_mode & 077))
+			sm_warn("%s: smtp.passwordFile: %s is readable by others (mode %04o): chmod 600 it",
+				c->path, c->smtp_password_file, (unsigned)(sb_st.st_mode & 07777));
 		nl = strchr(sb.buf ? sb.buf : "", '\n');
 		if (nl)
 			strbuf_setlen(&sb, (size_t)(nl - sb.buf));

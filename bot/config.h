@@ -41,7 +41,9 @@ struct sm_bot_config {
 	char *notmuch_query;		/* NULL: harvest's default query */
 	char *smtp_host;		/* default "127.0.0.1" */
 	int smtp_port;			/* default 25 (465 for tls) */
-	enum sm_smtp_security smtp_security;
+	enum sm_smtp_security smtp_security;	/* default starttls */
+	int smtp_allow_plaintext_auth;	/* smtp.allowPlaintextAuth: user with security
+					 * none to a host that is not loopback */
 	char *smtp_user;
 	char *smtp_password_file;
 	char *smtp_password_env;
@@ -61,17 +63,21 @@ struct sm_bot_config {
 	size_t nr_subs;
 };
 
-/* Reads and validates path. Returns 0, or -1 with sm_error naming the file
- * and the key: "bot.conf: subscriber.greg.trees: unknown tree \"x\"" (c is
- * then already released; releasing it again is harmless). */
+/* Reads and validates path. Returns 0, or -1 with sm_error naming the file,
+ * the line when it is about one setting, and the key, but never a value:
+ * "bot.conf:27: smtp.port: not a number from 1 to 65535" (c is then already
+ * released; releasing it again is harmless). */
 int sm_bot_config_load(struct sm_bot_config *c, const char *path);
 void sm_bot_config_release(struct sm_bot_config *c);
 const struct sm_bot_tree *sm_bot_config_tree(const struct sm_bot_config *c, const char *name);
 /* Does the subscriber follow tree? */
 int sm_bot_subscriber_wants_tree(const struct sm_bot_subscriber *s, const char *tree);
-/* The SMTP password from passwordFile (first line) or passwordEnv; *out is
- * NULL when neither is set. Caller frees. Returns 0 or -1 (sm_error). */
+/* The SMTP password from passwordFile (first line; a warning when others
+ * may read the file) or passwordEnv; *out is NULL when neither is set.
+ * Caller frees. Returns 0 or -1 (sm_error). */
 int sm_bot_config_smtp_password(const struct sm_bot_config *c, char **out);
+/* localhost, 127.0.0.0/8 or ::1. */
+int sm_bot_host_is_loopback(const char *host);
 /* The bare address of an "Name <addr>" string into a new string. */
 char *sm_bot_bare_address(const char *addr);
 

@@ -690,10 +690,13 @@ int sm_report_send(const struct sm_bot_config *cfg, struct sm_bot_state *st,
 	strlist_clear(&refusals.note);
 	free(refusals.count);
 	stats->left += (unsigned)(names.nr - i) + stats->deferred;
-	if (stats->server_down)
-		ret = sm_error("%s (%u mail%s left in %s/queue for the next run)", sm_last_error(),
+	if (stats->server_down) {
+		char *why = xstrdup(sm_last_error());	/* sm_error overwrites it */
+
+		ret = sm_error("%s (%u mail%s left in %s/queue for the next run)", why,
 			       stats->left, stats->left == 1 ? "" : "s", st->dir);
-	else if (stats->left)
+		free(why);
+	} else if (stats->left)
 		ret = sm_error("%u mail%s left in %s/queue for the next run", stats->left,
 			       stats->left == 1 ? "" : "s", st->dir);
 	else if (stats->refused)

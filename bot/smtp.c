@@ -23,32 +23,67 @@ static size_t read_cb(char *ptr, size_t size, size_t nmemb, void *userdata)
 	return n;
 }
 
-/* Watches the SMTP dialogue to learn which RCPT TO the server refused:
- * libcurl (CURLOPT_MAIL_RCPT_ALLOWFAILS) goes on without saying which. */
+static const struct {
+	const char *verb;
+	enum sm_smtp_step phase;
+} verbs[] = {
+	{ "EHLO", SM_AT_HELLO }, { "HELO", SM_AT_HELLO }, { "STARTTLS", SM_AT_STARTTLS },
+	{ "AUTH", SM_AT_AUTH }, { "MAIL FROM:", SM_AT_MAIL }, { "RCPT TO:", SM_AT_RCPT },
+	{ "DATA", SM_AT_DATA },
+};
+
+/* Watches the SMTP dialogue: which step it is at (for whose fault a
+ * failure is), the server's last reply (for the error), and which RCPT TO
+ * the server refused (libcurl, with CURLOPT_MAIL_RCPT_ALLOWFAILS, goes on
+ * without saying which). */
 static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *userp)
 {
 	struct sm_smtp *s = userp;
 
 	(void)h;
-	if (type == CURLINFO_HEADER_OUT) {
+	if (s->quitting)
+		return 0;	/* QUIT ends a failed dialogue too: keep where it failed */
+	if (type == CURLINFO_HEADER_OUT && size >= 4 && !strncasecmp(data, "QUIT", 4)) {
+		s->quitting = 1;
+	} else if (type == CURLINFO_HEADER_OUT) {
 		free(s->pending_rcpt);
 		s->pending_rcpt = NULL;
+		free(s->last_reply);	/* a reply from now on answers this */
+		s->last_reply = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
+			size_t n = strlen(verbs[i].verb);
+
+			if (size >= n && !strncasecmp(data, verbs[i].verb, n)) {
+				s->phase = verbs[i].phase;
+				break;
+			}
+		}
 		if (size > 8 && !strncasecmp(data, "RCPT TO:", 8)) {
 			const char *b = memchr(data, '<', size), *e = memchr(data, '>', size);
 
 			if (b && e && e > b)
 				s->pending_rcpt = xstrndup(b + 1, (size_t)(e - b - 1));
 		}
-	} else if (type == CURLINFO_HEADER_IN && s->pending_rcpt && size >= 3) {
-		if (data[0] == '4' || data[0] == '5') {
-			size_t n = size;
+	} else if (type == CURLINFO_HEADER_IN) {
+		size_t n = size;
 
-			while (n && (data[n - 1] == '\n' || data[n - 1] == '\r'))
-				n--;
-			strlist_append_nodup(&s->refused, xasprintf("%s: %.*s", s->pending_rcpt, (int)n, data));
+		while (n && (data[n - 1] == '\n' || data[n - 1] == '\r'))
+			n--;
+		free(s->last_reply);
+		s->last_reply = xstrndup(data, n);
+		/* A reply's text comes from the server: keep it printable. */
+		for (char *p = s->last_reply; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		if (s->phase == SM_AT_DATA && size >= 3 && !strncmp(data, "354", 3))
+			s->phase = SM_AT_BODY;
+		if (s->pending_rcpt && size >= 3) {
+			if (data[0] == '4' || data[0] == '5')
+				strlist_append_nodup(&s->refused, xasprintf("%s: %s", s->pending_rcpt,
+									    s->last_reply));
+			free(s->pending_rcpt);
+			s->pending_rcpt = NULL;
 		}
-		free(s->pending_rcpt);
-		s->pending_rcpt = NULL;
 	}
 	return 0;
 }
@@ -107,6 +142,76 @@ static void setup(struct sm_smtp *s, CURL *h)
 #endif
 }
 
+void sm_smtp_crlf(struct strbuf *out, const char *msg, size_t len)
+{
+	strbuf_grow(out, len + len / 32 + 2);
+	for (size_t i = 0; i < len; i++) {
+		if (msg[i] == '\r') {
+			strbuf_addstr(out, "\r\n");
+			if (i + 1 < len && msg[i + 1] == '\n')
+				i++;
+		} else if (msg[i] == '\n') {
+			strbuf_addstr(out, "\r\n");
+		} else {
+			strbuf_addch(out, msg[i]);
+		}
+	}
+	if (out->len < 2 || memcmp(out->buf + out->len - 2, "\r\n", 2))
+		strbuf_addstr(out, "\r\n");
+}
+
+static const char *const phase_names[] = {
+	[SM_AT_CONNECT] = "connecting", [SM_AT_HELLO] = "EHLO",
+	[SM_AT_STARTTLS] = "STARTTLS", [SM_AT_AUTH] = "AUTH",
+	[SM_AT_MAIL] = "MAIL FROM", [SM_AT_RCPT] = "RCPT TO",
+	[SM_AT_DATA] = "DATA", [SM_AT_BODY] = "the end of the message",
+};
+
+/* Whose fault a failed transfer is, from the step it failed at. */
+static enum sm_send_result classify(const struct sm_smtp *s, CURLcode rc, long code)
+{
+	if (rc == CURLE_LOGIN_DENIED || s->phase < SM_AT_RCPT)
+		return SM_SEND_DOWN;
+	if (code >= 400 && code < 500)
+		return SM_SEND_DEFERRED;
+	if (code >= 500 && code < 600 && (s->phase == SM_AT_BODY || s->refused.nr))
+		return SM_SEND_REFUSED;
+	return SM_SEND_DOWN;
+}
+
+static void send_error(const struct sm_smtp *s, CURLcode rc)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s: ", s->url);
+	if (s->phase == SM_AT_AUTH || rc == CURLE_LOGIN_DENIED)
+		strbuf_addf(&sb, "authentication as %s failed", s->cfg->smtp_user ? s->cfg->smtp_user : "?");
+	else if (s->phase == SM_AT_CONNECT)
+		strbuf_addstr(&sb, "cannot connect");
+	else
+		strbuf_addf(&sb, "%s failed", phase_names[s->phase]);
+	strbuf_addf(&sb, ": %s", curl_easy_strerror(rc));
+	if (s->errbuf[0] && strcmp(s->errbuf, curl_easy_strerror(rc)))
+		strbuf_addf(&sb, " (%s)", s->errbuf);
+	if (s->last_reply && *s->last_reply)
+		strbuf_addf(&sb, "; the server said \"%s\"", s->last_reply);
+	else if (s->phase != SM_AT_CONNECT)
+		strbuf_addstr(&sb, "; the server sent no reply");
+	sm_error("%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static CURLcode perform(struct sm_smtp *s, CURL *h)
+{
+	s->errbuf[0] = '\0';
+	s->phase = SM_AT_CONNECT;
+	s->quitting = 0;
+	free(s->last_reply);
+	s->last_reply = NULL;
+	strlist_clear(&s->refused);
+	return curl_easy_perform(h);
+}
+
 enum sm_send_result sm_smtp_send(struct sm_smtp *s, const char *from,
 				 const struct strlist *rcpts, const char *msg, size_t len)
 {
@@ -118,15 +223,8 @@ enum sm_send_result sm_smtp_send(struct sm_smtp *s, const char *from,
 	long code = 0;
 	enum sm_send_result res = SM_SEND_OK;
 
-	/* Message lines end in CRLF on the wire; libcurl adds the dot-stuffing. */
-	strbuf_grow(&data, len + len / 32 + 2);
-	for (size_t i = 0; i < len; i++) {
-		if (msg[i] == '\n' && (i == 0 || msg[i - 1] != '\r'))
-			strbuf_addch(&data, '\r');
-		strbuf_addch(&data, msg[i]);
-	}
-	if (!data.len || data.buf[data.len - 1] != '\n')
-		strbuf_addstr(&data, "\r\n");
+	/* CRLF line ends on the wire; libcurl adds the dot-stuffing. */
+	sm_smtp_crlf(&data, msg, len);
 	up.buf = data.buf;
 	up.len = data.len;
 	up.pos = 0;
@@ -142,31 +240,22 @@ enum sm_send_result sm_smtp_send(struct sm_smtp *s, const char *from,
 	curl_easy_setopt(h, CURLOPT_MAIL_FROM, mf.buf);
 	curl_easy_setopt(h, CURLOPT_MAIL_RCPT, rl);
 	curl_easy_setopt(h, CURLOPT_READDATA, &up);
-	s->errbuf[0] = '\0';
-	strlist_clear(&s->refused);
-	rc = curl_easy_perform(h);
-	if (rc != CURLE_OK && !s->refused.nr) {
+	rc = perform(s, h);
+	if (rc != CURLE_OK && s->phase == SM_AT_MAIL) {
 		/* A 4xx on MAIL FROM: servers cap the mails per session (OpenSMTPD:
 		 * 100, then "452 Too many messages"). Once more on a new connection. */
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 		if (code >= 400 && code < 500) {
 			curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
 			up.pos = 0;
-			s->errbuf[0] = '\0';
-			rc = curl_easy_perform(h);
+			rc = perform(s, h);
 		}
 		code = 0;
 	}
 	if (rc != CURLE_OK) {
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-		if (code >= 500 && code < 600)
-			res = SM_SEND_REFUSED;
-		else if (code >= 400 && code < 500)
-			res = SM_SEND_DEFERRED;
-		else
-			res = SM_SEND_DOWN;
-		sm_error("%s: %s%s%s (server said %ld)", s->url, curl_easy_strerror(rc),
-			 s->errbuf[0] ? ": " : "", s->errbuf, code);
+		res = classify(s, rc, code);
+		send_error(s, rc);
 	}
 	curl_slist_free_all(rl);
 	strbuf_release(&mf);
@@ -180,6 +269,7 @@ void sm_smtp_close(struct sm_smtp *s)
 		curl_easy_cleanup(s->curl);
 	strlist_clear(&s->refused);
 	free(s->pending_rcpt);
+	free(s->last_reply);
 	if (s->password) {
 		memset(s->password, 0, strlen(s->password));
 		free(s->password);

@@ -307,6 +307,7 @@ cat c1.out c2.out | grep -q "0 mails composed, 0 sent" || fail "no run found the
 echo "== 6. bad config: one line naming file and key"
 sed -i 's/trees = linux-6.1.y, linux-5.15.y/trees = linux-6.1.y, linux-9.9.y/' bot.conf
 if $STABLEMATE run --config bot.conf 2> bad.err; then fail "bad config accepted"; fi
-[ "$(cat bad.err)" = 'stablemate run: bot.conf: subscriber.sasha.trees: unknown tree "linux-9.9.y"' ] ||
+line=$(grep -n "trees = linux-6.1.y, linux-9.9.y" bot.conf | cut -d: -f1)
+[ "$(cat bad.err)" = "stablemate run: bot.conf:$line: subscriber.sasha.trees: tree 2 of the list has no [tree \"NAME\"] section" ] ||
 	fail "bad config error: $(cat bad.err)"
 echo "PASS"

@@ -13,6 +13,8 @@
 #include "lib/lockfile.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include <dirent.h>
+#include <fcntl.h>
 #include <gmime/gmime.h>
 #include <string.h>
 #include <signal.h>
@@ -132,28 +134,32 @@ END_TEST
 
 static const struct {
 	const char *replace, *with;	/* edit of base_conf */
-	const char *error;		/* expected after "<path>: " */
+	const char *error;		/* expected after "<path>:<line>: " */
+	int line;			/* 0: no line */
+	const char *hidden;		/* must not appear: the value */
 } bad_configs[] = {
 	{ "linux-6.1.y, linux-6.6.y", "linux-6.1.y, linux-9.9.y",
-	  "subscriber.greg.trees: unknown tree \"linux-9.9.y\"" },
+	  "subscriber.greg.trees: tree 2 of the list has no [tree \"NAME\"] section", 25, "9.9" },
 	{ "security = starttls", "security = ssl",
-	  "smtp.security: unknown security \"ssl\" (starttls, tls or none)" },
-	{ "port = 587", "port = 99999", "smtp.port: not a number in range: \"99999\"" },
+	  "smtp.security: not a security (starttls, tls or none)", 16, "ssl" },
+	{ "port = 587", "port = 99999", "smtp.port: not a number from 1 to 65535", 15, "99999" },
 	{ "passwordEnv = SM_TEST_SMTP_PASSWORD", "password = hunter2",
-	  "smtp.password: passwords are not kept in the config" },
-	{ "passwordEnv = SM_TEST_SMTP_PASSWORD", "colour = blue", "smtp.colour: unknown key" },
+	  "smtp.password: passwords are not kept in the config", 18, "hunter2" },
+	{ "passwordEnv = SM_TEST_SMTP_PASSWORD", "colour = blue", "unknown key in [smtp]", 18, "colour" },
 	{ "minVerdict = maybe", "minVerdict = perhaps",
-	  "subscriber.greg.minverdict: unknown verdict \"perhaps\"" },
+	  "subscriber.greg.minverdict: not a verdict (candidate or maybe)", 26, "perhaps" },
 	{ "address = Greg Kroah-Hartman <greg@kroah.com>", "address = greg at kroah",
-	  "subscriber.greg.address: not a mail address: \"greg at kroah\"" },
-	{ "version = 6.6", "version = six", "tree.linux-6.6.y.version: not a kernel version: \"six\"" },
-	{ "[upstream]\n\trepo = linux\n", "[upstream]\n", "upstream.repo: missing" },
-	{ "\tstateDir = state\n", "\n", "bot.stateDir: missing" },
-	{ "[smtp]", "[smtp", "failed to parse config file" },
+	  "subscriber.greg.address: not a mail address", 24, "greg at" },
+	{ "version = 6.6", "version = six", "tree.linux-6.6.y.version: not a kernel version", 10, "six" },
+	{ "[upstream]\n\trepo = linux\n", "[upstream]\n", "upstream.repo: missing", 0, NULL },
+	{ "\tstateDir = state\n", "\n", "bot.stateDir: missing", 0, NULL },
+	{ "[smtp]", "[smtp", "failed to parse config file", 0, NULL },
 	{ "[subscriber \"jörg\"]\n", "[subscriber \"jörg\"]\n\taddress = j@example.org\n",
-	  "subscriber \"jörg\": a subscriber name may hold only" },
+	  "subscriber \"jörg\": a subscriber name may hold only", 0, NULL },
 	{ "[subscriber \"jörg\"]\n", "[subscriber \"x\"]\n\ttrees = linux-6.1.y\n",
-	  "subscriber.x.address: missing" },
+	  "subscriber.x.address: missing", 0, NULL },
+	{ "security = starttls", "security = none",
+	  "smtp.security: none would send the password of smtp.user in clear to mail.example.org", 0, NULL },
 };
 
 START_TEST(config_errors)
@@ -184,14 +190,163 @@ START_TEST(config_errors)
 		strbuf_release(&out);
 	}
 	ck_assert_int_eq(sm_bot_config_load(&c, path), -1);
-	want = xasprintf("%s: ", path);
+	if (bad_configs[_i].line)
+		want = xasprintf("%s:%d: ", path, bad_configs[_i].line);
+	else
+		want = xasprintf("%s: ", path);
 	ck_assert_msg(starts_with(sm_last_error(), want), "case %d: %s", _i, sm_last_error());
+	if (bad_configs[_i].hidden)
+		ck_assert_msg(!strstr(sm_last_error(), bad_configs[_i].hidden), "case %d: %s", _i, sm_last_error());
 	ck_assert_msg(strstr(sm_last_error(), bad_configs[_i].error), "case %d: got '%s'", _i, sm_last_error());
 	ck_assert_ptr_null(strchr(sm_last_error(), '\n'));
 	sm_bot_config_release(&c);
 	free(want);
 	free(path);
 	strbuf_release(&sb);
+}
+END_TEST
+
+
+START_TEST(config_secrets_never_printed)
+{
+	struct sm_bot_config c;
+	struct strbuf sb = STRBUF_INIT;
+	char *path, *secrets = xasprintf("%s/secrets", tmp), *want;
+
+	/* A file of secrets included by mistake: its lines are "keys". */
+	strbuf_addstr(&sb, base_conf);
+	strbuf_setlen(&sb, (size_t)(strstr(sb.buf, "[subscriber \"jörg\"]") - sb.buf));
+	strbuf_addstr(&sb, "[include]\n\tpath = secrets\n");
+	path = write_conf(sb.buf);
+	ck_assert_int_eq(write_file_atomic(secrets, "# mine\nhunter2-secret\n", 22), 0);
+	ck_assert_int_eq(sm_bot_config_load(&c, path), -1);
+	want = xasprintf("%s:2: unknown key", secrets);
+	ck_assert_str_eq(sm_last_error(), want);
+	free(want);
+	ck_assert_int_eq(write_file_atomic(secrets, "[smtp]\n\n\tHunter2 = x\n", 21), 0);
+	ck_assert_int_eq(sm_bot_config_load(&c, path), -1);
+	want = xasprintf("%s:3: unknown key in [smtp]", secrets);
+	ck_assert_str_eq(sm_last_error(), want);
+	free(want);
+	ck_assert_int_eq(write_file_atomic(secrets, "[bot]\nfrom = s3cr3t\n", 20), 0);
+	ck_assert_int_eq(sm_bot_config_load(&c, path), -1);
+	want = xasprintf("%s:2: bot.from: not a mail address", secrets);
+	ck_assert_str_eq(sm_last_error(), want);
+	free(want);
+	free(secrets);
+	free(path);
+	strbuf_release(&sb);
+}
+END_TEST
+
+/* base_conf's valid part with the [smtp] section replaced. */
+static int load_smtp(struct sm_bot_config *c, const char *smtp)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *a, *b;
+	char *path;
+	int ret;
+
+	a = strstr(base_conf, "[smtp]");
+	b = strstr(base_conf, "[bot]");
+	strbuf_add(&sb, base_conf, (size_t)(a - base_conf));
+	strbuf_addstr(&sb, smtp);
+	strbuf_add(&sb, b, (size_t)(strstr(base_conf, "[subscriber \"jörg\"]") - b));
+	path = write_conf(sb.buf);
+	ret = sm_bot_config_load(c, path);
+	free(path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+START_TEST(config_smtp_security)
+{
+	struct sm_bot_config c;
+
+	/* STARTTLS unless said otherwise. */
+	ck_assert_msg(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n") == 0, "%s", sm_last_error());
+	ck_assert_int_eq(c.smtp_security, SM_SMTP_STARTTLS);
+	ck_assert_int_eq(c.smtp_port, 25);
+	sm_bot_config_release(&c);
+	/* A password in clear: only to loopback, or when allowed in so many words. */
+	ck_assert_int_eq(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n\tsecurity = none\n"
+				   "\tuser = bot\n\tpasswordEnv = X\n"), -1);
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "smtp.allowPlaintextAuth"));
+	ck_assert_msg(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n\tsecurity = none\n"
+				"\tuser = bot\n\tpasswordEnv = X\n\tallowPlaintextAuth = true\n") == 0,
+		      "%s", sm_last_error());
+	sm_bot_config_release(&c);
+	ck_assert_msg(load_smtp(&c, "[smtp]\n\thost = 127.0.0.1\n\tsecurity = none\n"
+				"\tuser = bot\n\tpasswordEnv = X\n") == 0, "%s", sm_last_error());
+	ck_assert_int_eq(c.smtp_security, SM_SMTP_NONE);
+	sm_bot_config_release(&c);
+	/* Without a login, no TLS is the admin's choice. */
+	ck_assert_msg(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n\tsecurity = none\n") == 0,
+		      "%s", sm_last_error());
+	sm_bot_config_release(&c);
+}
+END_TEST
+
+START_TEST(config_tree_names)
+{
+	struct sm_bot_config c;
+	struct strbuf sb = STRBUF_INIT;
+	char *path;
+
+	/* The version comes from the name by scan --tree's rule. */
+	strbuf_addstr(&sb, "[upstream]\n\trepo = linux\n[tree \"stable-6.1\"]\n\trepo = linux\n"
+		      "[tree \"v5.15-queue\"]\n\trepo = linux\n"
+		      "[bot]\n\tfrom = bot@example.org\n\tstateDir = s\n"
+		      "[subscriber \"g\"]\n\taddress = g@example.org\n");
+	path = write_conf(sb.buf);
+	ck_assert_msg(sm_bot_config_load(&c, path) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(c.trees[0].version.major, 6);
+	ck_assert_int_eq(c.trees[0].version.minor, 1);
+	ck_assert_int_eq(c.trees[1].version.major, 5);
+	ck_assert_int_eq(c.trees[1].version.minor, 15);
+	sm_bot_config_release(&c);
+	free(path);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "[upstream]\n\trepo = linux\n[tree \"mine\"]\n\trepo = linux\n"
+		      "[bot]\n\tfrom = bot@example.org\n\tstateDir = s\n"
+		      "[subscriber \"g\"]\n\taddress = g@example.org\n");
+	path = write_conf(sb.buf);
+	ck_assert_int_eq(sm_bot_config_load(&c, path), -1);
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "tree.mine.version: missing, and the name holds no version"));
+	free(path);
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(password_file_mode_warning)
+{
+	struct sm_bot_config c = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char *pwfile = xasprintf("%s/pw", tmp), *errfile = xasprintf("%s/stderr", tmp), *pw = NULL;
+	int saved = dup(2), fd;
+
+	c.path = (char *)"bot.conf";
+	c.smtp_password_file = pwfile;
+	ck_assert_int_eq(write_file_atomic(pwfile, "letmein\n", 8), 0);
+	fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(fd, 0);
+	dup2(fd, 2);
+	chmod(pwfile, 0644);
+	ck_assert_int_eq(sm_bot_config_smtp_password(&c, &pw), 0);
+	free(pw);
+	chmod(pwfile, 0600);
+	ck_assert_int_eq(sm_bot_config_smtp_password(&c, &pw), 0);
+	free(pw);
+	dup2(saved, 2);
+	close(fd);
+	close(saved);
+	ck_assert_int_eq(read_file(errfile, &err), 0);
+	ck_assert_msg(strstr(err.buf ? err.buf : "", "/pw is readable by others (mode 0644): chmod 600 it") &&
+		      !strstr(err.buf, "letmein"), "%s", err.buf ? err.buf : "");
+	ck_assert_ptr_null(strchr(strchr(err.buf, '\n') + 1, '\n'));	/* one line: 0600 says nothing */
+	strbuf_release(&err);
+	free(pwfile);
+	free(errfile);
 }
 END_TEST
 
@@ -618,6 +773,207 @@ START_TEST(lockfile_dead_holders)
 }
 END_TEST
 
+
+/* tests/smtp_sink.py: a loopback SMTP server recording the bytes it gets. */
+struct sink {
+	pid_t pid;
+	int port;
+	char *record;
+};
+
+static void sink_start(struct sink *k, const char *a1, const char *a2, const char *a3, const char *a4)
+{
+	int fds[2];
+	char buf[32] = "";
+	ssize_t n;
+
+	k->record = xasprintf("%s/sink.%d.raw", tmp, rand());
+	ck_assert_int_eq(pipe(fds), 0);
+	k->pid = fork();
+	ck_assert_int_ge(k->pid, 0);
+	if (!k->pid) {
+		const char *argv[] = { "python3", srcdir_path("tests/smtp_sink.py"), k->record,
+				       a1, a2, a3, a4, NULL };
+
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execvp("python3", (char **)argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	/* Read the whole line: the sink dies of EPIPE if its pipe closes early. */
+	for (size_t got = 0; got < sizeof(buf) - 1 && !strchr(buf, '\n'); got += (size_t)n) {
+		n = read(fds[0], buf + got, sizeof(buf) - 1 - got);
+		ck_assert_msg(n > 0, "the SMTP sink did not start");
+		buf[got + (size_t)n] = '\0';
+	}
+	close(fds[0]);
+	k->port = atoi(buf);
+	ck_assert_int_gt(k->port, 0);
+}
+
+static void sink_stop(struct sink *k)
+{
+	kill(k->pid, SIGTERM);
+	waitpid(k->pid, NULL, 0);
+	free(k->record);
+}
+
+static void sink_config(struct sm_bot_config *c, const struct sink *k, const char *user)
+{
+	memset(c, 0, sizeof(*c));
+	c->path = (char *)"t.conf";
+	c->smtp_host = (char *)"127.0.0.1";
+	c->smtp_port = k->port;
+	c->smtp_timeout = 10;
+	c->from = (char *)"bot@example.org";
+	if (user) {
+		c->smtp_user = (char *)user;
+		c->smtp_password_env = (char *)"SM_TEST_SMTP_PASSWORD";
+		setenv("SM_TEST_SMTP_PASSWORD", "hunter2", 1);
+	}
+}
+
+static size_t count_in(const char *dir, const char *sub)
+{
+	struct strlist names = STRLIST_INIT;
+	char *path = xasprintf("%s/%s", dir, sub);
+	size_t n = 0;
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		n += de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	free(path);
+	strlist_clear(&names);
+	return n;
+}
+
+static size_t count_str(const char *hay, size_t len, const char *needle)
+{
+	size_t n = 0, nl = strlen(needle);
+
+	for (size_t i = 0; i + nl <= len; i++)
+		n += !memcmp(hay + i, needle, nl);
+	return n;
+}
+
+START_TEST(smtp_line_ends_on_the_wire)
+{
+	struct sm_bot_config c;
+	struct sm_smtp s;
+	struct sink k;
+	struct strlist rcpts = STRLIST_INIT;
+	struct strbuf raw = STRBUF_INIT;
+	/* A commit message can hold any byte: here the shape of SMTP smuggling
+	 * (a lone CR before the dot) and every other line end. */
+	const char msg[] = "Subject: smuggle\n\nline one\r.\r\nMAIL FROM:<evil@example.org>\r\n"
+			   "RCPT TO:<victim@example.org>\r\nDATA\r\nbare\rcr\n.\nlast";
+	const char *data;
+
+	sink_start(&k, NULL, NULL, NULL, NULL);
+	sink_config(&c, &k, NULL);
+	strlist_append(&rcpts, "greg@kroah.com");
+	ck_assert_int_eq(sm_smtp_open(&s, &c), 0);
+	ck_assert_msg(sm_smtp_send(&s, "bot@example.org", &rcpts, msg, strlen(msg)) == SM_SEND_OK,
+		      "%s", sm_last_error());
+	sm_smtp_close(&s);
+	ck_assert_int_eq(read_file(k.record, &raw), 0);
+	sink_stop(&k);
+	/* The server's view: CRLF only, no CR or LF alone anywhere ... */
+	for (size_t i = 0; i < raw.len; i++) {
+		if (raw.buf[i] == '\r')
+			ck_assert_msg(i + 1 < raw.len && raw.buf[i + 1] == '\n', "bare CR at %zu", i);
+		if (raw.buf[i] == '\n')
+			ck_assert_msg(i > 0 && raw.buf[i - 1] == '\r', "bare LF at %zu", i);
+	}
+	/* ... both lone dots stuffed, one end of data, after all the text. */
+	data = strstr(raw.buf, "\r\nSubject: smuggle\r\n");
+	ck_assert_ptr_nonnull(data);
+	ck_assert_ptr_nonnull(strstr(data, "line one\r\n..\r\nMAIL FROM:<evil@example.org>\r\n"));
+	ck_assert_ptr_nonnull(strstr(data, "bare\r\ncr\r\n..\r\nlast\r\n.\r\n"));
+	ck_assert_uint_eq(count_str(raw.buf, raw.len, "\r\n.\r\n"), 1);
+	ck_assert_uint_eq(count_str(raw.buf, raw.len, "\nMAIL FROM:<bot@example.org>"), 1);
+	strlist_clear(&rcpts);
+	strbuf_release(&raw);
+}
+END_TEST
+
+static void queue_to(struct sm_bot_state *st, const char *rcpt, const char *key, const char *id)
+{
+	struct strlist rcpts = STRLIST_INIT, keys = STRLIST_INIT;
+	char *msg = xasprintf("Message-ID: <%s>\nSubject: test\n\nbody of %s\n", id, key);
+
+	strlist_append(&rcpts, rcpt);
+	strlist_append(&keys, key);
+	ck_assert_int_eq(sm_queue_add(st, "greg", "bot@example.org", &rcpts, &keys, id, msg, strlen(msg), NULL), 0);
+	strlist_clear(&rcpts);
+	strlist_clear(&keys);
+	free(msg);
+}
+
+/* The queue after sending it to a sink started with the given arguments. */
+static int send_queue(const char *dir, const char *a1, const char *a2, const char *a3,
+		      const char *a4, struct sm_report_stats *stats)
+{
+	struct sm_bot_config c;
+	struct sm_bot_state st;
+	struct sink k;
+	int ret;
+
+	sink_start(&k, a1, a2, a3, a4);
+	sink_config(&c, &k, "bot");
+	ck_assert_int_eq(sm_bot_state_open(&st, dir, 0), 0);
+	memset(stats, 0, sizeof(*stats));
+	ret = sm_report_send(&c, &st, NULL, stats);
+	sm_bot_state_release(&st);
+	sink_stop(&k);
+	return ret;
+}
+
+START_TEST(smtp_server_faults_keep_the_queue)
+{
+	struct sm_bot_state st;
+	struct sm_report_stats stats;
+	char *dir = xasprintf("%s/state", tmp);
+
+	ck_assert_int_eq(sm_bot_state_open(&st, dir, 0), 0);
+	queue_to(&st, "greg@kroah.com", "greg a linux-6.1.y", "a@example.org");
+	queue_to(&st, "greg@kroah.com", "greg b linux-6.1.y", "b@example.org");
+	queue_to(&st, "sasha@kernel.org", "greg c linux-6.1.y", "c@example.org");
+	sm_bot_state_release(&st);
+
+	/* A bad password is the server's answer to us, not to a mail. */
+	ck_assert_int_eq(send_queue(dir, "--auth", "535", NULL, NULL, &stats), -1);
+	ck_assert_msg(strstr(sm_last_error(), "authentication as bot failed") &&
+		      strstr(sm_last_error(), "the server said \"535 5.7.8 Authentication credentials invalid\"") &&
+		      strstr(sm_last_error(), "(3 mails left in "), "%s", sm_last_error());
+	ck_assert_uint_eq(count_in(dir, "queue"), 3);
+	ck_assert_uint_eq(count_in(dir, "failed"), 0);
+
+	/* A server that breaks the AUTH exchange: the cause is named. */
+	ck_assert_int_eq(send_queue(dir, "--auth", "broken", NULL, NULL, &stats), -1);
+	ck_assert_msg(strstr(sm_last_error(), "authentication as bot failed: ") &&
+		      strstr(sm_last_error(), "hello? this is no SMTP reply"), "%s", sm_last_error());
+	ck_assert_uint_eq(count_in(dir, "queue"), 3);
+	ck_assert_int_eq(send_queue(dir, "--auth", "close", NULL, NULL, &stats), -1);
+	ck_assert_msg(strstr(sm_last_error(), "authentication as bot failed: ") &&
+		      strstr(sm_last_error(), "the server sent no reply"), "%s", sm_last_error());
+	ck_assert_uint_eq(count_in(dir, "queue"), 3);
+	ck_assert_uint_eq(count_in(dir, "failed"), 0);
+
+	/* Password fixed, one recipient refused for good: only its mails fail. */
+	ck_assert_int_eq(send_queue(dir, "--auth", "ok", "--refuse", "greg@kroah.com", &stats), -1);
+	ck_assert_msg(strstr(sm_last_error(), "refused 2 mails"), "%s", sm_last_error());
+	ck_assert_uint_eq(stats.sent, 1);
+	ck_assert_uint_eq(count_in(dir, "queue"), 0);
+	ck_assert_uint_eq(count_in(dir, "failed"), 2);
+	free(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -627,6 +983,10 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, config_full);
 	tcase_add_loop_test(tc, config_errors, 0, (int)ARRAY_SIZE(bad_configs));
 	tcase_add_test(tc, config_example);
+	tcase_add_test(tc, config_secrets_never_printed);
+	tcase_add_test(tc, config_smtp_security);
+	tcase_add_test(tc, config_tree_names);
+	tcase_add_test(tc, password_file_mode_warning);
 	tcase_add_test(tc, config_missing_file);
 	tcase_add_test(tc, password_file);
 	tcase_add_test(tc, state_queue_roundtrip);
@@ -639,6 +999,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, smtp_server_down);
 	tcase_add_test(tc, lockfile_exclusive);
 	tcase_add_test(tc, lockfile_dead_holders);
+	tcase_add_test(tc, smtp_line_ends_on_the_wire);
+	tcase_add_test(tc, smtp_server_faults_keep_the_queue);
 	suite_add_tcase(s, tc);
 	return s;
 }
