@@ -14,7 +14,7 @@ SM_PACKAGES="build-essential autoconf automake libtool pkg-config git
  clang libclang-rt-14-dev
  qemu-system-x86 busybox-static cpio xz-utils bc bison flex libelf-dev libssl-dev
  linux-source-6.1
- chromium"
+ chromium scdoc man-db bash-completion"
 
 sm_install_packages() {
 	local missing=()
