@@ -2,6 +2,7 @@
  * send the queue over SMTP (see report.h). */
 #include "bot/report.h"
 #include "bot/compose.h"
+#include "bot/recover.h"
 #include "bot/smtp.h"
 #include "gitnotes/notes.h"
 #include "lib/fileio.h"
@@ -634,9 +635,15 @@ int sm_report_send(const struct sm_bot_config *cfg, struct sm_bot_state *st,
 	struct strlist names = STRLIST_INIT;
 	struct refusals refusals = { STRLIST_INIT, STRLIST_INIT, NULL };
 	struct sm_smtp smtp;
+	struct sm_recover_stats rs;
 	size_t i;
 	int ret = 0;
 
+	/* Mails a crash left half-sent first: recorded, or queued again. */
+	if (sm_bot_recover(cfg, st, &rs))
+		return -1;
+	stats->in_doubt_sent = rs.confirmed;
+	stats->in_doubt_resent = rs.requeued;
 	if (sm_queue_list(st, &names))
 		return -1;
 	if (!names.nr)
@@ -655,7 +662,17 @@ int sm_report_send(const struct sm_bot_config *cfg, struct sm_bot_state *st,
 			stats->left++;
 			continue;
 		}
+		/* Recorded as being sent before the server sees it: a crash from
+		 * here to the rename into sent/ leaves it for sm_bot_recover. */
+		if (sm_queue_mark_sending(st, m.name)) {
+			sm_warn("%s (left in the queue)", sm_last_error());
+			sm_queued_mail_release(&m);
+			stats->left++;
+			continue;
+		}
 		r = sm_smtp_send(&smtp, m.from, &m.rcpts, m.message, m.message_len);
+		if ((r == SM_SEND_DEFERRED || r == SM_SEND_DOWN) && sm_sending_requeue(st, m.name))
+			sm_warn("%s", sm_last_error());
 		if (r == SM_SEND_OK) {
 			if (sm_queue_mark_sent(st, m.name))
 				sm_warn("%s", sm_last_error());

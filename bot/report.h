@@ -3,7 +3,8 @@
  * thread, "[PATCH 6.1 03/12] subject", whose body starts with the
  * "commit <sha> upstream." line the harvest maps replies by.
  *
- * Composing writes into the state's queue; sending empties it. A candidate
+ * Composing writes into the state's queue; sending empties it, first
+ * settling any mail a crash left in sending/ (bot/recover.h). A candidate
  * is new for a subscriber and tree when the state does not know the key
  * "<subscriber> <upstream id> <tree>". */
 #ifndef SM_BOT_REPORT_H
@@ -31,6 +32,8 @@ struct sm_report_stats {
 	unsigned composed;	/* mails composed (cover + patches) */
 	unsigned sent, refused, deferred, left;
 	int server_down;	/* the connection failed or dropped */
+	unsigned in_doubt_sent;	/* left in sending/ by a crash, found in the archive */
+	unsigned in_doubt_resent;	/* left in sending/ by a crash, sent again */
 };
 
 /* Composes every subscriber's report into the queue (or the dry-run

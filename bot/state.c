@@ -227,7 +227,7 @@ static int load_dir_keys(struct sm_bot_state *st, const char *sub)
 
 int sm_bot_state_open(struct sm_bot_state *st, const char *dir, int readonly)
 {
-	static const char *subs[] = { "queue", "sent", "failed" };
+	static const char *subs[] = { "queue", "sending", "sent", "failed" };
 	struct strbuf log = STRBUF_INIT;
 	char *path;
 	struct tm tm;
@@ -311,16 +311,47 @@ int sm_queue_add(struct sm_bot_state *st, const char *sub, const char *from,
 	return ret;
 }
 
-static int move_to(const struct sm_bot_state *st, const char *name, const char *sub)
+static int move_between(const struct sm_bot_state *st, const char *name, const char *from_sub,
+			const char *to_sub)
 {
-	char *from = sub_path(st, "queue", name), *to = sub_path(st, sub, name);
+	char *from = sub_path(st, from_sub, name), *to = sub_path(st, to_sub, name);
 	int ret = 0;
 
 	if (rename(from, to))
-		ret = sm_error("%s: cannot move to %s/: %s", from, sub, strerror(errno));
+		ret = sm_error("%s: cannot move to %s/: %s", from, to_sub, strerror(errno));
 	free(from);
 	free(to);
 	return ret;
+}
+
+/* From sending/ (the send path) or else queue/. */
+static int move_to(const struct sm_bot_state *st, const char *name, const char *sub)
+{
+	char *p = sub_path(st, "sending", name);
+	int in_sending = file_exists(p);
+
+	free(p);
+	return move_between(st, name, in_sending ? "sending" : "queue", sub);
+}
+
+int sm_queue_mark_sending(const struct sm_bot_state *st, const char *name)
+{
+	return move_between(st, name, "queue", "sending");
+}
+
+int sm_sending_requeue(const struct sm_bot_state *st, const char *name)
+{
+	return move_between(st, name, "sending", "queue");
+}
+
+int sm_sending_list(const struct sm_bot_state *st, struct strlist *names)
+{
+	return list_dir(st, "sending", names);
+}
+
+int sm_sending_load(const struct sm_bot_state *st, const char *name, struct sm_queued_mail *m)
+{
+	return load_file(st, "sending", name, m);
 }
 
 int sm_queue_mark_sent(const struct sm_bot_state *st, const char *name)

@@ -4,16 +4,19 @@
  *   sent.log       one line per mailed candidate:
  *                  "<subscriber> <upstream-id> <tree> <message-id> <unix-time>"
  *   queue/NAME.mail  composed, not yet sent (sent in name order)
+ *   sending/NAME.mail handed to the SMTP server, its answer not yet recorded:
+ *                  a file found here when a cycle starts (it holds the
+ *                  state's lock, so no other cycle is sending) was being sent
+ *                  when a process died, and is in doubt (bot/recover.h)
  *   sent/NAME.mail   sent, not yet folded into sent.log
  *   failed/NAME.mail refused for good by the server (5xx); kept for the admin,
  *                  who may move a file back into queue/ to retry it
  * A queue file is an envelope block ("from ADDR", "rcpt ADDR", "key SUB UP TREE",
  * "msgid ID" lines), an empty line, then the RFC 5322 message (LF line ends).
  * A candidate counts as known (never composed again for that subscriber and
- * tree) when its key is in sent.log or in any queue/, sent/ or failed/ file, so
- * a crash at any point neither loses nor duplicates a report; the one window
- * left is between the server's "250 OK" and the rename into sent/, where a
- * crash sends that one mail again on the next run. */
+ * tree) when its key is in sent.log or in any queue/, sending/, sent/ or
+ * failed/ file, so a crash at any point neither loses nor composes a report
+ * twice. The one mail a crash can leave in doubt is the one in sending/. */
 #ifndef SM_BOT_STATE_H
 #define SM_BOT_STATE_H
 #include <stddef.h>
@@ -59,7 +62,13 @@ int sm_queue_list(const struct sm_bot_state *st, struct strlist *names);
  * (sm_error names the file when it is malformed). */
 int sm_queue_load(const struct sm_bot_state *st, const char *name, struct sm_queued_mail *m);
 void sm_queued_mail_release(struct sm_queued_mail *m);
-/* Moves queue/NAME to sent/ or failed/. 0 or -1. */
+/* Moves queue/NAME to sending/ (before the SMTP dialogue), and back. */
+int sm_queue_mark_sending(const struct sm_bot_state *st, const char *name);
+int sm_sending_requeue(const struct sm_bot_state *st, const char *name);
+/* The names in sending/, and one of them read. 0 or -1. */
+int sm_sending_list(const struct sm_bot_state *st, struct strlist *names);
+int sm_sending_load(const struct sm_bot_state *st, const char *name, struct sm_queued_mail *m);
+/* Moves sending/NAME (or queue/NAME) to sent/ or failed/. 0 or -1. */
 int sm_queue_mark_sent(const struct sm_bot_state *st, const char *name);
 int sm_queue_mark_failed(const struct sm_bot_state *st, const char *name);
 /* Appends the keys of sent/ files to sent.log (one atomic rewrite), then

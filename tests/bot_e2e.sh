@@ -10,7 +10,10 @@
 #  3. with the server stopped, mails stay queued and go out on the next run,
 #     once; the daemon backs off while it is down and stops cleanly on SIGTERM;
 #  4. a refused subscriber does not stop the others;
-#  5. two concurrent runs on one state directory send each mail once.
+#  5. two concurrent runs on one state directory send each mail once;
+#  6. a run killed between a message and its 250 (tests/smtp_sink.py): the
+#     mail in doubt is recorded as sent when its Message-ID is in the notmuch
+#     database, else sent again under the same Message-ID.
 . "$(dirname "$0")/lib.sh"
 . "$SM_SRCDIR/tests/bot_smtpd.sh"
 why=$(smtpd_usable) || skip "$why"
@@ -304,7 +307,64 @@ cat c1.out c2.out | grep -q "0 mails composed, 0 sent" || fail "no run found the
 [ "$(wc -l < state2/sent.log)" -eq "$(wc -l < picks3)" ] || fail "state2/sent.log has $(wc -l < state2/sent.log) lines, not $(wc -l < picks3)"
 [ ! -e state2/lock ] || fail "the lock file was left behind"
 
-echo "== 6. bad config: one line naming file and key"
+echo "== 6. a crash while sending: the mail in doubt is settled by its Message-ID"
+# tests/smtp_sink.py takes the first message and never answers its end: the
+# bot is killed there, between the server having the mail and the record.
+mkdir -p arch/new arch/cur arch/tmp
+printf '[database]\npath=%s\n' "$TMP/arch" > arch.cfg
+NOTMUCH_CONFIG=$TMP/arch.cfg notmuch new >/dev/null
+sink_start() { # RECORD ARGS...: sets SINKPID, SINKPORT
+	python3 "$SM_SRCDIR/tests/smtp_sink.py" "$@" > "$1.port" & SINKPID=$!
+	for i in $(seq 100); do [ -s "$1.port" ] && break; sleep 0.1; done
+	SINKPORT=$(cat "$1.port")
+	[ -n "$SINKPORT" ] || fail "the SMTP sink did not start"
+}
+sink_stop() { kill "$SINKPID" 2>/dev/null; wait "$SINKPID" 2>/dev/null || true; }
+ends() { python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\r\n.\r\n"))' "$1"; }
+msgid_of() { python3 -c 'import re, sys; print(re.search(rb"\r\nMessage-I[dD]: <([^>]*)>", open(sys.argv[1], "rb").read()).group(1).decode())' "$1"; }
+# crash STATE CONF: a report killed -9 with its first mail in sending/.
+crash() {
+	sink_start "$1.rec1" --hang-after-data
+	sed -e "s/stateDir = state2/stateDir = $1/" -e "s/port = $SMTPD_PORT/port = $SINKPORT/" \
+		-e "s|database = .*|database = $TMP/arch|" bot2.conf > "$2"
+	$STABLEMATE report --config "$2" > "$1.crash.out" 2>&1 & bpid=$!
+	for i in $(seq 200); do [ -s "$1.rec1" ] && [ "$(ends "$1.rec1")" -ge 1 ] && break; sleep 0.1; done
+	[ "$(ends "$1.rec1")" -eq 1 ] || fail "the sink never got the first message"
+	kill -9 $bpid; wait $bpid 2>/dev/null || true
+	sink_stop
+	[ "$(ls "$1/sending" | wc -l)" -eq 1 ] || fail "not one mail in $1/sending: $(ls "$1/sending")"
+	[ -e "$1/lock" ] || fail "kill -9 took the lock file away"
+}
+rerun() { # STATE CONF: the next run against a sink that answers
+	sink_start "$1.rec2"
+	sed -i "s/port = [0-9]*/port = $SINKPORT/" "$2"
+	$STABLEMATE report --config "$2" > "$1.out" 2> "$1.err" || { cat "$1.err"; fail "the run after the crash failed"; }
+	sink_stop
+	grep -q "taking over a stale lock of pid $bpid" "$1.err" || fail "no stale lock warning: $(cat "$1.err")"
+	[ -z "$(ls "$1/sending")" ] || fail "mails left in $1/sending"
+	[ "$(wc -l < "$1/sent.log")" -eq "$(wc -l < picks3)" ] || fail "$1/sent.log: $(wc -l < "$1/sent.log") lines"
+}
+# a. The list's copy of the mail is in the notmuch database: it went out.
+crash state3 bot3.conf
+id=$(msgid_of state3.rec1)
+python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); s = d.index(b"DATA\r\n") + 6
+open(sys.argv[2], "wb").write(d[s:d.index(b"\r\n.\r\n", s) + 2].replace(b"\r\n", b"\n"))' state3.rec1 arch/new/copy1
+NOTMUCH_CONFIG=$TMP/arch.cfg notmuch new >/dev/null
+rerun state3 bot3.conf
+grep -q "is in $TMP/arch, so it went out: recorded as sent" state3.err || fail "not confirmed: $(cat state3.err)"
+grep -qi "^Message-Id: <$id>" state3.rec2 && fail "the confirmed mail <$id> was sent again"
+[ "$(ends state3.rec2)" -eq $((NG5 + NS5 - 1)) ] || fail "$(ends state3.rec2) mails sent after the crash, not $((NG5 + NS5 - 1))"
+[ -z "$(find state3/queue state3/failed -type f)" ] || fail "mails left in state3/queue or failed"
+# b. No copy anywhere: sent again, under the same Message-ID.
+crash state4 bot4.conf
+id=$(msgid_of state4.rec1)
+rerun state4 bot4.conf
+grep -q "whether the server took it cannot be known (not in $TMP/arch): sending it again with the same Message-ID <$id>" state4.err ||
+	fail "no warning for the mail in doubt: $(cat state4.err)"
+[ "$(ends state4.rec2)" -eq $((NG5 + NS5)) ] || fail "$(ends state4.rec2) mails sent after the crash, not $((NG5 + NS5))"
+[ "$(msgid_of state4.rec2)" = "$id" ] || fail "the mail in doubt was not sent first, or under another Message-ID"
+
+echo "== 7. bad config: one line naming file and key"
 sed -i 's/trees = linux-6.1.y, linux-5.15.y/trees = linux-6.1.y, linux-9.9.y/' bot.conf
 if $STABLEMATE run --config bot.conf 2> bad.err; then fail "bad config accepted"; fi
 line=$(grep -n "trees = linux-6.1.y, linux-9.9.y" bot.conf | cut -d: -f1)

@@ -12,13 +12,17 @@ until killed.
   --auth close    the connection is closed on AUTH
   --refuse ADDR   RCPT TO:<ADDR> answered 550
   --reject-data   the end of DATA answered 554
+  --hang-after-data  the end of the first DATA never answered (the client
+                  is to be killed there: a crash between the message and the
+                  record of its 250)
 """
+import time
 import socket
 import sys
 
 args = sys.argv[1:]
 record = args.pop(0)
-auth, refuse, reject_data = None, set(), False
+auth, refuse, reject_data, hang = None, set(), False, False
 while args:
     a = args.pop(0)
     if a == "--auth":
@@ -27,6 +31,8 @@ while args:
         refuse.add(args.pop(0).lower())
     elif a == "--reject-data":
         reject_data = True
+    elif a == "--hang-after-data":
+        hang = True
     else:
         sys.exit("smtp_sink: unknown argument " + a)
 
@@ -92,6 +98,8 @@ def serve(conn):
                 log.write(d)
                 if d == b".\r\n":
                     break
+            if hang:
+                time.sleep(3600)
             if reject_data:
                 out.write(b"554 5.7.1 Message content rejected\r\n")
             else:
