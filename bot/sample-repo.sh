@@ -36,7 +36,7 @@ for f in "$src"/*.txt; do
 	for k in "${!ids[@]}"; do
 		msg=${msg//@$k@/${ids[$k]:0:12}}
 	done
-	subject=$(printf '%s\n' "$msg" | head -n1)
+	subject=${msg%%$'\n'*}	# no pipe: under pipefail, head closing early kills printf
 	mkdir -p "$(dirname "$file")"
 	[ -e "$file" ] || printf '// SPDX-License-Identifier: GPL-2.0\n' > "$file"
 	n=$((${n:-0} + 1))
