@@ -29,7 +29,9 @@ static const char usage[] =
 	"  --test DIR/NAME   the test programs to run (repeatable; default DIR/tests)\n"
 	"  --timeout S       kill QEMU after S seconds (default 300)\n"
 	"  --test-timeout S  kill one test program in the guest after S s (default 120)\n"
-	"  --accel A         kvm or tcg (default: kvm when /dev/kvm works)\n"
+	"  --accel A         kvm or tcg (default: kvm when /dev/kvm works and the\n"
+	"                    guest reaches /init within 30 s, else tcg; an explicit\n"
+	"                    kvm that does not is an error)\n"
 	"  --cache DIR       kernel tree and build cache (default\n"
 	"                    ${STABLEMATE_CACHE:-${XDG_CACHE_HOME:-~/.cache}/stablemate})\n"
 	"  --run-dir DIR     where the logs of this run go (default CACHE/runs/...)\n"
@@ -128,6 +130,9 @@ int cmd_boot(int argc, char **argv)
 
 	ret = boot_run(&o, &r);
 	boot_opts_release(&o);
+	if (r.accel)
+		fprintf(stderr, "stablemate boot: accel %s: %s\n", r.accel,
+			r.accel_reason ? r.accel_reason : "");
 	if (ret < 0) {
 		boot_result_release(&r);
 		return cli_fail("boot");

@@ -114,6 +114,25 @@ int file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+char *path_absolute(const char *path)
+{
+	char *cwd;
+	char *abs;
+
+	if (!path)
+		return NULL;
+	if (path[0] == '/')
+		return xstrdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return xstrdup(path);
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	abs = !strcmp(path, ".") || !*path ? xstrdup(cwd) : xasprintf("%s/%s", cwd, path);
+	free(cwd);
+	return abs;
+}
+
 char *make_temp_dir(const char *prefix)
 {
 	const char *base = getenv("TMPDIR");

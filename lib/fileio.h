@@ -13,6 +13,9 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 /* mkdir -p; returns 0 or -1 (sm_error). */
 int mkdir_p(const char *path, unsigned mode);
 int file_exists(const char *path);
+/* path made absolute against the current directory (not resolving links,
+ * the file need not exist); NULL stays NULL. Caller frees. */
+char *path_absolute(const char *path);
 /* Creates a fresh directory under $TMPDIR (or /tmp) from a prefix; caller frees. */
 char *make_temp_dir(const char *prefix);
 /* rm -rf, for test and cache clean-up; returns 0 or -1. */

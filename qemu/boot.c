@@ -31,6 +31,7 @@ void boot_result_release(struct boot_result *r)
 	free(r->build_log);
 	free(r->serial_log);
 	free(r->accel);
+	free(r->accel_reason);
 	strlist_clear(&r->tests);
 	strlist_clear(&r->configs);
 	serial_log_release(&r->log);
@@ -378,12 +379,15 @@ static int run_stage(const struct boot_opts *o, struct boot_result *r,
 		struct qemu_opts q = {
 			.kernel = kernel, .initrd = initrd, .log_path = r->serial_log,
 			.timeout = o->timeout ? o->timeout : 300, .accel = o->accel,
+			.progress_marker = SERIAL_INIT_START,
 		};
+		struct qemu_accel ran;
 		struct strbuf qout = STRBUF_INIT;
 
-		r->accel = xstrdup(qemu_accel(&q));
-		q.accel = r->accel;
-		if (qemu_boot(&q, &res, &qout) < 0) {
+		st = qemu_boot(&q, &res, &qout, &ran);
+		r->accel = ran.accel;
+		r->accel_reason = ran.reason;
+		if (st < 0) {
 			strbuf_release(&qout);
 			goto out;
 		}
@@ -392,7 +396,7 @@ static int run_stage(const struct boot_opts *o, struct boot_result *r,
 		if (!res.timed_out && res.exit_code && qout.len) {
 			/* QEMU itself failed (bad image, no such accel) */
 			strbuf_trim(&qout);
-			sm_error("qemu-system-x86_64: %s", qout.buf);
+			sm_error("%s: %s", qemu_program(q.arch), qout.buf);
 			strbuf_release(&qout);
 			goto out;
 		}
@@ -414,19 +418,48 @@ out:
 	return ret;
 }
 
-int boot_run(const struct boot_opts *o, struct boot_result *r)
+/* o with every path made absolute against the caller's directory: the
+ * stage runs git and the build in other directories. The strings are
+ * kept in *owned. */
+static void absolute_opts(const struct boot_opts *o, struct boot_opts *a,
+			  struct strlist *owned)
 {
-	char *cache = o->cache ? xstrdup(o->cache) : boot_default_cache();
-	char *datadir = o->datadir ? xstrdup(o->datadir) : boot_datadir();
+	const char **paths[] = { &a->series_dir, &a->repo, &a->cache, &a->datadir,
+				 &a->tarball, &a->run_dir };
+
+	*a = *o;
+	a->configs = (struct strlist)STRLIST_INIT;
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (!*paths[i])
+			continue;
+		*paths[i] = path_absolute(*paths[i]);
+		strlist_append_nodup(owned, (char *)*paths[i]);
+	}
+	for (size_t i = 0; i < o->configs.nr; i++)
+		strlist_append_nodup(&a->configs, path_absolute(o->configs.items[i]));
+}
+
+int boot_run(const struct boot_opts *user, struct boot_result *r)
+{
+	struct strlist owned = STRLIST_INIT;
+	struct boot_opts abs, *o = &abs;
+	char *cache, *datadir, *tmp;
 	int lock = -1, ret = -1;
 
+	absolute_opts(user, &abs, &owned);
+	tmp = o->cache ? xstrdup(o->cache) : boot_default_cache();
+	cache = path_absolute(tmp);
+	free(tmp);
+	tmp = o->datadir ? xstrdup(o->datadir) : boot_datadir();
+	datadir = path_absolute(tmp);
+	free(tmp);
 	memset(r, 0, sizeof(*r));
 	r->log = (struct serial_log)SERIAL_LOG_INIT;
 	if (!o->series_dir == !o->branch) {
 		sm_error("give one of a series directory or a branch");
 		goto out;
 	}
-	r->name = xstrdup(o->series_dir ? o->series_dir : o->branch);
+	r->name = xstrdup(user->series_dir ? user->series_dir : user->branch);
 	if (o->series_dir) {
 		char *list = xasprintf("%s/tests", o->series_dir);
 
@@ -473,5 +506,7 @@ out:
 		close(lock);
 	free(cache);
 	free(datadir);
+	strlist_clear(&abs.configs);
+	strlist_clear(&owned);
 	return ret;
 }

@@ -43,7 +43,8 @@ struct boot_result {
 	char *build_error;	/* when build-failed: the first error */
 	char *build_log;
 	char *serial_log;	/* path, once booted */
-	char *accel;
+	char *accel;		/* the accelerator that ran, */
+	char *accel_reason;	/* and why that one */
 	struct strlist tests;	/* the programs that were run */
 	struct strlist configs;	/* fragments after qemu/kernel.config */
 	double build_seconds;	/* kernel + tests + initramfs */

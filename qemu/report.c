@@ -76,8 +76,9 @@ void boot_result_text(const struct boot_result *r, struct strbuf *out)
 	if (r->build_seconds > 0)
 		strbuf_addf(out, "  build: %.1f s\n", r->build_seconds);
 	if (r->serial_log && r->accel) {
-		strbuf_addf(out, "  boot: %s %.1f s (qemu %s)", r->log.kernel_version ?
-			    r->log.kernel_version : "kernel", r->boot_seconds, r->accel);
+		strbuf_addf(out, "  boot: %s %.1f s (qemu %s: %s)", r->log.kernel_version ?
+			    r->log.kernel_version : "kernel", r->boot_seconds, r->accel,
+			    r->accel_reason ? r->accel_reason : "");
 		if (r->log.boot_seconds >= 0)
 			strbuf_addf(out, ", /init at %.2f s", r->log.boot_seconds);
 		if (r->timed_out)
@@ -148,6 +149,10 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 		json_string(&w, "accel", r->accel);
 	else
 		json_null(&w, "accel");
+	if (r->accel_reason)
+		json_string(&w, "accel_reason", r->accel_reason);
+	else
+		json_null(&w, "accel_reason");
 	if (r->log.kernel_version)
 		json_string(&w, "kernel_version", r->log.kernel_version);
 	else

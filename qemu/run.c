@@ -74,13 +74,16 @@ int run_command(const char *const *argv, const struct run_opts *o,
 {
 	static const struct run_opts none;
 	int pipefd[2], log_fd = -1, open_pipe = 1, status = 0;
-	double start = run_now(), deadline;
+	double start = run_now(), deadline, stall_at;
+	int progressed;
 	pid_t pid;
 
 	if (!o)
 		o = &none;
 	memset(res, 0, sizeof(*res));
 	deadline = o->timeout ? start + o->timeout : 0;
+	progressed = !o->progress;
+	stall_at = start + o->progress_timeout;
 	if (o->log_path) {
 		log_fd = open(o->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (log_fd < 0)
@@ -121,6 +124,16 @@ int run_command(const char *const *argv, const struct run_opts *o,
 			if (left * 1000 < timeout_ms)
 				timeout_ms = (int)(left * 1000) + 1;
 		}
+		if (!progressed) {
+			progressed = o->progress(o->progress_arg);
+			if (!progressed && run_now() >= stall_at) {
+				kill(-pid, SIGKILL);
+				kill(pid, SIGKILL);
+				res->stalled = 1;
+				waitpid(pid, &status, 0);
+				break;
+			}
+		}
 		if (open_pipe) {
 			struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
 
@@ -144,7 +157,7 @@ int run_command(const char *const *argv, const struct run_opts *o,
 	/* Whatever is still buffered in the pipe, without blocking on a
 	 * straggler that keeps it open. */
 	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-	while (open_pipe && !res->timed_out) {
+	while (open_pipe && !res->timed_out && !res->stalled) {
 		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
 
 		if (poll(&p, 1, 0) <= 0)

@@ -10,11 +10,19 @@ struct run_opts {
 	const char *log_path;		/* stdout+stderr appended here, or NULL */
 	struct strbuf *capture;		/* stdout+stderr appended here, or NULL */
 	unsigned timeout;		/* seconds, 0: none */
+	/* A progress deadline: when progress(progress_arg) has not returned
+	 * nonzero within progress_timeout seconds, the program is killed and
+	 * res->stalled set. Checked a few times a second until it first
+	 * returns nonzero. progress NULL: no such deadline. */
+	int (*progress)(void *progress_arg);
+	void *progress_arg;
+	unsigned progress_timeout;
 };
 
 struct run_result {
 	int exit_code;			/* exit status, or 128+signal */
 	int timed_out;			/* killed at the deadline */
+	int stalled;			/* killed at the progress deadline */
 	double seconds;			/* wall-clock time */
 };
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INIT_START "stablemate-init: start"
+#define INIT_START SERIAL_INIT_START
 #define INIT_DONE "stablemate-init: done"
 #define TEST_HEADER "# selftests: "
 

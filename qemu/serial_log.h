@@ -16,6 +16,9 @@
 #define SM_QEMU_SERIAL_LOG_H
 #include <stddef.h>
 
+/* /init's first line: the guest reached user space. */
+#define SERIAL_INIT_START "stablemate-init: start"
+
 enum ktap_status {
 	KTAP_PASS,
 	KTAP_FAIL,

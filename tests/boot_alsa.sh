@@ -26,6 +26,34 @@ jq -e '.verdict == "pass" and .finished and (.kernel_events | length) == 0
 	"$work/pos.json" >/dev/null || { cat "$work/pos.json"; fail "positive result"; }
 grep -q "^# ok 3 resolution event padding is zero" "$work/pos/serial.log" || fail "no KTAP in serial.log"
 
+# A fresh machine whose /dev/kvm opens but whose KVM guests stall: a
+# qemu-system-x86_64 first on PATH gives a KVM guest that prints nothing
+# (TCG runs the real QEMU), and SM_KVM_DEVICE a device that "opens". The
+# stage must notice within the probe time, rerun on TCG, pass, and say so.
+mkdir -p "$work/bin"
+cat >"$work/bin/qemu-system-x86_64" <<'WRAP'
+#!/bin/sh
+case " $* " in *" -accel kvm "*) exec sleep 600 ;; esac
+PATH=${PATH#*:} exec qemu-system-x86_64 "$@"
+WRAP
+chmod 755 "$work/bin/qemu-system-x86_64"
+: >"$work/kvm"
+PATH=$work/bin:$PATH SM_KVM_DEVICE=$work/kvm SM_BOOT_KVM_PROBE=5 \
+	"$sm" boot --series "$src/kernel-patches" --run-dir "$work/stall" --json \
+	>"$work/stall.json" 2>"$work/stall.err" ||
+	{ cat "$work/stall.json" "$work/stall.err"; fail "stalling KVM: run did not pass on TCG"; }
+jq -e '.verdict == "pass" and .accel == "tcg"
+	and .accel_reason == "KVM guest made no progress (no '"'stablemate-init: start'"' on the serial console in 5 s), fell back to tcg"' \
+	"$work/stall.json" >/dev/null || { cat "$work/stall.json"; fail "stalling KVM result"; }
+grep -qx "stablemate boot: accel tcg: KVM guest made no progress .*, fell back to tcg" "$work/stall.err" ||
+	{ cat "$work/stall.err"; fail "stalling KVM: no stderr line"; }
+rc=0
+PATH=$work/bin:$PATH SM_KVM_DEVICE=$work/kvm SM_BOOT_KVM_PROBE=5 \
+	"$sm" boot --series "$src/kernel-patches" --run-dir "$work/stall2" --accel kvm \
+	>"$work/stall2.out" 2>"$work/stall2.err" || rc=$?
+[ $rc -eq 1 ] && grep -qx "stablemate boot: --accel kvm: the guest made no progress: .*" "$work/stall2.err" ||
+	{ cat "$work/stall2.err"; fail "--accel kvm on a stalling KVM: exit $rc, expected a loud failure"; }
+
 # negative: the selftest must see the leak: exit 1, verdict fail, the two
 # padding subtests fail, the two "received" ones pass, 0xaa bytes reported
 set +e
@@ -43,4 +71,4 @@ grep -q "^# # event 0 (resolution): pad1 fe fe fe fe, pad2 fe fe fe fe, expected
 	{ grep "^# " "$work/neg/serial.log" | head -20; fail "leak not shown as 0xfe pattern bytes"; }
 
 pos_b=$(jq .build_seconds "$work/pos.json") neg_b=$(jq .build_seconds "$work/neg.json")
-echo "ok: positive PASS (build ${pos_b}s), negative FAIL with 0xfe padding (build ${neg_b}s)"
+echo "ok: positive PASS (build ${pos_b}s), stalling KVM falls back to TCG, negative FAIL with 0xfe padding (build ${neg_b}s)"

@@ -27,6 +27,11 @@ expect 1 "stablemate boot: $work/bad/series:1: $work/bad/0001-missing.patch: no 
 	"$sm" boot --series "$work/bad"
 expect 1 "$work/frag: config fragment not found" \
 	"$sm" boot --series "$src/kernel-patches" --config "$work/frag"
+# relative paths, as a user types them, are the caller's directory's
+(cd "$work" && expect 1 "stablemate boot: $work/bad/series:1: $work/bad/0001-missing.patch: no such patch" \
+	"$sm" boot --series bad)
+(cd "$work" && expect 1 "stablemate boot: $work/frag: config fragment not found" \
+	"$sm" boot --series "$src/kernel-patches" --config ./frag)
 
 [ -r /usr/src/linux-source-6.1.tar.xz ] || { echo "SKIP: no /usr/src/linux-source-6.1.tar.xz"; exit 77; }
 
@@ -62,4 +67,18 @@ grep -qx "boot candidates: APPLY-FAILED" "$work/apply.txt" || { cat "$work/apply
 grep -qx "  0001-ALSA-timer-a-change-for-other-code.patch does not apply: error: patch failed: sound/core/timer.c:1" \
 	"$work/apply.txt" || { cat "$work/apply.txt"; fail "text patch line"; }
 grep -qx "  | 	int old_code;" "$work/apply.txt" || { cat "$work/apply.txt"; fail "text hunk"; }
-echo "ok: usage errors, bad series, apply failure by patch and hunk"
+# The same commit as a series directory given relative to the caller's
+# directory (git am runs in the kernel tree: the patch must still be found,
+# and fail on its hunk, not with "can't open patch").
+git -C "$repo" format-patch -q -o "$work/rel-series" v6.1-test..candidates
+echo "CONFIG_PRINTK=y" >"$work/rel.config"
+rc=0
+(cd "$work" && "$sm" boot --series rel-series --config rel.config --run-dir rel-run --json) \
+	>"$work/rel.json" 2>"$work/rel.err" || rc=$?
+[ $rc -eq 1 ] || { cat "$work/rel.json" "$work/rel.err"; fail "relative series: exit $rc, expected 1"; }
+jq -e --arg w "$work" '.verdict == "apply-failed" and .name == "rel-series"
+	and .apply_failure.file == "sound/core/timer.c" and .apply_failure.line == 1
+	and .configs == [$w + "/rel.config"] and .run_dir == $w + "/rel-run"' \
+	"$work/rel.json" >/dev/null || { cat "$work/rel.json"; fail "relative series report"; }
+[ -f "$work/rel-run/result.json" ] || fail "relative --run-dir: no result.json"
+echo "ok: usage errors, bad series, relative paths, apply failure by patch and hunk"

@@ -3,7 +3,8 @@
 # recipient user@any-domain to $dir/mail/<user>/ (a Maildir), optionally
 # refusing one address with 550. smtpd keeps its control socket and queue
 # at fixed paths (/var/run/smtpd.sock, /var/spool/smtpd), so each instance
-# runs in its own mount namespace (unshare -m) over private copies of both:
+# runs in its own mount namespace (unshare -m) over private copies of both
+# (the spool on a tmpfs /var/spool, so it need not exist on the machine):
 # tests running in parallel, or a system smtpd, do not get in its way.
 # Needs root (smtpd drops privileges itself).
 
@@ -34,7 +35,12 @@ smtpd_start() {
 		echo "match from any for any action \"deliver\""
 	} > "$dir/smtpd.conf"
 	/usr/sbin/smtpd -n -f "$dir/smtpd.conf" >"$dir/smtpd.log" 2>&1 || { cat "$dir/smtpd.log" >&2; return 1; }
+	# /var/spool/smtpd exists only once OpenSMTPD has run (a fresh install
+	# does not start it): a tmpfs over /var/spool, in this namespace only,
+	# gives the mount point on every machine.
 	unshare -m sh -c "mount --bind '$dir/run' /var/run &&
+		mount -t tmpfs -o mode=0755 sm-spool /var/spool &&
+		mkdir /var/spool/smtpd &&
 		mount --bind '$dir/spool' /var/spool/smtpd &&
 		exec /usr/sbin/smtpd -d -f '$dir/smtpd.conf'" >>"$dir/smtpd.log" 2>&1 &
 	SMTPD_PID=$!

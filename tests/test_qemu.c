@@ -325,9 +325,14 @@ START_TEST(qemu_timeout_path)
 	ck_assert_ptr_nonnull(dir);
 	log = xasprintf("%s/serial.log", dir);
 	q.log_path = log;
-	ck_assert_int_eq(qemu_boot(&q, &res, &out), 0);
+	struct qemu_accel ran;
+
+	ck_assert_int_eq(qemu_boot(&q, &res, &out, &ran), 0);
 	ck_assert_msg(res.timed_out, "qemu ended by itself: exit %d: %s", res.exit_code,
 		      strbuf_str(&out));
+	ck_assert_str_eq(ran.accel, "tcg");
+	ck_assert_str_eq(ran.reason, "asked for");
+	qemu_accel_release(&ran);
 	ck_assert(file_exists(log));
 	ck_assert_int_eq(serial_log_parse_file(&sl, log), 0);
 	ck_assert_str_eq(serial_log_verdict(&sl, res.timed_out), "timeout");
@@ -339,6 +344,167 @@ START_TEST(qemu_timeout_path)
 }
 END_TEST
 
+/* A qemu-system-x86_64 first on PATH that records each -accel it is given:
+ * its KVM guest prints nothing and never ends (the fresh machine whose
+ * /dev/kvm opens but whose guests stall), unless DIR/kvm-works exists, then
+ * it prints /init's start line and exits; TCG runs the real QEMU. */
+static const char qemu_wrapper[] =
+	"#!/bin/sh\n"
+	"here=$(dirname \"$0\") accel= serial= prev=\n"
+	"for a; do\n"
+	"\tcase $prev in -accel) accel=$a ;; -serial) serial=${a#file:} ;; esac\n"
+	"\tprev=$a\n"
+	"done\n"
+	"echo \"$accel\" >>\"$here/calls\"\n"
+	"if [ \"$accel\" = kvm ]; then\n"
+	"\tif [ -e \"$here/kvm-works\" ]; then\n"
+	"\t\techo 'stablemate-init: start uptime=0.50' >\"$serial\"\n"
+	"\t\texit 0\n"
+	"\tfi\n"
+	"\texec sleep 600\n"
+	"fi\n"
+	"PATH=${PATH#*:} exec qemu-system-x86_64 \"$@\"\n";
+
+struct kvm_env {
+	char *dir, *bin, *calls, *log, *old_path, *new_path;
+};
+
+static void kvm_env_setup(struct kvm_env *e, int device_exists)
+{
+	char *wrapper, *dev;
+	const char *path = getenv("PATH");
+
+	e->dir = make_temp_dir("sm-test-kvm");
+	ck_assert_ptr_nonnull(e->dir);
+	e->bin = xasprintf("%s/bin", e->dir);
+	ck_assert_int_eq(mkdir_p(e->bin, 0755), 0);
+	wrapper = xasprintf("%s/qemu-system-x86_64", e->bin);
+	ck_assert_int_eq(write_file_atomic(wrapper, qemu_wrapper, strlen(qemu_wrapper)), 0);
+	ck_assert_int_eq(chmod(wrapper, 0755), 0);
+	e->calls = xasprintf("%s/calls", e->bin);
+	e->log = xasprintf("%s/serial.log", e->dir);
+	e->old_path = xstrdup(path ? path : "/usr/bin:/bin");
+	e->new_path = xasprintf("%s:%s", e->bin, e->old_path);
+	setenv("PATH", e->new_path, 1);
+	dev = xasprintf("%s/kvm", e->dir);
+	if (device_exists)
+		ck_assert_int_eq(write_file_atomic(dev, "", 0), 0);
+	setenv("SM_KVM_DEVICE", dev, 1);
+	unsetenv("SM_BOOT_ACCEL");
+	unsetenv("SM_BOOT_KVM_PROBE");
+	free(dev);
+	free(wrapper);
+}
+
+static void kvm_env_release(struct kvm_env *e)
+{
+	setenv("PATH", e->old_path, 1);
+	unsetenv("SM_KVM_DEVICE");
+	remove_tree(e->dir);
+	free(e->dir);
+	free(e->bin);
+	free(e->calls);
+	free(e->log);
+	free(e->old_path);
+	free(e->new_path);
+}
+
+static char *read_calls(const struct kvm_env *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (file_exists(e->calls))
+		ck_assert_int_eq(read_file(e->calls, &sb), 0);
+	return strbuf_detach(&sb, NULL);
+}
+
+START_TEST(kvm_that_stalls_falls_back_to_tcg)
+{
+	struct kvm_env e;
+	struct qemu_opts q = { .kernel = NULL, .timeout = 3, .kvm_probe = 1,
+			       .progress_marker = SERIAL_INIT_START };
+	struct qemu_accel ran;
+	struct run_result res;
+	char *calls;
+
+	kvm_env_setup(&e, 1);
+	q.log_path = e.log;
+	ck_assert_int_eq(kvm_usable(NULL), 1);
+	ck_assert_int_eq(qemu_boot(&q, &res, NULL, &ran), 0);
+	ck_assert_str_eq(ran.accel, "tcg");
+	ck_assert_str_eq(ran.reason, "KVM guest made no progress (no 'stablemate-init: start' "
+			 "on the serial console in 1 s), fell back to tcg");
+	ck_assert(res.timed_out);	/* the real TCG run of a kernel-less guest */
+	calls = read_calls(&e);
+	ck_assert_str_eq(calls, "kvm\ntcg\n");
+	free(calls);
+	qemu_accel_release(&ran);
+
+	/* asked for by name, the stalling KVM is an error, not a fallback */
+	q.accel = "kvm";
+	ck_assert_int_eq(qemu_boot(&q, &res, NULL, &ran), -1);
+	ck_assert_str_eq(sm_last_error(), "--accel kvm: the guest made no progress: no "
+			 "'stablemate-init: start' on the serial console in 1 s");
+	ck_assert_ptr_null(ran.accel);
+	calls = read_calls(&e);
+	ck_assert_str_eq(calls, "kvm\ntcg\nkvm\n");
+	free(calls);
+
+	/* a KVM guest that gets to /init keeps KVM */
+	{
+		char *works = xasprintf("%s/kvm-works", e.bin);
+
+		ck_assert_int_eq(write_file_atomic(works, "", 0), 0);
+		free(works);
+	}
+	q.accel = NULL;
+	ck_assert_int_eq(qemu_boot(&q, &res, NULL, &ran), 0);
+	ck_assert_str_eq(ran.accel, "kvm");
+	ck_assert(!res.timed_out && !res.stalled && res.exit_code == 0);
+	qemu_accel_release(&ran);
+	kvm_env_release(&e);
+}
+END_TEST
+
+START_TEST(kvm_missing_means_tcg)
+{
+	struct kvm_env e;
+	struct qemu_opts q = { .kernel = NULL, .timeout = 1,
+			       .progress_marker = SERIAL_INIT_START };
+	struct qemu_accel ran;
+	struct run_result res;
+	struct strbuf why = STRBUF_INIT, want = STRBUF_INIT;
+	char *calls;
+
+	kvm_env_setup(&e, 0);
+	q.log_path = e.log;
+	ck_assert_int_eq(kvm_usable(&why), 0);
+	strbuf_addf(&want, "%s/kvm: No such file or directory", e.dir);
+	ck_assert_str_eq(why.buf, want.buf);
+	ck_assert_int_eq(qemu_boot(&q, &res, NULL, &ran), 0);
+	ck_assert_str_eq(ran.accel, "tcg");
+	strbuf_reset(&want);
+	strbuf_addf(&want, "KVM unusable (%s/kvm: No such file or directory)", e.dir);
+	ck_assert_str_eq(ran.reason, want.buf);
+	calls = read_calls(&e);
+	ck_assert_str_eq(calls, "tcg\n");
+	free(calls);
+	qemu_accel_release(&ran);
+
+	q.accel = "kvm";
+	ck_assert_int_eq(qemu_boot(&q, &res, NULL, &ran), -1);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "--accel kvm: %s/kvm: No such file or directory", e.dir);
+	ck_assert_str_eq(sm_last_error(), want.buf);
+	calls = read_calls(&e);
+	ck_assert_str_eq(calls, "tcg\n");	/* QEMU not even started */
+	free(calls);
+	strbuf_release(&why);
+	strbuf_release(&want);
+	kvm_env_release(&e);
+}
+END_TEST
+
 START_TEST(qemu_command_line)
 {
 	struct qemu_opts q = { .kernel = "bz", .initrd = "i.cpio", .log_path = "s.log",
@@ -346,12 +512,22 @@ START_TEST(qemu_command_line)
 	struct strlist argv = STRLIST_INIT;
 	struct strbuf all = STRBUF_INIT;
 
-	qemu_argv(&q, &argv);
+	qemu_argv(&q, "tcg", &argv);
 	for (size_t i = 0; i < argv.nr; i++)
 		strbuf_addf(&all, "%s ", argv.items[i]);
 	ck_assert_str_eq(all.buf, "qemu-system-x86_64 -nographic -no-reboot -monitor none "
 			 "-nic none -m 256 -accel tcg -serial file:s.log -kernel bz "
 			 "-initrd i.cpio -append console=ttyS0 panic=-1 rdinit=/init quiet ");
+	strlist_clear(&argv);
+	strbuf_reset(&all);
+	q.arch = "arm64";
+	q.kernel = "Image";
+	qemu_argv(&q, "tcg", &argv);
+	for (size_t i = 0; i < argv.nr; i++)
+		strbuf_addf(&all, "%s ", argv.items[i]);
+	ck_assert_str_eq(all.buf, "qemu-system-aarch64 -M virt -nographic -no-reboot -monitor none "
+			 "-nic none -m 256 -accel tcg -cpu cortex-a57 -serial file:s.log -kernel Image "
+			 "-initrd i.cpio -append console=ttyAMA0 panic=-1 rdinit=/init quiet ");
 	strlist_clear(&argv);
 	strbuf_release(&all);
 }
@@ -406,6 +582,8 @@ static Suite *make_suite(void)
 	tcase_add_test(other, runner_exit_capture_timeout);
 	tcase_add_test(other, qemu_timeout_path);
 	tcase_add_test(other, qemu_command_line);
+	tcase_add_test(other, kvm_that_stalls_falls_back_to_tcg);
+	tcase_add_test(other, kvm_missing_means_tcg);
 	tcase_add_test(other, result_renderings);
 	suite_add_tcase(s, parse);
 	suite_add_tcase(s, other);
