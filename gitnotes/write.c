@@ -9,6 +9,7 @@
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -456,6 +457,31 @@ static void backoff(unsigned attempt)
 	nanosleep(&ts, NULL);
 }
 
+/* The error when the ref never held still: a lock file left by a git that
+ * died looks the same as a busy writer, so say it is there and how old. */
+static int gave_up(git_repository *repo, const char *ref)
+{
+	char *lock = xasprintf("%s%s.lock", git_repository_commondir(repo), ref);
+	struct stat st;
+	int rc;
+
+	if (!stat(lock, &st)) {
+		long long age = (long long)(time(NULL) - st.st_mtime);
+
+		if (age < 0)
+			age = 0;
+		rc = sm_error("%s: the ref is locked: the lock file %s is there, %lld s old "
+			      "(%s); if no git is running, a git that died left it: remove it "
+			      "(gave up after %d attempts)", ref, lock, age,
+			      age >= 60 ? "stale" : "maybe another writer", SM_NOTES_MAX_ATTEMPTS);
+	} else {
+		rc = sm_error("%s: the ref kept moving under us; gave up after %d attempts",
+			      ref, SM_NOTES_MAX_ATTEMPTS);
+	}
+	free(lock);
+	return rc;
+}
+
 int sm_notes_txn_run(git_repository *repo, const char *notes_ref,
 		     int (*apply)(struct sm_notes_txn *t, void *data), void *data,
 		     const char *log_message)
@@ -497,8 +523,7 @@ int sm_notes_txn_run(git_repository *repo, const char *notes_ref,
 		backoff(attempt);
 	}
 	sm_notes_txn_release(&t);
-	return sm_error("%s: the ref kept moving under us; gave up after %d attempts",
-			t.ref, SM_NOTES_MAX_ATTEMPTS);
+	return gave_up(repo, t.ref);
 fail:
 	sm_notes_txn_release(&t);
 	return -1;

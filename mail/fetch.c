@@ -2,6 +2,7 @@
 #include "config.h"
 #include "mail/fetch.h"
 #include "mail/mbox.h"
+#include "mail/msgid.h"
 #include "lib/util.h"
 #include <curl/curl.h>
 #include <string.h>
@@ -18,7 +19,8 @@ int sm_fetch_thread(const char *base_url, const char *msgid, struct strbuf *out)
 	char errbuf[CURL_ERROR_SIZE] = "";
 	CURL *curl;
 	CURLcode rc;
-	char *id, *esc, *url;
+	struct strbuf esc = STRBUF_INIT;
+	char *id, *url;
 	size_t n = strlen(base_url);
 	long status = 0;
 	int ret = -1;
@@ -32,17 +34,24 @@ int sm_fetch_thread(const char *base_url, const char *msgid, struct strbuf *out)
 		free(id);
 		return sm_error("empty Message-ID");
 	}
+	if (!sm_msgid_is_address(id)) {
+		sm_error("'%s': not a Message-ID (no local@domain, or white space or <>)", id);
+		free(id);
+		return -1;
+	}
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	curl = curl_easy_init();
 	if (!curl) {
 		free(id);
 		return sm_error("cannot start libcurl");
 	}
-	esc = curl_easy_escape(curl, id, 0);
+	/* Percent-encoded as lore does: '/', '?', '%', '#' can never leave the
+	 * id's path segment ("../../x@y" stays one segment). */
+	sm_msgid_url_escape(id, &esc);
 	while (n && base_url[n - 1] == '/')
 		n--;
-	url = xasprintf("%.*s/%s/t.mbox.gz", (int)n, base_url, esc);
-	curl_free(esc);
+	url = xasprintf("%.*s/%s/t.mbox.gz", (int)n, base_url, esc.buf);
+	strbuf_release(&esc);
 	curl_easy_setopt(curl, CURLOPT_URL, url);
 	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);

@@ -43,6 +43,29 @@ set +e
 set -e
 [ $rc -eq 1 ] || fail "missing thread gave $rc"
 [ "$(wc -l < "$TMP/e.err")" = 1 ] || fail "not one line: $(cat "$TMP/e.err")"
-grep -q "nothere%40example.org/t.mbox.gz: HTTP status 404" "$TMP/e.err" || fail "bad error: $(cat "$TMP/e.err")"
+grep -q "nothere@example.org/t.mbox.gz: HTTP status 404" "$TMP/e.err" || fail "bad error: $(cat "$TMP/e.err")"
 echo "missing thread: $(cat "$TMP/e.err")"
+
+# An id with path characters stays one escaped path segment (as lore's
+# links do); ids that are not addresses are refused before any request.
+set +e
+"$STABLEMATE" fetch "../../t/..@evil.example" --from "http://127.0.0.1:$port/all" \
+	--maildir "$db/lore" 2> "$TMP/e2.err"; rc=$?
+set -e
+[ $rc -eq 1 ] || fail "path id gave $rc"
+grep -q '"GET /all/..%2F..%2Ft%2F..@evil.example/t.mbox.gz' "$TMP/http.log" ||
+	fail "path id not escaped: $(tail -3 "$TMP/http.log")"
+grep -q '"GET /t.mbox.gz' "$TMP/http.log" && fail "a request left /all/"
+for bad in .. 'foo bar' '<>' 'a<b@x' nobody; do
+	lines=$(wc -l < "$TMP/http.log")
+	set +e
+	"$STABLEMATE" fetch "$bad" --from "http://127.0.0.1:$port/all" --maildir "$db/lore" \
+		2> "$TMP/e3.err"; rc=$?
+	set -e
+	[ $rc -eq 1 ] || fail "'$bad' gave $rc"
+	grep -q "not a Message-ID" "$TMP/e3.err" || grep -q "empty Message-ID" "$TMP/e3.err" ||
+		fail "'$bad': $(cat "$TMP/e3.err")"
+	[ "$(wc -l < "$TMP/http.log")" = "$lines" ] || fail "'$bad' was requested"
+done
+echo "odd ids: escaped into one path segment, or refused without a request"
 echo ok

@@ -163,6 +163,16 @@ err=$("$S" notes show --bogus HEAD 2>&1); rc=$?
 [ $rc = 2 ] || fail "unknown option: rc=$rc"
 err=$("$S" notes merge refs/notes/nonesuch 2>&1); rc=$?
 [ $rc = 1 ] && echo "$err" | grep -q "refs/notes/nonesuch" || fail "merge of a missing ref: rc=$rc $err"
+# A lock file a dead git left behind: named, with its age, not "kept moving".
+lock=$(git rev-parse --git-common-dir)/refs/notes/stable-review.lock
+touch -d '2 hours ago' "$lock"
+printf 'Review: <locked@x>\nTree: 6.1\n' > ../locked.txt
+err=$("$S" notes add "$UP" ../locked.txt 2>&1); rc=$?
+rm -f "$lock"
+[ $rc = 1 ] && echo "$err" | grep -q "the lock file .*refs/notes/stable-review.lock is there, 7[0-9][0-9][0-9] s old (stale)" ||
+	fail "stale lock: rc=$rc $err"
+echo "stale lock: $err"
+"$S" notes add "$UP" ../locked.txt > /dev/null || fail "the lock gone, the write still fails"
 set -e
 "$S" notes --help | grep -q "^usage: stablemate notes show" || fail "--help"
 echo "notes_cli: all passed"
