@@ -57,25 +57,64 @@ static int is_header_line(const char *p, const char *end)
 	return q > p && q < end && *q == ':';
 }
 
+/* Does a message start at p: a header block (header lines and their
+ * continuations, up to a blank line or the end) holding From:, Message-ID:,
+ * Subject: or Date:? "Tested-by: A <a@b>" after a body's "From my
+ * testing:" line is a header-like line, but no message starts there. */
+static int starts_message(const char *p, const char *end)
+{
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *e = nl ? nl : end;
+
+		if (e == p || (e - p == 1 && *p == '\r'))
+			return 0;	/* the blank line ends the headers */
+		if (*p != ' ' && *p != '\t') {
+			if (!is_header_line(p, e))
+				return 0;
+			if (istarts_with(p, "From:") || istarts_with(p, "Message-ID:") ||
+			    istarts_with(p, "Subject:") || istarts_with(p, "Date:"))
+				return 1;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
 /* A "From " separator: "From sender date" with a time in it, or (mboxo
  * writers that drop the date) at the start or after a blank line with a
- * header on the next line. "From the user's view..." in a body is neither. */
+ * header on the next line. "From the user's view..." in a body is neither.
+ * A dateless one must also start a message (mboxo does not escape a body's
+ * "From my testing:", and a trailer under it looks like a header): if not,
+ * the line stays in its message, with a warning. A dated one always
+ * splits (what follows it may be a broken mail, named on import). */
 static int is_separator(const char *mbox, const char *line, const char *end)
 {
 	const char *p, *nl;
+	int sep = 0, dated = 0;
 
 	if (end - line < 5 || strncmp(line, "From ", 5))
 		return 0;
 	nl = memchr(line, '\n', end - line);
 	nl = nl ? nl : end;
-	for (p = line + 5; p + 4 < nl; p++)
+	for (p = line + 5; !sep && p + 4 < nl; p++)
 		if (isdigit((unsigned char)p[0]) && p[1] == ':' && isdigit((unsigned char)p[2]) &&
 		    isdigit((unsigned char)p[3]))
-			return 1;
-	if (line == mbox || (line - mbox >= 2 && line[-2] == '\n') ||
-	    (line - mbox >= 3 && line[-2] == '\r' && line[-3] == '\n'))
-		return nl < end && is_header_line(nl + 1, end);
-	return 0;
+			sep = dated = 1;
+	if (!sep && (line == mbox || (line - mbox >= 2 && line[-2] == '\n') ||
+		     (line - mbox >= 3 && line[-2] == '\r' && line[-3] == '\n')))
+		sep = nl < end && is_header_line(nl + 1, end);
+	if (sep && !dated && line != mbox && !starts_message(nl < end ? nl + 1 : end, end)) {
+		size_t lineno = 1;
+
+		for (p = mbox; p < line; p++)
+			lineno += *p == '\n';
+		sm_warn("mbox line %zu: \"%.*s\" is followed by no mail headers: a body line "
+			"an mboxo writer did not escape; kept in its message", lineno,
+			(int)(nl - line > 60 ? 60 : nl - line), line);
+		return 0;
+	}
+	return sep;
 }
 
 static int emit(const char *start, const char *stop, struct strbuf *msg,

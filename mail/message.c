@@ -133,14 +133,12 @@ static int wanted_part(GMimeObject *part)
 	       (!strcasecmp(sub, "x-patch") || !strcasecmp(sub, "x-diff"));
 }
 
-static void collect_part(GMimeObject *parent, GMimeObject *part, gpointer data)
+static void collect_part(GMimeObject *part, struct strbuf *body)
 {
-	struct strbuf *body = data;
 	GMimeDataWrapper *w;
 	GMimeStream *mem;
 	GByteArray *ba;
 
-	(void)parent;
 	if (!GMIME_IS_PART(part) || !wanted_part(part))
 		return;
 	w = g_mime_part_get_content(GMIME_PART(part));
@@ -154,6 +152,25 @@ static void collect_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	add_as_utf8(body, (const char *)ba->data, ba->len,
 		    g_mime_object_get_content_type_parameter(part, "charset"));
 	g_object_unref(mem);
+}
+
+/* The leaves of part in order, as g_mime_message_foreach() visits them, but
+ * at most SM_MIME_MAX_DEPTH multiparts deep. 1 when parts were left out. */
+static int collect_parts(GMimeObject *part, struct strbuf *body, int depth)
+{
+	int n, cut = 0;
+
+	if (!GMIME_IS_MULTIPART(part)) {
+		collect_part(part, body);
+		return 0;
+	}
+	if (depth >= SM_MIME_MAX_DEPTH)
+		return 1;
+	n = g_mime_multipart_get_count(GMIME_MULTIPART(part));
+	for (int i = 0; i < n; i++)
+		cut |= collect_parts(g_mime_multipart_get_part(GMIME_MULTIPART(part), i), body,
+				     depth + 1);
+	return cut;
 }
 
 int sm_text_has_diff(const char *t)
@@ -252,7 +269,12 @@ int sm_mail_parse(struct sm_mail *m, const char *data, size_t len, const char *n
 	m->in_reply_to = first_msgid(g_mime_object_get_header(obj, "In-Reply-To"));
 	add_references(&m->references, g_mime_object_get_header(obj, "References"));
 
-	g_mime_message_foreach(msg, collect_part, &body);
+	if (g_mime_message_get_mime_part(msg) &&
+	    collect_parts(g_mime_message_get_mime_part(msg), &body, 0)) {
+		m->mime_too_deep = 1;
+		sm_warn("<%s> (%s): MIME parts nested more than %d deep; the parts below "
+			"are not read", m->message_id, what, SM_MIME_MAX_DEPTH);
+	}
 	for (size_t i = 0; i < body.len; i++)
 		if (!body.buf[i])
 			body.buf[i] = ' ';

@@ -20,7 +20,12 @@ struct sm_mail {
 	struct strlist references;	/* References: in order, without <> */
 	char *body;		/* UTF-8 text of the text parts, in order */
 	int has_diff;		/* body holds a unified diff */
+	int mime_too_deep;	/* parts below SM_MIME_MAX_DEPTH multiparts were left out */
 };
+
+/* Real mail nests a few multiparts; a hostile one 100,000. Deeper parts are
+ * not read, with one warning naming the mail. */
+#define SM_MIME_MAX_DEPTH 64
 
 /* Parses a whole RFC 822 message. name (a file name, or NULL) is used in
  * the error. 0, or -1 (sm_error naming the message) when gmime cannot

@@ -11,7 +11,9 @@
 #  - a patch whose Message-ID notmuch renames (notmuch-sha1-…, ~180+ chars):
 #    the reply's review still lands (issue 17.2);
 #  - lore links of odd ids are percent-encoded, non-address ids get none
-#    (issue 17.10).
+#    (issue 17.10);
+#  - a reply nested 10,000 MIME levels deep is named in a warning (17.14);
+#  - an mboxo body line "From my testing:" does not split its mail (17.15).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mail_lib.sh"
 ref=refs/notes/stable-review
@@ -59,12 +61,42 @@ reply "$TMP/l1.eml" '<../../etc/passwd/..@evil.example>' p1@kernel.org 'Lou <lou
 	'Tested-by: Lou <lou@example.com>'
 reply "$TMP/r2.eml" '<long-reply@example.com>' "$long" 'Guenter Roeck <linux@roeck-us.net>' 20 \
 	'Reviewed-by: Guenter Roeck <linux@roeck-us.net>'
-as_mbox "$TMP"/p*.eml "$TMP"/f*.eml "$TMP"/g*.eml "$TMP"/x*.eml "$TMP"/l1.eml "$TMP"/r2.eml > "$TMP/all.mbox"
+# A reply nested 10,000 multiparts deep (issue 17.14 had 100,000): capped, with a warning naming it.
+python3 - > "$TMP/deep.eml" <<'PY'
+import sys
+n = 10000
+w = sys.stdout.write
+w("From: Deep Nest <deep@example.com>\nTo: stable@vger.kernel.org\nMessage-ID: <deep@example.com>\n"
+  "In-Reply-To: <p1@kernel.org>\nSubject: Re: [PATCH 6.1] hwmon\nDate: Tue, 02 Jul 2024 10:30:00 +0000\n"
+  "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b0\"\n\n")
+for i in range(n):
+    w("--b%d\nContent-Type: multipart/mixed; boundary=\"b%d\"\n\n" % (i, i + 1))
+w("--b%d\nContent-Type: text/plain\n\nTested-by: Deep Nest <deep@example.com>\n" % n)
+for i in range(n, -1, -1):
+    w("--b%d--\n" % i)
+PY
+as_mbox "$TMP"/p*.eml "$TMP"/f*.eml "$TMP"/g*.eml "$TMP"/x*.eml "$TMP"/l1.eml "$TMP"/r2.eml \
+	"$TMP"/deep.eml > "$TMP/all.mbox"
 
 db=$TMP/db
 mkdir -p "$db"
 "$STABLEMATE" import --maildir "$db/stable" --db "$db" --mbox "$TMP/all.mbox" > /dev/null
 nm "$db" search --output=messages '*' | grep -q '^id:notmuch-sha1-' || fail "notmuch did not rename the long id"
+# mboxo (no escaping): a body line "From my testing:" followed by a trailer
+# must not split the mail (issue 17.15): kept in its message, with a warning.
+{
+	printf 'From tess@example.com Tue Jul  2 10:40:00 2024\n'
+	printf 'From: Tess Tester <tess@example.com>\nTo: stable@vger.kernel.org\nMessage-ID: <tess@example.com>\n'
+	printf 'In-Reply-To: <p1@kernel.org>\nSubject: Re: [PATCH 6.1] hwmon\nDate: Tue, 02 Jul 2024 10:40:00 +0000\n\n'
+	printf 'Booted on two boards.\n\nFrom my testing:\nTested-by: Tess Tester <tess@example.com>\n\n'
+	printf 'From next@example.com Tue Jul  2 10:41:00 2024\n'
+	printf 'From: Nick Next <next@example.com>\nTo: stable@vger.kernel.org\nMessage-ID: <next@example.com>\n'
+	printf 'Subject: unrelated\nDate: Tue, 02 Jul 2024 10:41:00 +0000\n\nhello\n'
+} > "$TMP/mboxo.mbox"
+"$STABLEMATE" import --maildir "$db/stable" --db "$db" --mbox "$TMP/mboxo.mbox" > "$TMP/i.out" 2> "$TMP/i.err"
+grep -q '^import: 2 messages, 2 written' "$TMP/i.out" || fail "mboxo: $(cat "$TMP/i.out" "$TMP/i.err")"
+grep -q 'mbox line 11: "From my testing:" is followed by no mail headers' "$TMP/i.err" ||
+	fail "no warning for the rejoined mboxo line: $(cat "$TMP/i.err")"
 cat > "$TMP/aliases" <<'A'
 # one person a line
 Rita Reviewer <rita@example.com> <rita@home.example>
@@ -76,6 +108,8 @@ cat "$TMP/h.err"
 for id in 'foo bar' '<>' 'a<b@x'; do
 	grep -qF "message '$id'" "$TMP/h.err" || fail "no warning naming '$id'"
 done
+grep -q '^stablemate: warning: <deep@example.com> (.*): MIME parts nested more than 64 deep' "$TMP/h.err" ||
+	fail "no warning naming the deeply nested mail"
 [ "$(json_get "$TMP/h.json" stats.bad_message_ids)" = 3 ] || fail "bad ids: $(json_get "$TMP/h.json" stats)"
 [ "$(json_get "$TMP/h.json" stats.unverified)" = 4 ] || fail "unverified: $(json_get "$TMP/h.json" stats)"
 [ "$(nm "$db" count tag:stablemate-harvested)" = "$(nm "$db" count '*')" ] || fail "not everything tagged"
@@ -99,6 +133,7 @@ grep -qx '  Reviewed-by: Sasha Levin <sashal@kernel.org> (sent by Mallory <mallo
 grep -qx '  Reviewed-by: Rita Reviewer <rita@example.com>' <<<"$trailers" || fail "Rita's review lost"
 grep -qx '  Tested-by: Dee Corated <DEE@example.org>' <<<"$trailers" || fail "decorated address not cleaned"
 grep -qx '  Acked-by: Rita Reviewer <rita@example.com>' <<<"$trailers" || fail "alias not accepted"
+grep -qx '  Tested-by: Tess Tester <tess@example.com>' <<<"$trailers" || fail "the trailer after the mboxo From line lost"
 # Poison ids: kept under derived ids, no lore link; the odd id's link is encoded.
 [ "$(grep -c '^Review: <notmuch-sha1-' "$TMP/n1.txt")" = 3 ] || fail "poison ids not kept under derived ids"
 grep -q 'Acked-by: Pat Three <pat3@example.com>' <<<"$trailers" || fail "the review of the a<b@x mail lost"
@@ -113,8 +148,8 @@ echo "forged reviews unverified, aliases and decorated addresses verified, poiso
 # notes show: the unverified blocks are shown as such and not counted.
 "$STABLEMATE" notes show "$sha" --repo "$up" > "$TMP/show.txt"
 grep -q '^Unverified:' "$TMP/show.txt" || fail "notes show hides Unverified:"
-# 11 blocks: Rita, Dee, Rita's alias, Pat 1-3, Lou are reviews; f1-f4 are not.
-grep -qx '7 reviews: 6.1 (7)' "$TMP/show.txt" || fail "summary: $(tail -2 "$TMP/show.txt")"
+# 12 blocks: Rita, Dee, Rita's alias, Pat 1-3, Lou, Tess are reviews; f1-f4 are not.
+grep -qx '8 reviews: 6.1 (8)' "$TMP/show.txt" || fail "summary: $(tail -2 "$TMP/show.txt")"
 grep -q '^4 unverified' "$TMP/show.txt" || fail "summary lacks the unverified count"
 "$STABLEMATE" notes show "$sha" --repo "$up" --json > "$TMP/show.json"
 python3 - "$TMP/show.json" <<'PY' || fail "notes show --json: unverified blocks"
