@@ -429,6 +429,16 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		if (parse_long(l, name, v, 0, 86400, &n))
 			return -1;
 		c->lock_timeout = n;
+	} else if (!strcmp(name, "bot.minsoakdays")) {
+		if (parse_long(l, name, v, 0, 3650, &n))
+			return -1;
+		c->min_soak_days = (int)n;
+	} else if (!strcmp(name, "bot.queuedir")) {
+		free(c->queue_dir);
+		c->queue_dir = resolve_path(l, v);
+	} else if (!strcmp(name, "bot.cvedir")) {
+		free(c->cve_dir);
+		c->cve_dir = resolve_path(l, v);
 	} else {
 		return unknown_key(l, name, v);
 	}
@@ -615,6 +625,8 @@ void sm_bot_config_release(struct sm_bot_config *c)
 	free(c->notes_ref);
 	free(c->rules_dir);
 	free(c->cache_dir);
+	free(c->queue_dir);
+	free(c->cve_dir);
 	for (size_t i = 0; i < c->nr_subs; i++) {
 		struct sm_bot_subscriber *s = &c->subs[i];
 

@@ -59,6 +59,9 @@ struct sm_bot_config {
 	int check_applies;		/* bot.checkApplies, default 1 */
 	long lock_timeout;		/* bot.lockTimeout: seconds a cycle waits for
 					 * another one's lock on stateDir, default 600 */
+	int min_soak_days;		/* bot.minSoakDays, default 0 */
+	char *queue_dir;		/* bot.queueDir: a stable-queue checkout, or NULL */
+	char *cve_dir;			/* bot.cveDir: kernel CVE records, or NULL */
 	struct sm_bot_subscriber *subs;
 	size_t nr_subs;
 };

@@ -91,6 +91,10 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 	so.rules = rules;
 	so.check_applies = cfg.check_applies;
 	so.cache_dir = cfg.cache_dir;
+	so.upstream_ref = cfg.upstream_branch;
+	so.min_soak_days = cfg.min_soak_days;
+	so.queue_dir = cfg.queue_dir;
+	so.cve_dir = cfg.cve_dir;
 	t0 = now_seconds();
 	if (sm_scan(&so, &scan)) {
 		step_error("scan");

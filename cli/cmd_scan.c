@@ -13,6 +13,8 @@ static const char usage[] =
 "usage: stablemate scan --upstream REPO --range A..B --tree BRANCH[=VERSION]...\n"
 "                       [--tree-repo PATH] [--check-applies] [--candidates]\n"
 "                       [--rules DIR] [--cache-dir DIR | --no-cache] [--json]\n"
+"                       [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
+"                       [--queue DIR] [--cve-dir DIR]\n"
 "\n"
 "Classifies every commit of a mainline range and says, for each stable tree,\n"
 "whether it is a candidate and why. On top of the classifier's reasons (stable\n"
@@ -27,6 +29,16 @@ static const char usage[] =
 "                   is needed there even without a stable tag\n"
 "  prereq           a prerequisite named in the stable tag (# 4.9.x: a1f84a3:\n"
 "                   subject) that the tree lacks\n"
+"  reverted         a later upstream commit reverts it (rejected); a revert\n"
+"                   that was itself reverted does not count (revert-undone)\n"
+"  fixed-later      later upstream commits whose Fixes: name it (recursively):\n"
+"                   \"take together: <id> <subject>; ...\" (those the tree lacks)\n"
+"  soak             a \"# after -rc3\" / \"# after 2 weeks\" condition not met yet,\n"
+"                   or younger than --min-soak-days: a candidate becomes maybe\n"
+"  revert-of-absent a revert of a commit the tree does not have (rejected)\n"
+"  queued           already in the --queue directory for that tree (rejected)\n"
+"  cve              the fix of a CVE of --cve-dir, with the record's verdict\n"
+"                   for the tree (still affected, fixed in X.Y.Z)\n"
 "\n"
 "Options:\n"
 "  --upstream REPO     the mainline repository (default: .)\n"
@@ -45,6 +57,14 @@ static const char usage[] =
 "  --cache-dir DIR     where the upstream indexes are cached (default:\n"
 "                      $XDG_CACHE_HOME/stablemate); --no-cache: none\n"
 "  --json              print the whole result as JSON\n"
+"  --upstream-ref REF  look past the range up to REF for reverts and later\n"
+"                      fixes (default: the branch HEAD of --upstream is on);\n"
+"                      read once into an index cached like the tree indexes\n"
+"  --no-upstream-ref   do not look past the range\n"
+"  --min-soak-days N   hold back (maybe) commits in mainline for less than N\n"
+"                      days (default 0)\n"
+"  --queue DIR         a stable-queue checkout (queue-6.1/series and patches)\n"
+"  --cve-dir DIR       the kernel CVE records (DIR/cve/published/YYYY/*.json)\n"
 "\n"
 "Exit status: 0 on success, 1 on an error (unknown revision, shallow\n"
 "repository...), 2 on a usage error.\n"
@@ -52,8 +72,26 @@ static const char usage[] =
 "Example:\n"
 "  stablemate scan --upstream ~/linux --range v6.6..v6.7 --tree linux-6.1.y --tree linux-6.6.y\n";
 
+/* A number of days, 0 to 3650. */
+static int parse_days(const char *s, int *out)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (!*s || *end || n < 0 || n > 3650)
+		return -1;
+	*out = (int)n;
+	return 0;
+}
+
 static int tree_reason(const char *code)
 {
+	static const char *const life[] = { "reverted", "revert-undone", "fixed-later", "soak",
+					    "soak-met", "queued", "cve", "revert-of-absent" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(life); i++)
+		if (!strcmp(code, life[i]))
+			return 1;
 	return !strcmp(code, "present") || starts_with(code, "bug-") ||
 	       !strcmp(code, "fix-for-fix") || starts_with(code, "prereq");
 }
@@ -75,6 +113,13 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 	for (size_t t = 0; t < o->nr_trees; t++)
 		printf("  tree %s (%d.%d): index %s\n", o->trees[t].name, o->trees[t].version.major,
 		       o->trees[t].version.minor, r->tree_cache_state[t]);
+	if (r->lifecycle_ref)
+		printf("  upstream %s: index %s, %zu commits from the range start\n",
+		       r->lifecycle_ref, r->lifecycle_cache, r->lifecycle_nr);
+	if (o->queue_dir)
+		printf("  queue %s: %zu patches\n", o->queue_dir, r->nr_queued);
+	if (o->cve_dir)
+		printf("  cve %s: %zu records with a fixing commit\n", o->cve_dir, r->nr_cves);
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct sm_scan_item *it = &r->items[i];
 		int show = !candidates_only;
@@ -120,6 +165,11 @@ int cmd_scan(int argc, char **argv)
 		{ "cache-dir", required_argument, NULL, 'D' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "upstream-ref", required_argument, NULL, 'U' },
+		{ "no-upstream-ref", no_argument, NULL, 'X' },
+		{ "min-soak-days", required_argument, NULL, 'S' },
+		{ "queue", required_argument, NULL, 'Q' },
+		{ "cve-dir", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -151,6 +201,16 @@ int cmd_scan(int argc, char **argv)
 		case 'D': o.cache_dir = optarg; break;
 		case 'N': o.cache_dir = ""; break;
 		case 'j': json = 1; break;
+		case 'U': o.upstream_ref = optarg; break;
+		case 'X': o.upstream_ref = ""; break;
+		case 'S':
+			if (parse_days(optarg, &o.min_soak_days) < 0) {
+				free(tree_args);
+				return cli_usage_error("scan", "--min-soak-days: '%s' is not a number of days", optarg);
+			}
+			break;
+		case 'Q': o.queue_dir = optarg; break;
+		case 'C': o.cve_dir = optarg; break;
 		default:
 			free(tree_args);
 			return cli_usage_error("scan", "unknown option '%s'", argv[optind - 1]);

@@ -13,6 +13,8 @@ static const char usage[] =
 "usage: stablemate steal --upstream REPO --range A..B --onto BRANCH[=VER] --branch NEW\n"
 "                        [--signoff 'Name <email>'] [--include-maybe] [--rules DIR]\n"
 "                        [--cache-dir DIR | --no-cache] [--json]\n"
+"                        [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
+"                        [--queue DIR]\n"
 "\n"
 "Scans the range like 'stablemate scan' for the tree BRANCH and creates the\n"
 "branch NEW at BRANCH's tip with every candidate cherry-picked in upstream\n"
@@ -20,7 +22,10 @@ static const char usage[] =
 "\"commit <sha> upstream.\" line under the subject and a Signed-off-by of the\n"
 "committer. A candidate that does not apply (conflict), or whose change is\n"
 "already in the tree, is left out and listed with the reason; the rest still\n"
-"go in. The cherry-picks are done in memory: the work tree, the index and\n"
+"go in. A candidate's later upstream fixes (commits whose Fixes: name it, up\n"
+"to --upstream-ref) that the tree lacks are picked right after it. A candidate\n"
+"that was reverted upstream, or is in the --queue directory, is not picked.\n"
+"The cherry-picks are done in memory: the work tree, the index and\n"
 "HEAD are never touched, and BRANCH does not move.\n"
 "\n"
 "Options:\n"
@@ -34,6 +39,10 @@ static const char usage[] =
 "  --rules DIR         the classifier's rules directory\n"
 "  --cache-dir DIR     index cache directory; --no-cache: none\n"
 "  --json              print the result as JSON\n"
+"  --upstream-ref REF  where to look for reverts and later fixes (default: the\n"
+"                      branch HEAD is on); --no-upstream-ref: nowhere\n"
+"  --min-soak-days N   leave out commits in mainline for less than N days\n"
+"  --queue DIR         a stable-queue checkout: leave out what is queued\n"
 "\n"
 "Exit status: 0 when NEW was created (even if some candidates were left out),\n"
 "1 on an error (nothing created), 2 on a usage error.\n"
@@ -55,6 +64,10 @@ int cmd_steal(int argc, char **argv)
 		{ "cache-dir", required_argument, NULL, 'D' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "upstream-ref", required_argument, NULL, 'U' },
+		{ "no-upstream-ref", no_argument, NULL, 'X' },
+		{ "min-soak-days", required_argument, NULL, 'S' },
+		{ "queue", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -83,6 +96,19 @@ int cmd_steal(int argc, char **argv)
 		case 'D': o.cache_dir = optarg; break;
 		case 'N': o.cache_dir = ""; break;
 		case 'j': json = 1; break;
+		case 'U': o.upstream_ref = optarg; break;
+		case 'X': o.upstream_ref = ""; break;
+		case 'S': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+
+			if (!*optarg || *end || n < 0 || n > 3650)
+				return cli_usage_error("steal", "--min-soak-days: '%s' is not a number of days",
+						       optarg);
+			o.min_soak_days = (int)n;
+			break;
+		}
+		case 'Q': o.queue_dir = optarg; break;
 		default:
 			return cli_usage_error("steal", "unknown option '%s'", argv[optind - 1]);
 		}
@@ -123,6 +149,10 @@ int cmd_steal(int argc, char **argv)
 				json_string(&w, "stable", r.entries[i].stable);
 				json_null(&w, "left_out");
 			}
+			if (r.entries[i].with)
+				json_string(&w, "with", r.entries[i].with);
+			else
+				json_null(&w, "with");
 			json_object_end(&w);
 		}
 		json_array_end(&w);
@@ -135,8 +165,11 @@ int cmd_steal(int argc, char **argv)
 		       o.branch, r.tip, r.nr_picked, r.nr, o.onto.name, r.base, r.nr_scanned);
 		for (size_t i = 0; i < r.nr; i++)
 			if (!r.entries[i].reason)
-				printf("  picked   %.12s -> %.12s %s\n", r.entries[i].upstream,
-				       r.entries[i].stable, r.entries[i].subject);
+				printf("  picked   %.12s -> %.12s %s%s%.12s%s\n", r.entries[i].upstream,
+				       r.entries[i].stable, r.entries[i].subject,
+				       r.entries[i].with ? " (later fix of " : "",
+				       r.entries[i].with ? r.entries[i].with : "",
+				       r.entries[i].with ? ")" : "");
 		for (size_t i = 0; i < r.nr; i++)
 			if (r.entries[i].reason)
 				printf("  left out %.12s %s: %s\n", r.entries[i].upstream,

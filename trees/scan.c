@@ -9,6 +9,7 @@
 #include "trees/pick.h"
 #include "trees/tree_state.h"
 #include "trees/strmap.h"
+#include "trees/afterlife.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,8 @@ struct scan_ctx {
 	char **abbrevs;
 	struct fixes_target *targets;
 	size_t nr_targets, alloc_targets, alloc_abbrevs;
+	struct sm_afterlife life;	/* reverts, later fixes, soak, queue, CVE */
+	int life_open;
 };
 
 /* Resolves a Fixes: id once per run; NULL when the repository lacks it. */
@@ -167,7 +170,9 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, const struct
 				       "needs %.12s (%s) first; %s does not have it", hex,
 				       st->prereq_subject ? st->prereq_subject : "?", spec->name);
 	}
+	sm_afterlife_tree(&s->life, it, ti, &t->idx);
 	sm_verdict_finish(s->o->rules, &tr->verdict);
+	sm_afterlife_hold(&s->life, it, ti, &tr->verdict);
 	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT)
 		tr->applies = try_apply(t, it->id);
 }
@@ -189,6 +194,7 @@ static int scan_commit(struct scan_ctx *s, const git_oid *id, struct sm_scan_ite
 	}
 	git_commit_free(c);
 	sm_classify(s->o->rules, &it->commit, NULL, &it->verdict);
+	sm_afterlife_item(&s->life, it);
 
 	tg = xcalloc(it->commit.nr_fixes + 1, sizeof(*tg));
 	for (size_t k = 0; k < it->commit.nr_fixes; k++) {
@@ -244,6 +250,9 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 		return -1;
 	}
 	free(a);
+	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, &from, out) < 0)
+		return -1;
+	s->life_open = 1;
 	if (git_revwalk_new(&w, s->repo) < 0)
 		return sm_error("%s: %s", s->o->range, sm_git_error());
 	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
@@ -293,6 +302,8 @@ out:
 	for (size_t i = 0; i < opened; i++)
 		sm_tree_state_close(&s.trees[i]);
 	free(s.trees);
+	if (s.life_open)
+		sm_afterlife_close(&s.life);
 	for (size_t i = 0; i < s.nr_targets; i++)
 		free(s.abbrevs[i]);
 	free(s.abbrevs);

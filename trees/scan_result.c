@@ -1,5 +1,6 @@
 /* scan results: release and JSON. */
 #include "trees/scan.h"
+#include "trees/afterlife.h"
 #include "lib/util.h"
 #include <string.h>
 
@@ -8,6 +9,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 	for (size_t i = 0; i < r->nr; i++) {
 		struct sm_scan_item *it = &r->items[i];
 
+		sm_afterlife_item_release(it, r->nr_trees);
 		for (size_t t = 0; it->trees && t < r->nr_trees; t++) {
 			sm_verdict_release(&it->trees[t].verdict);
 			free(it->trees[t].present_as);
@@ -21,6 +23,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 	}
 	free(r->items);
 	free(r->tree_cache_state);
+	free(r->lifecycle_ref);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -44,6 +47,15 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 		json_object_end(w);
 	}
 	json_array_end(w);
+	if (r->lifecycle_ref) {
+		json_object_begin(w, "lifecycle");
+		json_string(w, "ref", r->lifecycle_ref);
+		json_string(w, "index_cache", r->lifecycle_cache);
+		json_int(w, "commits", (long long)r->lifecycle_nr);
+		json_object_end(w);
+	} else {
+		json_null(w, "lifecycle");
+	}
 	json_array_begin(w, "commits");
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct sm_scan_item *it = &r->items[i];
@@ -66,6 +78,23 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 			json_string(w, "fixes_first_release", it->fixes_first_release);
 		else
 			json_null(w, "fixes_first_release");
+		json_int(w, "committed", it->committed);
+		if (it->reverted_by)
+			json_string(w, "reverted_by", it->reverted_by);
+		else
+			json_null(w, "reverted_by");
+		json_array_begin(w, "later_fixes");
+		for (size_t k = 0; k < it->later_fixes.nr; k++)
+			json_string(w, NULL, it->later_fixes.items[k]);
+		json_array_end(w);
+		if (it->soak_wait)
+			json_string(w, "soak_wait", it->soak_wait);
+		else
+			json_null(w, "soak_wait");
+		if (it->cve)
+			json_string(w, "cve", it->cve);
+		else
+			json_null(w, "cve");
 		sm_verdict_json(&it->verdict, w, "verdict");
 		json_array_begin(w, "trees");
 		for (size_t t = 0; t < o->nr_trees && it->trees; t++) {
@@ -89,6 +118,14 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 			for (size_t d = 0; d < tr->deps.nr; d++)
 				json_string(w, NULL, tr->deps.items[d]);
 			json_array_end(w);
+			json_array_begin(w, "take_with");
+			for (size_t d = 0; d < tr->take_with.nr; d++)
+				json_string(w, NULL, tr->take_with.items[d]);
+			json_array_end(w);
+			if (tr->queued)
+				json_string(w, "queued", tr->queued);
+			else
+				json_null(w, "queued");
 			sm_verdict_json(&tr->verdict, w, "verdict");
 			json_object_end(w);
 		}

@@ -3,22 +3,33 @@
 #include "trees/repo.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
+#include <stdio.h>
 #include <string.h>
 
-static struct sm_steal_entry *add_entry(struct sm_steal_result *res, const struct sm_scan_item *it)
+static struct sm_steal_entry *add_entry(struct sm_steal_result *res, const char *id,
+					const char *subject)
 {
 	struct sm_steal_entry *e;
 
 	ALLOC_GROW(res->entries, res->nr, res->alloc);
 	e = &res->entries[res->nr++];
 	memset(e, 0, sizeof(*e));
-	memcpy(e->upstream, it->id, 41);
-	e->subject = xstrdup(it->commit.subject ? it->commit.subject : "");
+	snprintf(e->upstream, sizeof(e->upstream), "%s", id);
+	e->subject = xstrdup(subject ? subject : "");
 	return e;
 }
 
+/* Already picked (or tried) in this run? */
+static int tried(const struct sm_steal_result *res, const char *id)
+{
+	for (size_t i = 0; i < res->nr; i++)
+		if (!strcmp(res->entries[i].upstream, id))
+			return 1;
+	return 0;
+}
+
 /* Picks one candidate onto *cur; fills e and moves *cur when it applied. */
-static int pick_one(git_repository *repo, const struct sm_scan_item *it, git_oid *cur,
+static int pick_one(git_repository *repo, const char *upstream_id, git_oid *cur,
 		    const git_signature *committer, const char *ident, struct sm_steal_entry *e)
 {
 	git_commit *c = NULL, *onto = NULL;
@@ -27,9 +38,9 @@ static int pick_one(git_repository *repo, const struct sm_scan_item *it, git_oid
 	char *msg;
 	int r, ret = -1;
 
-	if (git_oid_fromstr(&id, it->id) < 0 || git_commit_lookup(&c, repo, &id) < 0 ||
+	if (git_oid_fromstr(&id, upstream_id) < 0 || git_commit_lookup(&c, repo, &id) < 0 ||
 	    git_commit_lookup(&onto, repo, cur) < 0) {
-		sm_error("commit %.12s: unreadable (%s)", it->id, sm_git_error());
+		sm_error("commit %.12s: unreadable (%s)", upstream_id, sm_git_error());
 		goto out;
 	}
 	r = sm_pick_tree(repo, c, onto, &tree, &conflicts);
@@ -54,7 +65,7 @@ static int pick_one(git_repository *repo, const struct sm_scan_item *it, git_oid
 		ret = 0;
 		goto out;
 	}
-	msg = sm_stable_message(git_commit_message(c), it->id, ident);
+	msg = sm_stable_message(git_commit_message(c), upstream_id, ident);
 	r = sm_commit_write(repo, git_commit_author(c), committer, msg, &tree, cur, &new_id);
 	free(msg);
 	if (r < 0)
@@ -109,6 +120,9 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	so.nr_trees = 1;
 	so.rules = o->rules;
 	so.cache_dir = o->cache_dir;
+	so.upstream_ref = o->upstream_ref;
+	so.min_soak_days = o->min_soak_days;
+	so.queue_dir = o->queue_dir;
 	if (sm_scan(&so, &sr) < 0)
 		goto out;
 	res->nr_scanned = sr.nr;
@@ -120,11 +134,31 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 		if (tr->present || !(tr->verdict.kind == SM_CANDIDATE ||
 				     (o->include_maybe && tr->verdict.kind == SM_MAYBE)))
 			continue;
-		e = add_entry(res, it);
-		if (pick_one(repo, it, &cur, committer, ident, e) < 0)
+		if (tried(res, it->id))
+			continue;	/* picked already as an earlier one's later fix */
+		e = add_entry(res, it->id, it->commit.subject);
+		if (pick_one(repo, it->id, &cur, committer, ident, e) < 0)
 			goto out;
 		if (!e->reason)
 			res->nr_picked++;
+		for (size_t k = 0; k < tr->take_with.nr; k++) {
+			const char *fid = tr->take_with.items[k];
+			const char *subj = NULL;
+			git_commit *fc = NULL;
+			git_oid foid;
+
+			if (tried(res, fid))
+				continue;
+			if (git_oid_fromstr(&foid, fid) == 0 && git_commit_lookup(&fc, repo, &foid) == 0)
+				subj = git_commit_summary(fc);
+			e = add_entry(res, fid, subj);
+			git_commit_free(fc);
+			e->with = xstrdup(it->id);
+			if (pick_one(repo, fid, &cur, committer, ident, e) < 0)
+				goto out;
+			if (!e->reason)
+				res->nr_picked++;
+		}
 	}
 	git_oid_tostr(res->tip, 41, &cur);
 	git_reference_free(ref);
@@ -150,6 +184,7 @@ void sm_steal_result_release(struct sm_steal_result *res)
 	for (size_t i = 0; i < res->nr; i++) {
 		free(res->entries[i].subject);
 		free(res->entries[i].reason);
+		free(res->entries[i].with);
 	}
 	free(res->entries);
 	free(res->refname);

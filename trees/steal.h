@@ -1,6 +1,8 @@
 /* steal: a new branch made of a range's candidates for a tree, each
  * cherry-picked (in memory) in upstream order onto the tree's tip with the
- * stable-style "commit <sha> upstream." line and a Signed-off-by. */
+ * stable-style "commit <sha> upstream." line and a Signed-off-by. Each
+ * candidate's later upstream fixes the tree lacks (scan's take_with) are
+ * picked right after it, in upstream order. */
 #ifndef SM_TREES_STEAL_H
 #define SM_TREES_STEAL_H
 #include <stddef.h>
@@ -15,6 +17,10 @@ struct sm_steal_opts {
 	int include_maybe;		/* pick "maybe" verdicts too */
 	const struct sm_rules *rules;
 	const char *cache_dir;		/* as sm_scan_opts.cache_dir */
+	/* As the sm_scan_opts fields of the same names: */
+	const char *upstream_ref;
+	int min_soak_days;
+	const char *queue_dir;
 };
 
 struct sm_steal_entry {
@@ -22,6 +28,7 @@ struct sm_steal_entry {
 	char stable[41];	/* the new commit; "" when left out */
 	char *subject;
 	char *reason;		/* why it was left out; NULL when picked */
+	char *with;		/* a later fix: the candidate it goes with, else NULL */
 };
 
 struct sm_steal_result {

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# life_cli.sh: each candidate's life after it landed, end to end on the
+# repository of life_mkrepo.sh: reverted, revert of a revert, fixed twice
+# later, a fix of a fix of a fix (scan lists them, steal picks them in
+# order), "# after -rc3" before and after -rc3, "# after 4 weeks", the
+# minimum soak, a stable-queue directory, CVE records; the lifecycle index
+# cache (new, hit, incremental, rebuilt) and its errors.
+set -uo pipefail
+top=${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
+sm=${STABLEMATE:-$top/stablemate}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sm-life-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+fails=0
+ok() { echo "ok - $1"; }
+bad() { echo "not ok - $1"; fails=$((fails + 1)); }
+expect() {
+	local name=$1 want=$2; shift 2
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else bad "$name (exit $rc, want $want): $out"; fi
+}
+has() { if grep -qF -- "$2" <<<"$out"; then ok "$1"; else bad "$1: no '$2' in: $out"; fi; }
+hasnt() { if grep -qF -- "$2" <<<"$out"; then bad "$1: '$2' in: $out"; else ok "$1"; fi; }
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $2" <<<"$out" && ok "$1" || bad "$1: $out"; }
+# verdict ID TREE-INDEX: the tree verdict of a commit in the JSON in $out
+verdict() { python3 -c "import json,sys; d=json.load(sys.stdin); print([c for c in d['commits'] if c['id']=='$1'][0]['trees'][$2]['verdict']['verdict'])" <<<"$out"; }
+
+bash "$top/tests/life_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "life_mkrepo failed"; exit 1; }
+. "$tmp/ids.sh"
+cd "$tmp/linux"
+
+# Reverted, restored, fixed later, queued, CVE: the window v4.1..v4.2.
+expect "scan" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue" --cve-dir "$tmp/cves"
+has "the lifecycle index is read" "upstream master: index new, 19 commits from the range start"
+has "queue read" "queue $tmp/queue: 1 patches"
+has "cve records read" "cve $tmp/cves: 3 records with a fixing commit"
+has "reverted: the revert's id and subject" "reverted: reverted upstream by ${REVERT1:0:12} (Revert \"foo: fix the f7 probe order\")"
+has "revert of a revert restores" "revert-undone: reverted by ${REVERT2:0:12} (Revert \"bar: fix a memory leak in bar_remove\"), restored by ${REAPPLY:0:12}"
+has "fixed twice later" "fixed-later: take together: ${LATER1:0:12} baz: return -ENODEV from baz_rx without a device; ${LATER2:0:12} baz: count the dropped oversize frames"
+has "a fix of a fix of a fix" "fixed-later: take together: ${CHAIN1:0:12} qux: drop q->lock on the error path; ${CHAIN2:0:12} qux: return -EINTR when the lock wait is interrupted; ${CHAIN3:0:12} qux: check for a pending signal before the lock wait"
+has "after -rc3, released" "soak-met: # after -rc3: in v4.2, released after its -rc3"
+has "queued" "queued: already queued for linux-4.1.y as queue-4.1/net-queued-fix-the-header-length-check.patch"
+has "cve still affected" "cve: the fix of CVE-2017-1001; the record says linux-4.1.y: still affected"
+has "cve fixed in a stable release" "cve: the fix of CVE-2017-1002; the record says linux-4.1.y: fixed in 4.1.3"
+has "lifecycle index cached" "index new"
+expect "scan --json" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue" --cve-dir "$tmp/cves" --json
+json "json: lifecycle" "assert d['lifecycle']=={'ref':'master','index_cache':'hit','commits':19}"
+json "json: reverted_by" "c={x['id']:x for x in d['commits']}; assert c['$REVERTED']['reverted_by']=='$REVERT1' and c['$RESTORED']['reverted_by'] is None"
+json "json: later fixes in order" "c={x['id']:x for x in d['commits']}; assert c['$CHAIN']['later_fixes']==['$CHAIN1','$CHAIN2','$CHAIN3'] and c['$CHAIN']['trees'][0]['take_with']==['$CHAIN1','$CHAIN2','$CHAIN3']"
+json "json: queued and cve" "c={x['id']:x for x in d['commits']}; assert c['$QUEUED']['trees'][0]['queued'].startswith('queue-4.1/') and c['$FIXED2']['cve']=='CVE-2017-1001' and c['$CHAIN']['cve']=='CVE-2017-1002'"
+[ "$(verdict "$REVERTED" 0)" = reject ] && ok "reverted is rejected" || bad "reverted is rejected"
+[ "$(verdict "$RESTORED" 0)" = candidate ] && ok "restored is a candidate" || bad "restored is a candidate"
+[ "$(verdict "$QUEUED" 0)" = reject ] && ok "queued is not mailed again" || bad "queued is not mailed again"
+expect "scan without looking past the range" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --no-upstream-ref --json
+json "--no-upstream-ref" "c={x['id']:x for x in d['commits']}; assert d['lifecycle'] is None and c['$REVERTED']['reverted_by'] is None and c['$CHAIN']['later_fixes']==[]"
+expect "upstream ref before the later fixes" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --upstream-ref v4.2 --json
+json "--upstream-ref v4.2 sees no later fix" "c={x['id']:x for x in d['commits']}; assert c['$FIXED2']['later_fixes']==[] and c['$REVERTED']['reverted_by'] is None"
+
+# The tree already has one of the later fixes: only the other is listed.
+git branch -q l41 linux-4.1.y
+git checkout -q l41
+git commit -q --allow-empty -m "baz: count the dropped oversize frames" -m "commit $LATER2 upstream."
+git checkout -q master
+expect "scan a tree with one later fix" 0 "$sm" scan --range v4.1..v4.2 --tree l41=4.1 --json
+json "take_with leaves out what the tree has" "c={x['id']:x for x in d['commits']}; assert c['$FIXED2']['trees'][0]['take_with']==['$LATER1'], c['$FIXED2']['trees'][0]['take_with']"
+
+# Past the range: a revert of a commit the tree lacks, soak conditions.
+expect "scan past v4.2" 0 "$sm" scan --range v4.2..master --tree linux-4.1.y --json
+json "revert of an absent commit" "c={x['id']:x for x in d['commits']}; v=c['$REVERT1']['trees'][0]['verdict']; assert v['verdict']=='reject' and any(r['code']=='revert-of-absent' for r in v['reasons'])"
+json "after -rc3 before -rc3: maybe" "c={x['id']:x for x in d['commits']}; x=c['$RC_WAIT']; assert x['trees'][0]['verdict']['verdict']=='maybe' and x['soak_wait']=='# after -rc3: waits for v4.3-rc3', x['soak_wait']"
+json "after 4 weeks: maybe" "c={x['id']:x for x in d['commits']}; x=c['$WEEKS']; assert x['trees'][0]['verdict']['verdict']=='maybe' and x['soak_wait'].startswith('# after 4 weeks in mainline: waits until ')"
+git tag -a v4.3-rc3 -m "Linux 4.3-rc3" "$RC_WAIT"
+expect "scan after -rc3" 0 "$sm" scan --range v4.2..master --tree linux-4.1.y --json
+json "after -rc3 once -rc3 is tagged: candidate" "c={x['id']:x for x in d['commits']}; x=c['$RC_WAIT']; assert x['trees'][0]['verdict']['verdict']=='candidate' and x['soak_wait'] is None"
+expect "scan after -rc3, text" 0 "$sm" scan --range v4.2..master --tree linux-4.1.y
+has "soak-met text" "soak-met: # after -rc3: v4.3-rc3 is tagged"
+has "the lifecycle index grew incrementally" "upstream master: index hit"
+
+# Minimum soak: hold back what is younger than N days.
+age=$(( ($(date +%s) - $(git log -1 --format=%ct "$FIXED2")) / 86400 ))
+expect "scan --min-soak-days" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --min-soak-days $((age + 2)) --json
+json "min soak holds a candidate back" "c={x['id']:x for x in d['commits']}; x=c['$FIXED2']; assert x['trees'][0]['verdict']['verdict']=='maybe' and 'minimum soak; held until' in x['soak_wait'], x['soak_wait']"
+expect "scan --min-soak-days below the age" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --min-soak-days $((age - 2)) --json
+json "old enough: candidate" "c={x['id']:x for x in d['commits']}; x=c['$FIXED2']; assert x['trees'][0]['verdict']['verdict']=='candidate' and x['soak_wait'] is None"
+expect "--min-soak-days not a number" 2 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --min-soak-days soon
+has "names the option" "--min-soak-days: 'soon' is not a number of days"
+
+# The cache: incremental on a moved tip, rebuilt when it does not parse.
+echo "	int late = 1;" >> mm/soak.c
+git commit -qam "mm: soak: tidy up"
+expect "scan on a moved tip" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y
+has "lifecycle index incremental" "upstream master: index incremental, 20 commits"
+for f in "$XDG_CACHE_HOME"/stablemate/lifecycle-index/*.idx; do sed -i '7s/^[0-9a-f]\{6\}/zzzzzz/' "$f"; done
+expect "scan on a damaged cache" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y
+has "lifecycle index rebuilt" "upstream master: index rebuilt, 20 commits"
+has "the rebuilt index still finds the revert" "reverted upstream by ${REVERT1:0:12}"
+
+# steal: later fixes picked with their candidate, in order; the reverted
+# and the queued left out.
+expect "steal" 0 "$sm" steal --range v4.1..v4.2 --onto linux-4.1.y --branch q41 --queue "$tmp/queue" --signoff "Stable Maintainer <stable@example.org>"
+has "steal picks a later fix with it" "picked   ${LATER1:0:12} ->"
+has "steal says which candidate it goes with" "(later fix of ${FIXED2:0:12})"
+got=$(git log --reverse --format=%s linux-4.1.y..q41 | tr '\n' '|')
+want="bar: fix a memory leak in bar_remove|baz: fix an out-of-bounds write in baz_rx|baz: return -ENODEV from baz_rx without a device|baz: count the dropped oversize frames|qux: fix a race between qux_open and qux_release|qux: drop q->lock on the error path|qux: return -EINTR when the lock wait is interrupted|qux: check for a pending signal before the lock wait|quux: fix a NULL pointer dereference in quux_probe|"
+[ "$got" = "$want" ] && ok "steal: the candidates and their later fixes, in order" || bad "steal order: $got"
+msgs=$(git log --format=%B linux-4.1.y..q41)
+grep -qx "commit $CHAIN3 upstream." <<<"$msgs" && ok "steal: later fix has its upstream line" || bad "steal: later fix upstream line"
+expect "steal --json" 0 "$sm" steal --json --range v4.1..v4.2 --onto linux-4.1.y --branch q41b --no-upstream-ref
+json "steal without look-past: no later fixes" "assert all(c['with'] is None for c in d['commits']) and len(d['commits'])==6"
+
+# Errors: one line naming what is wrong.
+expect "unknown upstream ref" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --upstream-ref nosuch
+has "names the ref" "stablemate scan: upstream ref nosuch: nosuch: unknown revision"
+[ "$(wc -l <<<"$out")" = 1 ] && ok "one line" || bad "one line: $out"
+expect "missing queue dir" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/nosuch"
+has "names the queue dir" "$tmp/nosuch: cannot read the queue directory"
+echo "gone.patch" >> "$tmp/queue/queue-4.1/series"
+expect "series naming a missing patch" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue"
+has "names the series and patch" "queue-4.1/series names gone.patch, which cannot be read"
+echo '{"cveMetadata": {"cveID": "CVE-2017-9999"' > "$tmp/cves/cve/published/2017/CVE-2017-9999.json"
+expect "truncated CVE record" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --cve-dir "$tmp/cves"
+has "names the record" "CVE-2017-9999.json: not a JSON CVE record"
+
+echo "life_cli: $fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# life_mkrepo.sh DIR: builds, with the git CLI, the repository of the
+# "life after landing" tests in DIR/linux: a mainline (master) with v4.1,
+# a window v4.1..v4.2, and past it the reverts and later fixes of window
+# commits, then v4.3-rc1 and -rc2; a stable branch linux-4.1.y at v4.1.
+# Also DIR/queue (a stable-queue checkout) and DIR/cves (kernel CVE
+# records in cve/published/2017/) naming commits of the repository.
+# Writes DIR/ids.sh: NAME=<full sha> for every commit named below.
+set -euo pipefail
+dir=$1
+mkdir -p "$dir"
+repo=$dir/linux
+rm -rf "$repo" "$dir/queue" "$dir/cves"
+git init -q -b master "$repo"
+cd "$repo"
+git config user.name "Test Maintainer"
+git config user.email "maint@example.org"
+git config commit.gpgsign false
+export GIT_AUTHOR_NAME="Kernel Dev" GIT_AUTHOR_EMAIL="dev@example.org"
+export GIT_COMMITTER_NAME="Test Maintainer" GIT_COMMITTER_EMAIL="maint@example.org"
+t=1500000000
+tick() { t=$((t + 3600)); export GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000"; }
+ids=$dir/ids.sh
+: > "$ids"
+record() { echo "$1=$(git rev-parse HEAD)" >> "$ids"; eval "$1=$(git rev-parse HEAD)"; }
+mkfile() {
+	mkdir -p "$(dirname "$1")"
+	for i in $(seq 1 "$2"); do echo "	int ${3}_$i = $i; /* $1 */"; done > "$1"
+}
+setline() { sed -i "${2}s|.*|$3|" "$1"; }
+# change FILE LINE TEXT SUBJECT BODY [TRAILER...]
+change() {
+	local f=$1 n=$2 text=$3 subj=$4 body=$5; shift 5
+	setline "$f" "$n" "$text"
+	{ echo "$subj"; echo; echo "$body"; echo
+	  for tr in "$@"; do echo "$tr"; done
+	  echo "Signed-off-by: Kernel Dev <dev@example.org>"; } > "$dir/msg"
+	git add -A; tick; git commit -q -F "$dir/msg"
+}
+revert() { tick; git revert --no-edit "$1" >/dev/null; }
+tag() { tick; git tag -a "$1" -m "$1"; }
+stable="Cc: stable@vger.kernel.org"
+
+mkfile drivers/misc/foo.c 30 foo
+mkfile drivers/misc/bar.c 30 bar
+mkfile drivers/net/baz.c 30 baz
+mkfile fs/qux.c 30 qux
+mkfile sound/quux.c 30 quux
+mkfile mm/soak.c 30 soak
+mkfile net/queued.c 30 queued
+echo "VERSION = 4.1" > Makefile
+git add -A; tick; git commit -q -m "Linux 4.1"
+tag v4.1
+git branch linux-4.1.y
+
+# --- the window v4.1..v4.2
+change drivers/misc/foo.c 7 "	int foo_probe = f7_probe(dev); /* probe */" \
+	"foo: fix the f7 probe order" "The f7 device was probed before its clock was enabled, which hangs the bus." "$stable"
+record REVERTED
+change drivers/misc/bar.c 9 "	int bar_free = kfree_rcu(b); /* leak */" \
+	"bar: fix a memory leak in bar_remove" "bar_remove() returned without freeing the ring, leaking it on every unbind." "$stable"
+record RESTORED
+change drivers/net/baz.c 11 "	int baz_len = min(len, BAZ_MAX); /* overflow */" \
+	"baz: fix an out-of-bounds write in baz_rx" "A frame longer than BAZ_MAX overflowed the rx buffer." "$stable"
+record FIXED2
+change fs/qux.c 13 "	int qux_lock = mutex_lock(&q->lock); /* race */" \
+	"qux: fix a race between qux_open and qux_release" "Take q->lock around the refcount, or a release racing an open frees q twice." "$stable"
+record CHAIN
+change sound/quux.c 5 "	int quux_check = ptr ? 1 : 0; /* null */" \
+	"quux: fix a NULL pointer dereference in quux_probe" "quux_probe() used the platform data without checking it." "Cc: stable@vger.kernel.org # after -rc3"
+record RC_MET
+change net/queued.c 3 "	int queued_len = skb_headlen(skb); /* length */" \
+	"net: queued: fix the header length check" "The header length was read from the wrong field, accepting short frames." "$stable"
+record QUEUED
+echo "VERSION = 4.2" > Makefile
+git add -A; tick; git commit -q -m "Linux 4.2"
+tag v4.2
+
+# --- past the range: reverts and later fixes
+revert "$REVERTED"
+record REVERT1
+revert "$RESTORED"
+record REVERT2
+revert "$REVERT2"
+record REAPPLY
+change drivers/net/baz.c 12 "	int baz_ret = -ENODEV; /* no device */" \
+	"baz: return -ENODEV from baz_rx without a device" "The overflow fix returned 0 when the device was gone." \
+	"Fixes: ${FIXED2:0:12} (\"baz: fix an out-of-bounds write in baz_rx\")"
+record LATER1
+change drivers/net/baz.c 13 "	int baz_stat = dev->stats.rx_dropped++; /* stats */" \
+	"baz: count the dropped oversize frames" "Oversize frames are now dropped, count them." \
+	"Fixes: ${FIXED2:0:12} (\"baz: fix an out-of-bounds write in baz_rx\")"
+record LATER2
+change fs/qux.c 14 "	int qux_unlock = mutex_unlock(&q->lock); /* race */" \
+	"qux: drop q->lock on the error path" "The race fix kept the lock held when qux_open failed." \
+	"Fixes: ${CHAIN:0:12} (\"qux: fix a race between qux_open and qux_release\")"
+record CHAIN1
+change fs/qux.c 15 "	int qux_err = -EINTR; /* error */" \
+	"qux: return -EINTR when the lock wait is interrupted" "The error path fix returned 0 on a signal." \
+	"Fixes: ${CHAIN1:0:12} (\"qux: drop q->lock on the error path\")"
+record CHAIN2
+change fs/qux.c 16 "	int qux_sig = signal_pending(current); /* signal */" \
+	"qux: check for a pending signal before the lock wait" "Follow-up of the -EINTR change." \
+	"Fixes: ${CHAIN2:0:12} (\"qux: return -EINTR when the lock wait is interrupted\")"
+record CHAIN3
+echo "VERSION = 4.3-rc1" > Makefile
+git add -A; tick; git commit -q -m "Linux 4.3-rc1"
+tag v4.3-rc1
+change sound/quux.c 6 "	int quux_irq = platform_get_irq(pdev, 0); /* irq */" \
+	"quux: fix the irq leak in quux_remove" "quux_remove() did not free the irq." "Cc: stable@vger.kernel.org # after -rc3"
+record RC_WAIT
+echo "VERSION = 4.3-rc2" > Makefile
+git add -A; tick; git commit -q -m "Linux 4.3-rc2"
+tag v4.3-rc2
+# Committed yesterday: younger than "4 weeks in mainline".
+now=$(date +%s)
+t=$((now - 86400 - 3600))
+change mm/soak.c 8 "	int soak_pages = nr_free_pages(); /* accounting */" \
+	"mm: soak: fix the free page accounting" "The free pages were counted twice." "Cc: stable@vger.kernel.org # after 4 weeks in mainline"
+record WEEKS
+
+# --- a stable-queue checkout: the queued fix is in queue-4.1
+mkdir -p "$dir/queue/queue-4.1" "$dir/queue/queue-4.4"
+{ echo "From: Kernel Dev <dev@example.org>"; echo "Subject: net: queued: fix the header length check"; echo
+  echo "From: Kernel Dev <dev@example.org>"; echo; echo "commit $QUEUED upstream."; echo
+  git log -1 --format=%b "$QUEUED"; echo "---"; git show --format= "$QUEUED"; } \
+	> "$dir/queue/queue-4.1/net-queued-fix-the-header-length-check.patch"
+printf '# queue for 4.1\nnet-queued-fix-the-header-length-check.patch\n' > "$dir/queue/queue-4.1/series"
+: > "$dir/queue/queue-4.4/series"
+
+# --- kernel CVE records (CVE JSON 5 as the vulns repository publishes it)
+mkdir -p "$dir/cves/cve/published/2017"
+cve() {	# cve ID FIX INTRO_VERSION [FIXED_STABLE]
+	local stable_fix=""
+	[ -n "${4:-}" ] && stable_fix=",{\"version\": \"$4\", \"lessThanOrEqual\": \"${4%.*}.*\", \"status\": \"unaffected\", \"versionType\": \"semver\"}"
+	cat > "$dir/cves/cve/published/2017/$1.json" <<J
+{"dataType": "CVE_RECORD", "dataVersion": "5.1",
+ "cveMetadata": {"cveID": "$1", "assignerShortName": "Linux", "state": "PUBLISHED"},
+ "containers": {"cna": {
+  "title": "fix \"quoted\" \\u00e9",
+  "affected": [
+   {"product": "Linux", "vendor": "Linux", "defaultStatus": "unaffected",
+    "programFiles": ["drivers/net/baz.c"],
+    "versions": [{"version": "$BASE", "lessThan": "$2", "status": "affected", "versionType": "git"}]},
+   {"product": "Linux", "vendor": "Linux", "defaultStatus": "affected",
+    "versions": [{"version": "$3", "status": "affected"},
+                 {"version": "0", "lessThan": "$3", "status": "unaffected", "versionType": "semver"}$stable_fix,
+                 {"version": "4.2", "lessThanOrEqual": "*", "status": "unaffected", "versionType": "original_commit_for_fix"}]}]}}}
+J
+}
+BASE=$(git rev-parse v4.1^{commit})
+cve CVE-2017-1001 "$FIXED2" 4.1
+cve CVE-2017-1002 "$CHAIN" 4.1 4.1.3
+cve CVE-2017-1003 "$REVERT1" 4.4
+rm -f "$dir/msg"

@@ -1,0 +1,269 @@
+/* afterlife: reverted, fixed later, soak, queued, CVE (see afterlife.h). */
+#include "trees/afterlife.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include <string.h>
+#include <time.h>
+
+int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_repository *repo,
+		      struct sm_release_tags *tags, const git_oid *from, struct sm_scan_result *out)
+{
+	memset(a, 0, sizeof(*a));
+	a->o = o;
+	a->repo = repo;
+	a->tags = tags;
+	if (sm_soak_load(&a->soak, repo, o->now ? (time_t)o->now : time(NULL)) < 0)
+		return -1;
+	if (!o->upstream_ref || *o->upstream_ref) {
+		char *ref = o->upstream_ref ? xstrdup(o->upstream_ref) : sm_head_branch(repo);
+
+		if (sm_lifecycle_build(&a->life, repo, ref, from, o->cache_dir) < 0) {
+			char *why = xstrdup(sm_last_error());
+
+			sm_lifecycle_release(&a->life);
+			sm_error("upstream ref %s: %s", ref, why);
+			free(why);
+			free(ref);
+			return -1;
+		}
+		a->have_life = 1;
+		out->lifecycle_cache = sm_cache_state_name(a->life.cache_state);
+		out->lifecycle_ref = ref;
+		out->lifecycle_nr = a->life.nr;
+	}
+	if (o->queue_dir) {
+		if (sm_stable_queue_load(&a->queue, o->queue_dir) < 0)
+			return -1;
+		a->have_queue = 1;
+		for (size_t i = 0; i < a->queue.nr; i++)
+			out->nr_queued += a->queue.trees[i].nr;
+	}
+	if (o->cve_dir) {
+		if (sm_cve_load(&a->cve, o->cve_dir) < 0)
+			return -1;
+		a->have_cve = 1;
+		out->nr_cves = a->cve.nr;
+	}
+	return 0;
+}
+
+void sm_afterlife_close(struct sm_afterlife *a)
+{
+	if (a->have_life)
+		sm_lifecycle_release(&a->life);
+	sm_soak_release(&a->soak);
+	if (a->have_queue)
+		sm_stable_queue_release(&a->queue);
+	if (a->have_cve)
+		sm_cve_release(&a->cve);
+	memset(a, 0, sizeof(*a));
+}
+
+static const char *subject_of(const struct sm_afterlife *a, const char *id)
+{
+	const struct sm_life_entry *e = a->have_life ? sm_lifecycle_entry(&a->life, id) : NULL;
+
+	return e ? e->subject : "?";
+}
+
+static void take_together(const struct sm_afterlife *a, const struct strlist *ids,
+			  struct sm_verdict *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!ids->nr)
+		return;
+	strbuf_addstr(&sb, "take together: ");
+	for (size_t i = 0; i < ids->nr; i++)
+		strbuf_addf(&sb, "%s%.12s %s", i ? "; " : "", ids->items[i],
+			    subject_of(a, ids->items[i]));
+	sm_verdict_add(v, "fixed-later", 0, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void day(long long t, char buf[32])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, 32, "%Y-%m-%d", &tm);
+}
+
+static void soak_item(struct sm_afterlife *a, struct sm_scan_item *it)
+{
+	struct strbuf sb = STRBUF_INIT;
+	git_oid oid;
+
+	it->soak_tag = -1;
+	for (size_t k = 0; k < it->commit.nr_stable && !it->soak_wait; k++) {
+		const char *cond = it->commit.stable[k].condition;
+		int r;
+
+		if (!cond || it->commit.stable[k].prereq_sha)
+			continue;
+		strbuf_reset(&sb);
+		if (git_oid_fromstr(&oid, it->id) < 0)
+			break;
+		r = sm_soak_check(&a->soak, a->tags, a->repo, &oid, (time_t)it->committed, cond, &sb);
+		if (r == 0) {
+			it->soak_wait = xasprintf("# %s: %s", cond, sb.buf);
+			it->soak_tag = (int)k;
+		} else if (r == 1) {
+			sm_verdict_add(&it->verdict, "soak-met", 0, "# %s: %s", cond, sb.buf);
+		}
+	}
+	if (!it->soak_wait && a->o->min_soak_days > 0 &&
+	    it->committed + (long long)a->o->min_soak_days * 86400 > (long long)a->soak.now) {
+		char since[32], until[32];
+
+		day(it->committed, since);
+		day(it->committed + (long long)a->o->min_soak_days * 86400, until);
+		it->soak_wait = xasprintf("in mainline since %s, under the %d-day minimum soak; held until %s",
+					  since, a->o->min_soak_days, until);
+	}
+	if (it->soak_wait)
+		sm_verdict_add(&it->verdict, "soak", 0, "%s", it->soak_wait);
+	strbuf_release(&sb);
+}
+
+static void cve_item(struct sm_afterlife *a, struct sm_scan_item *it)
+{
+	const struct sm_cve *c = sm_cve_find(&a->cve, it->id);
+	struct strbuf sb = STRBUF_INIT, st = STRBUF_INIT;
+	size_t n = 0;
+
+	if (!c)
+		return;
+	it->cve = xstrdup(c->id);
+	strbuf_addf(&sb, "the fix of %s", c->id);
+	for (size_t t = 0; t < a->o->nr_trees; t++) {
+		strbuf_reset(&st);
+		if (sm_cve_tree_state(c, &a->o->trees[t].version, &st) == 1)
+			strbuf_addf(&sb, "%s%s", n++ ? ", " : "; the record lists as still affected: ",
+				    a->o->trees[t].name);
+	}
+	sm_verdict_add(&it->verdict, "cve", 0, "%s", sb.buf);
+	strbuf_release(&sb);
+	strbuf_release(&st);
+}
+
+void sm_afterlife_item(struct sm_afterlife *a, struct sm_scan_item *it)
+{
+	git_commit *c = NULL;
+	git_oid oid;
+
+	if (git_oid_fromstr(&oid, it->id) == 0 && git_commit_lookup(&c, a->repo, &oid) == 0) {
+		it->committed = (long long)git_commit_committer(c)->when.time;
+		git_commit_free(c);
+	}
+	if (a->have_life) {
+		const struct sm_life_entry *undone = NULL;
+		const struct sm_life_entry *r = sm_lifecycle_reverted(&a->life, it->id, &undone);
+
+		if (r) {
+			it->reverted_by = xstrdup(r->id);
+			sm_verdict_veto(&it->verdict, "reverted", "reverted upstream by %.12s (%s)",
+					r->id, r->subject);
+		} else if (undone) {
+			const struct sm_life_entry *back = sm_lifecycle_reverted(&a->life, undone->id, NULL);
+
+			sm_verdict_add(&it->verdict, "revert-undone", 0,
+				       "reverted by %.12s (%s), restored by %.12s (%s)", undone->id,
+				       undone->subject, back ? back->id : "?", back ? back->subject : "?");
+		}
+		sm_lifecycle_fixed_by(&a->life, it->id, &it->later_fixes);
+		take_together(a, &it->later_fixes, &it->verdict);
+	}
+	soak_item(a, it);
+	if (a->have_cve)
+		cve_item(a, it);
+	sm_verdict_finish(a->o->rules, &it->verdict);
+	sm_afterlife_hold(a, it, (size_t)-1, &it->verdict);
+}
+
+static int soak_applies(const struct sm_scan_item *it, const struct sm_tree_spec *spec)
+{
+	if (!it->soak_wait)
+		return 0;
+	if (it->soak_tag < 0)
+		return 1;
+	return sm_stable_tag_wants(&it->commit.stable[it->soak_tag], &spec->version) != 0;
+}
+
+void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t ti,
+		       const struct sm_upstream_index *idx)
+{
+	const struct sm_tree_spec *spec = &a->o->trees[ti];
+	struct sm_scan_tree_result *tr = &it->trees[ti];
+
+	for (size_t k = 0; k < it->verdict.nr_reasons; k++) {
+		const struct sm_reason *r = &it->verdict.reasons[k];
+
+		if (!strcmp(r->code, "reverted"))
+			sm_verdict_veto(&tr->verdict, r->code, "%s", r->text);
+		else if (!strcmp(r->code, "revert-undone") || !strcmp(r->code, "soak-met") ||
+			 (!strcmp(r->code, "soak") && soak_applies(it, spec)))
+			sm_verdict_add(&tr->verdict, r->code, 0, "%s", r->text);
+	}
+	if (it->commit.reverts_sha) {
+		git_oid tid;
+		char hex[41];
+
+		if (sm_release_tags_resolve(a->tags, a->repo, it->commit.reverts_sha, &tid) == 0) {
+			const struct sm_release *rel = sm_first_release(a->tags, a->repo, &tid);
+
+			git_oid_tostr(hex, sizeof(hex), &tid);
+			if (!(rel && sm_version_cmp_tree(&rel->version, &spec->version) <= 0) &&
+			    !sm_upstream_index_find(idx, hex, NULL, NULL, NULL))
+				sm_verdict_veto(&tr->verdict, "revert-of-absent",
+						"reverts %.12s, which %s does not have", hex, spec->name);
+		}
+		sm_clear_error();
+	}
+	for (size_t i = 0; i < it->later_fixes.nr; i++)
+		if (!sm_upstream_index_find(idx, it->later_fixes.items[i], NULL, NULL, NULL))
+			strlist_append(&tr->take_with, it->later_fixes.items[i]);
+	take_together(a, &tr->take_with, &tr->verdict);
+	if (a->have_queue) {
+		const struct sm_queued *q = sm_stable_queue_find(&a->queue, &spec->version, it->id);
+
+		if (q) {
+			tr->queued = xstrdup(q->patch);
+			sm_verdict_veto(&tr->verdict, "queued", "already queued for %s as %s",
+					spec->name, q->patch);
+		}
+	}
+	if (it->cve) {
+		const struct sm_cve *c = sm_cve_find(&a->cve, it->id);
+		struct strbuf st = STRBUF_INIT;
+
+		sm_cve_tree_state(c, &spec->version, &st);
+		sm_verdict_add(&tr->verdict, "cve", 0, "the fix of %s; the record says %s: %s",
+			       c->id, spec->name, st.buf);
+		strbuf_release(&st);
+	}
+}
+
+void sm_afterlife_hold(struct sm_afterlife *a, const struct sm_scan_item *it, size_t ti,
+		       struct sm_verdict *v)
+{
+	if (v->kind != SM_CANDIDATE || !it->soak_wait)
+		return;
+	if (ti != (size_t)-1 && !soak_applies(it, &a->o->trees[ti]))
+		return;
+	v->kind = SM_MAYBE;
+}
+
+void sm_afterlife_item_release(struct sm_scan_item *it, size_t nr_trees)
+{
+	for (size_t t = 0; it->trees && t < nr_trees; t++) {
+		strlist_clear(&it->trees[t].take_with);
+		free(it->trees[t].queued);
+	}
+	free(it->reverted_by);
+	strlist_clear(&it->later_fixes);
+	free(it->cve);
+	free(it->soak_wait);
+}

@@ -1,0 +1,45 @@
+/* afterlife: a scanned commit's life after it landed, added to scan's
+ * verdicts: reverted or fixed later upstream (trees/lifecycle.h), soak
+ * time (trees/soak.h), already queued (trees/queue.h), CVE (trees/cve.h).
+ * scan.c calls it at three points: per commit, per tree before the verdict
+ * is finished, and after (soak holds a candidate back as "maybe"). */
+#ifndef SM_TREES_AFTERLIFE_H
+#define SM_TREES_AFTERLIFE_H
+#include "trees/scan.h"
+#include "trees/lifecycle.h"
+#include "trees/soak.h"
+#include "trees/queue.h"
+#include "trees/cve.h"
+#include "trees/tags.h"
+
+struct sm_afterlife {
+	const struct sm_scan_opts *o;
+	git_repository *repo;
+	struct sm_release_tags *tags;
+	int have_life, have_queue, have_cve;
+	struct sm_lifecycle life;
+	struct sm_soak soak;
+	struct sm_stable_queue queue;
+	struct sm_cve_db cve;
+};
+
+/* Reads what the options ask for: the lifecycle index over from..upstream
+ * ref, the -rc tags, the queue and the CVE records. Fills out's summary
+ * fields. 0 or -1 (sm_error). */
+int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_repository *repo,
+		      struct sm_release_tags *tags, const git_oid *from, struct sm_scan_result *out);
+void sm_afterlife_close(struct sm_afterlife *a);
+/* After the tree-less classification of it: its reverts, later fixes,
+ * CVE and soak, added to it->verdict (finished again). */
+void sm_afterlife_item(struct sm_afterlife *a, struct sm_scan_item *it);
+/* For tree ti before its verdict is finished. */
+void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t ti,
+		       const struct sm_upstream_index *idx);
+/* After a verdict is finished: a candidate still soaking becomes maybe
+ * (v is it->verdict when ti is (size_t)-1). */
+void sm_afterlife_hold(struct sm_afterlife *a, const struct sm_scan_item *it, size_t ti,
+		       struct sm_verdict *v);
+/* Frees the item's and tree results' lifecycle fields. */
+void sm_afterlife_item_release(struct sm_scan_item *it, size_t nr_trees);
+
+#endif

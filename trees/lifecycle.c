@@ -1,0 +1,489 @@
+/* lifecycle: the index of later Fixes: targets and reverts (see lifecycle.h). */
+#include "trees/lifecycle.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include "lib/strbuf.h"
+#include "lib/fileio.h"
+#include <ctype.h>
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CACHE_MAGIC "stablemate-lifecycle-index 1"
+#define MIN_ABBREV 7
+
+enum { REF_FIXES, REF_REVERTS };
+
+struct sm_life_ref {
+	char named[41];		/* the id as written, lower case */
+	size_t entry;		/* the commit that names it */
+	int kind;
+};
+
+/* Copies the hex run at p (MIN_ABBREV..40 digits, then no hex digit) to
+ * out in lower case; 0 when there is none. */
+static int hex_run(const char *p, char out[41])
+{
+	size_t n = 0;
+
+	while (isxdigit((unsigned char)p[n]) && n <= 40)
+		n++;
+	if (n < MIN_ABBREV || n > 40)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		out[i] = tolower((unsigned char)p[i]);
+	out[n] = '\0';
+	return 1;
+}
+
+/* Reads the Fixes: ids and the reverted id out of a commit message. */
+static void parse_message(const char *msg, char reverts[41], struct strbuf *fixes)
+{
+	const char *p = msg, *r;
+	char hex[41];
+
+	reverts[0] = '\0';
+	r = strstr(msg, "This reverts commit ");
+	if (r && !hex_run(r + strlen("This reverts commit "), reverts))
+		reverts[0] = '\0';
+	while (p && *p) {
+		const char *nl = strchr(p, '\n'), *v;
+
+		if (istarts_with(p, "Fixes:")) {
+			v = p + strlen("Fixes:");
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (istarts_with(v, "commit "))
+				v += strlen("commit ");
+			if (hex_run(v, hex)) {
+				if (fixes->len)
+					strbuf_addch(fixes, ',');
+				strbuf_addstr(fixes, hex);
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+static struct sm_life_entry *new_entry(struct sm_lifecycle *lc)
+{
+	struct sm_life_entry *e;
+
+	ALLOC_GROW(lc->entries, lc->nr, lc->alloc);
+	e = &lc->entries[lc->nr++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static int index_commit(struct sm_lifecycle *lc, git_repository *repo, const git_oid *id)
+{
+	git_commit *c = NULL;
+	const char *msg, *summary;
+	struct sm_life_entry *e;
+	struct strbuf fixes = STRBUF_INIT;
+
+	if (git_commit_lookup(&c, repo, id) < 0) {
+		char hex[41];
+
+		git_oid_tostr(hex, sizeof(hex), id);
+		return sm_error("%s: commit %s unreadable (%s)", lc->refname, hex, sm_git_error());
+	}
+	msg = git_commit_message(c);
+	summary = git_commit_summary(c);
+	e = new_entry(lc);
+	git_oid_tostr(e->id, sizeof(e->id), id);
+	parse_message(msg ? msg : "", e->reverts, &fixes);
+	e->fixes = strbuf_detach(&fixes, NULL);
+	e->subject = xstrdup(summary ? summary : "");
+	for (char *p = e->subject; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	lc->scanned++;
+	git_commit_free(c);
+	return 0;
+}
+
+static int walk(struct sm_lifecycle *lc, git_repository *repo, const git_oid *tip,
+		const git_oid *base, const git_oid *hide)
+{
+	git_revwalk *w = NULL;
+	git_oid id;
+	int err;
+
+	if (git_revwalk_new(&w, repo) < 0)
+		return sm_error("%s: %s", lc->refname, sm_git_error());
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, tip) < 0 || (base && git_revwalk_hide(w, base) < 0) ||
+	    (hide && git_revwalk_hide(w, hide) < 0)) {
+		git_revwalk_free(w);
+		return sm_error("%s: cannot walk history (%s)", lc->refname, sm_git_error());
+	}
+	while (!(err = git_revwalk_next(&id, w)))
+		if (index_commit(lc, repo, &id) < 0) {
+			git_revwalk_free(w);
+			return -1;
+		}
+	git_revwalk_free(w);
+	if (err != GIT_ITEROVER)
+		return sm_error("%s: history walk failed (%s)", lc->refname, sm_git_error());
+	return 0;
+}
+
+static int is_id(const char *s, size_t len, int allow_short)
+{
+	if (len > 40 || len < (allow_short ? MIN_ABBREV : 40))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* "<id> <reverts|-> <fix,fix|-> <subject>" */
+static int read_entry(struct sm_lifecycle *lc, const char *p, const char *nl)
+{
+	const char *f1 = memchr(p, ' ', nl - p), *f2, *f3;
+	struct sm_life_entry *e;
+
+	if (!f1 || !(f2 = memchr(f1 + 1, ' ', nl - f1 - 1)) || !(f3 = memchr(f2 + 1, ' ', nl - f2 - 1)))
+		return -1;
+	if (!is_id(p, f1 - p, 0))
+		return -1;
+	if (!(f2 - f1 == 2 && f1[1] == '-') && !is_id(f1 + 1, f2 - f1 - 1, 1))
+		return -1;
+	if (!(f3 - f2 == 2 && f2[1] == '-')) {
+		for (const char *q = f2 + 1; q < f3;) {
+			const char *end = memchr(q, ',', f3 - q);
+
+			if (!end)
+				end = f3;
+			if (!is_id(q, end - q, 1))
+				return -1;
+			q = end + 1;
+		}
+	}
+	e = new_entry(lc);
+	memcpy(e->id, p, 40);
+	if (f1[1] != '-')
+		memcpy(e->reverts, f1 + 1, f2 - f1 - 1);
+	e->fixes = f2[1] == '-' ? xstrdup("") : xstrndup(f2 + 1, f3 - f2 - 1);
+	e->subject = xstrndup(f3 + 1, nl - f3 - 1);
+	return 0;
+}
+
+static int read_cache(struct sm_lifecycle *lc, const char *text, const char *key_repo)
+{
+	const char *p = text;
+	char repo[4096], ref[4096], base[64], tip[64];
+	unsigned long count = 0, seen = 0;
+	int n = 0;
+
+	if (!skip_prefix(p, CACHE_MAGIC "\n", &p))
+		return -1;
+	if (sscanf(p, "repo %4095[^\n]\nbranch %4095[^\n]\nbase %63s\ntip %63s\ncount %lu\n%n",
+		   repo, ref, base, tip, &count, &n) != 5 || !n)
+		return -1;
+	p += n;
+	if (strcmp(repo, key_repo) || strcmp(ref, lc->refname) ||
+	    strcmp(base, lc->base[0] ? lc->base : "-") || !is_id(tip, strlen(tip), 0))
+		return -1;
+	while (*p && !starts_with(p, "end\n")) {
+		const char *nl = strchr(p, '\n');
+
+		if (!nl || read_entry(lc, p, nl) < 0)
+			return -1;
+		seen++;
+		p = nl + 1;
+	}
+	if (!starts_with(p, "end\n") || p[4] != '\0' || seen != count)
+		return -1;
+	memcpy(lc->tip, tip, 41);
+	return 0;
+}
+
+static void clear_entries(struct sm_lifecycle *lc)
+{
+	for (size_t i = 0; i < lc->nr; i++) {
+		free(lc->entries[i].fixes);
+		free(lc->entries[i].subject);
+	}
+	lc->nr = 0;
+}
+
+static void write_cache(const struct sm_lifecycle *lc, const char *key_repo)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dir;
+
+	strbuf_addf(&sb, CACHE_MAGIC "\nrepo %s\nbranch %s\nbase %s\ntip %s\ncount %zu\n",
+		    key_repo, lc->refname, lc->base[0] ? lc->base : "-", lc->tip, lc->nr);
+	for (size_t i = 0; i < lc->nr; i++) {
+		const struct sm_life_entry *e = &lc->entries[i];
+
+		strbuf_addf(&sb, "%s %s %s %s\n", e->id, e->reverts[0] ? e->reverts : "-",
+			    e->fixes[0] ? e->fixes : "-", e->subject);
+	}
+	strbuf_addstr(&sb, "end\n");
+	dir = xstrdup(lc->cache_path);
+	*strrchr(dir, '/') = '\0';
+	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(lc->cache_path, sb.buf, sb.len) < 0)
+		sm_warn("%s: cannot write the lifecycle cache: %s", lc->cache_path, sm_last_error());
+	free(dir);
+	strbuf_release(&sb);
+}
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct sm_life_ref *x = a, *y = b;
+	int c = strcmp(x->named, y->named);
+
+	return c ? c : (x->entry < y->entry ? -1 : x->entry > y->entry);
+}
+
+static void add_ref(struct sm_lifecycle *lc, const char *named, size_t len, size_t entry, int kind)
+{
+	struct sm_life_ref *r;
+
+	ALLOC_GROW(lc->refs, lc->nr_refs, lc->alloc_refs);
+	r = &lc->refs[lc->nr_refs++];
+	memcpy(r->named, named, len);
+	r->named[len] = '\0';
+	r->entry = entry;
+	r->kind = kind;
+}
+
+static void build_maps(struct sm_lifecycle *lc)
+{
+	for (size_t i = 0; i < lc->nr; i++) {
+		const struct sm_life_entry *e = &lc->entries[i];
+
+		strmap_put(&lc->by_id, e->id, i);
+		if (e->reverts[0])
+			add_ref(lc, e->reverts, strlen(e->reverts), i, REF_REVERTS);
+		for (const char *q = e->fixes; *q;) {
+			const char *end = strchr(q, ',');
+			size_t len = end ? (size_t)(end - q) : strlen(q);
+
+			add_ref(lc, q, len, i, REF_FIXES);
+			q += len + (end != NULL);
+		}
+	}
+	if (lc->nr_refs)
+		qsort(lc->refs, lc->nr_refs, sizeof(*lc->refs), ref_cmp);
+}
+
+static char *cache_file(const char *cache_dir, const char *key_repo, const char *ref,
+			const char *base)
+{
+	char *key = xasprintf("%s\n%s\n%s", key_repo, ref, base);
+	gchar *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, key, -1);
+	char *path = xasprintf("%s/lifecycle-index/%s.idx", cache_dir, sum);
+
+	g_free(sum);
+	free(key);
+	return path;
+}
+
+int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char *branch,
+		       const git_oid *base, const char *cache_dir)
+{
+	git_oid tip, cached_tip;
+	const char *key_repo = git_repository_path(repo);
+	char *default_dir = NULL;
+	struct strbuf text = STRBUF_INIT;
+	int ret = -1;
+
+	memset(lc, 0, sizeof(*lc));
+	lc->refname = xstrdup(branch);
+	if (sm_resolve_commit(repo, branch, &tip) < 0)
+		return -1;
+	git_oid_tostr(lc->tip, sizeof(lc->tip), &tip);
+	if (base)
+		git_oid_tostr(lc->base, sizeof(lc->base), base);
+	if (!cache_dir)
+		cache_dir = default_dir = sm_default_cache_dir();
+	if (!*cache_dir) {
+		lc->cache_state = SM_CACHE_OFF;
+		ret = walk(lc, repo, &tip, base, NULL);
+		goto done;
+	}
+	lc->cache_path = cache_file(cache_dir, key_repo, branch, lc->base[0] ? lc->base : "-");
+	if (!file_exists(lc->cache_path)) {
+		lc->cache_state = SM_CACHE_NEW;
+	} else {
+		char want_tip[41];
+
+		memcpy(want_tip, lc->tip, 41);
+		if (read_file(lc->cache_path, &text) < 0 ||
+		    read_cache(lc, text.buf ? text.buf : "", key_repo) < 0) {
+			sm_clear_error();
+			clear_entries(lc);
+			lc->cache_state = SM_CACHE_REBUILT;
+		} else if (!strcmp(lc->tip, want_tip)) {
+			lc->cache_state = SM_CACHE_HIT;
+		} else if (git_oid_fromstr(&cached_tip, lc->tip) == 0 &&
+			   git_graph_descendant_of(repo, &tip, &cached_tip) == 1) {
+			lc->cache_state = SM_CACHE_INCREMENTAL;
+		} else {
+			clear_entries(lc);
+			lc->cache_state = SM_CACHE_REBUILT;
+		}
+		memcpy(lc->tip, want_tip, 41);
+	}
+	if (lc->cache_state == SM_CACHE_HIT)
+		ret = 0;
+	else
+		ret = walk(lc, repo, &tip, base,
+			   lc->cache_state == SM_CACHE_INCREMENTAL ? &cached_tip : NULL);
+	if (!ret && lc->cache_state != SM_CACHE_HIT)
+		write_cache(lc, key_repo);
+done:
+	if (!ret)
+		build_maps(lc);
+	free(default_dir);
+	strbuf_release(&text);
+	return ret;
+}
+
+void sm_lifecycle_release(struct sm_lifecycle *lc)
+{
+	clear_entries(lc);
+	free(lc->entries);
+	free(lc->refname);
+	free(lc->cache_path);
+	free(lc->refs);
+	strmap_clear(&lc->by_id);
+	memset(lc, 0, sizeof(*lc));
+}
+
+const struct sm_life_entry *sm_lifecycle_entry(const struct sm_lifecycle *lc, const char *id)
+{
+	size_t i;
+
+	return strmap_get(&lc->by_id, id, &i) ? &lc->entries[i] : NULL;
+}
+
+/* Calls fn for each entry that names id (a full id) as kind, oldest
+ * first; stops when fn returns non-zero and returns that. */
+static int each_naming(const struct sm_lifecycle *lc, const char *id, int kind,
+		       int (*fn)(const struct sm_lifecycle *, size_t, void *), void *data)
+{
+	size_t lo = 0, hi = lc->nr_refs;
+
+	/* The first ref whose named id is not below id's first digits. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strncmp(lc->refs[mid].named, id, MIN_ABBREV) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < lc->nr_refs && !strncmp(lc->refs[lo].named, id, MIN_ABBREV); lo++) {
+		const struct sm_life_ref *r = &lc->refs[lo];
+		int ret;
+
+		if (r->kind != kind || !starts_with(id, r->named))
+			continue;
+		if ((ret = fn(lc, r->entry, data)))
+			return ret;
+	}
+	return 0;
+}
+
+struct revert_search {
+	const struct sm_life_entry *found, *undone;
+	int depth;
+};
+
+static const struct sm_life_entry *reverted(const struct sm_lifecycle *lc, const char *id,
+					    const struct sm_life_entry **undone, int depth);
+
+static int revert_cb(const struct sm_lifecycle *lc, size_t entry, void *data)
+{
+	struct revert_search *s = data;
+	const struct sm_life_entry *e = &lc->entries[entry];
+
+	if (reverted(lc, e->id, NULL, s->depth + 1)) {
+		if (!s->undone)
+			s->undone = e;
+		return 0;
+	}
+	s->found = e;
+	return 1;
+}
+
+static const struct sm_life_entry *reverted(const struct sm_lifecycle *lc, const char *id,
+					    const struct sm_life_entry **undone, int depth)
+{
+	struct revert_search s = { NULL, NULL, depth };
+
+	if (depth > 32)	/* a revert chain this long is not real history */
+		return NULL;
+	each_naming(lc, id, REF_REVERTS, revert_cb, &s);
+	if (undone)
+		*undone = s.undone;
+	return s.found;
+}
+
+const struct sm_life_entry *sm_lifecycle_reverted(const struct sm_lifecycle *lc, const char *id,
+						  const struct sm_life_entry **undone)
+{
+	return reverted(lc, id, undone, 0);
+}
+
+struct fix_search {
+	size_t *found;
+	size_t nr, alloc;
+};
+
+static int fix_cb(const struct sm_lifecycle *lc, size_t entry, void *data)
+{
+	struct fix_search *s = data;
+
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->found[i] == entry)
+			return 0;
+	if (sm_lifecycle_reverted(lc, lc->entries[entry].id, NULL))
+		return 0;
+	ALLOC_GROW(s->found, s->nr, s->alloc);
+	s->found[s->nr++] = entry;
+	return 0;
+}
+
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void sm_lifecycle_fixed_by(const struct sm_lifecycle *lc, const char *id, struct strlist *out)
+{
+	struct fix_search s = { NULL, 0, 0 };
+
+	each_naming(lc, id, REF_FIXES, fix_cb, &s);
+	/* Breadth first: each found fix is searched in turn (s.nr grows). */
+	for (size_t i = 0; i < s.nr; i++)
+		each_naming(lc, lc->entries[s.found[i]].id, REF_FIXES, fix_cb, &s);
+	if (s.nr)
+		qsort(s.found, s.nr, sizeof(*s.found), size_cmp);
+	for (size_t i = 0; i < s.nr; i++)
+		if (strcmp(lc->entries[s.found[i]].id, id))
+			strlist_append(out, lc->entries[s.found[i]].id);
+	free(s.found);
+}
+
+char *sm_head_branch(git_repository *repo)
+{
+	git_reference *head = NULL;
+	char *name;
+
+	if (git_repository_head(&head, repo) < 0 || git_repository_head_detached(repo) == 1) {
+		git_reference_free(head);
+		return xstrdup("HEAD");
+	}
+	name = xstrdup(git_reference_shorthand(head));
+	git_reference_free(head);
+	return name;
+}
