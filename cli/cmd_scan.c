@@ -1,6 +1,7 @@
 /* stablemate scan: classify a mainline range for each stable tree. */
 #include "cli/cli.h"
 #include "trees/scan.h"
+#include "mail/series.h"
 #include "trees/tree_state.h"
 #include "rules/classify.h"
 #include "lib/json.h"
@@ -14,7 +15,7 @@ static const char usage[] =
 "                       [--tree-repo PATH] [--check-applies] [--candidates]\n"
 "                       [--rules DIR] [--cache-dir DIR | --no-cache] [--json]\n"
 "                       [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
-"                       [--queue DIR] [--cve-dir DIR]\n"
+"                       [--queue DIR] [--cve-dir DIR] [--notmuch DB [--series-whole]]\n"
 "\n"
 "Classifies every commit of a mainline range and says, for each stable tree,\n"
 "whether it is a candidate and why. On top of the classifier's reasons (stable\n"
@@ -39,6 +40,10 @@ static const char usage[] =
 "  queued           already in the --queue directory for that tree (rejected)\n"
 "  cve              the fix of a CVE of --cve-dir, with the record's verdict\n"
 "                   for the tree (still affected, fixed in X.Y.Z)\n"
+"  series           with --notmuch: its posted series (part 3/7 of <cover>;\n"
+"                   1/7 and 2/7 are not in the tree)\n"
+"  series-part      with --series-whole: an earlier part the candidate needs\n"
+"                   (the deps blame finds it), promoted to a candidate\n"
 "\n"
 "Options:\n"
 "  --upstream REPO     the mainline repository (default: .)\n"
@@ -65,6 +70,9 @@ static const char usage[] =
 "                      days (default 0)\n"
 "  --queue DIR         a stable-queue checkout (queue-6.1/series and patches)\n"
 "  --cve-dir DIR       the kernel CVE records (DIR/cve/published/YYYY/*.json)\n"
+"  --notmuch DB        find each candidate's patch mail and series in this\n"
+"                      notmuch database (mapped against --upstream-ref)\n"
+"  --series-whole      promote the missing earlier parts a candidate needs\n"
 "\n"
 "Exit status: 0 on success, 1 on an error (unknown revision, shallow\n"
 "repository...), 2 on a usage error.\n"
@@ -87,7 +95,8 @@ static int parse_days(const char *s, int *out)
 static int tree_reason(const char *code)
 {
 	static const char *const life[] = { "reverted", "revert-undone", "fixed-later", "soak",
-					    "soak-met", "queued", "cve", "revert-of-absent" };
+					    "soak-met", "queued", "cve", "revert-of-absent",
+					    "series", "series-part" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(life); i++)
 		if (!strcmp(code, life[i]))
@@ -170,6 +179,8 @@ int cmd_scan(int argc, char **argv)
 		{ "min-soak-days", required_argument, NULL, 'S' },
 		{ "queue", required_argument, NULL, 'Q' },
 		{ "cve-dir", required_argument, NULL, 'C' },
+		{ "notmuch", required_argument, NULL, 'M' },
+		{ "series-whole", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -181,6 +192,8 @@ int cmd_scan(int argc, char **argv)
 	const char *tree_repo = NULL, *rules_dir = NULL;
 	struct sm_rules *rules = NULL;
 	int json = 0, candidates = 0, c, ret;
+	struct sm_series_opts series = { NULL, NULL, 0 };
+	struct sm_series_stats sst = { 0, 0, 0 };
 
 	if (cli_wants_help(argc, argv))
 		cli_help(usage);
@@ -211,6 +224,8 @@ int cmd_scan(int argc, char **argv)
 			break;
 		case 'Q': o.queue_dir = optarg; break;
 		case 'C': o.cve_dir = optarg; break;
+		case 'M': series.db_path = optarg; break;
+		case 'W': series.whole = 1; break;
 		default:
 			free(tree_args);
 			return cli_usage_error("scan", "unknown option '%s'", argv[optind - 1]);
@@ -219,6 +234,10 @@ int cmd_scan(int argc, char **argv)
 	if (optind < argc) {
 		free(tree_args);
 		return cli_usage_error("scan", "unexpected argument '%s'", argv[optind]);
+	}
+	if (series.whole && !series.db_path) {
+		free(tree_args);
+		return cli_usage_error("scan", "--series-whole needs --notmuch DB");
 	}
 	if (!o.range || !nr_tree_args) {
 		free(tree_args);
@@ -240,6 +259,11 @@ int cmd_scan(int argc, char **argv)
 	}
 	o.rules = rules;
 	ret = sm_scan(&o, &r);
+	series.upstream_ref = o.upstream_ref && *o.upstream_ref ? o.upstream_ref : r.lifecycle_ref;
+	if (ret == 0 && series.db_path && sm_series_annotate(&series, &o, &r, &sst) < 0) {
+		sm_scan_result_release(&r);
+		ret = -1;
+	}
 	if (ret < 0) {
 		ret = cli_fail("scan");
 	} else {
@@ -254,6 +278,9 @@ int cmd_scan(int argc, char **argv)
 			strbuf_release(&sb);
 		} else {
 			print_text(&r, &o, candidates);
+			if (series.db_path)
+				printf("\nseries in %s: %zu candidates looked up, %zu in a posted series, %zu parts promoted\n",
+				       series.db_path, sst.looked_up, sst.found, sst.promoted);
 		}
 		sm_scan_result_release(&r);
 	}

@@ -31,7 +31,7 @@ cd "$tmp/linux"
 
 # Reverted, restored, fixed later, queued, CVE: the window v4.1..v4.2.
 expect "scan" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue" --cve-dir "$tmp/cves"
-has "the lifecycle index is read" "upstream master: index new, 19 commits from the range start"
+has "the lifecycle index is read" "upstream master: index new, 23 commits from the range start"
 has "queue read" "queue $tmp/queue: 1 patches"
 has "cve records read" "cve $tmp/cves: 3 records with a fixing commit"
 has "reverted: the revert's id and subject" "reverted: reverted upstream by ${REVERT1:0:12} (Revert \"foo: fix the f7 probe order\")"
@@ -44,7 +44,7 @@ has "cve still affected" "cve: the fix of CVE-2017-1001; the record says linux-4
 has "cve fixed in a stable release" "cve: the fix of CVE-2017-1002; the record says linux-4.1.y: fixed in 4.1.3"
 has "lifecycle index cached" "index new"
 expect "scan --json" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue" --cve-dir "$tmp/cves" --json
-json "json: lifecycle" "assert d['lifecycle']=={'ref':'master','index_cache':'hit','commits':19}"
+json "json: lifecycle" "assert d['lifecycle']=={'ref':'master','index_cache':'hit','commits':23}"
 json "json: reverted_by" "c={x['id']:x for x in d['commits']}; assert c['$REVERTED']['reverted_by']=='$REVERT1' and c['$RESTORED']['reverted_by'] is None"
 json "json: later fixes in order" "c={x['id']:x for x in d['commits']}; assert c['$CHAIN']['later_fixes']==['$CHAIN1','$CHAIN2','$CHAIN3'] and c['$CHAIN']['trees'][0]['take_with']==['$CHAIN1','$CHAIN2','$CHAIN3']"
 json "json: queued and cve" "c={x['id']:x for x in d['commits']}; assert c['$QUEUED']['trees'][0]['queued'].startswith('queue-4.1/') and c['$FIXED2']['cve']=='CVE-2017-1001' and c['$CHAIN']['cve']=='CVE-2017-1002'"
@@ -89,10 +89,10 @@ has "names the option" "--min-soak-days: 'soon' is not a number of days"
 echo "	int late = 1;" >> mm/soak.c
 git commit -qam "mm: soak: tidy up"
 expect "scan on a moved tip" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y
-has "lifecycle index incremental" "upstream master: index incremental, 20 commits"
+has "lifecycle index incremental" "upstream master: index incremental, 24 commits"
 for f in "$XDG_CACHE_HOME"/stablemate/lifecycle-index/*.idx; do sed -i '7s/^[0-9a-f]\{6\}/zzzzzz/' "$f"; done
 expect "scan on a damaged cache" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y
-has "lifecycle index rebuilt" "upstream master: index rebuilt, 20 commits"
+has "lifecycle index rebuilt" "upstream master: index rebuilt, 24 commits"
 has "the rebuilt index still finds the revert" "reverted upstream by ${REVERT1:0:12}"
 
 # steal: later fixes picked with their candidate, in order; the reverted
@@ -106,7 +106,28 @@ want="bar: fix a memory leak in bar_remove|baz: fix an out-of-bounds write in ba
 msgs=$(git log --format=%B linux-4.1.y..q41)
 grep -qx "commit $CHAIN3 upstream." <<<"$msgs" && ok "steal: later fix has its upstream line" || bad "steal: later fix upstream line"
 expect "steal --json" 0 "$sm" steal --json --range v4.1..v4.2 --onto linux-4.1.y --branch q41b --no-upstream-ref
-json "steal without look-past: no later fixes" "assert all(c['with'] is None for c in d['commits']) and len(d['commits'])==6"
+json "steal without look-past: no later fixes" "assert all(c['with'] is None for c in d['commits']) and len(d['commits'])==7"
+
+# The whole series: part 3/4 is tagged, 1/4 and 2/4 are not in the tree;
+# with --series-whole, 1/4 (under the lines 3/4 changes) is promoted.
+expect "scan --notmuch" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --notmuch "$tmp/mail"
+has "series: part k/n of the cover, missing parts" "series: part 3/4 of \"ser: fix the irq handling\" (b4 base-commit ${QUEUED:0:12})"
+has "series: the parts not in the tree" "1/4 and 2/4 are not in linux-4.1.y"
+has "series stats" "2 in a posted series, 0 parts promoted"
+hasnt "no promotion without --series-whole" "series-part:"
+expect "scan --series-whole" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --notmuch "$tmp/mail" --series-whole --json
+json "series-whole promotes the part the candidate needs" "c={x['id']:x for x in d['commits']}; v=c['$SER1']['trees'][0]['verdict']; assert v['verdict']=='candidate' and any(r['code']=='series-part' and 'needed by 3/4 ${SER3:0:12}' in r['text'] for r in v['reasons']), v"
+json "series-whole leaves the part it does not need" "c={x['id']:x for x in d['commits']}; v=c['$SER2']['trees'][0]['verdict']; assert v['verdict']=='reject' and not any(r['code']=='series-part' for r in v['reasons'])"
+git branch -q s41 linux-4.1.y
+git checkout -q s41
+git commit -q --allow-empty -m "ser: add the ser_irq_valid helper" -m "commit $SER1 upstream."
+git commit -q --allow-empty -m "ser: use ser_irq_valid in ser_probe" -m "commit $SER2 upstream."
+git checkout -q master
+expect "scan a tree with the earlier parts" 0 "$sm" scan --range v4.1..v4.2 --tree s41=4.1 --notmuch "$tmp/mail"
+has "series: earlier parts in the tree" "the earlier parts are in s41"
+expect "--series-whole without --notmuch" 2 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --series-whole
+expect "--notmuch not a database" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --notmuch "$tmp/queue"
+has "names the database" "$tmp/queue: cannot open the notmuch database"
 
 # Errors: one line naming what is wrong.
 expect "unknown upstream ref" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --upstream-ref nosuch

@@ -48,6 +48,7 @@ mkfile fs/qux.c 30 qux
 mkfile sound/quux.c 30 quux
 mkfile mm/soak.c 30 soak
 mkfile net/queued.c 30 queued
+mkfile drivers/ser/ser.c 30 ser
 echo "VERSION = 4.1" > Makefile
 git add -A; tick; git commit -q -m "Linux 4.1"
 tag v4.1
@@ -72,6 +73,20 @@ record RC_MET
 change net/queued.c 3 "	int queued_len = skb_headlen(skb); /* length */" \
 	"net: queued: fix the header length check" "The header length was read from the wrong field, accepting short frames." "$stable"
 record QUEUED
+# A 4-part series; only part 3 is tagged for stable, and it changes a line
+# that part 1 changed.
+change drivers/ser/ser.c 6 "	int ser_irq_valid = irq > 0 && irq < NR_IRQS; /* helper */" \
+	"ser: add the ser_irq_valid helper" "A helper for the irq checks of the next patches."
+record SER1
+change drivers/ser/ser.c 20 "	int ser_probe_irq = ser_irq_valid(irq); /* probe */" \
+	"ser: use ser_irq_valid in ser_probe" "No functional change."
+record SER2
+change drivers/ser/ser.c 6 "	int ser_irq_valid = irq > 0 && irq < NR_IRQS && irq != dev->irq_busy; /* helper */" \
+	"ser: fix the irq check in ser_resume" "ser_resume() accepted the irq the device itself had marked busy, which hangs the device on resume." "$stable"
+record SER3
+change drivers/ser/ser.c 28 "	int ser_tidy = 0; /* tidy */" \
+	"ser: tidy up the ser driver" "Whitespace and naming."
+record SER4
 echo "VERSION = 4.2" > Makefile
 git add -A; tick; git commit -q -m "Linux 4.2"
 tag v4.2
@@ -152,4 +167,16 @@ BASE=$(git rev-parse v4.1^{commit})
 cve CVE-2017-1001 "$FIXED2" 4.1
 cve CVE-2017-1002 "$CHAIN" 4.1 4.1.3
 cve CVE-2017-1003 "$REVERT1" 4.4
+# --- the series as posted (git format-patch, b4-style base-commit), in a
+# notmuch database
+mkdir -p "$dir/mail/cur" "$dir/fp"
+git format-patch -q --cover-letter --thread=shallow --base="$SER1~1" -o "$dir/fp" "$SER1~1..$SER4"
+for f in "$dir"/fp/*.patch; do
+	sed -e '1{/^From [0-9a-f]\{40\} /d}' -e 's/\*\*\* SUBJECT HERE \*\*\*/ser: fix the irq handling/' \
+	    -e 's/\*\*\* BLURB HERE \*\*\*/The irq checks of ser, and a fix of the resume check./' \
+	    "$f" > "$dir/mail/cur/$(basename "$f" .patch):2,S"
+done
+rm -rf "$dir/fp"
+printf '[database]\npath=%s\n[new]\ntags=\n' "$dir/mail" > "$dir/nmcfg"
+notmuch --config="$dir/nmcfg" new >/dev/null
 rm -f "$dir/msg"
