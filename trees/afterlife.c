@@ -14,7 +14,7 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 	a->repo = repo;
 	a->tags = tags;
 	if (sm_soak_load(&a->soak, repo, o->now ? (time_t)o->now : time(NULL)) < 0)
-		return -1;
+		goto fail;
 	if (!o->upstream_ref || *o->upstream_ref) {
 		char *ref = o->upstream_ref ? xstrdup(o->upstream_ref) : sm_head_branch(repo);
 
@@ -25,7 +25,7 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 			sm_error("upstream ref %s: %s", ref, why);
 			free(why);
 			free(ref);
-			return -1;
+			goto fail;
 		}
 		a->have_life = 1;
 		out->lifecycle_cache = sm_cache_state_name(a->life.cache_state);
@@ -33,19 +33,22 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 		out->lifecycle_nr = a->life.nr;
 	}
 	if (o->queue_dir) {
+		a->have_queue = 1;	/* released in part on failure */
 		if (sm_stable_queue_load(&a->queue, o->queue_dir) < 0)
-			return -1;
-		a->have_queue = 1;
+			goto fail;
 		for (size_t i = 0; i < a->queue.nr; i++)
 			out->nr_queued += a->queue.trees[i].nr;
 	}
 	if (o->cve_dir) {
-		if (sm_cve_load(&a->cve, o->cve_dir) < 0)
-			return -1;
 		a->have_cve = 1;
+		if (sm_cve_load(&a->cve, o->cve_dir) < 0)
+			goto fail;
 		out->nr_cves = a->cve.nr;
 	}
 	return 0;
+fail:
+	sm_afterlife_close(a);
+	return -1;
 }
 
 void sm_afterlife_close(struct sm_afterlife *a)
