@@ -1,6 +1,8 @@
 /* cli: the command table and what every subcommand shares. */
 #ifndef SM_CLI_H
 #define SM_CLI_H
+#include "lib/parse-options.h"
+#include <stdio.h>
 
 /* Each subcommand: argv[0] is its own name; returns the process exit code. */
 #define SM_COMMANDS(X) \
@@ -32,7 +34,42 @@ void cli_help(const char *text) __attribute__((noreturn));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints sm_last_error() as "stablemate NAME: <error>"; returns 1. */
 int cli_fail(const char *cmd);
-/* 1 when argv has -h or --help before any "--". */
-int cli_wants_help(int argc, char **argv);
+
+/* Parses argv against opts (lib/parse-options.h) for subcommand cmd. Returns
+ * the number of arguments left, in argv[0..n-1]. Prints the --help text built
+ * from opts and u and exits 0 on -h/--help, the version on --version; on a
+ * usage error prints "stablemate CMD: <error>" and the hint, and exits 2. */
+int cli_parse_options(const char *cmd, int argc, char **argv, const struct sm_option *opts,
+		      const struct sm_usage *u, unsigned flags);
+/* Prints u's --help text (options from opts) to f. */
+void cli_print_usage(FILE *f, const struct sm_option *opts, const struct sm_usage *u);
+
+/* The option groups commands share: one spelling per concept, the old
+ * spellings as hidden aliases. */
+int cli_opt_quiet(const struct sm_option *opt, const char *arg);
+int cli_opt_no_cache(const struct sm_option *opt, const char *arg);
+int cli_opt_seconds(const struct sm_option *opt, const char *arg);
+int cli_opt_days(const struct sm_option *opt, const char *arg);
+/* -C/--repo DIR (old spelling: --upstream), the repository to work in. */
+#define OPT_REPO(v, h) \
+	OPT_STRING('C', "repo", (v), "DIR", (h)), \
+	OPT_ALIAS(0, "upstream", "repo")
+/* --cache-dir DIR (old spelling: --cache) and --no-cache (sets v to "";
+ * cli_opt_no_cache serves any "--no-X" that means an empty string). */
+#define OPT_CACHE_DIR(v) \
+	OPT_STRING(0, "cache-dir", (v), "DIR", \
+		   "index cache directory (default: $XDG_CACHE_HOME/stablemate)"), \
+	OPT_ALIAS(0, "cache", "cache-dir"), \
+	OPT_CALLBACK_F(0, "no-cache", (v), NULL, "do not read or write the index cache", \
+		       PARSE_OPT_NOARG, cli_opt_no_cache)
+#define OPT_JSON(v) OPT_BOOL(0, "json", (v), "print the result as JSON")
+/* -q/--quiet: no warnings (sm_set_quiet); v (an int *, or NULL) is set to 1. */
+#define OPT_QUIET(v) \
+	OPT_CALLBACK_F('q', "quiet", (v), NULL, "no warnings or progress on standard error", \
+		       PARSE_OPT_NOARG, cli_opt_quiet)
+/* An unsigned number of seconds into v: "--timeout: 'x' is not a number of seconds". */
+#define OPT_SECONDS(l, v, h) OPT_CALLBACK(0, (l), (v), "SECS", (h), cli_opt_seconds)
+/* A number of days, 0 to 3650, into the int v. */
+#define OPT_DAYS(l, v, h) OPT_CALLBACK(0, (l), (1 ? (v) : (int *)0), "N", (h), cli_opt_days)
 
 #endif

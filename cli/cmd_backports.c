@@ -5,32 +5,33 @@
 #include "trees/repo.h"
 #include "lib/json.h"
 #include "lib/util.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate backports [-C REPO] --trees BRANCH[=VER][,BRANCH...] [--mine BRANCH[=VER]]\n"
-"                            [--cache-dir DIR | --no-cache] [--json] FIX\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate backports [-C REPO] --trees BRANCH[=VER][,BRANCH...] [--mine BRANCH[=VER]]",
+	"                     [--cache-dir DIR | --no-cache] [--json] FIX",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Shows where the upstream commit FIX was backported into other stable trees:\n"
 "for each tree, the stable commit (found by the upstream id its message\n"
 "names, by patch-id, or by subject), whether it differs from the upstream\n"
 "patch (patch-id, and how many +/- lines are in one and not the other), and,\n"
 "with --mine, whether that backport cherry-picks cleanly onto my tree (tried\n"
-"in memory; nothing is written). Each tree is indexed from its release tag.\n"
-"\n"
-"Options:\n"
-"  -C, --repo REPO     the repository with FIX and all branches (default: .)\n"
-"  --trees LIST        comma-separated stable branches to look in\n"
-"  --mine BRANCH       my tree: is FIX there already, does each backport apply\n"
-"  --cache-dir DIR     index cache directory; --no-cache: none\n"
-"  --json              print the result as JSON\n"
-"\n"
+"in memory; nothing is written). Each tree is indexed from its release tag.\n",
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate backports -C ~/linux --trees linux-6.6.y,linux-6.1.y --mine linux-5.15.y 1a2b3c4d5e6f\n";
+"  stablemate backports -C ~/linux --trees linux-6.6.y,linux-6.1.y --mine linux-5.15.y 1a2b3c4d5e6f\n"
+};
+
+static int opt_trees(const struct sm_option *opt, const char *arg)
+{
+	strlist_split(opt->value, arg, ',');
+	return 0;
+}
 
 static const char *applies_str(int a)
 {
@@ -39,43 +40,28 @@ static const char *applies_str(int a)
 
 int cmd_backports(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'C' },
-		{ "trees", required_argument, NULL, 't' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "mine", required_argument, NULL, 'm' },
-		{ "cache-dir", required_argument, NULL, 'D' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *path = ".", *cache_dir = NULL;
 	char *mine_arg = NULL;
 	struct strlist tree_args = STRLIST_INIT;
 	struct sm_tree_spec *trees = NULL, mine;
 	git_repository *repo = NULL;
 	struct sm_backports_result r;
-	int json = 0, c, ret = 1;
+	int json = 0, ret = 1;
+	const struct sm_option options[] = {
+		OPT_REPO(&path, "the repository with FIX and all branches (default: .)"),
+		OPT_CALLBACK(0, "trees", &tree_args, "LIST",
+			     "comma-separated stable branches to look in", opt_trees),
+		OPT_ALIAS(0, "tree", "trees"),
+		OPT_STRING(0, "mine", &mine_arg, "BRANCH",
+			   "my tree: is FIX there already, does each backport apply"),
+		OPT_CACHE_DIR(&cache_dir),
+		OPT_JSON(&json),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hC:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': path = optarg; break;
-		case 't': strlist_split(&tree_args, optarg, ','); break;
-		case 'm': mine_arg = optarg; break;
-		case 'D': cache_dir = optarg; break;
-		case 'N': cache_dir = ""; break;
-		case 'j': json = 1; break;
-		default:
-			strlist_clear(&tree_args);
-			return cli_usage_error("backports", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 1 || !tree_args.nr) {
+	argc = cli_parse_options("backports", argc, argv, options, &usage, 0);
+	if (argc != 1 || !tree_args.nr) {
 		strlist_clear(&tree_args);
 		return cli_usage_error("backports", "expected --trees and one FIX commit");
 	}
@@ -90,7 +76,7 @@ int cmd_backports(int argc, char **argv)
 		goto out;
 	}
 	if (sm_repo_open(&repo, path) < 0 ||
-	    sm_backports(repo, argv[optind], trees, tree_args.nr, mine_arg ? &mine : NULL,
+	    sm_backports(repo, argv[0], trees, tree_args.nr, mine_arg ? &mine : NULL,
 			 cache_dir, &r) < 0) {
 		ret = cli_fail("backports");
 		goto out;

@@ -6,42 +6,29 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "rules/classify.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]\n"
-"       stablemate classify --tags [FILE|-]\n"
-"       stablemate classify --batch FILE [--tree VERSION] [--rules DIR]\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]",
+	"stablemate classify --tags [FILE|-]",
+	"stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Decides whether a commit is stable material and prints the verdict\n"
 "(candidate, maybe or reject), its score and every reason.\n"
 "\n"
 "FILE (default: standard input) holds a commit as `git show`, `git log`\n"
 "or `git format-patch` print it, a mail, or a bare commit message; an\n"
-"mbox of several is classified message by message.\n"
-"\n"
-"Options:\n"
-"  --tree VERSION  judge for one stable tree (e.g. 6.1): a stable tag whose\n"
-"                  version range excludes it rejects the commit\n"
-"  --json          print JSON instead of text\n"
-"  --rules DIR     read keywords.rules, authors.rules, thresholds.rules from\n"
-"                  DIR (default: $STABLEMATE_RULES, then the installed rules)\n"
-"  --batch FILE    classify a corpus in one process: FILE is JSONL (one\n"
-"                  object a line, with \"description\" or \"message\", or\n"
-"                  \"subject\" and \"body\"; \"cve\"/\"id\" names the record) or\n"
-"                  an mbox; prints one JSON verdict line per record\n"
-"  --tags          only list the stable tags found in FILE, one a line:\n"
-"                  kind, from, to, prerequisite, the tag; a line folded onto\n"
-"                  the next (as mail folds it) is joined first\n"
-"  -q, --quiet     no warnings on standard error\n"
-"\n"
+"mbox of several is classified message by message.\n",
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file), 2 on bad usage.\n"
 "\n"
 "Example:\n"
-"  git show e4ec8cc8039a | stablemate classify --tree 6.1\n";
+"  git show e4ec8cc8039a | stablemate classify --tree 6.1\n"
+};
 
 struct classify_opts {
 	struct sm_rules *rules;
@@ -368,47 +355,51 @@ static int run_batch(struct classify_opts *o, const char *path)
 	return 0;
 }
 
+static int opt_tree(const struct sm_option *opt, const char *arg)
+{
+	struct sm_tree_ctx *tree = opt->value;
+	const char *end;
+
+	if (sm_version_parse(arg, &end, &tree->version) || *end)
+		return sm_error("--tree %s: not a kernel version such as 6.1", arg);
+	tree->name = arg;
+	return 0;
+}
+
 int cmd_classify(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "tags", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct classify_opts o = { 0 };
 	const char *rules_dir = NULL, *batch = NULL, *path = "-";
 	struct strbuf buf = STRBUF_INIT;
-	int c, ret = 0, tags = 0;
+	int ret = 0, tags = 0;
+	const struct sm_option options[] = {
+		OPT_CALLBACK('t', "tree", &o.tree, "VERSION",
+			     "judge for one stable tree (e.g. 6.1): a stable tag\n"
+			     "whose version range excludes it rejects the commit", opt_tree),
+		OPT_BOOL('j', "json", &o.json, "print JSON instead of text"),
+		OPT_STRING('r', "rules", &rules_dir, "DIR",
+			   "read keywords.rules, authors.rules, thresholds.rules\n"
+			   "from DIR (default: $STABLEMATE_RULES, then the\n"
+			   "installed rules)"),
+		OPT_STRING('b', "batch", &batch, "FILE",
+			   "classify a corpus in one process: FILE is JSONL (one\n"
+			   "object a line, with \"description\" or \"message\", or\n"
+			   "\"subject\" and \"body\"; \"cve\"/\"id\" names the\n"
+			   "record) or an mbox; prints one JSON verdict line per\n"
+			   "record"),
+		OPT_BOOL(0, "tags", &tags,
+			 "only list the stable tags found in FILE, one a line:\n"
+			 "kind, from, to, prerequisite, the tag; a line folded\n"
+			 "onto the next (as mail folds it) is joined first"),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	while ((c = getopt_long(argc, argv, "t:jr:b:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't': {
-			const char *end;
-
-			if (sm_version_parse(optarg, &end, &o.tree.version) || *end)
-				return cli_usage_error("classify", "--tree %s: not a kernel version such as 6.1", optarg);
-			o.tree.name = optarg;
-			break;
-		}
-		case 'j': o.json = 1; break;
-		case 'r': rules_dir = optarg; break;
-		case 'b': batch = optarg; break;
-		case 'q': sm_set_quiet(1); break;
-		case 'T': tags = 1; break;
-		default: return cli_usage_error("classify", "unknown option");
-		}
-	}
-	if (optind < argc)
-		path = argv[optind++];
-	if (optind < argc)
+	argc = cli_parse_options("classify", argc, argv, options, &usage, 0);
+	if (argc > 1)
 		return cli_usage_error("classify", "one FILE at a time (use --batch for a corpus)");
+	if (argc == 1)
+		path = argv[0];
 	if (tags)
 		return list_tags(path);
 	if (sm_rules_load(&o.rules, rules_dir))

@@ -3,25 +3,27 @@
 #include "cli/bot_cli.h"
 #include "cli/cli.h"
 #include "lib/util.h"
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 
-static const char usage[] =
-"usage: stablemate daemon --interval SECS [--config FILE] [--range R] [--retry SECS]\n"
-"                         [--max-backoff SECS] [--cycles N] [--dry-run=MAILDIR] [-q]\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate daemon --interval SECS [--config FILE] [--range R] [--retry SECS]",
+	"                  [--max-backoff SECS] [--cycles N] [--dry-run=MAILDIR] [-q]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Runs 'stablemate run' every SECS seconds, one log line per cycle on stdout.\n"
 "After a failed cycle it retries after --retry seconds (default 60, or the\n"
 "interval if shorter), doubling the delay on each failure in a row up to\n"
 "--max-backoff (default 3600, or the interval if longer). SIGTERM or SIGINT\n"
 "lets the current step finish (a mail being sent is finished, unsent mails\n"
 "stay queued), saves the state and exits 0. The config is read again each\n"
-"cycle, so edits take effect without a restart.\n"
-"\n"
-"  --cycles N           stop after N cycles (exit 1 if the last one failed)\n";
+"cycle, so edits take effect without a restart.\n",
+NULL
+};
 
 static void on_signal(int sig)
 {
@@ -29,59 +31,38 @@ static void on_signal(int sig)
 	sm_bot_stop = 1;
 }
 
-static int parse_uint(const char *cmd, const char *opt, const char *v, unsigned *out)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (errno || end == v || *end || n > 10000000UL || v[0] == '-')
-		return cli_usage_error(cmd, "%s: not a number of seconds: '%s'", opt, v);
-	*out = (unsigned)n;
-	return 0;
-}
-
 int cmd_daemon(int argc, char **argv)
 {
 	struct sm_daemon_opts o = { 0 };
 	struct sigaction sa;
-	const char *config = NULL, *v = NULL;
-	int bad = 0, have_interval = 0, have_retry = 0, have_max = 0;
+	const char *config = NULL;
+	unsigned unset = ~0u;
+	int have_interval, have_retry, have_max;
+	const struct sm_option options[] = {
+		OPT_SECONDS("interval", &o.interval, "run a cycle every SECS seconds (at least 1)"),
+		OPT_BOT_CYCLE(&config, &o.cycle.range),
+		OPT_SECONDS("retry", &o.retry, "first delay after a failed cycle"),
+		OPT_SECONDS("max-backoff", &o.max_backoff, "longest delay after failures in a row"),
+		OPT_UINT(0, "cycles", &o.max_cycles, "N",
+			 "stop after N cycles (exit 1 if the last one failed)"),
+		OPT_CALLBACK_F(0, "dry-run", &o.cycle, "MAILDIR",
+			       "harvest without writing notes, deliver the mails into\n"
+			       "MAILDIR instead of sending; record nothing",
+			       PARSE_OPT_OPTARG, bot_opt_dry_run),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
 	o.cycle.harvest = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (bot_take_arg("daemon", argc, argv, &i, "--config", &config, &bad) ||
-		    bot_take_arg("daemon", argc, argv, &i, "--range", &o.cycle.range, &bad)) {
-			if (bad)
-				return bad;
-		} else if (bot_take_arg("daemon", argc, argv, &i, "--interval", &v, &bad)) {
-			if (bad || (bad = parse_uint("daemon", "--interval", v, &o.interval)))
-				return bad;
-			have_interval = 1;
-		} else if (bot_take_arg("daemon", argc, argv, &i, "--retry", &v, &bad)) {
-			if (bad || (bad = parse_uint("daemon", "--retry", v, &o.retry)))
-				return bad;
-			have_retry = 1;
-		} else if (bot_take_arg("daemon", argc, argv, &i, "--max-backoff", &v, &bad)) {
-			if (bad || (bad = parse_uint("daemon", "--max-backoff", v, &o.max_backoff)))
-				return bad;
-			have_max = 1;
-		} else if (bot_take_arg("daemon", argc, argv, &i, "--cycles", &v, &bad)) {
-			if (bad || (bad = parse_uint("daemon", "--cycles", v, &o.max_cycles)))
-				return bad;
-		} else if (skip_prefix(a, "--dry-run=", &o.cycle.maildir) && *o.cycle.maildir) {
-			o.cycle.dry_run = 1;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			sm_set_quiet(1);
-		} else {
-			return cli_usage_error("daemon", "unknown argument '%s'", a);
-		}
-	}
+	o.interval = o.retry = o.max_backoff = unset;
+	argc = cli_parse_options("daemon", argc, argv, options, &usage, 0);
+	if (argc > 0)
+		return cli_usage_error("daemon", "unexpected argument '%s'", argv[0]);
+	if (o.cycle.dry_run && !o.cycle.maildir)
+		return cli_usage_error("daemon", "--dry-run=MAILDIR needs a directory");
+	have_interval = o.interval != unset;
+	have_retry = o.retry != unset;
+	have_max = o.max_backoff != unset;
 	if (!have_interval || !o.interval)
 		return cli_usage_error("daemon", "--interval SECS (at least 1) is needed");
 	if (!have_retry)

@@ -7,25 +7,22 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate dashboard [--config FILE] --out DIR [--range REV..REV]\n"
-"                            [--commit-url URL] [--thread-url URL] [-q]\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate dashboard [--config FILE] --out DIR [--range REV..REV]",
+	"                     [--commit-url URL] [--thread-url URL] [-q]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Writes a static site (plain HTML and CSS, no server needed; it works from\n"
 "file:// and behind any web server): per tree the candidates and maybes of\n"
 "the configured range with verdict, score and reasons, the reviews in the\n"
 "notes, the mail state (queued, sent, refused) and the last boot result;\n"
 "and a page per candidate with links to the upstream commit and the list\n"
 "threads. The scan uses the upstream index cache, so it is quick when\n"
-"`run` has scanned the same range before.\n"
-"\n"
-"  --config FILE      the bot's config (default $STABLEMATE_CONFIG, then\n"
-"                     ~/.config/stablemate/bot.conf)\n"
-"  --out DIR          where the site goes (created; files replaced atomically)\n"
-"  --range R          the upstream range (default upstream.range)\n"
-"  --commit-url URL   link for a commit, %s is the id (default git.kernel.org)\n"
-"  --thread-url URL   link for a Message-ID, %s is the id (default lore.kernel.org/r/)\n"
-"  -q, --quiet        no summary line\n";
+"`run` has scanned the same range before.\n",
+NULL
+};
 
 int cmd_dashboard(int argc, char **argv)
 {
@@ -36,27 +33,25 @@ int cmd_dashboard(int argc, char **argv)
 	struct sm_scan_result scan = { 0 };
 	struct sm_dashboard_opts o = { 0 };
 	struct sm_dashboard_stats st;
-	int quiet = 0, bad = 0, ret = 1;
+	int quiet = 0, ret = 1;
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	for (int i = 1; i < argc; i++) {
-		if (bot_take_arg("dashboard", argc, argv, &i, "--config", &config, &bad) ||
-		    bot_take_arg("dashboard", argc, argv, &i, "--out", &out, &bad) ||
-		    bot_take_arg("dashboard", argc, argv, &i, "--range", &range, &bad) ||
-		    bot_take_arg("dashboard", argc, argv, &i, "--commit-url", &commit_url, &bad) ||
-		    bot_take_arg("dashboard", argc, argv, &i, "--thread-url", &thread_url, &bad)) {
-			if (bad)
-				return bad;
-		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
-			quiet = 1;
-		} else {
-			return cli_usage_error("dashboard", "unknown argument '%s'", argv[i]);
-		}
-	}
+	const struct sm_option options[] = {
+		OPT_BOT_CYCLE(&config, &range),
+		OPT_STRING(0, "out", &out, "DIR", "where the site goes (created; files replaced atomically)"),
+		OPT_STRING(0, "commit-url", &commit_url, "URL",
+			   "link for a commit, %s is the id (default git.kernel.org)"),
+		OPT_STRING(0, "thread-url", &thread_url, "URL",
+			   "link for a Message-ID, %s is the id (default\n"
+			   "lore.kernel.org/r/)"),
+		OPT_QUIET(&quiet),
+		OPT_END()
+	};
+
+	argc = cli_parse_options("dashboard", argc, argv, options, &usage, 0);
+	if (argc > 0)
+		return cli_usage_error("dashboard", "unexpected argument '%s'", argv[0]);
 	if (!out)
 		return cli_usage_error("dashboard", "--out DIR is required");
-	sm_set_quiet(quiet);
 	if (sm_bot_config_load(&cfg, bot_config_path(config)))
 		return cli_fail("dashboard");
 	if (sm_rules_load(&rules, cfg.rules_dir) || sm_bot_scan(&cfg, rules, range, &scan))

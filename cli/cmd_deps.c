@@ -5,14 +5,16 @@
 #include "trees/repo.h"
 #include "lib/json.h"
 #include "lib/util.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate deps [-C REPO] --tree BRANCH[=VER] [--cache-dir DIR | --no-cache]\n"
-"                       [--json] FIX\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate deps [-C REPO] --tree BRANCH[=VER] [--cache-dir DIR | --no-cache]",
+	"                [--json] FIX",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Lists the commits that must go into the tree before FIX applies: the lines\n"
 "FIX changes (and, for pure additions, the lines around them) are blamed in\n"
 "FIX's parent through libgit2, back to the tree's branch point (its release\n"
@@ -20,59 +22,38 @@ static const char usage[] =
 "not carry yet (by upstream id, or subject) is a dependency. They are listed\n"
 "oldest first. \"new file\" marks a dependency that created a file FIX\n"
 "changes, and files FIX changes that the tree lacks are listed: FIX then\n"
-"belongs to a feature the tree does not have. Only one level is followed.\n"
-"\n"
-"Options:\n"
-"  -C, --repo REPO     the repository with FIX and the branch (default: .)\n"
-"  --tree BRANCH[=VER] the stable branch\n"
-"  --cache-dir DIR     index cache directory; --no-cache: none\n"
-"  --json              print the result as JSON\n"
-"\n"
+"belongs to a feature the tree does not have. Only one level is followed.\n",
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate deps -C ~/linux --tree linux-6.1.y 1a2b3c4d5e6f\n";
+"  stablemate deps -C ~/linux --tree linux-6.1.y 1a2b3c4d5e6f\n"
+};
 
 int cmd_deps(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'C' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "cache-dir", required_argument, NULL, 'D' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *path = ".", *cache_dir = NULL;
 	char *tree_arg = NULL;
 	struct sm_tree_spec tree;
 	git_repository *repo = NULL;
 	struct sm_deps_result r;
-	int json = 0, c;
+	int json = 0;
+	const struct sm_option options[] = {
+		OPT_REPO(&path, "the repository with FIX and the branch (default: .)"),
+		OPT_STRING(0, "tree", &tree_arg, "BRANCH[=VER]", "the stable branch"),
+		OPT_CACHE_DIR(&cache_dir),
+		OPT_JSON(&json),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hC:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': path = optarg; break;
-		case 't': tree_arg = optarg; break;
-		case 'D': cache_dir = optarg; break;
-		case 'N': cache_dir = ""; break;
-		case 'j': json = 1; break;
-		default:
-			return cli_usage_error("deps", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 1 || !tree_arg)
+	argc = cli_parse_options("deps", argc, argv, options, &usage, 0);
+	if (argc != 1 || !tree_arg)
 		return cli_usage_error("deps", "expected --tree and one FIX commit");
 	if (sm_tree_spec_parse(&tree, tree_arg, NULL) < 0)
 		return cli_usage_error("deps", "%s", sm_last_error());
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("deps");
-	if (sm_deps(repo, argv[optind], &tree, cache_dir, &r) < 0) {
+	if (sm_deps(repo, argv[0], &tree, cache_dir, &r) < 0) {
 		git_repository_free(repo);
 		return cli_fail("deps");
 	}

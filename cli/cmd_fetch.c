@@ -3,54 +3,41 @@
 #include "mail/fetch.h"
 #include "mail/import.h"
 #include "lib/util.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: stablemate fetch MSGID --from URL --maildir DIR [--db DIR] [--json]\n\n"
+static const char *const synopsis[] = {
+	"stablemate fetch MSGID --from URL --maildir DIR [--db DIR] [--json]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 	"Downloads URL/MSGID/t.mbox.gz (the whole thread, as lore.kernel.org and\n"
 	"every public-inbox serve it; b4 does the same) and imports its messages\n"
-	"like 'stablemate import --mbox'.\n\n"
-	"  --from URL     public-inbox base, e.g. https://lore.kernel.org/all\n"
-	"  --maildir DIR  maildir to write\n"
-	"  --db DIR       notmuch database to index into (the maildir inside it)\n"
-	"  --json         print the counts as JSON\n";
+	"like 'stablemate import --mbox'.\n",
+	NULL
+};
 
 int cmd_fetch(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "from", required_argument, NULL, 'f' },
-		{ "maildir", required_argument, NULL, 'm' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *from = NULL, *maildir = NULL, *db = NULL, *msgid;
 	struct strbuf mbox = STRBUF_INIT;
 	struct sm_importer *im;
 	struct sm_import_stats st;
-	int c, json = 0, r;
+	int json = 0, r;
+	const struct sm_option options[] = {
+		OPT_STRING(0, "from", &from, "URL", "public-inbox base, e.g. https://lore.kernel.org/all"),
+		OPT_STRING(0, "maildir", &maildir, "DIR", "maildir to write"),
+		OPT_STRING(0, "db", &db, "DIR", "notmuch database to index into (the maildir inside it)"),
+		OPT_JSON(&json),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': from = optarg; break;
-		case 'm': maildir = optarg; break;
-		case 'd': db = optarg; break;
-		case 'j': json = 1; break;
-		default:
-			return cli_usage_error("fetch", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind + 1 != argc)
+	argc = cli_parse_options("fetch", argc, argv, options, &usage, 0);
+	if (argc != 1)
 		return cli_usage_error("fetch", "give exactly one Message-ID");
-	msgid = argv[optind];
+	msgid = argv[0];
 	if (!from || !maildir)
 		return cli_usage_error("fetch", "--from and --maildir are required");
 	if (sm_fetch_thread(from, msgid, &mbox) < 0) {

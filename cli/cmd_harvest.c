@@ -4,36 +4,28 @@
 #include "gitnotes/notes.h"
 #include "lib/util.h"
 #include "lib/json.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-static const char usage[] =
-	"usage: stablemate harvest --db DIR --repo GIT_DIR [--query Q] [--upstream-ref REF]\n"
-	"                          [--notes-ref REF] [--bot-address ADDR] [--aliases FILE]\n"
-	"                          [--dry-run] [--json]\n\n"
+static const char *const synopsis[] = {
+	"stablemate harvest --db DIR -C GIT_DIR [--query Q] [--upstream-ref REF]",
+	"                   [--notes-ref REF] [--bot-address ADDR] [--aliases FILE]",
+	"                   [--dry-run] [--json]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 	"Reads the threads of the notmuch database DIR that match Q (default: the\n"
 	"stable and linux-kernel lists, not yet tagged " SM_HARVEST_TAG "), links\n"
 	"each reply to the patch (or cover letter) it answers, maps the patch to its\n"
 	"upstream commit in GIT_DIR and adds the reply's trailers and comment to the\n"
 	"review note of that commit (default ref " SM_NOTES_REF_DEFAULT ").\n"
-	"Processed messages get the tag " SM_HARVEST_TAG ".\n\n"
-	"  --db DIR            notmuch database (its mail root)\n"
-	"  --repo GIT_DIR      repository with the upstream commits and the notes\n"
-	"  --query Q           notmuch query of the messages to harvest\n"
-	"  --upstream-ref REF  history patches are mapped against (default HEAD)\n"
-	"  --notes-ref REF     notes ref to write\n"
-	"  --bot-address ADDR  ignore replies sent from ADDR\n"
-	"  --aliases FILE      known alternate addresses, one person a line, each\n"
-	"                      address in <>, as in git's .mailmap: a trailer counts\n"
-	"                      as a review only when its address is the sender's\n"
-	"                      or an alias of it; others are kept as Unverified:\n"
-	"  --dry-run           parse and map only: no note, no tag\n"
-	"  --json              print the reviews and counts as JSON\n\n"
+	"Processed messages get the tag " SM_HARVEST_TAG ".\n",
 	"SM_HARVEST_CRASH_AFTER_NOTE=1 (tests) exits with 3 right after the first\n"
-	"note write, before the messages are tagged.\n";
+	"note write, before the messages are tagged.\n"
+};
 
 struct out {
 	struct json_writer w;
@@ -87,49 +79,35 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 
 int cmd_harvest(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "query", required_argument, NULL, 'q' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "upstream-ref", required_argument, NULL, 'u' },
-		{ "notes-ref", required_argument, NULL, 'n' },
-		{ "bot-address", required_argument, NULL, 'b' },
-		{ "aliases", required_argument, NULL, 'a' },
-		{ "dry-run", no_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct sm_harvest_opts o = { 0 };
 	struct sm_harvest_stats st;
 	struct strbuf sb = STRBUF_INIT;
 	struct out out = { 0 };
-	int c, ret;
+	int ret;
+	const struct sm_option options[] = {
+		OPT_STRING(0, "db", &o.db_path, "DIR", "notmuch database (its mail root)"),
+		OPT_REPO(&o.repo, "repository with the upstream commits and the notes"),
+		OPT_STRING(0, "query", &o.query, "Q", "notmuch query of the messages to harvest"),
+		OPT_STRING(0, "upstream-ref", &o.upstream_ref, "REF",
+			   "history patches are mapped against (default HEAD)"),
+		OPT_STRING(0, "notes-ref", &o.notes_ref, "REF", "notes ref to write"),
+		OPT_STRING(0, "bot-address", &o.bot_address, "ADDR", "ignore replies sent from ADDR"),
+		OPT_STRING(0, "aliases", &o.aliases_file, "FILE",
+			   "known alternate addresses, one person a line, each\n"
+			   "address in <>, as in git's .mailmap: a trailer counts\n"
+			   "as a review only when its address is the sender's\n"
+			   "or an alias of it; others are kept as Unverified:"),
+		OPT_BOOL(0, "dry-run", &o.dry_run, "parse and map only: no note, no tag"),
+		OPT_BOOL(0, "json", &out.json, "print the reviews and counts as JSON"),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': o.db_path = optarg; break;
-		case 'q': o.query = optarg; break;
-		case 'r': o.repo = optarg; break;
-		case 'u': o.upstream_ref = optarg; break;
-		case 'n': o.notes_ref = optarg; break;
-		case 'b': o.bot_address = optarg; break;
-		case 'a': o.aliases_file = optarg; break;
-		case 'D': o.dry_run = 1; break;
-		case 'j': out.json = 1; break;
-		default:
-			return cli_usage_error("harvest", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("harvest", "unexpected argument '%s'", argv[optind]);
+	argc = cli_parse_options("harvest", argc, argv, options, &usage, 0);
+	if (argc > 0)
+		return cli_usage_error("harvest", "unexpected argument '%s'", argv[0]);
 	if (!o.db_path || !o.repo)
-		return cli_usage_error("harvest", "--db and --repo are required");
+		return cli_usage_error("harvest", "--db and -C/--repo are required");
 
 	json_init(&out.w, &sb);
 	json_object_begin(&out.w, NULL);

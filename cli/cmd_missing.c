@@ -4,13 +4,15 @@
 #include "trees/repo.h"
 #include "lib/json.h"
 #include "lib/util.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--json] TREE_A TREE_B\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--json] TREE_A TREE_B",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Lists the upstream commits that one stable branch carries and the other does\n"
 "not, both ways, since the two branches' merge base (e.g. Greg's linux-6.1.y\n"
 "against mine). Each commit stands for the upstream id its message names\n"
@@ -19,19 +21,13 @@ static const char usage[] =
 "none; it is looked up on the other side by that id, then by patch-id (as\n"
 "git patch-id --stable), then by subject. Merges and release commits\n"
 "(\"Linux 6.1.5\") are left out. Both branches' indexes are cached, keyed by\n"
-"their tips, so a rerun only reads new commits.\n"
-"\n"
-"Options:\n"
-"  -C, --repo REPO     the repository holding both branches (default: .)\n"
-"  --cache-dir DIR     index cache directory (default: $XDG_CACHE_HOME/stablemate)\n"
-"  --no-cache          do not read or write the index cache\n"
-"  --json              print the result as JSON\n"
-"\n"
+"their tips, so a rerun only reads new commits.\n",
 "Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\".\n"
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n";
+"  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n"
+};
 
 static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other)
 {
@@ -60,38 +56,24 @@ static void json_side(struct json_writer *w, const char *key, const struct sm_mi
 
 int cmd_missing(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'C' },
-		{ "cache-dir", required_argument, NULL, 'D' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *path = ".", *cache_dir = NULL;
 	git_repository *repo = NULL;
 	struct sm_missing_result r;
-	int json = 0, c, ret = 0;
+	int json = 0, ret = 0;
+	const struct sm_option options[] = {
+		OPT_REPO(&path, "the repository holding both branches (default: .)"),
+		OPT_CACHE_DIR(&cache_dir),
+		OPT_JSON(&json),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hC:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': path = optarg; break;
-		case 'D': cache_dir = optarg; break;
-		case 'N': cache_dir = ""; break;
-		case 'j': json = 1; break;
-		default:
-			return cli_usage_error("missing", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 2)
+	argc = cli_parse_options("missing", argc, argv, options, &usage, 0);
+	if (argc != 2)
 		return cli_usage_error("missing", "expected two branches, TREE_A and TREE_B");
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("missing");
-	if (sm_missing(repo, argv[optind], argv[optind + 1], cache_dir, &r) < 0) {
+	if (sm_missing(repo, argv[0], argv[1], cache_dir, &r) < 0) {
 		git_repository_free(repo);
 		return cli_fail("missing");
 	}

@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate notes show COMMIT [--repo DIR] [--notes-ref REF] [--json]\n"
-"       stablemate notes merge REF [--repo DIR] [--notes-ref REF]\n"
-"       stablemate notes add [COMMIT] [FILE] [--repo DIR] [--notes-ref REF] [--one-by-one]\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate notes show COMMIT [-C DIR] [--notes-ref REF] [--json]",
+	"stablemate notes merge REF [-C DIR] [--notes-ref REF]",
+	"stablemate notes add [COMMIT] [FILE] [-C DIR] [--notes-ref REF] [--one-by-one]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Reviews harvested from the lists are git notes on the upstream commit,\n"
 "under refs/notes/stable-review (one block per review; see the README).\n"
 "\n"
@@ -22,13 +25,49 @@ static const char usage[] =
 "  merge   merge a fetched notes ref (e.g. refs/notes/remotes/greg/stable-review)\n"
 "          into ours, review by review (the union; text nobody wrote twice kept)\n"
 "  add     add the review blocks of FILE (default stdin, the note format) to\n"
-"          COMMIT; a line 'commit <id>' switches to another commit\n"
-"\n"
-"  --repo DIR        the git repository (default: the current directory)\n"
-"  --notes-ref REF   notes ref (default refs/notes/stable-review; a bare name\n"
-"                    means refs/notes/NAME, as with git notes --ref)\n"
-"  --json            machine-readable output (show)\n"
-"  --one-by-one      add: one ref update per review instead of one in all\n";
+"          COMMIT; a line 'commit <id>' switches to another commit\n",
+NULL
+};
+
+/* The options every notes subcommand takes (before or after its name). */
+static const char *notes_repo, *notes_ref_arg;
+static int notes_json, notes_one_by_one;
+
+static const struct sm_option common_options[] = {
+	OPT_REPO(&notes_repo, "the git repository (default: the current directory)"),
+	OPT_STRING(0, "notes-ref", &notes_ref_arg, "REF",
+		   "notes ref (default refs/notes/stable-review; a bare\n"
+		   "name means refs/notes/NAME, as with git notes --ref)"),
+	OPT_QUIET(NULL),
+	OPT_END()
+};
+
+static const struct sm_option show_options[] = {
+	OPT_INHERIT(common_options),
+	OPT_BOOL(0, "json", &notes_json, "show: machine-readable output"),
+	OPT_END()
+};
+
+static const struct sm_option merge_options[] = {
+	OPT_INHERIT(common_options),
+	OPT_END()
+};
+
+static const struct sm_option add_options[] = {
+	OPT_INHERIT(common_options),
+	OPT_BOOL(0, "one-by-one", &notes_one_by_one,
+		 "add: one ref update per review instead of one in all"),
+	OPT_END()
+};
+
+/* notes --help lists every subcommand's options. */
+static const struct sm_option all_options[] = {
+	OPT_INHERIT(common_options),
+	OPT_BOOL(0, "json", &notes_json, "show: machine-readable output"),
+	OPT_BOOL(0, "one-by-one", &notes_one_by_one,
+		 "add: one ref update per review instead of one in all"),
+	OPT_END()
+};
 
 struct opts {
 	const char *repo_dir;
@@ -46,40 +85,20 @@ static char *full_ref(const char *name)
 	return xasprintf("refs/notes/%s", name);
 }
 
-static int parse_opts(int argc, char **argv, struct opts *o, const char *sub)
+/* argv[0] is the subcommand's name. */
+static int parse_opts(int argc, char **argv, const struct sm_option *table, struct opts *o,
+		      const char *sub)
 {
+	argc = cli_parse_options("notes", argc, argv, table, &usage, 0);
 	memset(o, 0, sizeof(*o));
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--repo") || !strcmp(a, "--notes-ref")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("notes", "%s needs a value", a);
-			if (!strcmp(a, "--repo")) {
-				o->repo_dir = argv[++i];
-			} else {
-				free(o->notes_ref);
-				o->notes_ref = full_ref(argv[++i]);
-			}
-		} else if (skip_prefix(a, "--repo=", &a)) {
-			o->repo_dir = a;
-		} else if (skip_prefix(a, "--notes-ref=", &a)) {
-			free(o->notes_ref);
-			o->notes_ref = full_ref(a);
-		} else if (!strcmp(a, "--json")) {
-			o->json = 1;
-		} else if (!strcmp(a, "--one-by-one")) {
-			o->one_by_one = 1;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("notes", "%s: unknown option '%s'", sub, a);
-		} else {
-			if (o->nargs >= (int)ARRAY_SIZE(o->args))
-				return cli_usage_error("notes", "%s: too many arguments", sub);
-			o->args[o->nargs++] = a;
-		}
-	}
-	if (!o->notes_ref)
-		o->notes_ref = xstrdup(SM_NOTES_REF_DEFAULT);
+	if (argc > (int)ARRAY_SIZE(o->args))
+		return cli_usage_error("notes", "%s: too many arguments", sub);
+	for (int i = 0; i < argc; i++)
+		o->args[o->nargs++] = argv[i];
+	o->repo_dir = notes_repo;
+	o->json = notes_json;
+	o->one_by_one = notes_one_by_one;
+	o->notes_ref = full_ref(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
 	return 0;
 }
 
@@ -202,7 +221,7 @@ static int notes_show(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	int rc = 1;
 
-	if (parse_opts(argc, argv, &o, "show"))
+	if (parse_opts(argc, argv, show_options, &o, "show"))
 		return 2;
 	if (o.nargs != 1) {
 		free(o.notes_ref);
@@ -321,7 +340,7 @@ static int notes_merge(int argc, char **argv)
 	char *theirs = NULL;
 	int rc = 1;
 
-	if (parse_opts(argc, argv, &o, "merge"))
+	if (parse_opts(argc, argv, merge_options, &o, "merge"))
 		return 2;
 	if (o.nargs != 1) {
 		free(o.notes_ref);
@@ -446,7 +465,7 @@ static int notes_add(int argc, char **argv)
 	size_t added = 0;
 	int rc = 1;
 
-	if (parse_opts(argc, argv, &o, "add"))
+	if (parse_opts(argc, argv, add_options, &o, "add"))
 		return 2;
 	if (o.nargs > 2) {
 		free(o.notes_ref);
@@ -496,22 +515,22 @@ int cmd_notes(int argc, char **argv)
 {
 	int rc;
 
-	if (argc < 2 || cli_wants_help(argc, argv)) {
-		if (argc >= 2)
-			cli_help(usage);
-		fputs(usage, stderr);
+	argc = cli_parse_options("notes", argc, argv, all_options, &usage,
+				 PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc < 1) {
+		cli_print_usage(stderr, all_options, &usage);
 		return 2;
 	}
 	git_libgit2_init();
-	if (!strcmp(argv[1], "show"))
+	if (!strcmp(argv[0], "show"))
 		rc = notes_show(argc, argv);
-	else if (!strcmp(argv[1], "merge"))
+	else if (!strcmp(argv[0], "merge"))
 		rc = notes_merge(argc, argv);
-	else if (!strcmp(argv[1], "add"))
+	else if (!strcmp(argv[0], "add"))
 		rc = notes_add(argc, argv);
 	else
 		rc = cli_usage_error("notes", "'%s' is not a notes command (show, merge, add)",
-				     argv[1]);
+				     argv[0]);
 	git_libgit2_shutdown();
 	return rc;
 }

@@ -8,21 +8,18 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate run [--config FILE] [--range REV..REV] [--dry-run[=MAILDIR]] [--json] [-q]\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate run [--config FILE] [--range REV..REV] [--dry-run[=MAILDIR]] [--json] [-q]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "One whole bot cycle, as cron would run it: scan the upstream range for every\n"
 "configured tree, harvest the list replies of the notmuch database into review\n"
 "notes on the upstream commits (when notmuch.database is set), then compose\n"
-"and send the subscribers' reports (see 'stablemate report --help').\n"
-"\n"
-"  --config FILE        the bot's config (default $STABLEMATE_CONFIG, then\n"
-"                       ~/.config/stablemate/bot.conf)\n"
-"  --range R            the upstream range to scan (default upstream.range)\n"
-"  --dry-run[=MAILDIR]  harvest without writing notes, write the mails to stdout\n"
-"                       (or MAILDIR) instead of sending; record nothing\n"
-"  --json               print the cycle's figures as JSON\n"
-"  -q, --quiet          no warnings, no summary line\n";
+"and send the subscribers' reports (see 'stablemate report --help').\n",
+NULL
+};
 
 const char *bot_config_path(const char *given)
 {
@@ -37,27 +34,15 @@ const char *bot_config_path(const char *given)
 	return buf;
 }
 
-/* "--name VALUE" or "--name=VALUE": 1 when argv[*i] is the option (value set,
- * *i advanced), 0 when it is not; *bad set when the value is missing. */
-int bot_take_arg(const char *cmd, int argc, char **argv, int *i, const char *name,
-		 const char **value, int *bad)
+int bot_opt_dry_run(const struct sm_option *opt, const char *arg)
 {
-	size_t n = strlen(name);
+	struct sm_cycle_opts *o = opt->value;
 
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*value = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	if (*i + 1 >= argc) {
-		*bad = cli_usage_error(cmd, "%s needs a value", name);
-		return 1;
-	}
-	*value = argv[++*i];
-	return 1;
+	o->dry_run = 1;
+	if (arg && !*arg)
+		return sm_error("--dry-run=MAILDIR needs a directory");
+	o->maildir = arg;
+	return 0;
 }
 
 static void print_json(const struct sm_cycle_stats *st, int dry_run)
@@ -93,39 +78,28 @@ static void print_json(const struct sm_cycle_stats *st, int dry_run)
 	strbuf_release(&sb);
 }
 
-int bot_cycle_command(const char *cmd, const char *usage_text, int harvest, int argc, char **argv)
+int bot_cycle_command(const char *cmd, const struct sm_usage *usage, int harvest, int argc,
+		      char **argv)
 {
 	struct sm_cycle_opts o = { 0 };
 	struct sm_cycle_stats st;
 	const char *config = NULL;
-	int json = 0, quiet = 0, bad = 0, ret;
+	int json = 0, quiet = 0, ret;
+	const struct sm_option options[] = {
+		OPT_BOT_CYCLE(&config, &o.range),
+		OPT_CALLBACK_F(0, "dry-run", &o, "MAILDIR",
+			       "harvest without writing notes, write the mails to\n"
+			       "stdout as an mbox (or into MAILDIR) instead of\n"
+			       "sending; record nothing", PARSE_OPT_OPTARG, bot_opt_dry_run),
+		OPT_BOOL(0, "json", &json, "print the cycle's figures as JSON"),
+		OPT_QUIET(&quiet),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage_text);
 	o.harvest = harvest;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (bot_take_arg(cmd, argc, argv, &i, "--config", &config, &bad) ||
-		    bot_take_arg(cmd, argc, argv, &i, "--range", &o.range, &bad)) {
-			if (bad)
-				return bad;
-		} else if (!strcmp(a, "--dry-run")) {
-			o.dry_run = 1;
-		} else if (skip_prefix(a, "--dry-run=", &o.maildir)) {
-			o.dry_run = 1;
-			if (!*o.maildir)
-				return cli_usage_error(cmd, "--dry-run=MAILDIR needs a directory");
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;
-		} else {
-			return cli_usage_error(cmd, "unknown argument '%s'", a);
-		}
-	}
-	if (quiet)
-		sm_set_quiet(1);
+	argc = cli_parse_options(cmd, argc, argv, options, usage, 0);
+	if (argc > 0)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[0]);
 	o.config = bot_config_path(config);
 	o.out = stdout;
 	ret = sm_bot_cycle(&o, &st);
@@ -146,5 +120,5 @@ int bot_cycle_command(const char *cmd, const char *usage_text, int harvest, int 
 
 int cmd_run(int argc, char **argv)
 {
-	return bot_cycle_command("run", usage, 1, argc, argv);
+	return bot_cycle_command("run", &usage, 1, argc, argv);
 }

@@ -5,18 +5,21 @@
 #include "trees/tree_state.h"
 #include "rules/classify.h"
 #include "lib/json.h"
+#include "lib/strlist.h"
 #include "lib/util.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate scan --upstream REPO --range A..B --tree BRANCH[=VERSION]...\n"
-"                       [--tree-repo PATH] [--check-applies] [--candidates]\n"
-"                       [--rules DIR] [--cache-dir DIR | --no-cache] [--json]\n"
-"                       [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
-"                       [--queue DIR] [--cve-dir DIR] [--notmuch DB [--series-whole]]\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate scan [-C REPO] --range A..B --tree BRANCH[=VERSION]...",
+	"                [--tree-repo PATH] [--check-applies] [--candidates]",
+	"                [--rules DIR] [--cache-dir DIR | --no-cache] [--json]",
+	"                [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]",
+	"                [--queue DIR] [--cve-dir DIR] [--notmuch DB [--series-whole]]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Classifies every commit of a mainline range and says, for each stable tree,\n"
 "whether it is a candidate and why. On top of the classifier's reasons (stable\n"
 "tag, Fixes:, keywords, size...) each tree gets:\n"
@@ -43,54 +46,13 @@ static const char usage[] =
 "  series           with --notmuch: its posted series (part 3/7 of <cover>;\n"
 "                   1/7 and 2/7 are not in the tree)\n"
 "  series-part      with --series-whole: an earlier part the candidate needs\n"
-"                   (the deps blame finds it), promoted to a candidate\n"
-"\n"
-"Options:\n"
-"  --upstream REPO     the mainline repository (default: .)\n"
-"  --range A..B        the commits to classify, e.g. v6.6..v6.7; merges in the\n"
-"                      range are listed and rejected as merges\n"
-"  --tree BRANCH[=VER] a stable branch (repeatable); the kernel version comes\n"
-"                      from the name (linux-6.1.y) unless given (=6.1). The\n"
-"                      tree's history is indexed from its release tag (v6.1)\n"
-"  --tree-repo PATH    the repository holding the --tree branches (default:\n"
-"                      the upstream repository)\n"
-"  --check-applies     try to cherry-pick each candidate onto each tree, in\n"
-"                      memory (slower)\n"
-"  --candidates        text output lists only commits that are a candidate\n"
-"                      (or maybe) for some tree\n"
-"  --rules DIR         the classifier's rules directory\n"
-"  --cache-dir DIR     where the upstream indexes are cached (default:\n"
-"                      $XDG_CACHE_HOME/stablemate); --no-cache: none\n"
-"  --json              print the whole result as JSON\n"
-"  --upstream-ref REF  look past the range up to REF for reverts and later\n"
-"                      fixes (default: the branch HEAD of --upstream is on);\n"
-"                      read once into an index cached like the tree indexes\n"
-"  --no-upstream-ref   do not look past the range\n"
-"  --min-soak-days N   hold back (maybe) commits in mainline for less than N\n"
-"                      days (default 0)\n"
-"  --queue DIR         a stable-queue checkout (queue-6.1/series and patches)\n"
-"  --cve-dir DIR       the kernel CVE records (DIR/cve/published/YYYY/*.json)\n"
-"  --notmuch DB        find each candidate's patch mail and series in this\n"
-"                      notmuch database (mapped against --upstream-ref)\n"
-"  --series-whole      promote the missing earlier parts a candidate needs\n"
-"\n"
+"                   (the deps blame finds it), promoted to a candidate\n",
 "Exit status: 0 on success, 1 on an error (unknown revision, shallow\n"
 "repository...), 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate scan --upstream ~/linux --range v6.6..v6.7 --tree linux-6.1.y --tree linux-6.6.y\n";
-
-/* A number of days, 0 to 3650. */
-static int parse_days(const char *s, int *out)
-{
-	char *end;
-	long n = strtol(s, &end, 10);
-
-	if (!*s || *end || n < 0 || n > 3650)
-		return -1;
-	*out = (int)n;
-	return 0;
-}
+"  stablemate scan -C ~/linux --range v6.6..v6.7 --tree linux-6.1.y --tree linux-6.6.y\n"
+};
 
 static int tree_reason(const char *code)
 {
@@ -163,98 +125,88 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 
 int cmd_scan(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "upstream", required_argument, NULL, 'u' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "tree-repo", required_argument, NULL, 'R' },
-		{ "check-applies", no_argument, NULL, 'a' },
-		{ "candidates", no_argument, NULL, 'c' },
-		{ "rules", required_argument, NULL, 'L' },
-		{ "cache-dir", required_argument, NULL, 'D' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "upstream-ref", required_argument, NULL, 'U' },
-		{ "no-upstream-ref", no_argument, NULL, 'X' },
-		{ "min-soak-days", required_argument, NULL, 'S' },
-		{ "queue", required_argument, NULL, 'Q' },
-		{ "cve-dir", required_argument, NULL, 'C' },
-		{ "notmuch", required_argument, NULL, 'M' },
-		{ "series-whole", no_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct sm_scan_opts o;
 	struct sm_scan_result r;
 	struct sm_tree_spec *trees = NULL;
-	char **tree_args = NULL;
-	size_t nr_tree_args = 0;
+	struct strlist tree_args = STRLIST_INIT;
 	const char *tree_repo = NULL, *rules_dir = NULL;
 	struct sm_rules *rules = NULL;
-	int json = 0, candidates = 0, c, ret;
+	int json = 0, candidates = 0, ret;
 	struct sm_series_opts series = { NULL, NULL, 0 };
 	struct sm_series_stats sst = { 0, 0, 0 };
+	size_t nr_tree_args;
+	const struct sm_option options[] = {
+		OPT_REPO(&o.upstream, "the mainline repository (default: .)"),
+		OPT_STRING(0, "range", &o.range, "A..B",
+			   "the commits to classify, e.g. v6.6..v6.7; merges in\n"
+			   "the range are listed and rejected as merges"),
+		OPT_STRING_LIST(0, "tree", &tree_args, "BRANCH[=VER]",
+				"a stable branch (repeatable); the kernel version\n"
+				"comes from the name (linux-6.1.y) unless given\n"
+				"(=6.1). The tree's history is indexed from its\n"
+				"release tag (v6.1)"),
+		OPT_STRING(0, "tree-repo", &tree_repo, "PATH",
+			   "the repository holding the --tree branches\n"
+			   "(default: the upstream repository)"),
+		OPT_BOOL(0, "check-applies", &o.check_applies,
+			 "try to cherry-pick each candidate onto each tree,\n"
+			 "in memory (slower)"),
+		OPT_BOOL(0, "candidates", &candidates,
+			 "text output lists only commits that are a\n"
+			 "candidate (or maybe) for some tree"),
+		OPT_STRING(0, "rules", &rules_dir, "DIR", "the classifier's rules directory"),
+		OPT_CACHE_DIR(&o.cache_dir),
+		OPT_JSON(&json),
+		OPT_STRING(0, "upstream-ref", &o.upstream_ref, "REF",
+			   "look past the range up to REF for reverts and later\n"
+			   "fixes (default: the branch HEAD of -C is on); read\n"
+			   "once into an index cached like the tree indexes"),
+		OPT_CALLBACK_F(0, "no-upstream-ref", &o.upstream_ref, NULL,
+			       "do not look past the range", PARSE_OPT_NOARG, cli_opt_no_cache),
+		OPT_DAYS("min-soak-days", &o.min_soak_days,
+			 "hold back (maybe) commits in mainline for less than N\n"
+			 "days (default 0)"),
+		OPT_STRING(0, "queue", &o.queue_dir, "DIR",
+			   "a stable-queue checkout (queue-6.1/series and patches)"),
+		OPT_STRING(0, "cve-dir", &o.cve_dir, "DIR",
+			   "the kernel CVE records (DIR/cve/published/YYYY/*.json)"),
+		OPT_STRING(0, "notmuch", &series.db_path, "DB",
+			   "find each candidate's patch mail and series in this\n"
+			   "notmuch database (mapped against --upstream-ref)"),
+		OPT_BOOL(0, "series-whole", &series.whole,
+			 "promote the missing earlier parts a candidate needs"),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
 	memset(&o, 0, sizeof(o));
 	o.upstream = ".";
-	tree_args = xcalloc(argc + 1, sizeof(*tree_args));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'u': o.upstream = optarg; break;
-		case 'r': o.range = optarg; break;
-		case 't': tree_args[nr_tree_args++] = optarg; break;
-		case 'R': tree_repo = optarg; break;
-		case 'a': o.check_applies = 1; break;
-		case 'c': candidates = 1; break;
-		case 'L': rules_dir = optarg; break;
-		case 'D': o.cache_dir = optarg; break;
-		case 'N': o.cache_dir = ""; break;
-		case 'j': json = 1; break;
-		case 'U': o.upstream_ref = optarg; break;
-		case 'X': o.upstream_ref = ""; break;
-		case 'S':
-			if (parse_days(optarg, &o.min_soak_days) < 0) {
-				free(tree_args);
-				return cli_usage_error("scan", "--min-soak-days: '%s' is not a number of days", optarg);
-			}
-			break;
-		case 'Q': o.queue_dir = optarg; break;
-		case 'C': o.cve_dir = optarg; break;
-		case 'M': series.db_path = optarg; break;
-		case 'W': series.whole = 1; break;
-		default:
-			free(tree_args);
-			return cli_usage_error("scan", "unknown option '%s'", argv[optind - 1]);
-		}
+	argc = cli_parse_options("scan", argc, argv, options, &usage, 0);
+	if (argc > 0) {
+		strlist_clear(&tree_args);
+		return cli_usage_error("scan", "unexpected argument '%s'", argv[0]);
 	}
-	if (optind < argc) {
-		free(tree_args);
-		return cli_usage_error("scan", "unexpected argument '%s'", argv[optind]);
-	}
+	nr_tree_args = tree_args.nr;
 	if (series.whole && !series.db_path) {
-		free(tree_args);
+		strlist_clear(&tree_args);
 		return cli_usage_error("scan", "--series-whole needs --notmuch DB");
 	}
 	if (!o.range || !nr_tree_args) {
-		free(tree_args);
+		strlist_clear(&tree_args);
 		return cli_usage_error("scan", "--range and at least one --tree are required");
 	}
 	trees = xcalloc(nr_tree_args, sizeof(*trees));
 	for (size_t i = 0; i < nr_tree_args; i++)
-		if (sm_tree_spec_parse(&trees[i], tree_args[i], tree_repo) < 0) {
+		if (sm_tree_spec_parse(&trees[i], tree_args.items[i], tree_repo) < 0) {
 			free(trees);
-			free(tree_args);
+			strlist_clear(&tree_args);
 			return cli_usage_error("scan", "%s", sm_last_error());
 		}
 	o.trees = trees;
 	o.nr_trees = nr_tree_args;
 	if (sm_rules_load(&rules, rules_dir) < 0) {
 		free(trees);
-		free(tree_args);
+		strlist_clear(&tree_args);
 		return cli_fail("scan");
 	}
 	o.rules = rules;
@@ -286,6 +238,6 @@ int cmd_scan(int argc, char **argv)
 	}
 	sm_rules_free(rules);
 	free(trees);
-	free(tree_args);
+	strlist_clear(&tree_args);
 	return ret;
 }

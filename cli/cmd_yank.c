@@ -4,13 +4,15 @@
 #include "trees/repo.h"
 #include "lib/json.h"
 #include "lib/util.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate yank [-C REPO] [--json] BRANCH COMMIT\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate yank [-C REPO] [--json] BRANCH COMMIT",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Rewrites BRANCH without COMMIT: the commits above COMMIT are replayed, in\n"
 "memory, onto COMMIT's parent (authors and messages kept). Only when every one\n"
 "replays cleanly does BRANCH move, checked against its old tip; the old tip\n"
@@ -18,17 +20,13 @@ static const char usage[] =
 "refs/stablemate/backup/BRANCH'). On a conflict stablemate stops, names the\n"
 "commit and files, and leaves BRANCH as it was. The work tree, the index and\n"
 "HEAD are never touched, so a checked-out BRANCH is refused, and so is history\n"
-"with a merge above COMMIT.\n"
-"\n"
-"Options:\n"
-"  -C, --repo REPO     the repository (default: .)\n"
-"  --json              print the result as JSON\n"
-"\n"
+"with a merge above COMMIT.\n",
 "Exit status: 0 when rewritten, 1 on a conflict or another error, 2 on a usage\n"
 "error.\n"
 "\n"
 "Example:\n"
-"  stablemate yank -C ~/linux-stable 6.1-queue 1a2b3c4d5e6f\n";
+"  stablemate yank -C ~/linux-stable 6.1-queue 1a2b3c4d5e6f\n"
+};
 
 int cli_rewrite_report(const char *cmd, const char *branch, int ret, int json,
 		       struct sm_rewrite_result *r);
@@ -79,35 +77,24 @@ int cli_rewrite_report(const char *cmd, const char *branch, int ret, int json,
 
 int cmd_yank(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *path = ".";
 	git_repository *repo = NULL;
 	struct sm_rewrite_result r;
-	int json = 0, c, ret;
+	int json = 0, ret;
+	const struct sm_option options[] = {
+		OPT_REPO(&path, "the repository (default: .)"),
+		OPT_JSON(&json),
+		OPT_QUIET(NULL),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hC:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'C': path = optarg; break;
-		case 'j': json = 1; break;
-		default:
-			return cli_usage_error("yank", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind != 2)
+	argc = cli_parse_options("yank", argc, argv, options, &usage, 0);
+	if (argc != 2)
 		return cli_usage_error("yank", "expected BRANCH and COMMIT");
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("yank");
-	ret = sm_yank(repo, argv[optind], argv[optind + 1], &r);
-	ret = cli_rewrite_report("yank", argv[optind], ret, json, &r);
+	ret = sm_yank(repo, argv[0], argv[1], &r);
+	ret = cli_rewrite_report("yank", argv[0], ret, json, &r);
 	sm_rewrite_result_release(&r);
 	git_repository_free(repo);
 	return ret;

@@ -1,10 +1,13 @@
 /* stablemate: the command-line entry point and subcommand dispatch. */
 #include "config.h"
 #include "cli/cli.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
 	const char *name;
@@ -54,19 +57,85 @@ int cli_fail(const char *cmd)
 	return 1;
 }
 
-int cli_wants_help(int argc, char **argv)
+void cli_print_usage(FILE *f, const struct sm_option *opts, const struct sm_usage *u)
 {
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			return 0;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
+	struct strbuf sb = STRBUF_INIT;
+
+	parse_options_usage(opts, u, &sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+int cli_parse_options(const char *cmd, int argc, char **argv, const struct sm_option *opts,
+		      const struct sm_usage *u, unsigned flags)
+{
+	int n = parse_options(argc, argv, opts, flags);
+
+	if (n >= 0)
+		return n;
+	if (n == PARSE_OPT_HELP) {
+		cli_print_usage(stdout, opts, u);
+		exit(0);
 	}
+	if (n == PARSE_OPT_VERSION) {
+		printf("stablemate %s\n", PACKAGE_VERSION);
+		exit(0);
+	}
+	exit(cli_usage_error(cmd, "%s", sm_last_error()));
+}
+
+int cli_opt_quiet(const struct sm_option *opt, const char *arg)
+{
+	(void)arg;
+	if (opt->value)
+		*(int *)opt->value = 1;
+	sm_set_quiet(1);
+	return 0;
+}
+
+int cli_opt_no_cache(const struct sm_option *opt, const char *arg)
+{
+	(void)arg;
+	*(const char **)opt->value = "";
+	return 0;
+}
+
+int cli_opt_days(const struct sm_option *opt, const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (!*arg || *end || n < 0 || n > 3650)
+		return sm_error("--%s: '%s' is not a number of days", opt->long_name, arg);
+	*(int *)opt->value = (int)n;
+	return 0;
+}
+
+int cli_opt_seconds(const struct sm_option *opt, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v > 10000000UL)
+		return sm_error("--%s: '%s' is not a number of seconds", opt->long_name, arg);
+	*(unsigned *)opt->value = (unsigned)v;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	/* stablemate -C DIR <command>: as git, run in DIR. */
+	while (argc > 2 && !strcmp(argv[1], "-C")) {
+		if (chdir(argv[2]) < 0) {
+			fprintf(stderr, "stablemate: cannot change to '%s': %s\n", argv[2],
+				strerror(errno));
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2) {
 		main_usage(stderr);
 		return 2;

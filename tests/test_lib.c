@@ -1,0 +1,163 @@
+/* test_lib: the option parser, the error API and strbuf. */
+#include "lib/parse-options.h"
+#include "lib/strbuf.h"
+#include "lib/strlist.h"
+#include "lib/util.h"
+#include "check_main.h"
+#include <string.h>
+
+static const char *repo, *range;
+static struct strlist trees = STRLIST_INIT;
+static int json, quiet_seen;
+static unsigned limit;
+
+static int on_quiet(const struct sm_option *opt, const char *arg)
+{
+	(void)opt;
+	(void)arg;
+	quiet_seen++;
+	return 0;
+}
+
+static const struct sm_option common[] = {
+	OPT_STRING('C', "repo", &repo, "DIR", "the repository"),
+	OPT_ALIAS(0, "upstream", "repo"),
+	OPT_CALLBACK_F('q', "quiet", NULL, NULL, "quiet", PARSE_OPT_NOARG, on_quiet),
+	OPT_END()
+};
+
+static const struct sm_option table[] = {
+	OPT_INHERIT(common),
+	OPT_STRING(0, "range", &range, "A..B", "the range"),
+	OPT_STRING_LIST(0, "tree", &trees, "BRANCH", "a tree\n(repeatable)"),
+	OPT_ALIAS(0, "trees", "tree"),
+	OPT_BOOL('j', "json", &json, "JSON"),
+	OPT_UINT(0, "limit", &limit, "N", "at most N"),
+	OPT_END()
+};
+
+static void reset(void)
+{
+	repo = range = NULL;
+	strlist_clear(&trees);
+	json = quiet_seen = 0;
+	limit = 0;
+	sm_clear_error();
+}
+
+/* Parses a NULL-ended list (argv[0] "cmd" is added). */
+static int parse(char **out, unsigned flags, ...)
+{
+	static char *argv[32];
+	va_list ap;
+	int argc = 1;
+
+	reset();
+	argv[0] = (char *)"cmd";
+	va_start(ap, flags);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argc = parse_options(argc, argv, table, flags);
+	for (int i = 0; argc > 0 && i < argc; i++)
+		out[i] = argv[i];
+	return argc;
+}
+
+START_TEST(options_forms)
+{
+	char *rest[8];
+	int n = parse(rest, 0, "A", "--repo", "r1", "--range=x..y", "B", "--tree", "t1",
+		      "--tree=t2", "-qj", "--limit", "7", "--", "--json", (char *)NULL);
+
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(rest[0], "A");
+	ck_assert_str_eq(rest[1], "B");
+	ck_assert_str_eq(rest[2], "--json");
+	ck_assert_str_eq(repo, "r1");
+	ck_assert_str_eq(range, "x..y");
+	ck_assert_uint_eq(trees.nr, 2);
+	ck_assert_str_eq(trees.items[1], "t2");
+	ck_assert_int_eq(json, 1);
+	ck_assert_int_eq(quiet_seen, 1);
+	ck_assert_uint_eq(limit, 7);
+
+	n = parse(rest, 0, "-Cr2", "--upstream", "r3", "--ran", "a..b", "--trees", "t3",
+		  "--json", "--no-json", (char *)NULL);
+	ck_assert_int_eq(n, 0);
+	ck_assert_str_eq(repo, "r3");		/* the alias, inherited */
+	ck_assert_str_eq(range, "a..b");	/* an unambiguous prefix */
+	ck_assert_str_eq(trees.items[0], "t3");
+	ck_assert_int_eq(json, 0);
+	n = parse(rest, 0, "-C", "r4", (char *)NULL);
+	ck_assert_str_eq(repo, "r4");
+}
+END_TEST
+
+START_TEST(options_errors)
+{
+	char *rest[8];
+
+	ck_assert_int_eq(parse(rest, 0, "--range", (char *)NULL), PARSE_OPT_ERROR);
+	ck_assert_str_eq(sm_last_error(), "option '--range' requires a value");
+	ck_assert_int_eq(parse(rest, 0, "-C", (char *)NULL), PARSE_OPT_ERROR);
+	ck_assert_str_eq(sm_last_error(), "option '-C' requires a value");
+	ck_assert_int_eq(parse(rest, 0, "--nope", (char *)NULL), PARSE_OPT_ERROR);
+	ck_assert_str_eq(sm_last_error(), "unknown option '--nope'");
+	ck_assert_int_eq(parse(rest, 0, "-x", (char *)NULL), PARSE_OPT_ERROR);
+	ck_assert_str_eq(sm_last_error(), "unknown option '-x'");
+	ck_assert_int_eq(parse(rest, 0, "--tre", "x", (char *)NULL), PARSE_OPT_ERROR);
+	ck_assert_str_eq(sm_last_error(), "ambiguous option '--tre'");
+	ck_assert_int_eq(parse(rest, 0, "--json=1", (char *)NULL), PARSE_OPT_ERROR);
+	ck_assert_str_eq(sm_last_error(), "option '--json' takes no value");
+	ck_assert_int_eq(parse(rest, 0, "--limit", "-1", (char *)NULL), PARSE_OPT_ERROR);
+	ck_assert_str_eq(sm_last_error(), "--limit: '-1' is not a number");
+	ck_assert_int_eq(parse(rest, 0, "--nope", "--help", (char *)NULL), PARSE_OPT_HELP);
+	ck_assert_int_eq(parse(rest, 0, "--version", (char *)NULL), PARSE_OPT_VERSION);
+}
+END_TEST
+
+START_TEST(options_stop_at_subcommand)
+{
+	char *rest[8];
+	int n = parse(rest, PARSE_OPT_STOP_AT_NON_OPTION, "-C", "r", "show", "--json", "X",
+		      (char *)NULL);
+
+	ck_assert_int_eq(n, 3);
+	ck_assert_str_eq(rest[0], "show");
+	ck_assert_str_eq(rest[1], "--json");
+	ck_assert_int_eq(json, 0);
+}
+END_TEST
+
+START_TEST(options_usage)
+{
+	static const char *const synopsis[] = { "cmd [-C DIR] A", "cmd --tree B", NULL };
+	struct sm_usage u = { synopsis, "Does things.\n", "Exit status: 0.\n" };
+	struct strbuf sb = STRBUF_INIT;
+
+	parse_options_usage(table, &u, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "usage: cmd [-C DIR] A\n       cmd --tree B\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\nDoes things.\n\nOptions:\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "  -C, --repo DIR        the repository\n"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "      --tree BRANCH     a tree\n"
+					     "                        (repeatable)\n"));
+	ck_assert_ptr_null(strstr(sb.buf, "upstream"));	/* aliases are not listed */
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\nExit status: 0.\n"));
+	strbuf_release(&sb);
+	reset();
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+	Suite *s = suite_create("lib");
+	TCase *tc = tcase_create("parse-options");
+
+	tcase_add_test(tc, options_forms);
+	tcase_add_test(tc, options_errors);
+	tcase_add_test(tc, options_stop_at_subcommand);
+	tcase_add_test(tc, options_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
