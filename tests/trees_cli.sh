@@ -28,7 +28,18 @@ for c in scan missing backports deps steal yank insert; do
 	expect "$c --help" 0 "$sm" "$c" --help
 	has "$c --help is a usage text" "usage: stablemate $c"
 	expect "$c with a bad option" 2 "$sm" "$c" --no-such-option
+	expect "$c --version" 0 "$sm" "$c" --version
+	has "$c --version prints it" "stablemate "
 done
+# the option table: a known option without its value, old spellings as aliases
+expect "scan --tree without a value" 2 "$sm" scan --range v4.4..v4.5 --tree
+has "says the value is missing" "stablemate scan: option '--tree' requires a value"
+expect "missing --help lists -C" 0 "$sm" missing --help
+has "option block from the table" "  -C, --repo DIR"
+expect "scan --upstream (old spelling of -C)" 0 "$sm" scan --upstream . --range v4.4..v4.5 --tree linux-4.1.y --cache "$tmp/c2" -q
+has "alias --cache for --cache-dir" "index new"
+expect "stablemate -C DIR scan" 0 "$sm" -C "$tmp/linux" scan --range=v4.4..v4.5 --tree=linux-4.1.y --cache-dir "$tmp/c2"
+has "-C before the command, as git" "index hit"
 
 # scan
 expect "scan" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y
