@@ -1,6 +1,7 @@
 /* cycle: scan -> harvest -> report, and the daemon loop. */
 #include "bot/cycle.h"
 #include "bot/config.h"
+#include "bot/scan_config.h"
 #include "lib/fileio.h"
 #include "lib/lockfile.h"
 #include "lib/util.h"
@@ -31,8 +32,6 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 {
 	struct sm_bot_config cfg;
 	struct sm_rules *rules = NULL;
-	struct sm_tree_spec *specs = NULL;
-	struct sm_scan_opts so = { 0 };
 	struct sm_scan_result scan = { 0 };
 	struct sm_bot_state state;
 	struct sm_report_opts ro = { 0 };
@@ -77,26 +76,8 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 	}
 	state_open = 1;
 
-	specs = xcalloc(cfg.nr_trees, sizeof(*specs));
-	for (size_t i = 0; i < cfg.nr_trees; i++) {
-		specs[i].name = cfg.trees[i].name;
-		specs[i].repo = cfg.trees[i].repo;
-		specs[i].branch = cfg.trees[i].branch;
-		specs[i].version = cfg.trees[i].version;
-	}
-	so.upstream = cfg.upstream_repo;
-	so.range = range;
-	so.trees = specs;
-	so.nr_trees = cfg.nr_trees;
-	so.rules = rules;
-	so.check_applies = cfg.check_applies;
-	so.cache_dir = cfg.cache_dir;
-	so.upstream_ref = cfg.upstream_branch;
-	so.min_soak_days = cfg.min_soak_days;
-	so.queue_dir = cfg.queue_dir;
-	so.cve_dir = cfg.cve_dir;
 	t0 = now_seconds();
-	if (sm_scan(&so, &scan)) {
+	if (sm_bot_scan(&cfg, rules, range, &scan)) {
 		step_error("scan");
 		goto out;
 	}
@@ -153,7 +134,6 @@ out:
 		sm_bot_state_release(&state);
 	sm_lockfile_release(&lock);
 	sm_scan_result_release(&scan);
-	free(specs);
 	if (rules)
 		sm_rules_free(rules);
 	sm_bot_config_release(&cfg);

@@ -27,6 +27,10 @@ int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
 	so.rules = rules;
 	so.check_applies = cfg->check_applies;
 	so.cache_dir = cfg->cache_dir;
+	so.upstream_ref = cfg->upstream_branch;
+	so.min_soak_days = cfg->min_soak_days;
+	so.queue_dir = cfg->queue_dir;
+	so.cve_dir = cfg->cve_dir;
 	ret = sm_scan(&so, out);
 	free(specs);
 	return ret;
