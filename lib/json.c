@@ -35,11 +35,21 @@ void json_quote(struct strbuf *out, const char *str, size_t len)
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
 
+	strbuf_grow(out, len + 2);
 	strbuf_addch(out, '"');
 	while (i < len) {
 		unsigned char c = s[i];
-		size_t n;
+		size_t n, run = i;
 
+		/* Plain ASCII goes in runs, not byte by byte. */
+		while (run < len && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' &&
+		       s[run] != '\\')
+			run++;
+		if (run > i) {
+			strbuf_add(out, s + i, run - i);
+			i = run;
+			continue;
+		}
 		switch (c) {
 		case '"': strbuf_addstr(out, "\\\""); i++; continue;
 		case '\\': strbuf_addstr(out, "\\\\"); i++; continue;
