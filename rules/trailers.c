@@ -5,6 +5,7 @@
 #include "lib/util.h"
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <pthread.h>
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -96,6 +97,7 @@ void sm_fixes_tag_release(struct sm_fixes_tag *f)
 
 /* The forms stable trees use to name the upstream original. */
 static pcre2_code *upstream_re;
+static pthread_once_t upstream_re_once = PTHREAD_ONCE_INIT;
 
 static void compile_upstream_re(void)
 {
@@ -123,8 +125,8 @@ char *sm_find_upstream_ref(const char *msg, size_t len)
 	if (!memmem(msg, len, "pstream", 7) && !memmem(msg, len, "PSTREAM", 7) &&
 	    !memmem(msg, len, "herry", 5) && !memmem(msg, len, "HERRY", 5))
 		return NULL;
-	if (!upstream_re)
-		compile_upstream_re();
+	/* Once, even when two threads load commits (scan does). */
+	pthread_once(&upstream_re_once, compile_upstream_re);
 	if (!upstream_re)
 		return NULL;
 	md = pcre2_match_data_create_from_pattern(upstream_re, NULL);

@@ -54,6 +54,10 @@ has "scan reuses the cached index" "tree linux-4.4.y (4.4): index hit"
 if grep -q "^${W4A:0:12}" <<<"$out"; then bad "--candidates hides rejects"; else ok "--candidates hides rejects"; fi
 expect "scan --json" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y=4.4 --json --check-applies
 json "scan json" "c={x['id']:x for x in d['commits']}; w=c['$W8']['trees']; assert d['nr_commits']==14; assert w[0]['applies'] is False and w[1]['applies'] is True; assert c['$W1']['trees'][1]['present_as']=='$T3'; assert c['$MERGE']['merge']"
+# The second loading thread changes nothing in the result.
+one=$(SM_SCAN_THREADS=1 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y=4.4 --json)
+two=$(SM_SCAN_THREADS=2 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y=4.4 --json)
+[ -n "$one" ] && [ "$one" = "$two" ] && ok "scan: two threads, same JSON" || bad "scan: two threads, same JSON"
 expect "scan unknown revision" 1 "$sm" scan --range v4.4..v9.9 --tree linux-4.1.y
 has "scan names the range and the bad end" "stablemate scan: range v4.4..v9.9: v9.9: unknown revision in"
 [ "$(wc -l <<<"$out")" = 1 ] && ok "scan error is one line" || bad "scan error is one line: $out"

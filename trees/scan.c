@@ -11,8 +11,11 @@
 #include "trees/strmap.h"
 #include "trees/afterlife.h"
 #include "lib/util.h"
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct fixes_target {
 	git_oid id;
@@ -177,22 +180,28 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, const struct
 		tr->applies = try_apply(t, it->id);
 }
 
-static int scan_commit(struct scan_ctx *s, const git_oid *id, struct sm_scan_item *it)
+/* The part of a commit that needs the repository: message, diff
+ * statistics and patch-id (one diff). Runs on either thread. */
+static int load_commit(git_repository *repo, const git_oid *id, struct sm_scan_item *it)
 {
 	git_commit *c = NULL;
+	int ret;
+
+	git_oid_tostr(it->id, sizeof(it->id), id);
+	if (git_commit_lookup(&c, repo, id) < 0)
+		return sm_error("commit %s: unreadable (%s)", it->id, sm_git_error());
+	ret = sm_commit_load(repo, c, 1, &it->commit, it->patch_id);
+	git_commit_free(c);
+	return ret;
+}
+
+/* The verdicts, on the main thread, once load_commit is done. */
+static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
+{
 	const struct fixes_target **tg;
 	size_t nr_tg = 0, unresolved = 0;
 	const struct sm_release *first = NULL;
 
-	memset(it, 0, sizeof(*it));
-	git_oid_tostr(it->id, sizeof(it->id), id);
-	if (git_commit_lookup(&c, s->repo, id) < 0)
-		return sm_error("commit %s: unreadable (%s)", it->id, sm_git_error());
-	if (sm_commit_load(s->repo, c, 1, &it->commit, it->patch_id) < 0) {
-		git_commit_free(c);
-		return -1;
-	}
-	git_commit_free(c);
 	sm_classify(s->o->rules, &it->commit, NULL, &it->verdict);
 	sm_afterlife_item(&s->life, it);
 
@@ -225,12 +234,137 @@ static int scan_commit(struct scan_ctx *s, const git_oid *id, struct sm_scan_ite
 	return 0;
 }
 
+/* Loading (libgit2 reads, the diff, the patch-id) is most of a scan's
+ * work: a second thread with its own repository handle loads chunks of
+ * the range while the main thread loads too and judges the loaded chunks
+ * in order. Results do not depend on which thread loaded what.
+ * SM_SCAN_THREADS=1 keeps to one thread, =2 forces the second one even
+ * for a short range (the tests compare both). */
+struct loader {
+	const char *path;
+	const git_oid *ids;
+	struct sm_scan_item *items;
+	size_t nr, chunk, nr_chunks;	/* chunk: commits per chunk, 1 to 32 */
+	size_t next;			/* next chunk to claim */
+	signed char *state;		/* per chunk: 0 pending, 1 loaded, -1 failed */
+	char error[1024];		/* the failed chunk's message */
+	pthread_mutex_t mu;
+	pthread_cond_t done;
+};
+
+static long claim(struct loader *l)
+{
+	long c = -1;
+
+	pthread_mutex_lock(&l->mu);
+	if (l->next < l->nr_chunks)
+		c = (long)l->next++;
+	pthread_mutex_unlock(&l->mu);
+	return c;
+}
+
+static void load_chunk(struct loader *l, git_repository *repo, size_t c)
+{
+	size_t end = (c + 1) * l->chunk < l->nr ? (c + 1) * l->chunk : l->nr;
+	int ok = 1;
+
+	for (size_t i = c * l->chunk; ok && i < end; i++)
+		ok = load_commit(repo, &l->ids[i], &l->items[i]) == 0;
+	pthread_mutex_lock(&l->mu);
+	l->state[c] = ok ? 1 : -1;
+	if (!ok && !l->error[0])
+		snprintf(l->error, sizeof(l->error), "%s", sm_last_error());
+	pthread_cond_broadcast(&l->done);
+	pthread_mutex_unlock(&l->mu);
+}
+
+static void *loader_thread(void *arg)
+{
+	struct loader *l = arg;
+	git_repository *repo = NULL;
+	long c;
+
+	if (sm_repo_open(&repo, l->path) < 0) {
+		/* The main thread loads everything itself. */
+		sm_clear_error();
+		return NULL;
+	}
+	while ((c = claim(l)) >= 0)
+		load_chunk(l, repo, (size_t)c);
+	git_repository_free(repo);
+	return NULL;
+}
+
+static int use_thread(size_t nr)
+{
+	const char *v = getenv("SM_SCAN_THREADS");
+
+	if (v && *v)
+		return atoi(v) > 1 && nr > 1;
+	return nr >= 128 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan_result *out)
+{
+	struct loader l;
+	pthread_t th;
+	int threaded, ret = 0;
+
+	memset(&l, 0, sizeof(l));
+	l.path = s->o->upstream;
+	l.ids = ids;
+	l.items = out->items;
+	l.nr = out->nr;
+	l.chunk = out->nr / 64 < 1 ? 1 : out->nr / 64 > 32 ? 32 : out->nr / 64;
+	l.nr_chunks = (out->nr + l.chunk - 1) / l.chunk;
+	l.state = xcalloc(l.nr_chunks + 1, 1);
+	pthread_mutex_init(&l.mu, NULL);
+	pthread_cond_init(&l.done, NULL);
+	threaded = use_thread(out->nr) && pthread_create(&th, NULL, loader_thread, &l) == 0;
+	for (size_t j = 0; j < l.nr_chunks && !ret;) {
+		signed char st;
+		long c;
+
+		pthread_mutex_lock(&l.mu);
+		st = l.state[j];
+		pthread_mutex_unlock(&l.mu);
+		if (st < 0) {
+			ret = sm_error("%s", l.error);
+		} else if (st > 0) {
+			size_t end = (j + 1) * l.chunk < l.nr ? (j + 1) * l.chunk : l.nr;
+
+			for (size_t i = j * l.chunk; i < end && !ret; i++)
+				ret = scan_commit(s, &out->items[i]);
+			j++;
+		} else if ((c = claim(&l)) >= 0) {
+			load_chunk(&l, s->repo, (size_t)c);
+		} else {
+			pthread_mutex_lock(&l.mu);
+			while (!l.state[j])
+				pthread_cond_wait(&l.done, &l.mu);
+			pthread_mutex_unlock(&l.mu);
+		}
+	}
+	if (ret) {
+		/* Stop the loader: nothing more to claim. */
+		pthread_mutex_lock(&l.mu);
+		l.next = l.nr_chunks;
+		pthread_mutex_unlock(&l.mu);
+	}
+	if (threaded)
+		pthread_join(th, NULL);
+	pthread_cond_destroy(&l.done);
+	pthread_mutex_destroy(&l.mu);
+	free(l.state);
+	return ret;
+}
+
 static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 {
 	git_revwalk *w = NULL;
-	git_oid id;
-	size_t alloc = 0;
-	int err;
+	git_oid id, *ids = NULL;
+	size_t nr = 0, alloc = 0;
+	int err, ret;
 
 	const char *dots = strstr(s->o->range, "..");
 	git_oid from, to;
@@ -261,18 +395,20 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 		return sm_error("range %s: %s", s->o->range, sm_git_error());
 	}
 	while (!(err = git_revwalk_next(&id, w))) {
-		ALLOC_GROW(out->items, out->nr, alloc);
-		if (scan_commit(s, &id, &out->items[out->nr]) < 0) {
-			out->nr++;	/* released with the rest */
-			git_revwalk_free(w);
-			return -1;
-		}
-		out->nr++;
+		ALLOC_GROW(ids, nr, alloc);
+		ids[nr++] = id;
 	}
 	git_revwalk_free(w);
-	if (err != GIT_ITEROVER)
+	if (err != GIT_ITEROVER) {
+		free(ids);
 		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
-	return 0;
+	}
+	/* Zeroed items: released with the rest whatever was filled in. */
+	out->items = xcalloc(nr + 1, sizeof(*out->items));
+	out->nr = nr;
+	ret = load_and_judge(s, ids, out);
+	free(ids);
+	return ret;
 }
 
 int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
