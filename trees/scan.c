@@ -28,6 +28,7 @@ struct scan_ctx {
 	git_repository *repo;
 	struct sm_release_tags tags;
 	struct sm_tree_state *trees;
+	size_t opened;			/* trees[] opened so far */
 	/* Fixes: targets resolved so far, by the abbreviated id as written. */
 	struct strmap target_by_abbrev;
 	char **abbrevs;
@@ -304,6 +305,27 @@ static int use_thread(size_t nr)
 	return nr >= 128 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
+/* The release tags and each tree's upstream index (built or read from
+ * the cache): done while the loader thread already loads commits. */
+static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
+{
+	const struct sm_scan_opts *o = s->o;
+
+	if (sm_release_tags_load(&s->tags, s->repo) < 0)
+		return -1;
+	s->trees = xcalloc(o->nr_trees + 1, sizeof(*s->trees));
+	out->nr_trees = o->nr_trees;
+	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
+	for (; s->opened < o->nr_trees; s->opened++) {
+		if (sm_tree_state_open(&s->trees[s->opened], &o->trees[s->opened], s->repo,
+				       o->upstream, o->cache_dir) < 0)
+			return -1;
+		out->tree_cache_state[s->opened] =
+			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
+	}
+	return 0;
+}
+
 static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan_result *out)
 {
 	struct loader l;
@@ -321,6 +343,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan
 	pthread_mutex_init(&l.mu, NULL);
 	pthread_cond_init(&l.done, NULL);
 	threaded = use_thread(out->nr) && pthread_create(&th, NULL, loader_thread, &l) == 0;
+	ret = open_trees(s, out);
 	for (size_t j = 0; j < l.nr_chunks && !ret;) {
 		signed char st;
 		long c;
@@ -414,28 +437,15 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 {
 	struct scan_ctx s;
-	size_t opened = 0;
-	int ret = -1;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	memset(&s, 0, sizeof(s));
 	s.o = o;
 	if (sm_repo_open(&s.repo, o->upstream) < 0)
 		return -1;
-	if (sm_release_tags_load(&s.tags, s.repo) < 0)
-		goto out;
-	s.trees = xcalloc(o->nr_trees + 1, sizeof(*s.trees));
-	out->nr_trees = o->nr_trees;
-	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
-	for (; opened < o->nr_trees; opened++) {
-		if (sm_tree_state_open(&s.trees[opened], &o->trees[opened], s.repo, o->upstream,
-				       o->cache_dir) < 0)
-			goto out;
-		out->tree_cache_state[opened] = sm_cache_state_name(s.trees[opened].idx.cache_state);
-	}
 	ret = walk_range(&s, out);
-out:
-	for (size_t i = 0; i < opened; i++)
+	for (size_t i = 0; i < s.opened; i++)
 		sm_tree_state_close(&s.trees[i]);
 	free(s.trees);
 	if (s.life_open)
