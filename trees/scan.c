@@ -29,6 +29,7 @@ struct scan_ctx {
 	struct sm_release_tags tags;
 	struct sm_tree_state *trees;
 	size_t opened;			/* trees[] opened so far */
+	git_oid from;			/* the range's start */
 	/* Fixes: targets resolved so far, by the abbreviated id as written. */
 	struct strmap target_by_abbrev;
 	char **abbrevs;
@@ -305,8 +306,9 @@ static int use_thread(size_t nr)
 	return nr >= 128 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
-/* The release tags and each tree's upstream index (built or read from
- * the cache): done while the loader thread already loads commits. */
+/* The release tags, each tree's upstream index (built or read from the
+ * cache) and the lifecycle index past the range: done while the loader
+ * thread already loads commits. */
 static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
 {
 	const struct sm_scan_opts *o = s->o;
@@ -323,6 +325,9 @@ static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
 		out->tree_cache_state[s->opened] =
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
 	}
+	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, &s->from, out) < 0)
+		return -1;
+	s->life_open = 1;
 	return 0;
 }
 
@@ -407,9 +412,7 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 		return -1;
 	}
 	free(a);
-	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, &from, out) < 0)
-		return -1;
-	s->life_open = 1;
+	s->from = from;
 	if (git_revwalk_new(&w, s->repo) < 0)
 		return sm_error("%s: %s", s->o->range, sm_git_error());
 	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
