@@ -2,6 +2,7 @@
  * merge another maintainer's notes ref, add review blocks from a file. */
 #include "cli/cli.h"
 #include "gitnotes/notes.h"
+#include "gitnotes/sync.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
 #include "lib/util.h"
@@ -13,6 +14,8 @@ static const char *const synopsis[] = {
 	"stablemate notes show COMMIT [-C DIR] [--notes-ref REF] [--json]",
 	"stablemate notes merge REF [-C DIR] [--notes-ref REF]",
 	"stablemate notes add [COMMIT] [FILE] [-C DIR] [--notes-ref REF] [--one-by-one]",
+	"stablemate notes setup [--remote NAME URL] [-C DIR] [--notes-ref REF]",
+	"stablemate notes sync [-C DIR] [--notes-ref REF]",
 	NULL
 };
 
@@ -25,13 +28,19 @@ static const struct sm_usage usage = { synopsis,
 "  merge   merge a fetched notes ref (e.g. refs/notes/remotes/greg/stable-review)\n"
 "          into ours, review by review (the union; text nobody wrote twice kept)\n"
 "  add     add the review blocks of FILE (default stdin, the note format) to\n"
-"          COMMIT; a line 'commit <id>' switches to another commit\n",
+"          COMMIT; a line 'commit <id>' switches to another commit\n"
+"  setup   make plain `git log` show the reviews (notes.displayRef) and, with\n"
+"          --remote NAME URL, add that maintainer's repository as a remote\n"
+"          whose notes are fetched into refs/notes/remotes/NAME/stable-review\n"
+"  sync    fetch the notes of every remote set up so, and merge each into\n"
+"          ours review by review\n",
 NULL
 };
 
 /* The options every notes subcommand takes (before or after its name). */
 static const char *notes_repo, *notes_ref_arg;
 static int notes_json, notes_one_by_one;
+static const char *notes_remote;
 
 static const struct sm_option common_options[] = {
 	OPT_REPO(&notes_repo, "the git repository (default: the current directory)"),
@@ -60,9 +69,18 @@ static const struct sm_option add_options[] = {
 	OPT_END()
 };
 
+static const struct sm_option setup_options[] = {
+	OPT_INHERIT(common_options),
+	OPT_STRING(0, "remote", &notes_remote, "NAME",
+		   "setup: add remote NAME (its URL is the argument) whose\nnotes sync fetches"),
+	OPT_END()
+};
+
 /* notes --help lists every subcommand's options. */
 static const struct sm_option all_options[] = {
 	OPT_INHERIT(common_options),
+	OPT_STRING(0, "remote", &notes_remote, "NAME",
+		   "setup: add remote NAME (its URL is the argument) whose\nnotes sync fetches"),
 	OPT_BOOL(0, "json", &notes_json, "show: machine-readable output"),
 	OPT_BOOL(0, "one-by-one", &notes_one_by_one,
 		 "add: one ref update per review instead of one in all"),
@@ -511,6 +529,87 @@ out:
 	return rc;
 }
 
+static int notes_setup(int argc, char **argv)
+{
+	struct opts o;
+	git_repository *repo = NULL;
+	struct sm_notes_setup_result res;
+	const char *url = NULL;
+	char *remote_ref = NULL;
+	int rc = 1;
+
+	if (parse_opts(argc, argv, setup_options, &o, "setup"))
+		return 2;
+	if (o.nargs > 1 || (o.nargs == 1 && !notes_remote)) {
+		free(o.notes_ref);
+		return cli_usage_error("notes", "setup takes a URL only with --remote NAME");
+	}
+	if (o.nargs == 1)
+		url = o.args[0];
+	if (open_repo(o.repo_dir, &repo) ||
+	    sm_notes_setup(repo, o.notes_ref, notes_remote, url, &res))
+		goto out;
+	printf("notes.displayRef %s %s: plain `git log` shows the reviews\n", o.notes_ref,
+	       res.display_added ? "added" : "already set");
+	if (notes_remote) {
+		remote_ref = sm_notes_remote_ref(notes_remote, o.notes_ref);
+		printf("remote %s%s: its %s is fetched into %s (%s)\n", notes_remote,
+		       res.remote_created ? " added" : "", o.notes_ref, remote_ref,
+		       res.refspec_added ? "refspec added" : "refspec already there");
+	}
+	rc = 0;
+out:
+	git_repository_free(repo);
+	if (rc)
+		rc = cli_fail("notes");
+	free(remote_ref);
+	free(o.notes_ref);
+	return rc;
+}
+
+static int notes_sync(int argc, char **argv)
+{
+	struct opts o;
+	git_repository *repo = NULL;
+	struct sm_notes_sync_result res = { 0 };
+	int rc = 1, r;
+
+	if (parse_opts(argc, argv, merge_options, &o, "sync"))
+		return 2;
+	if (o.nargs) {
+		free(o.notes_ref);
+		return cli_usage_error("notes", "sync takes no arguments");
+	}
+	if (open_repo(o.repo_dir, &repo))
+		goto out;
+	r = sm_notes_sync(repo, o.notes_ref, &res);
+	if (r < 0)
+		goto out;
+	for (size_t i = 0; i < res.nr; i++) {
+		const struct sm_notes_sync_remote *sr = &res.remotes[i];
+
+		if (sr->failed)
+			fprintf(stderr, "stablemate notes: %s: %s\n", sr->name, sr->error);
+		else if (!sr->fetched)
+			printf("%s: no notes there yet\n", sr->name);
+		else if (sr->merge.up_to_date)
+			printf("%s: up to date\n", sr->name);
+		else
+			printf("%s: %zu notes read, %zu reviews added, %zu notes changed\n", sr->name,
+			       sr->merge.notes, sr->merge.reviews_added, sr->merge.notes_changed);
+	}
+	rc = r ? 1 : 0;	/* a failed remote was named above */
+	sm_notes_sync_result_release(&res);
+	git_repository_free(repo);
+	free(o.notes_ref);
+	return rc;
+out:
+	sm_notes_sync_result_release(&res);
+	git_repository_free(repo);
+	free(o.notes_ref);
+	return cli_fail("notes");
+}
+
 int cmd_notes(int argc, char **argv)
 {
 	int rc;
@@ -528,8 +627,12 @@ int cmd_notes(int argc, char **argv)
 		rc = notes_merge(argc, argv);
 	else if (!strcmp(argv[0], "add"))
 		rc = notes_add(argc, argv);
+	else if (!strcmp(argv[0], "setup"))
+		rc = notes_setup(argc, argv);
+	else if (!strcmp(argv[0], "sync"))
+		rc = notes_sync(argc, argv);
 	else
-		rc = cli_usage_error("notes", "'%s' is not a notes command (show, merge, add)",
+		rc = cli_usage_error("notes", "'%s' is not a notes command (show, merge, add, setup, sync)",
 				     argv[0]);
 	git_libgit2_shutdown();
 	return rc;

@@ -29,8 +29,24 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 			return sm_error("%s: %s", t->ref, sm_notes_git_error());
 		t->changed = 1;
 		err = git_note_commit_iterator_new(&it, m->theirs);
-		while (!err && !git_note_next(&blob_id, &annotated, it))
+		while (!err && !git_note_next(&blob_id, &annotated, it)) {
+			git_blob *blob = NULL;
+
 			m->st.notes++;
+			/* every review of theirs is new to us: count them */
+			if (git_blob_lookup(&blob, t->repo, &blob_id) == 0) {
+				struct strbuf text = STRBUF_INIT;
+				struct sm_note n;
+
+				/* blob content is not NUL-terminated */
+				strbuf_add(&text, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+				sm_note_parse(&n, text.buf ? text.buf : "");
+				m->st.reviews_added += n.nr;
+				sm_note_release(&n);
+				strbuf_release(&text);
+				git_blob_free(blob);
+			}
+		}
 		git_note_iterator_free(it);
 		m->st.notes_changed = m->st.notes;
 		return 0;
