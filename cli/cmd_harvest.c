@@ -18,13 +18,15 @@ static const char *const synopsis[] = {
 
 static const struct sm_usage usage = { synopsis,
 	"Reads the threads of the notmuch database DIR that match Q (default: the\n"
-	"stable and linux-kernel lists, not yet tagged " SM_HARVEST_TAG "), links\n"
-	"each reply to the patch (or cover letter) it answers, maps the patch to its\n"
-	"upstream commit in GIT_DIR and adds the reply's trailers and comment to the\n"
-	"review note of that commit (default ref " SM_NOTES_REF_DEFAULT ").\n"
-	"Processed messages get the tag " SM_HARVEST_TAG ".\n",
+	"stable and linux-kernel lists) and changed since the last harvest of Q into\n"
+	"the same notes ref and repository, links each reply to the patch (or cover\n"
+	"letter) it answers, maps the patch to its upstream commit in GIT_DIR and adds\n"
+	"the reply's trailers and comment to the review note of that commit (default\n"
+	"ref " SM_NOTES_REF_DEFAULT "). Then the database revision read up to is\n"
+	"recorded in the database's config (stablemate.harvest-<sha1>); messages are\n"
+	"not tagged.\n",
 	"SM_HARVEST_CRASH_AFTER_NOTE=1 (tests) exits with 3 right after the first\n"
-	"note write, before the messages are tagged.\n"
+	"note write, before the revision is recorded.\n"
 };
 
 struct out {
@@ -40,7 +42,7 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 	if (!strcmp(ev, "written")) {
 		const char *crash = getenv("SM_HARVEST_CRASH_AFTER_NOTE");
 
-		/* Test hook: die between the note write and the tag write. */
+		/* Test hook: die between the note write and the revision record. */
 		if (crash && *crash && strcmp(crash, "0")) {
 			fprintf(stderr, "stablemate harvest: SM_HARVEST_CRASH_AFTER_NOTE: exiting\n");
 			fflush(stdout);
@@ -97,7 +99,7 @@ int cmd_harvest(int argc, char **argv)
 			   "address in <>, as in git's .mailmap: a trailer counts\n"
 			   "as a review only when its address is the sender's\n"
 			   "or an alias of it; others are kept as Unverified:"),
-		OPT_BOOL(0, "dry-run", &o.dry_run, "parse and map only: no note, no tag"),
+		OPT_BOOL(0, "dry-run", &o.dry_run, "parse and map only: no note, no revision recorded"),
 		OPT_BOOL(0, "json", &out.json, "print the reviews and counts as JSON"),
 		OPT_QUIET(NULL),
 		OPT_END()

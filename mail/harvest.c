@@ -3,9 +3,13 @@
  * Per thread: every message is parsed, replies are linked to patches
  * (mail/thread.c), patches are mapped to upstream commits (mail/map.c),
  * each review from a reply that matched the query is added to the note on
- * its commit, and only then are the matched messages tagged. A crash
- * between the two leaves the messages untagged: the rerun adds the same
- * reviews again, which the notes layer keys by Message-ID (no duplicate). */
+ * its commit, and only then does the cursor move: the database revision the
+ * run started at, kept in the database's config per query, notes ref and
+ * repository. The next run reads only messages changed since
+ * (`lastmod:` — one config write per run instead of a tag write per
+ * message). A crash between the notes and the cursor leaves the cursor
+ * where it was: the rerun adds the same reviews again, which the notes
+ * layer keys by Message-ID (no duplicate). */
 #include "mail/harvest.h"
 #include "mail/ident.h"
 #include "mail/map.h"
@@ -14,6 +18,7 @@
 #include "mail/thread.h"
 #include "gitnotes/notes.h"
 #include "lib/util.h"
+#include <glib.h>
 #include <notmuch.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,12 +37,10 @@ struct harvest {
 	struct sm_mapper *map;
 	struct sm_aliases aliases;
 	const char *notes_ref;
-	/* The batch: reviews to write in one notes commit, then the
-	 * messages to tag once they are written. */
+	/* The batch: reviews to write in one notes commit. */
 	struct sm_review *reviews;
 	git_oid *commits;
 	size_t nr_reviews, alloc_reviews, alloc_commits;
-	struct strlist to_tag;
 };
 
 static void event(struct harvest *h, const char *ev, const struct sm_review *r,
@@ -48,13 +51,11 @@ static void event(struct harvest *h, const char *ev, const struct sm_review *r,
 }
 
 #define BATCH_REVIEWS 512
-#define BATCH_TAGS 4096
 
-/* Writes the batched reviews (one notes commit), then tags the messages. */
+/* Writes the batched reviews (one notes commit). */
 static int flush(struct harvest *h)
 {
 	size_t added = 0, i;
-	notmuch_status_t s = NOTMUCH_STATUS_SUCCESS;
 
 	if (h->nr_reviews && !h->o->dry_run) {
 		if (sm_notes_add_batch(sm_mapper_repo(h->map), h->notes_ref, h->commits,
@@ -70,24 +71,6 @@ static int flush(struct harvest *h)
 	for (i = 0; i < h->nr_reviews; i++)
 		sm_review_release(&h->reviews[i]);
 	h->nr_reviews = 0;
-	if (!h->o->dry_run && h->to_tag.nr) {
-		s = notmuch_database_begin_atomic(h->db);
-		for (i = 0; !s && i < h->to_tag.nr; i++) {
-			notmuch_message_t *m = NULL;
-
-			s = notmuch_database_find_message(h->db, h->to_tag.items[i], &m);
-			if (!s && m) {
-				s = notmuch_message_add_tag(m, SM_HARVEST_TAG);
-				notmuch_message_destroy(m);
-			}
-		}
-		if (!s)
-			s = notmuch_database_end_atomic(h->db);
-	}
-	strlist_clear(&h->to_tag);
-	if (s)
-		return sm_error("%s: tagging messages: %s", h->o->db_path,
-				notmuch_status_to_string(s));
 	return 0;
 }
 
@@ -132,10 +115,8 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 
 		if (notmuch_message_get_flag_st(nm, NOTMUCH_MESSAGE_FLAG_MATCH, &match))
 			match = FALSE;
-		if (match) {
-			strlist_append(&h->to_tag, id);
+		if (match)
 			h->st->messages++;
-		}
 		if (!file || sm_mail_parse_file(&m, file) < 0) {
 			if (match) {
 				sm_warn("<%s>: %s (skipped)", id, file ? sm_last_error() : "no file");
@@ -200,8 +181,8 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 		git_oid_cpy(&h->commits[h->nr_reviews], &pm[tr->patch].oid);
 		h->nr_reviews++;
 	}
-	/* Whole threads per batch: a thread's messages are tagged with its reviews. */
-	if (h->nr_reviews >= BATCH_REVIEWS || h->to_tag.nr >= BATCH_TAGS)
+	/* Whole threads per batch. */
+	if (h->nr_reviews >= BATCH_REVIEWS)
 		ret = flush(h);
 	else
 		ret = 0;
@@ -211,9 +192,46 @@ out:
 	return ret;
 }
 
+/* The config key of the cursor: per query, notes ref and repository. */
+static char *cursor_key(const char *query, const char *notes_ref, const char *repo)
+{
+	char *real = realpath(repo, NULL);
+	char *text = xasprintf("%s\n%s\n%s", query, notes_ref, real ? real : repo);
+	gchar *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, text, -1);
+	char *key = xasprintf("stablemate.harvest-%s", sum);
+
+	g_free(sum);
+	free(text);
+	free(real);
+	return key;
+}
+
+/* The first revision not harvested yet under key: 0 without a cursor or
+ * when the database is another one (its UUID changed). */
+static unsigned long cursor_read(notmuch_database_t *db, const char *key, const char *uuid)
+{
+	char *val = NULL;
+	unsigned long rev = 0;
+	size_t ul = strlen(uuid);
+
+	if (notmuch_database_get_config(db, key, &val) == NOTMUCH_STATUS_SUCCESS && val &&
+	    !strncmp(val, uuid, ul) && val[ul] == ' ') {
+		char *end;
+
+		errno = 0;
+		rev = strtoul(val + ul + 1, &end, 10);
+		rev = (errno || *end) ? 0 : rev + 1;
+	}
+	free(val);
+	return rev;
+}
+
 int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *st,
 		      sm_harvest_fn fn, void *data)
 {
+	const char *base = o->query ? o->query : SM_HARVEST_DEFAULT_QUERY, *uuid = "";
+	char *key = NULL, *query = NULL;
+	unsigned long rev = 0, from;
 	struct harvest h = { 0 };
 	notmuch_query_t *q = NULL;
 	notmuch_threads_t *threads = NULL;
@@ -248,7 +266,15 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	h.map = sm_mapper_open(o->repo, o->upstream_ref);
 	if (!h.map)
 		goto out;
-	q = notmuch_query_create(h.db, o->query ? o->query : SM_HARVEST_DEFAULT_QUERY);
+	/* Messages changed since the last run, up to the revision now. */
+	rev = notmuch_database_get_revision(h.db, &uuid);
+	key = cursor_key(base, h.notes_ref, o->repo);
+	from = cursor_read(h.db, key, uuid);
+	if (!strcmp(base, "*") || !*base)
+		query = xasprintf("lastmod:%lu..%lu", from, rev);
+	else
+		query = xasprintf("(%s) and lastmod:%lu..%lu", base, from, rev);
+	q = notmuch_query_create(h.db, query);
 	if (!q) {
 		sm_error("%s: cannot create the query", o->db_path);
 		goto out;
@@ -256,9 +282,7 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	notmuch_query_set_sort(q, NOTMUCH_SORT_OLDEST_FIRST);
 	s = notmuch_query_search_threads(q, &threads);
 	if (s) {
-		sm_error("%s: query \"%s\": %s", o->db_path,
-			 o->query ? o->query : SM_HARVEST_DEFAULT_QUERY,
-			 notmuch_status_to_string(s));
+		sm_error("%s: query \"%s\": %s", o->db_path, base, notmuch_status_to_string(s));
 		goto out;
 	}
 	for (; notmuch_threads_valid(threads); notmuch_threads_move_to_next(threads)) {
@@ -270,12 +294,23 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 			goto out;
 	}
 	ret = flush(&h);
+	if (!ret && !o->dry_run) {
+		/* Only now: the reviews of every message up to rev are in the notes. */
+		char *val = xasprintf("%s %lu", uuid, rev);
+
+		s = notmuch_database_set_config(h.db, key, val);
+		free(val);
+		if (s)
+			ret = sm_error("%s: recording the harvested revision: %s", o->db_path,
+				       notmuch_status_to_string(s));
+	}
 out:
+	free(key);
+	free(query);
 	for (size_t i = 0; i < h.nr_reviews; i++)
 		sm_review_release(&h.reviews[i]);
 	free(h.reviews);
 	free(h.commits);
-	strlist_clear(&h.to_tag);
 	sm_aliases_release(&h.aliases);
 	if (threads)
 		notmuch_threads_destroy(threads);
