@@ -1,6 +1,7 @@
 /* stablemate boot: apply, build and boot candidate patches in QEMU. */
 #include "cli/cli.h"
 #include "qemu/boot.h"
+#include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -11,7 +12,8 @@ static const char *const synopsis[] = {
 	"stablemate boot (--series DIR | --branch B [-C REPO] [--base REV])",
 	"                [--config FRAGMENT]... [--test DIR/NAME]... [--timeout S]",
 	"                [--test-timeout S] [--accel kvm|tcg] [--cache-dir DIR]",
-	"                [--run-dir DIR] [--json | --mail]",
+	"                [--run-dir DIR] [--arch x86_64|arm64] [--compare] [--bisect]",
+	"                [--kcidb FILE] [--distcc HOSTS] [--ccache] [--json | --mail]",
 	NULL
 };
 
@@ -23,7 +25,8 @@ static const struct sm_usage usage = { synopsis,
 	"reports each test's KTAP result, kernel oops/BUG/panic/WARNING lines and\n"
 	"the boot time.\n",
 	"Exit status: 0 when the verdict is pass, 1 otherwise (fail, timeout, panic,\n"
-	"apply-failed, build-failed, or an error), 2 on a usage error.\n"
+	"apply-failed, build-failed, regressed, or an error), 2 on a usage error.\n"
+	"With --compare a test that fails on the base too does not make it 1.\n"
 };
 
 static int opt_accel(const struct sm_option *opt, const char *arg)
@@ -34,12 +37,29 @@ static int opt_accel(const struct sm_option *opt, const char *arg)
 	return 0;
 }
 
+static int opt_arch(const struct sm_option *opt, const char *arg)
+{
+	if (strcmp(arg, "x86_64") && strcmp(arg, "arm64"))
+		return sm_error("--arch: '%s' is not x86_64 or arm64", arg);
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+static int opt_hosts(const struct sm_option *opt, const char *arg)
+{
+	if (!*arg)
+		return sm_error("--distcc: no hosts");
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
 int cmd_boot(int argc, char **argv)
 {
 	struct boot_opts o = BOOT_OPTS_INIT;
 	struct boot_result r;
 	struct strbuf out = STRBUF_INIT;
-	int json = 0, mail = 0, ret;
+	const char *kcidb = NULL;
+	int json = 0, mail = 0, bisect = 0, ret;
 	const struct sm_option options[] = {
 		OPT_STRING(0, "series", &o.series_dir, "DIR",
 			   "a directory of format-patch files; DIR/series gives the\n"
@@ -65,6 +85,23 @@ int cmd_boot(int argc, char **argv)
 		OPT_ALIAS(0, "cache", "cache-dir"),
 		OPT_STRING(0, "run-dir", &o.run_dir, "DIR",
 			   "where the logs of this run go (default CACHE/runs/...)"),
+		OPT_CALLBACK(0, "arch", &o.arch, "A",
+			     "x86_64 (default) or arm64 (aarch64-linux-gnu-gcc, booted\n"
+			     "in qemu-system-aarch64 -M virt); a tree and build per arch",
+			     opt_arch),
+		OPT_BOOL(0, "compare", &o.compare,
+			 "also build and boot the base (the tree without the series)\n"
+			 "with the same test programs; per test: still passing,\n"
+			 "fixed, regressed, still failing, new; the verdict is\n"
+			 "regressed when a test or the boot went from pass to fail"),
+		OPT_BOOL(0, "bisect", &bisect,
+			 "--compare, and on a regression find the first bad patch"),
+		OPT_STRING(0, "kcidb", &kcidb, "FILE",
+			   "also write the run as KCIDB JSON (schema v4.0) to FILE"),
+		OPT_CALLBACK(0, "distcc", &o.distcc, "HOSTS",
+			     "compile with distcc on HOSTS (DISTCC_HOSTS syntax, e.g.\n"
+			     "\"build1/8 build2/8\"), -j from `distcc -j`", opt_hosts),
+		OPT_BOOL(0, "ccache", &o.ccache, "compile through ccache"),
 		OPT_JSON(&json),
 		OPT_BOOL(0, "mail", &mail, "print the result as a mail (Subject: line, body)"),
 		OPT_QUIET(NULL),
@@ -89,6 +126,8 @@ int cmd_boot(int argc, char **argv)
 		return cli_usage_error("boot", "--json and --mail exclude each other");
 	}
 
+	if (bisect)
+		o.bisect = o.compare = 1;
 	ret = boot_run(&o, &r);
 	boot_opts_release(&o);
 	if (r.accel)
@@ -97,6 +136,17 @@ int cmd_boot(int argc, char **argv)
 	if (ret < 0) {
 		boot_result_release(&r);
 		return cli_fail("boot");
+	}
+	if (kcidb) {
+		struct strbuf doc = STRBUF_INIT;
+
+		boot_result_kcidb(&r, "stablemate", &doc);
+		if (write_file_atomic(kcidb, doc.buf, doc.len) < 0) {
+			strbuf_release(&doc);
+			boot_result_release(&r);
+			return cli_fail("boot");
+		}
+		strbuf_release(&doc);
 	}
 	if (json) {
 		boot_result_json(&r, &out);
@@ -113,6 +163,8 @@ int cmd_boot(int argc, char **argv)
 	}
 	fputs(out.buf, stdout);
 	ret = strcmp(r.verdict, "pass") ? 1 : 0;
+	if (r.base && !r.regressions && strcmp(r.verdict, "build-failed"))
+		ret = 0;	/* --compare: failing on the base too is no regression */
 	strbuf_release(&out);
 	boot_result_release(&r);
 	return ret;

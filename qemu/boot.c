@@ -35,6 +35,17 @@ void boot_result_release(struct boot_result *r)
 	strlist_clear(&r->tests);
 	strlist_clear(&r->configs);
 	serial_log_release(&r->log);
+	free(r->arch);
+	free(r->compiler);
+	free(r->patchset_hash);
+	if (r->base) {
+		boot_result_release(r->base);
+		free(r->base);
+	}
+	for (size_t i = 0; i < r->changes_nr; i++)
+		free(r->changes[i].name);
+	free(r->changes);
+	free(r->steps);
 	memset(r, 0, sizeof(*r));
 	r->log = (struct serial_log)SERIAL_LOG_INIT;
 }
@@ -65,26 +76,6 @@ char *boot_datadir(void)
 	}
 	free(p);
 	return xstrdup(SM_DATADIR);
-}
-
-/* Runs "bash SCRIPT args..." with output appended to log (and capture). */
-static int script(const char *datadir, const char *name, const char *const *args,
-		  const char *log, struct strbuf *capture, struct run_result *res)
-{
-	const char *argv[16];
-	char *path = xasprintf("%s/%s", datadir, name);
-	struct run_opts o = { .log_path = log, .capture = capture };
-	size_t n = 0;
-	int ret;
-
-	argv[n++] = "bash";
-	argv[n++] = path;
-	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	ret = run_command(argv, &o, res);
-	free(path);
-	return ret;
 }
 
 static char *last_line(struct strbuf *sb)
@@ -151,49 +142,124 @@ out:
 	return ret;
 }
 
+/* What differs per architecture. */
+struct arch_info {
+	const char *name;	/* --arch, ARCH= */
+	const char *gcc;	/* the compiler for kernel and tests */
+	const char *image;	/* in the build directory */
+	const char *fragment;	/* in the data directory, or NULL */
+	const char *busybox_env, *busybox;	/* a static busybox of the arch */
+};
+
+static const struct arch_info arches[] = {
+	{ "x86_64", "gcc", "arch/x86/boot/bzImage", NULL, "SM_BUSYBOX", "/bin/busybox" },
+	{ "arm64", "aarch64-linux-gnu-gcc", "arch/arm64/boot/Image", "kernel-arm64.config",
+	  "SM_BUSYBOX_ARM64", "/usr/local/lib/stablemate/busybox-arm64" },
+};
+
+static const struct arch_info *find_arch(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(arches); i++)
+		if (!strcmp(arches[i].name, name ? name : "x86_64"))
+			return &arches[i];
+	return NULL;
+}
+
+/* One kernel tree of one cache, for all the builds of a run. */
+struct stage {
+	const struct boot_opts *o;
+	const struct arch_info *arch;
+	const char *cache, *datadir;
+	char *tree, *obj;
+	const char *wrap;		/* SM_CC_WRAP: "", "ccache", ... */
+	struct strlist env;		/* "VAR=value" for the build */
+	char *tests_dir;		/* the compiled test programs */
+};
+
+/* Runs "env ENV... bash SCRIPT args..." with output appended to log. */
+static int stage_script(const struct stage *st, const char *name, const char *const *args,
+			const char *log, struct run_result *res)
+{
+	struct strlist argv = STRLIST_INIT;
+	struct run_opts o = { .log_path = log };
+	int ret;
+
+	strlist_append(&argv, "env");
+	for (size_t i = 0; i < st->env.nr; i++)
+		strlist_append(&argv, st->env.items[i]);
+	strlist_append(&argv, "bash");
+	strlist_append_nodup(&argv, xasprintf("%s/%s", st->datadir, name));
+	for (size_t i = 0; args[i]; i++)
+		strlist_append(&argv, args[i]);
+	strlist_append_nodup(&argv, NULL);
+	ret = run_command((const char *const *)argv.items, &o, res);
+	strlist_clear(&argv);
+	return ret;
+}
+
+static void set_build_error(struct boot_result *r, int exit_code, const char *what)
+{
+	struct strbuf log = STRBUF_INIT;
+
+	read_file(r->build_log, &log);
+	r->build_error = build_log_first_error(strbuf_str(&log), log.len);
+	if (!r->build_error)
+		r->build_error = xasprintf("%s failed (exit %d), see %s", what, exit_code,
+					   r->build_log);
+	strbuf_release(&log);
+}
+
 /* Compiles each test program statically against the patched tree's
- * kselftest.h and the built kernel's uapi headers. Returns 0, 1 (a build
- * failure recorded in r) or -1. */
-static int build_tests(const char *tree, const char *obj, const char *run,
-		       struct boot_result *r)
+ * kselftest.h and the built kernel's uapi headers, into st->tests_dir.
+ * Returns 0, 1 (a build failure recorded in r) or -1. */
+static int build_tests(const struct stage *st, struct boot_result *r)
 {
 	struct strbuf list = STRBUF_INIT;
 	int ret = 0;
 
 	for (size_t i = 0; i < r->tests.nr && !ret; i++) {
 		const char *t = r->tests.items[i];
-		char *src = xasprintf("%s/tools/testing/selftests/%s.c", tree, t);
-		char *bin = xasprintf("%s/tests/%s", run, t);
+		char *src = xasprintf("%s/tools/testing/selftests/%s.c", st->tree, t);
+		char *bin = xasprintf("%s/%s", st->tests_dir, t);
 		char *bindir = xstrdup(bin), *slash = strrchr(bindir, '/');
-		char *inc = xasprintf("%s/usr/include", obj);
-		char *ksft = xasprintf("%s/tools/testing/selftests", tree);
-		const char *argv[] = { "gcc", "-static", "-O2", "-Wall", "-isystem", inc,
-				       "-I", ksft, "-o", bin, src, NULL };
+		char *inc = xasprintf("%s/usr/include", st->obj);
+		char *ksft = xasprintf("%s/tools/testing/selftests", st->tree);
+		struct strlist argv = STRLIST_INIT;
 		struct run_result res;
 
+		strlist_append(&argv, "env");
+		for (size_t j = 0; j < st->env.nr; j++)
+			strlist_append(&argv, st->env.items[j]);
+		if (strstr(st->wrap, "ccache"))
+			strlist_append(&argv, "ccache");
+		else if (*st->wrap)
+			strlist_append(&argv, st->wrap);
+		{
+			const char *rest[] = { st->arch->gcc, "-static", "-O2", "-Wall",
+					       "-isystem", inc, "-I", ksft, "-o", bin, src };
+
+			for (size_t j = 0; j < ARRAY_SIZE(rest); j++)
+				strlist_append(&argv, rest[j]);
+		}
+		strlist_append_nodup(&argv, NULL);
 		*slash = '\0';
 		if (!strchr(t, '/') || strstr(t, "..")) {
 			ret = sm_error("test %s: not DIR/NAME of tools/testing/selftests", t);
 		} else if (!file_exists(src)) {
 			r->build_error = xasprintf("test %s: %s not in the patched tree", t,
-						   src + strlen(tree) + 1);
+						   src + strlen(st->tree) + 1);
 			ret = 1;
 		} else if (mkdir_p(bindir, 0755) < 0 ||
-			   run_command(argv, &(struct run_opts){ .log_path = r->build_log },
-				       &res) < 0) {
+			   run_command((const char *const *)argv.items,
+				       &(struct run_opts){ .log_path = r->build_log }, &res) < 0) {
 			ret = -1;
 		} else if (res.exit_code) {
-			struct strbuf log = STRBUF_INIT;
-
-			read_file(r->build_log, &log);
-			r->build_error = build_log_first_error(strbuf_str(&log), log.len);
-			if (!r->build_error)
-				r->build_error = xasprintf("test %s: gcc failed", t);
-			strbuf_release(&log);
+			set_build_error(r, res.exit_code, st->arch->gcc);
 			ret = 1;
 		} else {
 			strbuf_addf(&list, "%s\n", t);
 		}
+		strlist_clear(&argv);
 		free(src);
 		free(bin);
 		free(bindir);
@@ -201,22 +267,20 @@ static int build_tests(const char *tree, const char *obj, const char *run,
 		free(ksft);
 	}
 	if (!ret) {
-		char *dir = xasprintf("%s/tests", run);
-		char *path = xasprintf("%s/list", dir);
+		char *path = xasprintf("%s/list", st->tests_dir);
 
-		if (mkdir_p(dir, 0755) < 0 ||
+		if (mkdir_p(st->tests_dir, 0755) < 0 ||
 		    write_file_atomic(path, strbuf_str(&list), list.len) < 0)
 			ret = -1;
-		free(dir);
 		free(path);
 	}
 	strbuf_release(&list);
 	return ret;
 }
 
-static int lock_cache(const char *cache)
+static int lock_file(const char *cache, const char *name)
 {
-	char *path = xasprintf("%s/lock", cache);
+	char *path = xasprintf("%s/%s", cache, name);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 
 	if (fd < 0) {
@@ -258,136 +322,163 @@ static int write_result(const struct boot_result *r)
 	return ret;
 }
 
-static int run_stage(const struct boot_opts *o, struct boot_result *r,
-		     const char *cache, const char *datadir)
+/* The tree reset to its base (tree.sh): st->tree. */
+static int prepare_tree(struct stage *st, const char *log)
 {
-	char *obj = xasprintf("%s/build-x86_64", cache), *tree = NULL;
-	char *kernel = NULL, *initrd = NULL, *prep_log;
+	const char *tarball = st->o->tarball ? st->o->tarball : DEFAULT_TARBALL;
+	char *name = !strcmp(st->arch->name, "x86_64") ? xstrdup("linux-6.1")
+			: xasprintf("linux-6.1-%s", st->arch->name);
+	const char *args[] = { st->cache, tarball, name, NULL };
+	const char *argv[8];
 	struct strbuf out = STRBUF_INIT;
 	struct run_result res;
-	double t0;
-	int ret = -1, st;
+	char *script = xasprintf("%s/tree.sh", st->datadir);
+	int ret = -1;
 
-	/* 1. the tree, reset to its base */
-	prep_log = xasprintf("%s/prepare.log", r->run_dir);
-	{
-		const char *args[] = { cache, o->tarball ? o->tarball : DEFAULT_TARBALL, NULL };
-
-		if (script(datadir, "tree.sh", args, prep_log, &out, &res) < 0)
-			goto out;
-		if (res.exit_code) {
-			struct strbuf log = STRBUF_INIT;
-			char *err;
-
-			read_file(prep_log, &log);
-			err = build_log_first_error(strbuf_str(&log), log.len);
-			sm_error("%s", err ? err : "tree.sh: cannot prepare the kernel tree");
-			free(err);
-			strbuf_release(&log);
-			goto out;
-		}
-		tree = last_line(&out);
-	}
-
-	/* 2. the patches */
-	if (o->branch && branch_patches(o, r->run_dir, r) < 0)
+	argv[0] = "bash";
+	argv[1] = script;
+	for (size_t i = 0; args[i]; i++)
+		argv[i + 2] = args[i];
+	argv[5] = NULL;
+	if (run_command(argv, &(struct run_opts){ .log_path = log, .capture = &out }, &res) < 0)
 		goto out;
-	st = series_apply(tree, &r->patches, &r->apply);
-	if (st < 0)
-		goto out;
-	if (st > 0) {
-		for (size_t i = 0; i < r->patches.nr; i++)
-			if (!strcmp(r->patches.items[i], r->apply.patch))
-				r->applied = i;
-		r->verdict = "apply-failed";
-		ret = 0;
+	if (res.exit_code) {
+		struct strbuf l = STRBUF_INIT;
+		char *err;
+
+		read_file(log, &l);
+		err = build_log_first_error(strbuf_str(&l), l.len);
+		sm_error("%s", err ? err : "tree.sh: cannot prepare the kernel tree");
+		free(err);
+		strbuf_release(&l);
 		goto out;
 	}
-	r->applied = r->patches.nr;
+	st->tree = last_line(&out);
+	ret = 0;
+out:
+	free(script);
+	free(name);
+	strbuf_release(&out);
+	return ret;
+}
 
-	/* 3. the kernel */
-	t0 = run_now();
+static int git_tree(const struct stage *st, const char *const *args, struct strbuf *out)
+{
+	const char *argv[12] = { "git", "-C", st->tree, "-c", "core.hooksPath=/dev/null" };
+	struct run_result res;
+	struct strbuf err = STRBUF_INIT;
+	size_t n = 5;
+
+	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	if (run_command(argv, &(struct run_opts){ .capture = out ? out : &err }, &res) < 0) {
+		strbuf_release(&err);
+		return -1;
+	}
+	if (res.exit_code) {
+		strbuf_trim(out ? out : &err);
+		sm_error("%s: git %s: %s", st->tree, args[0], strbuf_str(out ? out : &err));
+		strbuf_release(&err);
+		return -1;
+	}
+	strbuf_release(&err);
+	return 0;
+}
+
+/* Builds the kernel of the tree as it is, the test programs (when
+ * compile_tests; else the ones in st->tests_dir), the initramfs, boots and
+ * reads the log into r (r->run_dir, build_log, serial_log set). Returns 0
+ * with a verdict or -1. */
+static int build_and_boot(struct stage *st, struct boot_result *r, int compile_tests)
+{
+	const struct boot_opts *o = st->o;
+	char *kernel = NULL, *initrd = NULL;
+	struct run_result res;
+	double t0 = run_now();
+	int ret = -1, s;
+
+	/* the kernel */
 	{
-		const char *args[16];
-		char *frag = xasprintf("%s/kernel.config", datadir);
-		size_t n = 0;
+		struct strlist args = STRLIST_INIT;
 
-		if (r->configs.nr > ARRAY_SIZE(args) - 4) {
-			free(frag);
-			sm_error("%zu config fragments: at most %zu", r->configs.nr,
-				 ARRAY_SIZE(args) - 4);
-			goto out;
-		}
-
-		args[n++] = tree;
-		args[n++] = obj;
-		args[n++] = frag;
-		for (size_t i = 0; i < r->configs.nr && n < ARRAY_SIZE(args) - 1; i++)
-			args[n++] = r->configs.items[i];
-		args[n] = NULL;
-		st = script(datadir, "build-kernel.sh", args, r->build_log, NULL, &res);
-		free(frag);
-		if (st < 0)
+		strlist_append(&args, st->tree);
+		strlist_append(&args, st->obj);
+		strlist_append_nodup(&args, xasprintf("%s/kernel.config", st->datadir));
+		if (st->arch->fragment)
+			strlist_append_nodup(&args, xasprintf("%s/%s", st->datadir,
+							      st->arch->fragment));
+		for (size_t i = 0; i < r->configs.nr; i++)
+			strlist_append(&args, r->configs.items[i]);
+		strlist_append_nodup(&args, NULL);
+		s = stage_script(st, "build-kernel.sh", (const char *const *)args.items,
+				 r->build_log, &res);
+		strlist_clear(&args);
+		if (s < 0)
 			goto out;
 	}
 	if (res.exit_code) {
-		struct strbuf log = STRBUF_INIT;
-
-		read_file(r->build_log, &log);
-		r->build_error = build_log_first_error(strbuf_str(&log), log.len);
-		if (!r->build_error)
-			r->build_error = xasprintf("kernel build failed (exit %d), see %s",
-						   res.exit_code, r->build_log);
-		strbuf_release(&log);
+		set_build_error(r, res.exit_code, "kernel build");
 		r->verdict = "build-failed";
 		r->build_seconds = run_now() - t0;
 		ret = 0;
 		goto out;
 	}
-	kernel = xasprintf("%s/arch/x86/boot/bzImage", obj);
+	kernel = xasprintf("%s/%s", st->obj, st->arch->image);
 
-	/* 4. test programs and initramfs */
-	st = build_tests(tree, obj, r->run_dir, r);
-	if (st < 0)
-		goto out;
-	if (st > 0) {
-		r->verdict = "build-failed";
-		r->build_seconds = run_now() - t0;
-		ret = 0;
-		goto out;
+	/* test programs and initramfs */
+	if (compile_tests) {
+		s = build_tests(st, r);
+		if (s < 0)
+			goto out;
+		if (s > 0) {
+			r->verdict = "build-failed";
+			r->build_seconds = run_now() - t0;
+			ret = 0;
+			goto out;
+		}
 	}
 	initrd = xasprintf("%s/initramfs.cpio", r->run_dir);
 	{
-		char *tests = xasprintf("%s/tests", r->run_dir);
 		char *limit = xasprintf("%u", o->test_timeout ? o->test_timeout : 120);
-		const char *args[] = { initrd, tests, limit, NULL };
+		const char *env = getenv(st->arch->busybox_env);
+		const char *args[] = { initrd, st->tests_dir, limit,
+				       env && *env ? env : st->arch->busybox, st->arch->name, NULL };
 
-		st = script(datadir, "mkinitramfs.sh", args, r->build_log, NULL, &res);
-		free(tests);
+		s = stage_script(st, "mkinitramfs.sh", args, r->build_log, &res);
 		free(limit);
-		if (st < 0)
+		if (s < 0)
 			goto out;
 		if (res.exit_code) {
-			sm_error("%s: mkinitramfs.sh failed, see %s", initrd, r->build_log);
+			struct strbuf l = STRBUF_INIT;
+			char *err;
+
+			read_file(r->build_log, &l);
+			err = build_log_first_error(strbuf_str(&l), l.len);
+			sm_error("%s", err ? err : "mkinitramfs.sh failed");
+			free(err);
+			strbuf_release(&l);
 			goto out;
 		}
 	}
 	r->build_seconds = run_now() - t0;
 
-	/* 5. boot */
+	/* boot */
 	{
 		struct qemu_opts q = {
-			.kernel = kernel, .initrd = initrd, .log_path = r->serial_log,
-			.timeout = o->timeout ? o->timeout : 300, .accel = o->accel,
-			.progress_marker = SERIAL_INIT_START,
+			.arch = st->arch->name, .kernel = kernel, .initrd = initrd,
+			.log_path = r->serial_log, .timeout = o->timeout ? o->timeout : 300,
+			.accel = o->accel, .progress_marker = SERIAL_INIT_START,
 		};
 		struct qemu_accel ran;
 		struct strbuf qout = STRBUF_INIT;
 
-		st = qemu_boot(&q, &res, &qout, &ran);
+		s = qemu_boot(&q, &res, &qout, &ran);
+		free(r->accel);
+		free(r->accel_reason);
 		r->accel = ran.accel;
 		r->accel_reason = ran.reason;
-		if (st < 0) {
+		if (s < 0) {
 			strbuf_release(&qout);
 			goto out;
 		}
@@ -407,14 +498,226 @@ static int run_stage(const struct boot_opts *o, struct boot_result *r,
 	r->verdict = serial_log_verdict(&r->log, r->timed_out);
 	ret = 0;
 out:
-	if (ret == 0 && write_result(r) < 0)
-		ret = -1;
-	strbuf_release(&out);
-	free(prep_log);
-	free(tree);
-	free(obj);
 	free(kernel);
 	free(initrd);
+	return ret;
+}
+
+/* A result for another state of the same tree (the base, a bisect step),
+ * with its own directory under the run's. */
+static struct boot_result *sub_result(const struct boot_result *r, const char *name)
+{
+	struct boot_result *b = xcalloc(1, sizeof(*b));
+
+	b->log = (struct serial_log)SERIAL_LOG_INIT;
+	b->name = xstrdup(name);
+	b->run_dir = xasprintf("%s/%s", r->run_dir, name);
+	b->build_log = xasprintf("%s/build.log", b->run_dir);
+	b->serial_log = xasprintf("%s/serial.log", b->run_dir);
+	b->arch = xstrdup(r->arch);
+	b->compiler = xstrdup(r->compiler);
+	b->start_time = time(NULL);
+	for (size_t i = 0; i < r->tests.nr; i++)
+		strlist_append(&b->tests, r->tests.items[i]);
+	for (size_t i = 0; i < r->configs.nr; i++)
+		strlist_append(&b->configs, r->configs.items[i]);
+	return b;
+}
+
+static int run_at(struct stage *st, const char *rev, struct boot_result *b)
+{
+	const char *co[] = { "checkout", "-q", "-f", "--detach", rev, NULL };
+
+	if (mkdir_p(b->run_dir, 0755) < 0 || git_tree(st, co, NULL) < 0)
+		return -1;
+	unlink(b->build_log);
+	return build_and_boot(st, b, 0);
+}
+
+/* Does step b show one of the series' regressions? */
+static int step_is_bad(const struct boot_result *r, struct boot_result *b)
+{
+	struct boot_result tmp;
+	int bad = 0;
+
+	if (!b->verdict || !strcmp(b->verdict, "build-failed"))
+		return 1;
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.log = b->log;
+	tmp.verdict = b->verdict;
+	tmp.timed_out = b->timed_out;
+	tmp.tests = b->tests;
+	boot_compare(r->base, &tmp);
+	for (size_t i = 0; i < tmp.changes_nr; i++) {
+		if (tmp.changes[i].change != BOOT_REGRESSED)
+			continue;
+		for (size_t j = 0; j < r->changes_nr && !bad; j++)
+			bad = r->changes[j].change == BOOT_REGRESSED &&
+			      !strcmp(r->changes[j].name, tmp.changes[i].name);
+	}
+	for (size_t i = 0; i < tmp.changes_nr; i++)
+		free(tmp.changes[i].name);
+	free(tmp.changes);
+	return bad;
+}
+
+/* Binary search for the first patch whose state shows a regression: the
+ * base is good, all patches bad. Each step is one build. */
+static int bisect(struct stage *st, struct boot_result *r, const struct strlist *commits)
+{
+	size_t good = 0, bad = commits->nr;
+
+	r->bisected = 1;
+	while (bad - good > 1) {
+		size_t mid = good + (bad - good) / 2;
+		char *name = xasprintf("bisect-%zu", mid);
+		struct boot_result *b = sub_result(r, name);
+		struct bisect_step *step;
+		int ret = run_at(st, commits->items[mid - 1], b);
+
+		free(name);
+		if (ret < 0) {
+			boot_result_release(b);
+			free(b);
+			return -1;
+		}
+		r->steps = xrealloc(r->steps, (r->steps_nr + 1) * sizeof(*r->steps));
+		step = &r->steps[r->steps_nr++];
+		step->applied = mid;
+		step->bad = step_is_bad(r, b);
+		step->verdict = b->verdict;
+		step->build_seconds = b->build_seconds;
+		step->boot_seconds = b->boot_seconds;
+		if (write_result(b) < 0) {
+			boot_result_release(b);
+			free(b);
+			return -1;
+		}
+		if (step->bad)
+			bad = mid;
+		else
+			good = mid;
+		boot_result_release(b);
+		free(b);
+	}
+	r->first_bad = bad;
+	return 0;
+}
+
+/* sha256 of each patch, newline-terminated, then of that list (KCIDB's
+ * patchset_hash), with sha256sum. */
+static void patchset_hash(struct boot_result *r)
+{
+	struct strlist argv = STRLIST_INIT;
+	struct strbuf out = STRBUF_INIT, list = STRBUF_INIT;
+	struct run_result res;
+	char *path = xasprintf("%s/patchset.sha256", r->run_dir);
+
+	if (!r->patches.nr)
+		goto out;
+	strlist_append(&argv, "sha256sum");
+	for (size_t i = 0; i < r->patches.nr; i++)
+		strlist_append(&argv, r->patches.items[i]);
+	strlist_append_nodup(&argv, NULL);
+	if (run_command((const char *const *)argv.items, &(struct run_opts){ .capture = &out },
+			&res) < 0 || res.exit_code)
+		goto out;
+	for (const char *p = strbuf_str(&out); *p;) {
+		const char *eol = strchr(p, '\n');
+
+		strbuf_add(&list, p, 64);
+		strbuf_addch(&list, '\n');
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+	if (write_file_atomic(path, list.buf, list.len) < 0)
+		goto out;
+	strbuf_reset(&out);
+	{
+		const char *argv2[] = { "sha256sum", path, NULL };
+
+		if (run_command(argv2, &(struct run_opts){ .capture = &out }, &res) == 0 &&
+		    !res.exit_code && out.len >= 64)
+			r->patchset_hash = xstrndup(out.buf, 64);
+	}
+out:
+	sm_clear_error();
+	strlist_clear(&argv);
+	strbuf_release(&out);
+	strbuf_release(&list);
+	free(path);
+}
+
+static int run_stage(struct stage *st, struct boot_result *r)
+{
+	const struct boot_opts *o = st->o;
+	struct strlist commits = STRLIST_INIT;
+	char *prep_log = xasprintf("%s/prepare.log", r->run_dir);
+	int ret = -1, s;
+
+	/* 1. the tree, reset to its base */
+	if (prepare_tree(st, prep_log) < 0)
+		goto out;
+
+	/* 2. the patches */
+	if (o->branch && branch_patches(o, r->run_dir, r) < 0)
+		goto out;
+	patchset_hash(r);
+	s = series_apply(st->tree, &r->patches, &r->apply);
+	if (s < 0)
+		goto out;
+	if (s > 0) {
+		for (size_t i = 0; i < r->patches.nr; i++)
+			if (!strcmp(r->patches.items[i], r->apply.patch))
+				r->applied = i;
+		r->verdict = r->series_verdict = "apply-failed";
+		ret = 0;
+		goto out;
+	}
+	r->applied = r->patches.nr;
+	if (o->compare || o->bisect) {
+		const char *args[] = { "rev-list", "--reverse", "sm-base..HEAD", NULL };
+		struct strbuf out = STRBUF_INIT;
+		char *save = NULL;
+
+		if (git_tree(st, args, &out) < 0) {
+			strbuf_release(&out);
+			goto out;
+		}
+		for (char *p = strtok_r(out.buf ? out.buf : (char *)"", "\n", &save); p;
+		     p = strtok_r(NULL, "\n", &save))
+			strlist_append(&commits, p);
+		strbuf_release(&out);
+	}
+
+	/* 3. kernel, tests, initramfs, boot: the series */
+	if (build_and_boot(st, r, 1) < 0)
+		goto out;
+	r->series_verdict = r->verdict;
+	if (!(o->compare || o->bisect) || !strcmp(r->verdict, "build-failed")) {
+		ret = 0;
+		goto out;
+	}
+
+	/* 4. the base with the same test programs */
+	r->base = sub_result(r, "base");
+	if (run_at(st, "sm-base", r->base) < 0 || write_result(r->base) < 0)
+		goto out;
+	boot_compare(r->base, r);
+	if (r->regressions)
+		r->verdict = "regressed";
+
+	/* 5. the first bad patch */
+	if (o->bisect && r->regressions && commits.nr == r->patches.nr &&
+	    bisect(st, r, &commits) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret == 0 && write_result(r) < 0)
+		ret = -1;
+	strlist_clear(&commits);
+	free(prep_log);
 	return ret;
 }
 
@@ -443,10 +746,13 @@ int boot_run(const struct boot_opts *user, struct boot_result *r)
 {
 	struct strlist owned = STRLIST_INIT;
 	struct boot_opts abs, *o = &abs;
+	struct stage st;
+	const struct arch_info *arch;
 	char *cache, *datadir, *tmp;
 	int lock = -1, ret = -1;
 
 	absolute_opts(user, &abs, &owned);
+	memset(&st, 0, sizeof(st));
 	tmp = o->cache ? xstrdup(o->cache) : boot_default_cache();
 	cache = path_absolute(tmp);
 	free(tmp);
@@ -489,6 +795,13 @@ int boot_run(const struct boot_opts *user, struct boot_result *r)
 		}
 		strlist_append(&r->configs, o->configs.items[i]);
 	}
+	arch = find_arch(o->arch);
+	if (!arch) {
+		sm_error("--arch %s: not x86_64 or arm64", o->arch);
+		goto out;
+	}
+	r->arch = xstrdup(arch->name);
+	r->start_time = time(NULL);
 	if (mkdir_p(cache, 0755) < 0)
 		goto out;
 	r->run_dir = o->run_dir ? xstrdup(o->run_dir) : new_run_dir(cache);
@@ -497,13 +810,67 @@ int boot_run(const struct boot_opts *user, struct boot_result *r)
 	r->build_log = xasprintf("%s/build.log", r->run_dir);
 	r->serial_log = xasprintf("%s/serial.log", r->run_dir);
 	unlink(r->build_log);
-	lock = lock_cache(cache);
+	st.o = o;
+	st.arch = arch;
+	st.cache = cache;
+	st.datadir = datadir;
+	st.tests_dir = xasprintf("%s/tests", r->run_dir);
+	st.wrap = o->ccache && o->distcc ? "ccache distcc" : o->ccache ? "ccache"
+		: o->distcc ? "distcc" : "";
+	st.obj = xasprintf("%s/build-%s%s%s", cache, arch->name, *st.wrap ? "-" : "",
+			   o->ccache && o->distcc ? "ccache-distcc" : st.wrap);
+	r->compiler = *st.wrap ? xasprintf("%s %s", st.wrap, arch->gcc) : xstrdup(arch->gcc);
+	strlist_append_nodup(&st.env, xasprintf("SM_ARCH=%s", arch->name));
+	strlist_append_nodup(&st.env, xasprintf("SM_CC_WRAP=%s", st.wrap));
+	if (o->distcc)
+		strlist_append_nodup(&st.env, xasprintf("DISTCC_HOSTS=%s", o->distcc));
+	if (o->ccache && o->distcc)
+		strlist_append(&st.env, "CCACHE_PREFIX=distcc");
+	/* The x86_64 tree is the cache's first; another architecture's
+	 * worktree is added to it once, under its lock, then has its own. */
+	if (strcmp(arch->name, "x86_64")) {
+		char *script = xasprintf("%s/tree.sh", datadir);
+		char *prep_log = xasprintf("%s/prepare.log", r->run_dir);
+		char *name = xasprintf("linux-6.1-%s", arch->name);
+		const char *argv[] = { "bash", script, cache,
+				       o->tarball ? o->tarball : DEFAULT_TARBALL, name, "--add", NULL };
+		struct run_result res;
+		int s;
+
+		lock = lock_file(cache, "lock");
+		s = lock < 0 ? -1 : run_command(argv, &(struct run_opts){ .log_path = prep_log },
+						&res);
+		if (lock >= 0)
+			close(lock);
+		lock = -1;
+		free(script);
+		free(prep_log);
+		free(name);
+		if (s < 0)
+			goto out;
+		if (res.exit_code) {
+			sm_error("tree.sh: cannot add the %s worktree, see %s/prepare.log",
+				 arch->name, r->run_dir);
+			goto out;
+		}
+	}
+	{
+		char *lname = strcmp(arch->name, "x86_64") ? xasprintf("lock-%s", arch->name)
+							    : xstrdup("lock");
+
+		lock = lock_file(cache, lname);
+		free(lname);
+	}
 	if (lock < 0)
 		goto out;
-	ret = run_stage(o, r, cache, datadir);
+	ret = run_stage(&st, r);
 out:
 	if (lock >= 0)
 		close(lock);
+	free(st.tree);
+	free(st.obj);
+	free(st.tests_dir);
+	strlist_clear(&st.env);
 	free(cache);
 	free(datadir);
 	strlist_clear(&abs.configs);

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # build-kernel.sh TREE OBJDIR [FRAGMENT...]: configures and builds a small
-# x86_64 kernel from TREE into OBJDIR (O=, so the tree stays clean):
-# tinyconfig, then each fragment merged in order (merge_config.sh), then
-# olddefconfig; then bzImage and the user-space headers (OBJDIR/usr/include)
-# the test programs are compiled against. All output goes to stdout/stderr;
-# the caller keeps it as the build log and finds the first error there.
+# kernel from TREE into OBJDIR (O=, so the tree stays clean): tinyconfig,
+# then each fragment merged in order (merge_config.sh), then olddefconfig;
+# then the boot image and the user-space headers (OBJDIR/usr/include) the
+# test programs are compiled against. All output goes to stdout/stderr; the
+# caller keeps it as the build log and finds the first error there.
+#
+# Environment: SM_ARCH x86_64 (default: bzImage) or arm64 (Image, with
+# CROSS_COMPILE=aarch64-linux-gnu-); SM_CC_WRAP a compiler launcher put
+# before the compiler ("ccache", "distcc", "ccache distcc"), SM_BUILD_JOBS
+# the -j (default 2; with distcc, what `distcc -j` says for DISTCC_HOSTS).
 #
 # When neither the fragments nor the series' Kconfig changes differ from the
 # last build's, configuration is skipped; when the resulting .config is the
@@ -15,8 +20,33 @@ set -euo pipefail
 tree=${1:?usage: build-kernel.sh TREE OBJDIR [FRAGMENT...]}
 obj=${2:?usage: build-kernel.sh TREE OBJDIR [FRAGMENT...]}
 shift 2
-jobs=${SM_BUILD_JOBS:-2}
-mk() { nice -n 10 make -s -C "$tree" O="$obj" ARCH=x86_64 "$@"; }
+arch=${SM_ARCH:-x86_64}
+wrap=${SM_CC_WRAP:-}
+case $arch in
+x86_64) cross= image=bzImage image_path=arch/x86/boot/bzImage ;;
+arm64) cross=aarch64-linux-gnu- image=Image image_path=arch/arm64/boot/Image ;;
+*) echo "build-kernel.sh: $arch: not x86_64 or arm64" >&2; exit 1 ;;
+esac
+if [ -n "$cross" ] && ! command -v "${cross}gcc" >/dev/null; then
+	echo "build-kernel.sh: ${cross}gcc: cross compiler not found (Debian: gcc-aarch64-linux-gnu)" >&2
+	exit 1
+fi
+jobs=${SM_BUILD_JOBS:-}
+if [ -z "$jobs" ]; then
+	jobs=2
+	case " $wrap " in *" distcc "*) jobs=$(distcc -j) ;; esac
+fi
+# ccache in front of distcc: ccache calls distcc on a miss
+ccvars=()
+case $wrap in
+"") ;;
+"ccache distcc") ccvars=(CC="ccache ${cross}gcc"); export CCACHE_PREFIX=distcc ;;
+*) ccvars=(CC="$wrap ${cross}gcc") ;;
+esac
+mk() {
+	nice -n 10 make -s -C "$tree" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} \
+		"${ccvars[@]+"${ccvars[@]}"}" "$@"
+}
 
 mkdir -p "$obj"
 frags=()
@@ -73,8 +103,8 @@ else
 	echo "$stamp" >"$obj/.sm-config-stamp"
 fi
 
-echo "== build: bzImage"
-mk -j"$jobs" bzImage
+echo "== build: $image (ARCH=$arch, -j$jobs${wrap:+, $wrap})"
+mk -j"$jobs" "$image"
 echo "== build: headers"
 mk -j"$jobs" headers >/dev/null
-echo "== built $obj/arch/x86/boot/bzImage"
+echo "== built $obj/$image_path"

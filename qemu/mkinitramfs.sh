@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
-# mkinitramfs.sh OUT.cpio TESTDIR [TIMEOUT]: an initramfs (cpio newc) with
-# Debian's static busybox, qemu/init.sh as /init and the static test
-# programs of TESTDIR (TESTDIR/DIR/NAME, listed in TESTDIR/list) in /tests.
+# mkinitramfs.sh OUT.cpio TESTDIR [TIMEOUT [BUSYBOX [ARCH]]]: an initramfs
+# (cpio newc) with a static busybox (default /bin/busybox, Debian's
+# busybox-static) of ARCH (x86_64 or arm64), qemu/init.sh as /init and the
+# static test programs of TESTDIR (TESTDIR/DIR/NAME, listed in TESTDIR/list)
+# in /tests.
 set -euo pipefail
-out=${1:?usage: mkinitramfs.sh OUT.cpio TESTDIR [TIMEOUT]}
-tests=${2:?usage: mkinitramfs.sh OUT.cpio TESTDIR [TIMEOUT]}
+out=${1:?usage: mkinitramfs.sh OUT.cpio TESTDIR [TIMEOUT [BUSYBOX [ARCH]]]}
+tests=${2:?usage: mkinitramfs.sh OUT.cpio TESTDIR [TIMEOUT [BUSYBOX [ARCH]]]}
 limit=${3:-120}
+busybox=${4:-${SM_BUSYBOX:-/bin/busybox}}
+arch=${5:-x86_64}
 here=$(cd "$(dirname "$0")" && pwd)
-busybox=${SM_BUSYBOX:-/bin/busybox}
 
 # /dev/console comes from the kernel's built-in initramfs, unpacked first.
-linkage=$(ldd "$busybox" 2>&1 || true)
-[ -x "$busybox" ] && [[ $linkage == *"not a dynamic"* ]] ||
-	{ echo "mkinitramfs.sh: $busybox: not a static busybox (install busybox-static)" >&2; exit 1; }
+# Static: no program interpreter; and built for the guest's machine.
+case $arch in
+x86_64) machine="Advanced Micro Devices X86-64" hint="install busybox-static" ;;
+arm64) machine="AArch64" hint="scripts/bootstrap.sh installs Debian's busybox-static:arm64 there" ;;
+*) echo "mkinitramfs.sh: $arch: not x86_64 or arm64" >&2; exit 1 ;;
+esac
+[ -x "$busybox" ] || { echo "mkinitramfs.sh: $busybox: no busybox ($hint)" >&2; exit 1; }
+headers=$(LC_ALL=C readelf -h -l "$busybox" 2>&1 || true)
+if [[ $headers == *"Requesting program interpreter"* ]] ||
+	! grep -q "Machine: *$machine\$" <<<"$headers"; then
+	echo "mkinitramfs.sh: $busybox: not a static $arch busybox ($hint)" >&2
+	exit 1
+fi
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/sm-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# tree.sh CACHE [TARBALL]: makes sure CACHE/linux-6.1 is a git repository of
-# Debian's linux-source-6.1 with one base commit (tag sm-base), then resets it
-# to that base (reset --hard + clean) and prints the tree's path.
+# tree.sh CACHE [TARBALL [NAME]]: makes sure CACHE/linux-6.1 is a git
+# repository of Debian's linux-source-6.1 with one base commit (tag sm-base),
+# then resets CACHE/NAME (default linux-6.1) to that base (reset --hard +
+# clean) and prints its path. Another NAME (one per architecture, so builds
+# of different architectures do not wait for each other) is a linked
+# worktree of linux-6.1, added once; `tree.sh CACHE TARBALL NAME --add`
+# only makes sure it exists.
 #
 # The tarball is unpacked once, into a temporary directory next to the final
 # one, committed, and renamed into place, so an interrupted first run leaves
@@ -9,8 +13,9 @@
 # the clean does not cost a rebuild.
 set -euo pipefail
 
-cache=${1:?usage: tree.sh CACHE [TARBALL]}
+cache=${1:?usage: tree.sh CACHE [TARBALL [NAME [--add]]]}
 tarball=${2:-/usr/src/linux-source-6.1.tar.xz}
+name=${3:-linux-6.1}
 tree=$cache/linux-6.1
 git_q() { git -C "$tree" -c core.hooksPath=/dev/null "$@"; }
 
@@ -37,6 +42,18 @@ if ! git -C "$tree" rev-parse -q --verify refs/tags/sm-base >/dev/null 2>&1; the
 	mv "$src" "$tree"
 	rm -rf "$tmp"
 	trap - EXIT
+fi
+
+if [ "$name" != linux-6.1 ]; then
+	wt=$cache/$name
+	if ! git -C "$wt" rev-parse -q --verify refs/tags/sm-base >/dev/null 2>&1; then
+		echo "tree.sh: adding the worktree $wt (once)" >&2
+		rm -rf "$wt"
+		git_q worktree prune
+		git_q worktree add -q --detach "$wt" sm-base
+	fi
+	[ "${4:-}" = --add ] && { echo "$wt"; exit 0; }
+	tree=$wt
 fi
 
 # A previous run may have stopped inside `git am`.

@@ -566,6 +566,174 @@ START_TEST(result_renderings)
 }
 END_TEST
 
+/* A result as the stage leaves it, from a real serial log. */
+static struct boot_result *fixture_result(const char *log, const char *name)
+{
+	struct boot_result *r = xcalloc(1, sizeof(*r));
+
+	r->log = (struct serial_log)SERIAL_LOG_INIT;
+	parse_fixture(&r->log, log);
+	r->verdict = r->series_verdict = serial_log_verdict(&r->log, 0);
+	r->name = xstrdup(name);
+	r->arch = xstrdup("x86_64");
+	r->compiler = xstrdup("gcc");
+	r->accel = xstrdup("tcg");
+	r->run_dir = xstrdup("/cache/runs/20261203T180000Z-42");
+	r->build_log = xstrdup("/cache/runs/20261203T180000Z-42/build.log");
+	r->serial_log = xstrdup("/cache/runs/20261203T180000Z-42/serial log");
+	r->start_time = 1796320800;
+	r->build_seconds = 12.5;
+	r->boot_seconds = 2.25;
+	strlist_append(&r->tests, "alsa/timer-tread-padding");
+	strlist_append(&r->configs, "/src/qemu/kernel.config");
+	return r;
+}
+
+static void free_result(struct boot_result *r)
+{
+	boot_result_release(r);
+	free(r);
+}
+
+START_TEST(compare_base_and_series)
+{
+	/* base: the selftest passes (pass.log); series: it leaks (leak.log) */
+	struct boot_result *base = fixture_result("pass.log", "base");
+	struct boot_result *r = fixture_result("leak.log", "kernel-patches/negative");
+	struct strbuf text = STRBUF_INIT, json = STRBUF_INIT, subj = STRBUF_INIT, body = STRBUF_INIT;
+	size_t still = 0;
+
+	boot_compare(base, r);
+	ck_assert_uint_eq(r->regressions, 3);
+	ck_assert_str_eq(r->changes[0].name, "boot");
+	ck_assert_int_eq(r->changes[0].change, BOOT_STILL_PASSING);
+	ck_assert_str_eq(r->changes[1].name, "alsa:timer-tread-padding");
+	ck_assert_int_eq(r->changes[1].change, BOOT_REGRESSED);
+	ck_assert_str_eq(r->changes[4].name,
+			 "alsa:timer-tread-padding: resolution event padding is zero");
+	ck_assert_int_eq(r->changes[4].change, BOOT_REGRESSED);
+	for (size_t i = 0; i < r->changes_nr; i++)
+		still += r->changes[i].change == BOOT_STILL_PASSING;
+	ck_assert_uint_eq(still, 3);	/* boot and the two "received" subtests */
+
+	/* the other way round everything that failed is fixed */
+	boot_compare(r, base);
+	ck_assert_uint_eq(base->regressions, 0);
+	ck_assert_int_eq(base->changes[1].change, BOOT_FIXED);
+	ck_assert_int_eq(base->changes[2].change, BOOT_STILL_PASSING);
+
+	/* a series whose boot panics regresses the boot and every test */
+	{
+		struct boot_result *p = fixture_result("panic.log", "panics");
+
+		boot_compare(base, p);
+		ck_assert_str_eq(p->changes[0].name, "boot");
+		ck_assert_int_eq(p->changes[0].change, BOOT_REGRESSED);
+		ck_assert_uint_eq(p->regressions, 6);
+		free_result(p);
+	}
+
+	/* the renderings, with a bisection that found patch 2 in one build */
+	boot_compare(base, r);
+	r->verdict = "regressed";
+	r->base = base;
+	strlist_append(&r->patches, "/s/0001-selftests-alsa-check.patch");
+	strlist_append(&r->patches, "/s/0002-DO-NOT-APPLY-leak.patch");
+	r->applied = 2;
+	r->bisected = 1;
+	r->first_bad = 2;
+	r->steps = xcalloc(1, sizeof(*r->steps));
+	r->steps[0] = (struct bisect_step){ 1, 0, "pass", 3.0, 2.0 };
+	r->steps_nr = 1;
+	boot_result_text(r, &text);
+	ck_assert(starts_with(text.buf, "boot kernel-patches/negative: REGRESSED\n"));
+	ck_assert_msg(strstr(text.buf, "  against the base (linux-6.1 without the series): "
+			     "3 still passing, 3 regressed\n") != NULL, "%s", text.buf);
+	ck_assert(strstr(text.buf, "    regressed: alsa:timer-tread-padding: tick event padding "
+			 "is zero (pass -> fail)\n") != NULL);
+	ck_assert(strstr(text.buf, "  first bad patch: 0002-DO-NOT-APPLY-leak.patch "
+			 "(bisection: 1 build: 1 patch good)\n") != NULL);
+	boot_result_json(r, &json);
+	ck_assert(strstr(json.buf, "\"verdict\":\"regressed\",\"series_verdict\":\"fail\","
+			 "\"summary\":\"3 regressions\",\"bisected\":\"0002-DO-NOT-APPLY-leak.patch\"")
+		  != NULL);
+	ck_assert(strstr(json.buf, "{\"name\":\"alsa:timer-tread-padding\",\"change\":\"regressed\","
+			 "\"base\":\"pass\",\"series\":\"fail\"}") != NULL);
+	ck_assert(strstr(json.buf, "\"bisect\":{\"first_bad\":\"0002-DO-NOT-APPLY-leak.patch\","
+			 "\"first_bad_index\":2,\"builds\":1,") != NULL);
+	boot_result_mail(r, &subj, &body);
+	ck_assert_str_eq(subj.buf, "[stablemate boot] REGRESSED: kernel-patches/negative "
+			 "(2 patches) on linux-6.1, first bad: 0002-DO-NOT-APPLY-leak.patch");
+	ck_assert(starts_with(body.buf, "The series regressed 3 regressions against linux-6.1 "
+			      "without it.\nFirst bad patch (bisected): 0002-DO-NOT-APPLY-leak.patch\n"));
+	r->base = NULL;
+	free_result(base);
+	free_result(r);
+	strbuf_release(&text);
+	strbuf_release(&json);
+	strbuf_release(&subj);
+	strbuf_release(&body);
+}
+END_TEST
+
+/* Runs the validator on a document; returns its exit code and output. */
+static int kcidb_validate(const char *doc, struct strbuf *out)
+{
+	char *dir = make_temp_dir("sm-test-kcidb"), *path;
+	const char *argv[] = { "python3", srcdir_path("tests/kcidb_validate.py"),
+			       srcdir_path("tests/fixtures/kcidb/kcidb-io-v4.0.schema.json"),
+			       NULL, NULL };
+	struct run_result res;
+
+	ck_assert_ptr_nonnull(dir);
+	path = xasprintf("%s/kcidb.json", dir);
+	ck_assert_int_eq(write_file_atomic(path, doc, strlen(doc)), 0);
+	argv[3] = path;
+	ck_assert_int_eq(run_command(argv, &(struct run_opts){ .capture = out }, &res), 0);
+	remove_tree(dir);
+	free(path);
+	free(dir);
+	return res.exit_code;
+}
+
+START_TEST(kcidb_document_validates)
+{
+	struct boot_result *base = fixture_result("pass.log", "base");
+	struct boot_result *r = fixture_result("leak.log", "kernel-patches/negative");
+	struct strbuf doc = STRBUF_INIT, out = STRBUF_INIT;
+	char *bad;
+
+	strlist_append(&r->patches, "/s/0001-selftests-alsa-check.patch");
+	r->applied = 1;
+	r->patchset_hash = xstrdup("0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9");
+	boot_compare(base, r);
+	r->base = base;
+	boot_result_kcidb(r, "stablemate", &doc);
+	ck_assert_msg(kcidb_validate(doc.buf, &out) == 0, "%s\n%s", out.buf, doc.buf);
+	ck_assert_str_eq(out.buf, "ok: 2 checkouts, 2 builds, 12 tests\n");
+	ck_assert(starts_with(doc.buf, "{\"version\":{\"major\":4,\"minor\":0},\"checkouts\":[{\"id\":"
+			      "\"stablemate:1796320800-20261203T180000Z-42-series\",\"origin\":\"stablemate\""));
+	ck_assert(strstr(doc.buf, "\"path\":\"kselftest.alsa.timer-tread-padding."
+			 "resolution_event_padding_is_zero\",\"status\":\"FAIL\"") != NULL);
+	ck_assert(strstr(doc.buf, "\"log_url\":\"file:///cache/runs/20261203T180000Z-42/serial%20log\"")
+		  != NULL);
+	ck_assert(strstr(doc.buf, "\"architecture\":\"x86_64\",\"compiler\":\"gcc\"") != NULL);
+
+	/* the check can fail: a status KCIDB does not know */
+	bad = xstrdup(doc.buf);
+	memcpy(strstr(bad, "\"status\":\"FAIL\"") + 10, "OOPS", 4);
+	strbuf_reset(&out);
+	ck_assert_int_eq(kcidb_validate(bad, &out), 1);
+	ck_assert_msg(strstr(out.buf, "'OOPS' is not one of") != NULL, "%s", out.buf);
+	free(bad);
+	r->base = NULL;
+	free_result(base);
+	free_result(r);
+	strbuf_release(&doc);
+	strbuf_release(&out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("qemu");
@@ -584,6 +752,8 @@ static Suite *make_suite(void)
 	tcase_add_test(other, qemu_command_line);
 	tcase_add_test(other, kvm_that_stalls_falls_back_to_tcg);
 	tcase_add_test(other, kvm_missing_means_tcg);
+	tcase_add_test(other, compare_base_and_series);
+	tcase_add_test(other, kcidb_document_validates);
 	tcase_add_test(other, result_renderings);
 	suite_add_tcase(s, parse);
 	suite_add_tcase(s, other);
