@@ -209,6 +209,19 @@ static void set_build_error(struct boot_result *r, int exit_code, const char *wh
 	strbuf_release(&log);
 }
 
+/* "env VAR=... [ccache|distcc] GCC" for one compile. */
+static void compiler_argv(const struct stage *st, struct strlist *argv)
+{
+	strlist_append(argv, "env");
+	for (size_t j = 0; j < st->env.nr; j++)
+		strlist_append(argv, st->env.items[j]);
+	if (strstr(st->wrap, "ccache"))
+		strlist_append(argv, "ccache");
+	else if (*st->wrap)
+		strlist_append(argv, st->wrap);
+	strlist_append(argv, st->arch->gcc);
+}
+
 /* Compiles each test program statically against the patched tree's
  * kselftest.h and the built kernel's uapi headers, into st->tests_dir.
  * Returns 0, 1 (a build failure recorded in r) or -1. */
@@ -227,16 +240,13 @@ static int build_tests(const struct stage *st, struct boot_result *r)
 		struct strlist argv = STRLIST_INIT;
 		struct run_result res;
 
-		strlist_append(&argv, "env");
-		for (size_t j = 0; j < st->env.nr; j++)
-			strlist_append(&argv, st->env.items[j]);
-		if (strstr(st->wrap, "ccache"))
-			strlist_append(&argv, "ccache");
-		else if (*st->wrap)
-			strlist_append(&argv, st->wrap);
+		char *obj = xasprintf("%s.o", bin);
+
+		/* compile (-c, which distcc can send away), then link */
+		compiler_argv(st, &argv);
 		{
-			const char *rest[] = { st->arch->gcc, "-static", "-O2", "-Wall",
-					       "-isystem", inc, "-I", ksft, "-o", bin, src };
+			const char *rest[] = { "-O2", "-Wall", "-isystem", inc, "-I", ksft,
+					       "-c", "-o", obj, src };
 
 			for (size_t j = 0; j < ARRAY_SIZE(rest); j++)
 				strlist_append(&argv, rest[j]);
@@ -257,9 +267,21 @@ static int build_tests(const struct stage *st, struct boot_result *r)
 			set_build_error(r, res.exit_code, st->arch->gcc);
 			ret = 1;
 		} else {
-			strbuf_addf(&list, "%s\n", t);
+			const char *link[] = { st->arch->gcc, "-static", "-o", bin, obj, NULL };
+
+			if (run_command(link, &(struct run_opts){ .log_path = r->build_log },
+					&res) < 0) {
+				ret = -1;
+			} else if (res.exit_code) {
+				set_build_error(r, res.exit_code, st->arch->gcc);
+				ret = 1;
+			} else {
+				strbuf_addf(&list, "%s\n", t);
+			}
+			unlink(obj);
 		}
 		strlist_clear(&argv);
+		free(obj);
 		free(src);
 		free(bin);
 		free(bindir);

@@ -21,6 +21,8 @@ expect 2 "give exactly one of --series DIR or --branch B" "$sm" boot
 expect 2 "--timeout: 'soon' is not a number of seconds" "$sm" boot --series x --timeout soon
 expect 2 "--accel: 'xen' is not kvm or tcg" "$sm" boot --series x --accel xen
 expect 2 "--repo and --base go with --branch" "$sm" boot --series x --repo y
+expect 2 "--arch: 'riscv' is not x86_64 or arm64" "$sm" boot --series x --arch riscv
+expect 2 "--distcc: no hosts" "$sm" boot --series x --distcc ""
 expect 1 "stablemate boot: $work/none: not a series directory" "$sm" boot --series "$work/none"
 mkdir "$work/bad" && echo "0001-missing.patch" >"$work/bad/series"
 expect 1 "stablemate boot: $work/bad/series:1: $work/bad/0001-missing.patch: no such patch" \
