@@ -95,7 +95,7 @@ int cmd_boot(int argc, char **argv)
 			 "fixed, regressed, still failing, new; the verdict is\n"
 			 "regressed when a test or the boot went from pass to fail"),
 		OPT_BOOL(0, "bisect", &bisect,
-			 "--compare, and on a regression find the first bad patch"),
+			 "with --compare: on a regression, find the first bad patch"),
 		OPT_STRING(0, "kcidb", &kcidb, "FILE",
 			   "also write the run as KCIDB JSON (schema v4.0) to FILE"),
 		OPT_CALLBACK(0, "distcc", &o.distcc, "HOSTS",

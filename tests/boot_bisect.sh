@@ -143,7 +143,7 @@ if command -v distccd >/dev/null && command -v distcc >/dev/null; then
 	distccd --daemon --no-detach --allow 127.0.0.1 --listen 127.0.0.1 --port "$port" \
 		--log-file "$work/distcc/log" --log-level info "${user[@]}" &
 	dpid=$!
-	trap 'kill $dpid 2>/dev/null; rm -rf "$work"' EXIT
+	trap 'kill $dpid 2>/dev/null || true; rm -rf "$work"' EXIT
 	for i in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 	DISTCC_FALLBACK=0 "$sm" boot --series "$work/good" --accel tcg --distcc "127.0.0.1:$port/2" \
 		--run-dir "$work/run5" --json >"$work/distcc.json" 2>"$work/distcc.err" ||
