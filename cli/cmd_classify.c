@@ -5,6 +5,8 @@
 #include "lib/json_read.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "mail/mbox.h"
+#include "mail/stream.h"
 #include "rules/classify.h"
 #include <stdio.h>
 #include <string.h>
@@ -130,35 +132,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		       v->reasons[i].text);
 }
 
-/* Splits an mbox on "From " lines; calls fn for each message. */
-static int for_each_mbox_message(const char *buf, size_t len,
-				 void (*fn)(void *ctx, const char *msg, size_t len), void *ctx)
-{
-	const char *p = buf, *end = buf + len, *start = NULL;
-	int n = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *next = nl ? nl + 1 : end;
-
-		if ((size_t)(end - p) > 5 && !memcmp(p, "From ", 5) &&
-		    (p == buf || p[-1] == '\n')) {
-			if (start) {
-				fn(ctx, start, (size_t)(p - start));
-				n++;
-			}
-			start = next;
-		}
-		p = next;
-	}
-	if (start && start < end) {
-		fn(ctx, start, (size_t)(end - start));
-		n++;
-	}
-	return n;
-}
-
-static void classify_text(void *ctx, const char *text, size_t len)
+static int classify_text(const char *text, size_t len, void *ctx)
 {
 	struct classify_opts *o = ctx;
 	struct sm_commit c;
@@ -166,12 +140,13 @@ static void classify_text(void *ctx, const char *text, size_t len)
 
 	if (sm_commit_parse(&c, text, len)) {
 		sm_warn("%s", sm_last_error());
-		return;
+		return 0;
 	}
 	sm_classify(o->rules, &c, &o->tree, &v);
 	print_one(o, &c, &v);
 	sm_verdict_release(&v);
 	sm_commit_release(&c);
+	return 0;
 }
 
 static int looks_like_mbox(const char *buf, size_t len)
@@ -205,48 +180,64 @@ struct batch_ctx {
 	struct classify_opts *o;
 	struct strbuf out;
 	unsigned records, bad;
+	/* The input, read as a stream: */
+	const char *path;
+	size_t max_record;
+	int mode;		/* 0 until the first non-blank byte: 'j' JSONL, 'm' mbox */
+	struct sm_lines lines;
+	struct sm_mbox_parser *mbox;
 };
 
-static void batch_mbox_one(void *ctx, const char *text, size_t len)
+static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 {
 	struct batch_ctx *b = ctx;
 	struct sm_commit c;
 	struct sm_verdict v;
 
 	b->records++;
-	if (sm_commit_parse(&c, text, len)) {
+	if (m->too_big) {
+		sm_warn("%s: message %u%s%s: %zu bytes, over the %zu-byte record size limit (skipped)",
+			b->path, m->n, *m->msgid ? " " : "", m->msgid, m->size, b->max_record);
 		b->bad++;
-		return;
+		return 0;
+	}
+	if (sm_commit_parse(&c, m->data, m->len)) {
+		b->bad++;
+		return 0;
 	}
 	sm_classify(b->o->rules, &c, &b->o->tree, &v);
 	batch_line(b->o, NULL, &c, &v, &b->out);
 	sm_verdict_release(&v);
 	sm_commit_release(&c);
+	return 0;
 }
 
 /* The kernel CVE team's descriptions open with this line; the commit's
  * own subject follows it. */
 static const char cve_preamble[] = "In the Linux kernel, the following vulnerability has been resolved:";
 
-static int batch_jsonl(struct batch_ctx *b, const char *path, const char *buf, size_t len)
+/* One JSONL line (the input is read a line at a time). */
+static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
 {
+	struct batch_ctx *b = ctx;
+	const char *path = b->path;
 	struct strbuf msg = STRBUF_INIT, id = STRBUF_INIT, tmp = STRBUF_INIT;
-	const char *p = buf, *end = buf + len;
-	unsigned lineno = 0;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *line = p, *m;
+	if (!n)
+		return 0;
+	b->records++;
+	if (too_long) {
+		sm_warn("%s:%lu: %zu bytes, over the %zu-byte record size limit (skipped)", path,
+			lineno, n, b->max_record);
+		b->bad++;
+		return 0;
+	}
+	do {
+		const char *m;
 		struct sm_commit c;
 		struct sm_verdict v;
 		int rc;
 
-		p = nl ? nl + 1 : end;
-		lineno++;
-		if (!n)
-			continue;
-		b->records++;
 		{
 			static const char *const keys[] = { "description", "message", "subject",
 							     "body", "cve", "id" };
@@ -278,10 +269,10 @@ static int batch_jsonl(struct batch_ctx *b, const char *path, const char *buf, s
 			strbuf_release(&cve);
 		}
 		if (rc <= 0) {
-			sm_warn("%s:%u: %s", path, lineno, rc < 0 ? "not a JSON object" :
+			sm_warn("%s:%lu: %s", path, lineno, rc < 0 ? "not a JSON object" :
 				"no \"description\", \"message\" or \"subject\" member");
 			b->bad++;
-			continue;
+			break;
 		}
 		m = msg.buf;
 		if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
@@ -291,7 +282,7 @@ static int batch_jsonl(struct batch_ctx *b, const char *path, const char *buf, s
 		batch_line(b->o, id.len ? id.buf : NULL, &c, &v, &b->out);
 		sm_verdict_release(&v);
 		sm_commit_release(&c);
-	}
+	} while (0);
 	strbuf_release(&msg);
 	strbuf_release(&id);
 	strbuf_release(&tmp);
@@ -334,25 +325,47 @@ static int list_tags(const char *path)
 	return 0;
 }
 
-static int run_batch(struct classify_opts *o, const char *path)
+/* The batch input as it is read (gzip too): the first non-blank byte picks
+ * JSONL ('{') or mbox; then one line or one message in memory at a time. */
+static int batch_input(const char *buf, size_t len, void *ctx)
 {
-	struct strbuf buf = STRBUF_INIT;
-	struct batch_ctx b = { o, STRBUF_INIT, 0, 0 };
-	const char *s;
+	struct batch_ctx *b = ctx;
 
-	if (read_file(path, &buf))
-		return cli_fail("classify");
-	for (s = buf.buf; s < buf.buf + buf.len && (*s == ' ' || *s == '\n'); s++)
-		;
-	if (*s == '{')
-		batch_jsonl(&b, path, buf.buf, buf.len);
-	else
-		for_each_mbox_message(buf.buf, buf.len, batch_mbox_one, &b);
+	if (!b->mode) {
+		size_t skip = 0;
+
+		while (skip < len && (buf[skip] == ' ' || buf[skip] == '\n'))
+			skip++;
+		if (skip == len)
+			return 0;
+		b->mode = buf[skip] == '{' ? 'j' : 'm';
+		if (b->mode == 'j')
+			sm_lines_init(&b->lines, b->max_record, batch_jsonl, b);
+		else
+			b->mbox = sm_mbox_parser_new(b->max_record, batch_mbox_one, b);
+		buf += skip;
+		len -= skip;
+	}
+	return b->mode == 'j' ? sm_lines_feed(buf, len, &b->lines) :
+				sm_mbox_parser_feed(buf, len, b->mbox);
+}
+
+static int run_batch(struct classify_opts *o, const char *path, size_t max_record)
+{
+	struct batch_ctx b = { o, STRBUF_INIT, 0, 0, path, max_record, 0, { 0 }, NULL };
+	int rc = sm_stream_file(path, batch_input, &b);
+
+	if (rc >= 0 && b.mode == 'j')
+		rc = sm_lines_finish(&b.lines);
+	else if (rc >= 0 && b.mode == 'm')
+		rc = sm_mbox_parser_finish(b.mbox);
 	fflush(stdout);
-	fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", b.records, b.bad);
+	if (rc >= 0)
+		fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", b.records, b.bad);
+	sm_lines_release(&b.lines);
+	sm_mbox_parser_free(b.mbox);
 	strbuf_release(&b.out);
-	strbuf_release(&buf);
-	return 0;
+	return rc < 0 ? cli_fail("classify") : 0;
 }
 
 static int opt_tree(const struct sm_option *opt, const char *arg)
@@ -372,6 +385,7 @@ int cmd_classify(int argc, char **argv)
 	const char *rules_dir = NULL, *batch = NULL, *path = "-";
 	struct strbuf buf = STRBUF_INIT;
 	int ret = 0, tags = 0;
+	size_t max_record = SM_MBOX_MAX_MESSAGE;
 	const struct sm_option options[] = {
 		OPT_CALLBACK('t', "tree", &o.tree, "VERSION",
 			     "judge for one stable tree (e.g. 6.1): a stable tag\n"
@@ -385,8 +399,12 @@ int cmd_classify(int argc, char **argv)
 			   "classify a corpus in one process: FILE is JSONL (one\n"
 			   "object a line, with \"description\" or \"message\", or\n"
 			   "\"subject\" and \"body\"; \"cve\"/\"id\" names the\n"
-			   "record) or an mbox; prints one JSON verdict line per\n"
-			   "record"),
+			   "record) or an mbox, gzipped or not; prints one JSON\n"
+			   "verdict line per record. Read as a stream: one\n"
+			   "record in memory at a time"),
+		OPT_SIZE("max-record-size", &max_record,
+			 "with --batch: name and skip a record (JSONL line or\n"
+			 "mail) larger than SIZE (K, M, G; default 64M)"),
 		OPT_BOOL(0, "tags", &tags,
 			 "only list the stable tags found in FILE, one a line:\n"
 			 "kind, from, to, prerequisite, the tag; a line folded\n"
@@ -405,14 +423,14 @@ int cmd_classify(int argc, char **argv)
 	if (sm_rules_load(&o.rules, rules_dir))
 		return cli_fail("classify");
 	if (batch) {
-		ret = run_batch(&o, batch);
+		ret = run_batch(&o, batch, max_record);
 	} else if (read_file(path, &buf)) {
 		ret = cli_fail("classify");
 	} else if (!buf.len || !*buf.buf) {
 		sm_error("%s: empty input", path);
 		ret = cli_fail("classify");
 	} else if (looks_like_mbox(buf.buf, buf.len)) {
-		for_each_mbox_message(buf.buf, buf.len, classify_text, &o);
+		sm_mbox_split(buf.buf, buf.len, classify_text, &o);
 	} else {
 		struct sm_commit cm;
 		struct sm_verdict v;

@@ -8,27 +8,46 @@
 
 static const char *const synopsis[] = {
 	"stablemate fetch MSGID --from URL --maildir DIR [--db DIR] [--json]",
+	"                 [--max-size SIZE] [--max-message-size SIZE]",
 	NULL
 };
 
 static const struct sm_usage usage = { synopsis,
 	"Downloads URL/MSGID/t.mbox.gz (the whole thread, as lore.kernel.org and\n"
 	"every public-inbox serve it; b4 does the same) and imports its messages\n"
-	"like 'stablemate import --mbox'.\n",
+	"like 'stablemate import --mbox', message by message while it arrives.\n",
 	NULL
 };
+
+struct fetch_ctx {
+	struct sm_importer *im;
+	const char *msgid;
+};
+
+static int fetched_one(const struct sm_mbox_msg *m, void *data)
+{
+	struct fetch_ctx *c = data;
+
+	return sm_import_mbox_message(c->im, m, c->msgid);
+}
 
 int cmd_fetch(int argc, char **argv)
 {
 	const char *from = NULL, *maildir = NULL, *db = NULL, *msgid;
-	struct strbuf mbox = STRBUF_INIT;
 	struct sm_importer *im;
+	struct fetch_ctx ctx;
+	size_t max_reply = 0, max_message = 0;
 	struct sm_import_stats st;
 	int json = 0, r;
 	const struct sm_option options[] = {
 		OPT_STRING(0, "from", &from, "URL", "public-inbox base, e.g. https://lore.kernel.org/all"),
 		OPT_STRING(0, "maildir", &maildir, "DIR", "maildir to write"),
 		OPT_STRING(0, "db", &db, "DIR", "notmuch database to index into (the maildir inside it)"),
+		OPT_SIZE("max-size", &max_reply,
+			 "stop (exit 1) when the reply, compressed or not, is\n"
+			 "larger (K, M, G suffixes; default 256M)"),
+		OPT_SIZE("max-message-size", &max_message,
+			 "skip (and name) a larger message (default 64M)"),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
 		OPT_END()
@@ -40,17 +59,13 @@ int cmd_fetch(int argc, char **argv)
 	msgid = argv[0];
 	if (!from || !maildir)
 		return cli_usage_error("fetch", "--from and --maildir are required");
-	if (sm_fetch_thread(from, msgid, &mbox) < 0) {
-		strbuf_release(&mbox);
-		return cli_fail("fetch");
-	}
 	im = sm_import_open(maildir, db);
-	if (!im) {
-		strbuf_release(&mbox);
+	if (!im)
 		return cli_fail("fetch");
-	}
-	r = sm_import_mbox_data(im, mbox.buf ? mbox.buf : "", mbox.len, msgid);
-	strbuf_release(&mbox);
+	sm_import_set_max_message(im, max_message);
+	ctx.im = im;
+	ctx.msgid = msgid;
+	r = sm_fetch_thread(from, msgid, max_reply, sm_import_max_message(im), fetched_one, &ctx);
 	if (sm_import_finish(im, r, &st) < 0)
 		return cli_fail("fetch");
 	if (json)

@@ -8,7 +8,7 @@
 
 static const char *const synopsis[] = {
 	"stablemate import --maildir DIR [--db DIR] (--mbox FILE... | --public-inbox GIT_DIR)",
-	"                  [--json]",
+	"                  [--max-message-size SIZE] [--json]",
 	NULL
 };
 
@@ -16,7 +16,10 @@ static const struct sm_usage usage = { synopsis,
 	"Writes each message to DIR/cur/ (atomically, through DIR/tmp/; the file is\n"
 	"named after the SHA-1 of its bytes, so importing twice writes nothing new)\n"
 	"and indexes it into the notmuch database (created when missing). Mails\n"
-	"that cannot be parsed are named on stderr and skipped.\n",
+	"that cannot be parsed are named on stderr and skipped. An mbox is read as a\n"
+	"stream, one message in memory at a time. An input that is missing or\n"
+	"damaged (a truncated .gz) is named on stderr, the other inputs are still\n"
+	"imported, and the exit status is 1.\n",
 	NULL
 };
 
@@ -26,7 +29,8 @@ int cmd_import(int argc, char **argv)
 	struct strlist mboxes = STRLIST_INIT;
 	struct sm_importer *im;
 	struct sm_import_stats st;
-	int json = 0, r;
+	int json = 0, r, bad_inputs = 0;
+	size_t max_message = 0, nr_inputs;
 	const struct sm_option options[] = {
 		OPT_STRING(0, "maildir", &maildir, "DIR", "maildir to write (created as needed)"),
 		OPT_STRING(0, "db", &db, "DIR",
@@ -38,6 +42,9 @@ int cmd_import(int argc, char **argv)
 			   "an epoch repository (N.git) or a public-inbox\n"
 			   "directory with git/N.git; only commits after the last\n"
 			   "imported one (DIR/" SM_IMPORT_STATE_FILE ") are read"),
+		OPT_SIZE("max-message-size", &max_message,
+			 "skip (and name) any message larger than SIZE bytes\n"
+			 "(K, M, G suffixes; default 64M)"),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
 		OPT_END()
@@ -57,11 +64,20 @@ int cmd_import(int argc, char **argv)
 		strlist_clear(&mboxes);
 		return cli_fail("import");
 	}
+	sm_import_set_max_message(im, max_message);
 	r = 0;
-	for (size_t i = 0; r == 0 && i < mboxes.nr; i++)
+	for (size_t i = 0; r >= 0 && i < mboxes.nr; i++) {
 		r = sm_import_mbox(im, mboxes.items[i]);
+		if (r > 0) {
+			/* A bad input is named; the others are still read. */
+			fprintf(stderr, "stablemate import: %s\n", sm_last_error());
+			bad_inputs++;
+			r = 0;
+		}
+	}
 	if (pi)
 		r = sm_import_public_inbox(im, pi);
+	nr_inputs = mboxes.nr;
 	strlist_clear(&mboxes);
 	if (sm_import_finish(im, r, &st) < 0)
 		return cli_fail("import");
@@ -73,5 +89,10 @@ int cmd_import(int argc, char **argv)
 		printf("import: %u messages, %u written, %u already there, %u indexed, "
 		       "%u duplicate Message-IDs, %u skipped\n", st.messages, st.written,
 		       st.existing, st.indexed, st.duplicates, st.skipped);
+	if (bad_inputs) {
+		fprintf(stderr, "stablemate import: %d of %zu inputs could not be read whole "
+			"(named above)\n", bad_inputs, nr_inputs);
+		return 1;
+	}
 	return 0;
 }

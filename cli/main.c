@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "mail/stream.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,6 +122,13 @@ int cli_opt_seconds(const struct sm_option *opt, const char *arg)
 	if (errno || end == arg || *end || arg[0] == '-' || v > 10000000UL)
 		return sm_error("--%s: '%s' is not a number of seconds", opt->long_name, arg);
 	*(unsigned *)opt->value = (unsigned)v;
+	return 0;
+}
+
+int cli_opt_size(const struct sm_option *opt, const char *arg)
+{
+	if (sm_parse_size(arg, opt->value) < 0)
+		return sm_error("--%s: '%s' is not a size such as 64M", opt->long_name, arg);
 	return 0;
 }
 

@@ -8,8 +8,10 @@
 #include <glib.h>
 #include <notmuch.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,11 +29,98 @@ struct pending {
 
 struct sm_importer {
 	char *maildir;
+	char *db_path;		/* absolute; NULL without a database */
 	notmuch_database_t *db;
+	size_t max_message;
 	struct pending *queue;
 	size_t nr, alloc;
 	struct sm_import_stats st;
 };
+
+void sm_import_step(const char *name)
+{
+	static long steps, crash_at = -1;
+
+	(void)name;
+	if (crash_at < 0) {
+		const char *e = getenv("SM_TEST_CRASH_AFTER");
+
+		crash_at = e && *e ? atol(e) : 0;
+	}
+	if (crash_at > 0 && ++steps == crash_at)
+		raise(SIGKILL);
+}
+
+/* tmp/sm-<sha1>.<pid> files whose importer died (kill -9, power loss) are
+ * never renamed: remove them when no process has that pid any more. */
+static void clean_stale_tmp(const char *maildir)
+{
+	char *dir = xasprintf("%s/tmp", maildir);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned removed = 0;
+
+	while (d && (de = readdir(d))) {
+		const char *dot = strrchr(de->d_name, '.');
+		char *end, *path;
+		long pid;
+
+		if (strncmp(de->d_name, "sm-", 3) || !dot)
+			continue;
+		pid = strtol(dot + 1, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (!unlink(path))
+			removed++;
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	if (removed)
+		sm_warn("%s: removed %u temporary file%s left by an import that died", dir,
+			removed, removed == 1 ? "" : "s");
+	free(dir);
+}
+
+static int open_db(struct sm_importer *im, int create)
+{
+	char *msg = NULL;
+	notmuch_status_t s;
+
+	if (create)
+		s = notmuch_database_create_with_config(im->db_path, "", NULL, &im->db, &msg);
+	else
+		s = notmuch_database_open_with_config(im->db_path, NOTMUCH_DATABASE_MODE_READ_WRITE,
+						      "", NULL, &im->db, &msg);
+	if (s) {
+		sm_error("%s: cannot open the notmuch database: %s", im->db_path,
+			 msg ? msg : notmuch_status_to_string(s));
+		im->db = NULL;
+	}
+	free(msg);
+	return s ? -1 : 0;
+}
+
+/* notmuch writes the index to disk only when the database is closed (or
+ * after "database.autocommit" atomic sections): close it to commit what
+ * was indexed, and open it again. */
+static int commit_db(struct sm_importer *im)
+{
+	notmuch_status_t s;
+
+	if (!im->db)
+		return 0;
+	s = notmuch_database_close(im->db);
+	notmuch_database_destroy(im->db);
+	im->db = NULL;
+	if (s)
+		return sm_error("%s: notmuch: committing: %s", im->db_path,
+				notmuch_status_to_string(s));
+	sm_import_step("commit");
+	return open_db(im, 0);
+}
 
 struct sm_importer *sm_import_open(const char *maildir, const char *db_path)
 {
@@ -48,6 +137,7 @@ struct sm_importer *sm_import_open(const char *maildir, const char *db_path)
 		free(sub);
 	}
 	im = xcalloc(1, sizeof(*im));
+	im->max_message = SM_MBOX_MAX_MESSAGE;
 	im->maildir = realpath(maildir, NULL);
 	if (!im->maildir) {
 		free(im);
@@ -56,48 +146,50 @@ struct sm_importer *sm_import_open(const char *maildir, const char *db_path)
 	}
 	if (db_path) {
 		char *dotdir = xasprintf("%s/.notmuch", db_path);
-		char *msg = NULL, *root = realpath(db_path, NULL);
-		notmuch_status_t s;
+		int exists = file_exists(dotdir);
+		char *root = realpath(db_path, NULL);	/* notmuch wants an absolute path */
 
+		free(dotdir);
 		if (!root) {
 			sm_error("%s: %s", db_path, strerror(errno));
-			free(dotdir);
-			free(im->maildir);
-			free(im);
-			return NULL;
+			goto fail;
 		}
-		db_path = root;	/* notmuch wants an absolute path */
-
-		if (file_exists(dotdir))
-			s = notmuch_database_open_with_config(db_path,
-							      NOTMUCH_DATABASE_MODE_READ_WRITE,
-							      "", NULL, &im->db, &msg);
-		else
-			s = notmuch_database_create_with_config(db_path, "", NULL, &im->db, &msg);
-		free(dotdir);
-		if (s) {
-			sm_error("%s: cannot open the notmuch database: %s", db_path,
-				 msg ? msg : notmuch_status_to_string(s));
-			free(msg);
-			free(root);
-			free(im->maildir);
-			free(im);
-			return NULL;
-		}
-		free(msg);
+		im->db_path = root;
+		if (open_db(im, !exists) < 0)
+			goto fail;
 		if (strncmp(im->maildir, root, strlen(root)) ||
 		    (im->maildir[strlen(root)] && im->maildir[strlen(root)] != '/')) {
 			sm_error("%s: the maildir must be inside the notmuch database directory %s",
-				 maildir, db_path);
-			free(root);
+				 maildir, root);
 			notmuch_database_destroy(im->db);
-			free(im->maildir);
-			free(im);
-			return NULL;
+			goto fail;
 		}
-		free(root);
 	}
+	clean_stale_tmp(im->maildir);
 	return im;
+fail:
+	free(im->db_path);
+	free(im->maildir);
+	free(im);
+	return NULL;
+}
+
+void sm_import_set_max_message(struct sm_importer *im, size_t max)
+{
+	im->max_message = max ? max : SM_MBOX_MAX_MESSAGE;
+}
+
+size_t sm_import_max_message(const struct sm_importer *im)
+{
+	return im->max_message;
+}
+
+void sm_import_too_big(struct sm_importer *im, const char *what, size_t size)
+{
+	im->st.messages++;
+	im->st.skipped++;
+	sm_warn("%s: %zu bytes, over the %zu-byte message size limit (skipped)", what, size,
+		im->max_message);
 }
 
 /* Writes data to maildir/tmp/<sha1>.<pid> (no fsync yet: the batch is
@@ -148,6 +240,7 @@ static int write_tmp(struct sm_importer *im, const char *data, size_t len, const
 			unlink(tmp);
 			goto fail;
 		}
+		sm_import_step("tmp written");
 	}
 	ALLOC_GROW(im->queue, im->nr, im->alloc);
 	p = &im->queue[im->nr++];
@@ -194,6 +287,7 @@ static int flush_batch(struct sm_importer *im)
 			close(fd);
 		goto out;
 	}
+	sm_import_step("synced");
 	for (i = 0; i < im->nr; i++) {
 		struct pending *p = &im->queue[i];
 
@@ -215,6 +309,7 @@ static int flush_batch(struct sm_importer *im)
 		goto out;
 	}
 	close(fd);
+	sm_import_step("renamed");
 	if (!im->db) {
 		ret = 0;
 		goto out;
@@ -261,6 +356,7 @@ static int flush_batch(struct sm_importer *im)
 		sm_error("notmuch: %s", notmuch_status_to_string(s));
 		goto out;
 	}
+	sm_import_step("indexed");
 	ret = 0;
 out:
 	clear_queue(im);
@@ -289,42 +385,70 @@ int sm_import_message(struct sm_importer *im, const char *data, size_t len, cons
 	return 0;
 }
 
+int sm_import_mbox_message(struct sm_importer *im, const struct sm_mbox_msg *m,
+			   const char *what)
+{
+	char name[PATH_MAX + 320];
+
+	/* The Message-ID names a mail too big to parse; gmime names the others. */
+	snprintf(name, sizeof(name), "%s: message %u%s%s", what, m->n,
+		 m->too_big && *m->msgid ? " " : "", m->too_big ? m->msgid : "");
+	if (m->too_big) {
+		sm_import_too_big(im, name, m->size);
+		return 0;
+	}
+	return sm_import_message(im, m->data, m->len, name);
+}
+
 struct mbox_ctx {
 	struct sm_importer *im;
 	const char *what;
-	unsigned n;
+	int failed;	/* writing or indexing failed (not the input) */
 };
 
-static int mbox_one(const char *msg, size_t len, void *data)
+static int mbox_one(const struct sm_mbox_msg *m, void *data)
 {
 	struct mbox_ctx *c = data;
-	char what[PATH_MAX + 32];
 
-	snprintf(what, sizeof(what), "%s: message %u", c->what, ++c->n);
-	return sm_import_message(c->im, msg, len, what);
+	if (sm_import_mbox_message(c->im, m, c->what) < 0) {
+		c->failed = 1;
+		return -1;
+	}
+	return 0;
 }
 
 int sm_import_mbox_data(struct sm_importer *im, const char *data, size_t len, const char *what)
 {
 	struct mbox_ctx c = { im, what, 0 };
+	struct sm_mbox_parser *p = sm_mbox_parser_new(im->max_message, mbox_one, &c);
+	int ret = sm_mbox_parser_feed(data, len, p);
 
-	if (sm_mbox_split(data, len, mbox_one, &c) < 0)
+	if (ret >= 0)
+		ret = sm_mbox_parser_finish(p);
+	sm_mbox_parser_free(p);
+	if (ret < 0)
 		return -1;
 	return flush_batch(im);
 }
 
 int sm_import_mbox(struct sm_importer *im, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int ret;
+	struct mbox_ctx c = { im, path, 0 };
+	int ret = sm_mbox_stream(path, im->max_message, mbox_one, &c);
 
-	if (sm_mbox_read(path, &sb) < 0) {
-		strbuf_release(&sb);
+	if (ret < 0 && c.failed)
 		return -1;
+	if (ret < 0) {
+		/* The input is bad; what came before the damage is kept. */
+		char *err = xstrdup(sm_last_error());
+
+		ret = flush_batch(im);
+		if (ret == 0)
+			sm_error("%s", err);
+		free(err);
+		return ret < 0 ? -1 : 1;
 	}
-	ret = sm_import_mbox_data(im, sb.buf ? sb.buf : "", sb.len, path);
-	strbuf_release(&sb);
-	return ret;
+	return flush_batch(im);
 }
 
 int sm_import_close(struct sm_importer *im, struct sm_import_stats *st)
@@ -332,6 +456,7 @@ int sm_import_close(struct sm_importer *im, struct sm_import_stats *st)
 	int ret = flush_batch(im);
 
 	free(im->queue);
+	free(im->db_path);
 	if (im->db) {
 		notmuch_status_t s = notmuch_database_destroy(im->db);
 		if (s && !ret)
@@ -359,7 +484,9 @@ int sm_import_finish(struct sm_importer *im, int step_rc, struct sm_import_stats
 
 int sm_import_flush(struct sm_importer *im)
 {
-	return flush_batch(im);
+	if (flush_batch(im) < 0)
+		return -1;
+	return commit_db(im);
 }
 
 const char *sm_import_maildir(const struct sm_importer *im)

@@ -5,6 +5,7 @@
 #ifndef SM_MAIL_IMPORT_H
 #define SM_MAIL_IMPORT_H
 #include <stddef.h>
+#include "mail/mbox.h"
 
 struct sm_import_stats {
 	unsigned messages;	/* seen */
@@ -23,14 +24,33 @@ struct sm_importer;
 struct sm_importer *sm_import_open(const char *maildir, const char *db_path);
 /* Imports one message; what names it in warnings. 0, or -1 on a write error. */
 int sm_import_message(struct sm_importer *im, const char *data, size_t len, const char *what);
+/* Messages over this size (default SM_MBOX_MAX_MESSAGE, 64 MB) are named
+ * in one warning and skipped; 0 sets the default. */
+void sm_import_set_max_message(struct sm_importer *im, size_t max);
+size_t sm_import_max_message(const struct sm_importer *im);
+/* Counts and names (one warning) a message of size bytes that is skipped
+ * for being over the limit. */
+void sm_import_too_big(struct sm_importer *im, const char *what, size_t size);
+/* One message of an mbox stream (mail/mbox.h), named "what: message N". */
+int sm_import_mbox_message(struct sm_importer *im, const struct sm_mbox_msg *m,
+			   const char *what);
+/* Reads the mbox (gzipped or not) as a stream. 0; -1 when writing or
+ * indexing failed (stop); 1 when the input itself is bad (missing,
+ * unreadable, corrupt or truncated gzip: sm_error names it; the messages
+ * before the damage are imported, a cut-off last one is not). */
 int sm_import_mbox(struct sm_importer *im, const char *path);
 int sm_import_mbox_data(struct sm_importer *im, const char *data, size_t len, const char *what);
 /* git_dir is one epoch (N.git or any repo whose commits carry blob "m") or
  * a public-inbox top directory holding git/N.git. Only commits after the
  * last one imported (state file in the maildir, atomic) are read. */
 int sm_import_public_inbox(struct sm_importer *im, const char *git_dir);
-/* Commits the indexed messages so far (before a state file says so). */
+/* Indexes the queued messages and commits the database to disk: call it
+ * before a state file names what was imported. */
 int sm_import_flush(struct sm_importer *im);
+/* A numbered step of the import (a file written, synced, renamed, the
+ * index committed, the state written). Test hook: with SM_TEST_CRASH_AFTER=N
+ * in the environment the process SIGKILLs itself after step N. */
+void sm_import_step(const char *name);
 /* The maildir's absolute path. */
 const char *sm_import_maildir(const struct sm_importer *im);
 /* Flushes the database; fills st. 0 or -1. Frees im either way. */

@@ -1,170 +1,433 @@
-/* mbox: splitting on "From " lines; gzip through gmime's filter. */
+/* mbox: splitting a byte stream on "From " lines, one message at a time. */
 #include "mail/mbox.h"
-#include "mail/message.h"
+#include "mail/stream.h"
 #include "lib/util.h"
-#include "lib/fileio.h"
-#include <gmime/gmime.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
-int sm_gunzip(const char *data, size_t len, struct strbuf *out, const char *what)
+/* A line longer than this is not a separator: its start is looked at, its
+ * rest goes straight into the message. */
+#define LINE_CAP 8192
+
+enum sep { SEP_NO, SEP_YES, SEP_IF_HEADER_NEXT };
+
+/* Does the line look like "Header-Name: ..."? */
+static int is_header_line(const char *s, size_t len)
 {
-	GMimeStream *src, *filt;
-	GMimeFilter *gz;
-	char buf[65536];
-	ssize_t n;
-	size_t before = out->len;
+	const char *q = s, *end = s + len;
 
-	sm_mail_library_init();
-	src = g_mime_stream_mem_new_with_buffer(data, len);
-	filt = g_mime_stream_filter_new(src);
-	gz = g_mime_filter_gzip_new(GMIME_FILTER_GZIP_MODE_UNZIP, 0);
-	g_mime_stream_filter_add(GMIME_STREAM_FILTER(filt), gz);
-	g_object_unref(gz);
-	while ((n = g_mime_stream_read(filt, buf, sizeof(buf))) > 0)
-		strbuf_add(out, buf, n);
-	g_object_unref(filt);
-	g_object_unref(src);
-	if (n < 0 || (out->len == before && len > 20))
-		return sm_error("%s: not a valid gzip file", what);
+	while (q < end && (isalnum((unsigned char)*q) || *q == '-' || *q == '_'))
+		q++;
+	return q > s && q < end && *q == ':';
+}
+
+static int is_blank(const char *s, size_t len)
+{
+	return (len == 1 && s[0] == '\n') || (len == 2 && s[0] == '\r' && s[1] == '\n') || !len;
+}
+
+/*
+ * The splitting decision, first part. line is one whole line (its '\n'
+ * included); after_blank: the line before it was blank, or it is the first.
+ * A "From " line is a separator when it carries a time ("From x Mon Jul  1
+ * 09:00:00 2024"); a dateless one (mboxo writers that drop the date) only
+ * after a blank line and when a header line follows (SEP_IF_HEADER_NEXT).
+ * "From the user's view..." in a body is neither. The second part is
+ * starts_message_line(): past the first line of the input, a dateless one
+ * must also be followed by a mail's header block (mboxo does not escape a
+ * body's "From my testing:", and a trailer under it looks like a header).
+ */
+static enum sep from_line(const char *line, size_t len, int after_blank)
+{
+	const char *p, *e = line + len;
+
+	if (len < 5 || memcmp(line, "From ", 5))
+		return SEP_NO;
+	while (e > line && (e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	for (p = line + 5; p + 3 < e; p++)
+		if (isdigit((unsigned char)p[0]) && p[1] == ':' && isdigit((unsigned char)p[2]) &&
+		    isdigit((unsigned char)p[3]))
+			return SEP_YES;
+	return after_blank ? SEP_IF_HEADER_NEXT : SEP_NO;
+}
+
+/* In a header block after a dateless "From " line: 1 when this header line
+ * shows a message starts (From:, Message-ID:, Subject:, Date:), 0 when the
+ * block may go on (another header, a continuation), -1 when it shows none
+ * does (a blank or non-header line ends the block without one). */
+static int starts_message_line(const char *s, size_t n)
+{
+	if (is_blank(s, n))
+		return -1;
+	if (*s == ' ' || *s == '\t')
+		return 0;
+	if (!is_header_line(s, n))
+		return -1;
+	return !strncasecmp(s, "From:", 5) || (n >= 11 && !strncasecmp(s, "Message-ID:", 11)) ||
+	       (n >= 8 && !strncasecmp(s, "Subject:", 8)) || !strncasecmp(s, "Date:", 5);
+}
+
+/* A held dateless "From " line: waiting for the next line (HOLD_NEXT) or,
+ * past the input's first line, for its header block to show a message. */
+enum { HOLD_NONE, HOLD_NEXT, HOLD_BLOCK };
+#define HOLD_MAX (8 * LINE_CAP)
+
+struct sm_mbox_parser {
+	size_t max;
+	sm_mbox_msg_fn fn;
+	void *data;
+	struct strbuf line;	/* the current line, up to LINE_CAP */
+	int long_line;		/* the current line went past LINE_CAP */
+	struct strbuf held;	/* a dateless "From " line, then its header block */
+	int hold;		/* HOLD_* */
+	size_t held_from;	/* the length of the "From " line in held */
+	unsigned long held_lineno;
+	int held_at_start;	/* it is the input's first line */
+	unsigned long lineno;	/* lines seen */
+	struct strbuf msg;	/* the current message (empty once over the cap) */
+	size_t size;		/* the current message's size, also past the cap */
+	int over;
+	int seen_sep;		/* a separator was seen: text before the first is dropped */
+	int after_blank;
+	int in_headers;
+	int msgid_next;		/* "Message-ID:" was empty: the value is on the next line */
+	char msgid[256];
+	unsigned count;
+	int err;
+};
+
+struct sm_mbox_parser *sm_mbox_parser_new(size_t max_message, sm_mbox_msg_fn fn, void *data)
+{
+	struct sm_mbox_parser *p = xcalloc(1, sizeof(*p));
+
+	p->max = max_message ? max_message : SM_MBOX_MAX_MESSAGE;
+	p->fn = fn;
+	p->data = data;
+	p->after_blank = 1;
+	p->in_headers = 1;
+	return p;
+}
+
+void sm_mbox_parser_free(struct sm_mbox_parser *p)
+{
+	if (!p)
+		return;
+	strbuf_release(&p->line);
+	strbuf_release(&p->held);
+	strbuf_release(&p->msg);
+	free(p);
+}
+
+unsigned sm_mbox_parser_count(const struct sm_mbox_parser *p)
+{
+	return p->count;
+}
+
+static void msg_add(struct sm_mbox_parser *p, const char *s, size_t n)
+{
+	p->size += n;
+	if (p->over)
+		return;
+	if (p->msg.len + n > p->max) {
+		p->over = 1;
+		strbuf_release(&p->msg);
+		return;
+	}
+	strbuf_add(&p->msg, s, n);
+}
+
+static void new_message(struct sm_mbox_parser *p)
+{
+	if (p->msg.alloc > ((size_t)1 << 20))
+		strbuf_release(&p->msg);	/* a big message's memory is not kept */
+	else
+		strbuf_reset(&p->msg);
+	p->size = 0;
+	p->over = 0;
+	p->in_headers = 1;
+	p->msgid_next = 0;
+	p->msgid[0] = '\0';
+	p->after_blank = 0;
+}
+
+static void set_msgid(struct sm_mbox_parser *p, const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= sizeof(p->msgid))
+		n = sizeof(p->msgid) - 1;
+	memcpy(p->msgid, s, n);
+	p->msgid[n] = '\0';
+	p->msgid_next = !n;
+}
+
+static int emit(struct sm_mbox_parser *p)
+{
+	struct sm_mbox_msg m = {
+		.data = p->over ? NULL : strbuf_str(&p->msg),
+		.len = p->over ? 0 : p->msg.len,
+		.n = ++p->count,
+		.size = p->size,
+		.msgid = p->msgid,
+		.too_big = p->over,
+	};
+	int rc = p->fn(&m, p->data);
+
+	if (rc < 0)
+		p->err = rc;
+	return rc < 0 ? rc : 0;
+}
+
+/* A separator: the message before it is complete. */
+static int boundary(struct sm_mbox_parser *p)
+{
+	int rc = 0;
+
+	if (p->seen_sep && p->size)
+		rc = emit(p);
+	p->seen_sep = 1;
+	new_message(p);
+	return rc;
+}
+
+/* A line (or a long line's start) of the current message. */
+static void body_line(struct sm_mbox_parser *p, const char *s, size_t n)
+{
+	const char *q = s;
+
+	/* mboxrd: ">From ", ">>From " lose one '>'. */
+	while (q < s + n && *q == '>')
+		q++;
+	if (q > s && (size_t)(s + n - q) >= 5 && !memcmp(q, "From ", 5))
+		s++, n--;
+	if (p->in_headers) {
+		if (is_blank(s, n))
+			p->in_headers = 0;
+		else if (p->msgid_next && (*s == ' ' || *s == '\t'))
+			set_msgid(p, s, n);
+		else {
+			p->msgid_next = 0;
+			if (!p->msgid[0] && n > 11 && !strncasecmp(s, "Message-ID:", 11))
+				set_msgid(p, s + 11, n - 11);
+		}
+	}
+	p->after_blank = is_blank(s, n);
+	msg_add(p, s, n);
+}
+
+/* The held lines were a body's after all: back into the current message,
+ * with a warning when they looked like a separator and a header block. */
+static void release_held(struct sm_mbox_parser *p, int warn)
+{
+	const char *q = p->held.buf, *end = p->held.buf + p->held.len;
+
+	if (warn) {
+		size_t n = p->held_from;
+
+		while (n && (q[n - 1] == '\n' || q[n - 1] == '\r'))
+			n--;
+		sm_warn("mbox line %lu: \"%.*s\" is followed by no mail headers: a body line "
+			"an mboxo writer did not escape; kept in its message", p->held_lineno,
+			(int)(n > 60 ? 60 : n), q);
+	}
+	while (q < end) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		size_t n = nl ? (size_t)(nl - q) + 1 : (size_t)(end - q);
+
+		body_line(p, q, n);
+		q += n;
+	}
+	strbuf_reset(&p->held);
+	p->hold = HOLD_NONE;
+}
+
+/* The held "From " line was a separator: its header block opens the next message. */
+static int confirm_held(struct sm_mbox_parser *p)
+{
+	struct strbuf block = STRBUF_INIT;
+	const char *q, *end;
+	int rc;
+
+	strbuf_add(&block, p->held.buf + p->held_from, p->held.len - p->held_from);
+	strbuf_reset(&p->held);
+	p->hold = HOLD_NONE;
+	rc = boundary(p);
+	for (q = block.buf, end = block.buf + block.len; rc == 0 && q < end;) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		size_t n = nl ? (size_t)(nl - q) + 1 : (size_t)(end - q);
+
+		body_line(p, q, n);
+		q += n;
+	}
+	strbuf_release(&block);
+	return rc < 0 ? p->err : 0;
+}
+
+/* With a line held, the next line s decides (returns 1), or is held too (0). */
+static int resolve_held(struct sm_mbox_parser *p, const char *s, size_t n, int complete, int *rc)
+{
+	int st;
+
+	*rc = 0;
+	if (p->hold == HOLD_NEXT) {
+		if (!complete || !is_header_line(s, n)) {
+			release_held(p, 0);
+			return 0;	/* s is processed as usual */
+		}
+		if (p->held_at_start) {
+			*rc = confirm_held(p);	/* the input's first line needs no more */
+			return 0;
+		}
+		p->hold = HOLD_BLOCK;
+	}
+	st = complete && p->held.len + n <= HOLD_MAX ? starts_message_line(s, n) : -1;
+	if (st < 0) {
+		release_held(p, 1);
+		return 0;
+	}
+	if (st > 0) {
+		*rc = confirm_held(p);
+		return 0;
+	}
+	strbuf_add(&p->held, s, n);
+	return 1;
+}
+
+/* One line; complete: its end was seen and it is not over LINE_CAP (a long
+ * line's start is not complete). */
+static int process_line(struct sm_mbox_parser *p, const char *s, size_t n, int complete)
+{
+	int rc, first = !p->lineno;
+
+	p->lineno++;
+	if (p->hold) {
+		if (resolve_held(p, s, n, complete, &rc))
+			return 0;
+		if (rc < 0)
+			return rc;
+	}
+	if (complete) {
+		switch (from_line(s, n, p->after_blank)) {
+		case SEP_YES:
+			return boundary(p);
+		case SEP_IF_HEADER_NEXT:
+			strbuf_add(&p->held, s, n);
+			p->held_from = n;
+			p->held_lineno = p->lineno;
+			p->held_at_start = first;
+			p->hold = HOLD_NEXT;
+			return 0;
+		case SEP_NO:
+			break;
+		}
+	}
+	body_line(p, s, n);
+	return 0;
+}
+
+int sm_mbox_parser_feed(const char *buf, size_t len, void *parser)
+{
+	struct sm_mbox_parser *p = parser;
+
+	if (p->err)
+		return p->err;
+	while (len) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t n = nl ? (size_t)(nl - buf) + 1 : len;
+
+		if (p->long_line) {
+			msg_add(p, buf, n);
+			if (nl)
+				p->long_line = 0, p->after_blank = 0;
+		} else if (nl && !p->line.len) {
+			/* A whole line in the input: no copy. */
+			if (process_line(p, buf, n, 1) < 0)
+				return p->err;
+		} else {
+			strbuf_add(&p->line, buf, n);
+			if (nl) {
+				if (process_line(p, p->line.buf, p->line.len, 1) < 0)
+					return p->err;
+				strbuf_reset(&p->line);
+			} else if (p->line.len > LINE_CAP) {
+				if (process_line(p, p->line.buf, p->line.len, 0) < 0)
+					return p->err;
+				strbuf_release(&p->line);
+				p->long_line = 1;
+			}
+		}
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int sm_mbox_parser_finish(struct sm_mbox_parser *p)
+{
+	if (p->err)
+		return p->err;
+	if (p->line.len) {
+		/* The last line, without its '\n'. */
+		if (process_line(p, p->line.buf, p->line.len, 1) < 0)
+			return p->err;
+		strbuf_reset(&p->line);
+	}
+	if (p->hold)	/* nothing follows: a header block that shows no message */
+		release_held(p, p->hold == HOLD_BLOCK);
+	p->long_line = 0;
+	if (p->size && emit(p) < 0)
+		return p->err;
+	new_message(p);
+	return (int)p->count;
+}
+
+int sm_mbox_stream(const char *path, size_t max_message, sm_mbox_msg_fn fn, void *data)
+{
+	struct sm_mbox_parser *p = sm_mbox_parser_new(max_message, fn, data);
+	int ret = sm_stream_file(path, sm_mbox_parser_feed, p);
+
+	if (ret >= 0)
+		ret = sm_mbox_parser_finish(p);
+	sm_mbox_parser_free(p);
+	return ret;
+}
+
+static int add_to(const char *buf, size_t len, void *sb)
+{
+	strbuf_add(sb, buf, len);
 	return 0;
 }
 
 int sm_mbox_read(const char *path, struct strbuf *out)
 {
-	struct strbuf raw = STRBUF_INIT;
-	int ret = 0;
-
-	if (read_file(path, &raw) < 0) {
-		strbuf_release(&raw);
-		return -1;
-	}
-	if (raw.len >= 2 && (unsigned char)raw.buf[0] == 0x1f && (unsigned char)raw.buf[1] == 0x8b)
-		ret = sm_gunzip(raw.buf, raw.len, out, path);
-	else
-		strbuf_add(out, raw.buf ? raw.buf : "", raw.len);
-	strbuf_release(&raw);
-	return ret;
+	return sm_stream_file(path, add_to, out);
 }
 
-/* Does the line at p (up to end) look like "Header-Name: ..."? */
-static int is_header_line(const char *p, const char *end)
+struct split_ctx {
+	sm_mbox_fn fn;
+	void *data;
+};
+
+static int split_one(const struct sm_mbox_msg *m, void *data)
 {
-	const char *q = p;
+	struct split_ctx *c = data;
 
-	while (q < end && (isalnum((unsigned char)*q) || *q == '-' || *q == '_'))
-		q++;
-	return q > p && q < end && *q == ':';
-}
-
-/* Does a message start at p: a header block (header lines and their
- * continuations, up to a blank line or the end) holding From:, Message-ID:,
- * Subject: or Date:? "Tested-by: A <a@b>" after a body's "From my
- * testing:" line is a header-like line, but no message starts there. */
-static int starts_message(const char *p, const char *end)
-{
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *e = nl ? nl : end;
-
-		if (e == p || (e - p == 1 && *p == '\r'))
-			return 0;	/* the blank line ends the headers */
-		if (*p != ' ' && *p != '\t') {
-			if (!is_header_line(p, e))
-				return 0;
-			if (istarts_with(p, "From:") || istarts_with(p, "Message-ID:") ||
-			    istarts_with(p, "Subject:") || istarts_with(p, "Date:"))
-				return 1;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	return 0;
-}
-
-/* A "From " separator: "From sender date" with a time in it, or (mboxo
- * writers that drop the date) at the start or after a blank line with a
- * header on the next line. "From the user's view..." in a body is neither.
- * A dateless one must also start a message (mboxo does not escape a body's
- * "From my testing:", and a trailer under it looks like a header): if not,
- * the line stays in its message, with a warning. A dated one always
- * splits (what follows it may be a broken mail, named on import). */
-static int is_separator(const char *mbox, const char *line, const char *end)
-{
-	const char *p, *nl;
-	int sep = 0, dated = 0;
-
-	if (end - line < 5 || strncmp(line, "From ", 5))
-		return 0;
-	nl = memchr(line, '\n', end - line);
-	nl = nl ? nl : end;
-	for (p = line + 5; !sep && p + 4 < nl; p++)
-		if (isdigit((unsigned char)p[0]) && p[1] == ':' && isdigit((unsigned char)p[2]) &&
-		    isdigit((unsigned char)p[3]))
-			sep = dated = 1;
-	if (!sep && (line == mbox || (line - mbox >= 2 && line[-2] == '\n') ||
-		     (line - mbox >= 3 && line[-2] == '\r' && line[-3] == '\n')))
-		sep = nl < end && is_header_line(nl + 1, end);
-	if (sep && !dated && line != mbox && !starts_message(nl < end ? nl + 1 : end, end)) {
-		size_t lineno = 1;
-
-		for (p = mbox; p < line; p++)
-			lineno += *p == '\n';
-		sm_warn("mbox line %zu: \"%.*s\" is followed by no mail headers: a body line "
-			"an mboxo writer did not escape; kept in its message", lineno,
-			(int)(nl - line > 60 ? 60 : nl - line), line);
-		return 0;
-	}
-	return sep;
-}
-
-static int emit(const char *start, const char *stop, struct strbuf *msg,
-		sm_mbox_fn fn, void *data)
-{
-	const char *p, *nl;
-
-	strbuf_reset(msg);
-	for (p = start; p < stop; p = nl) {
-		const char *q = p;
-
-		nl = memchr(p, '\n', stop - p);
-		nl = nl ? nl + 1 : stop;
-		/* mboxrd: ">From ", ">>From " lose one '>'. */
-		while (q < nl && *q == '>')
-			q++;
-		if (q > p && nl - q >= 5 && !strncmp(q, "From ", 5))
-			p++;
-		strbuf_add(msg, p, nl - p);
-	}
-	return fn(msg->buf ? msg->buf : "", msg->len, data);
+	return c->fn(m->data, m->len, c->data);
 }
 
 int sm_mbox_split(const char *mbox, size_t len, sm_mbox_fn fn, void *data)
 {
-	const char *end = mbox + len, *p = mbox, *start = NULL, *nl;
-	struct strbuf msg = STRBUF_INIT;
-	int count = 0, ret;
+	struct split_ctx c = { fn, data };
+	struct sm_mbox_parser *p = sm_mbox_parser_new(SIZE_MAX, split_one, &c);
+	int ret = sm_mbox_parser_feed(mbox, len, p);
 
-	for (p = mbox; p < end; p = nl) {
-		nl = memchr(p, '\n', end - p);
-		nl = nl ? nl + 1 : end;
-		if (!is_separator(mbox, p, end))
-			continue;
-		if (start && p > start) {
-			if ((ret = emit(start, p, &msg, fn, data)) < 0)
-				goto out;
-			count++;
-		}
-		start = nl;
-	}
-	if (!start && len)
-		start = mbox;	/* a single message without a "From " line */
-	if (start && start < end) {
-		if ((ret = emit(start, end, &msg, fn, data)) < 0)
-			goto out;
-		count++;
-	}
-	ret = count;
-out:
-	strbuf_release(&msg);
+	if (ret >= 0)
+		ret = sm_mbox_parser_finish(p);
+	sm_mbox_parser_free(p);
 	return ret;
 }

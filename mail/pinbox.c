@@ -55,7 +55,20 @@ static int state_write(const char *file, const struct strlist *st)
 	}
 	ret = write_file_atomic(file, sb.buf ? sb.buf : "", sb.len);
 	strbuf_release(&sb);
+	if (!ret)
+		sm_import_step("state written");
 	return ret;
+}
+
+/* A blob's size from its header, without reading it (0 when unknown). */
+static size_t blob_size(git_odb *odb, const git_oid *id)
+{
+	size_t len = 0;
+	git_object_t type;
+
+	if (git_odb_read_header(&len, &type, odb, id) < 0)
+		return 0;
+	return len;
 }
 
 static int import_epoch(struct sm_importer *im, const char *git_dir, struct strlist *state,
@@ -63,6 +76,7 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 {
 	git_repository *repo = NULL;
 	git_revwalk *walk = NULL;
+	git_odb *odb = NULL;
 	git_oid oid, last_done;
 	const char *last = state_get(state, git_dir);
 	int ret = -1, any = 0, err;
@@ -75,7 +89,8 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 		ret = 0;	/* an empty epoch */
 		goto out;
 	}
-	if (git_revwalk_new(&walk, repo) < 0 || git_revwalk_push_head(walk) < 0) {
+	if (git_repository_odb(&odb, repo) < 0 || git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_push_head(walk) < 0) {
 		git_fail(git_dir);
 		goto out;
 	}
@@ -109,6 +124,10 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 		}
 		e = git_tree_entry_byname(tree, "m");
 		if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+		    blob_size(odb, git_tree_entry_id(e)) > sm_import_max_message(im)) {
+			/* Named and skipped before libgit2 loads it whole. */
+			sm_import_too_big(im, what, blob_size(odb, git_tree_entry_id(e)));
+		} else if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
 		    git_blob_lookup(&blob, repo, git_tree_entry_id(e)) == 0) {
 			if (sm_import_message(im, git_blob_rawcontent(blob),
 					      (size_t)git_blob_rawsize(blob), what) < 0) {
@@ -151,6 +170,7 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 	}
 out:
 	git_revwalk_free(walk);
+	git_odb_free(odb);
 	git_repository_free(repo);
 	return ret;
 }
