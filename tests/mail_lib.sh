@@ -82,3 +82,66 @@ for i, t in enumerate(sys.stdin.buffer.read().decode().splitlines(), 1):
     out.write(b"M 100644 inline t%d\ndata %d\n%s\n" % (i, len(data), data))
 ' | git -C "$1" fast-import --quiet
 }
+
+# gen_mails N PREFIX [BODY_KB]: N ordinary mails as an mboxrd on stdout,
+# Message-IDs <PREFIX-1@example.org>...; each body has a ">From " line and a
+# Tested-by: trailer as its last line, and BODY_KB KB of text (default 0).
+gen_mails() {
+	python3 - "$1" "$2" "${3:-0}" <<'PY'
+import sys
+n, pre, kb = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+filler = ("The driver keeps its queue in order while the device resets.".ljust(63) + "\n") * 16 * kb
+out = sys.stdout
+for i in range(1, n + 1):
+    out.write(f"From {pre}-{i}@example.org Mon Jul  1 09:00:00 2024\n"
+              f"From: Tester {i} <t{i}@example.org>\nTo: stable@vger.kernel.org\n"
+              f"Subject: [PATCH] {pre}: fix number {i}\nDate: Mon, 01 Jul 2024 09:00:00 +0000\n"
+              f"Message-ID: <{pre}-{i}@example.org>\n\n"
+              f"Mail {i} of {n}.\n>From the user's view it matters.\n\n{filler}"
+              f"Tested-by: Tester <t{i}@example.org>\n\n")
+PY
+}
+
+# big_mail ID BYTES: one mbox message of about BYTES bytes, Message-ID <ID>.
+big_mail() {
+	python3 - "$1" "$2" <<'PY'
+import sys
+mid, size = sys.argv[1], int(sys.argv[2])
+out = sys.stdout
+out.write(f"From {mid} Mon Jul  1 09:00:00 2024\nFrom: Big <big@example.org>\n"
+          f"Subject: a very big mail\nMessage-ID: <{mid}>\n\n")
+line = "x" * 75 + "\n"
+out.write(line * (size // 76))
+out.write("\n")
+PY
+}
+
+# gz_with_big_mail FILE MB: a gzip file (concatenated members, as gzip(1)
+# and pigz write them) of an ordinary mail, one mail of MB megabytes
+# (Message-ID <huge@example.org>) and another ordinary mail. Fast: the 1 MB
+# member of the big body is compressed once and repeated.
+gz_with_big_mail() {
+	python3 - "$1" "$2" <<'PY'
+import gzip, sys
+path, mb = sys.argv[1], int(sys.argv[2])
+mail = lambda i: (f"From m-{i}@example.org Mon Jul  1 09:00:00 2024\nFrom: T <t@example.org>\n"
+                  f"Subject: [PATCH] mail {i}\nMessage-ID: <m-{i}@example.org>\n\nBody {i}.\n\n").encode()
+body = gzip.compress((b"x" * 75 + b"\n") * 13797, 1)   # 1,048,572 bytes
+with open(path, "wb") as f:
+    f.write(gzip.compress(mail(1) + b"From huge@example.org Mon Jul  1 09:00:00 2024\n"
+                          b"From: Big <big@example.org>\nSubject: big\nMessage-ID: <huge@example.org>\n\n"))
+    for _ in range(mb):
+        f.write(body)
+    f.write(gzip.compress(b"\n" + mail(2)))
+PY
+}
+
+# peak_rss FILE CMD...: runs CMD; writes its peak RSS in KB to FILE;
+# returns CMD's exit status (128 + N for signal N).
+peak_rss() {
+	local f=$1; shift
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(128 - rc if rc < 0 else rc)' "$f" "$@"
+}
