@@ -381,7 +381,7 @@ int sm_import_message(struct sm_importer *im, const char *data, size_t len, cons
 	if (ret < 0)
 		return -1;
 	if (im->nr >= BATCH)
-		return flush_batch(im);
+		return sm_import_flush(im);
 	return 0;
 }
 

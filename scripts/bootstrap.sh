@@ -10,7 +10,7 @@ SM_BUILD=${SM_BUILD:-$SM_TOP/build}
 # notmuch, OpenSMTPD, git, QEMU, busybox and the 6.1 kernel source.
 SM_PACKAGES="build-essential autoconf automake libtool pkg-config git
  libgit2-dev libnotmuch-dev notmuch libgmime-3.0-dev libcurl4-openssl-dev
- libpcre2-dev zlib1g-dev check python3 jq curl opensmtpd
+ libpcre2-dev zlib1g-dev check python3 jq curl opensmtpd time
  clang libclang-rt-14-dev
  qemu-system-x86 busybox-static cpio xz-utils bc bison flex libelf-dev libssl-dev
  linux-source-6.1
