@@ -280,6 +280,10 @@ static int flush_batch(struct sm_importer *im)
 
 	if (!im->nr)
 		return 0;
+	if (im->db_path && !im->db) {
+		clear_queue(im);	/* a failed reopen after a commit: never rename unindexed */
+		return sm_error("%s: the notmuch database is not open", im->db_path);
+	}
 	fd = open(im->maildir, O_RDONLY | O_DIRECTORY);
 	if (fd < 0 || syncfs(fd) < 0) {
 		sm_error("%s: sync: %s", im->maildir, strerror(errno));

@@ -13,6 +13,12 @@ command -v notmuch >/dev/null || skip "notmuch missing"
 db=$TMP/db
 mkdir -p "$db"
 kb() { cat "$1"; }
+# rss_below KB FILE WHAT: the peak RSS in FILE is under KB (not under a
+# sanitizer, whose shadow memory and quarantine are not the program's)
+rss_below() {
+	[ -n "${SM_TESTS_SANITIZED:-}" ] && return 0
+	[ "$(cat "$2")" -lt "$1" ] || fail "$3: peak RSS $(cat "$2") KB (bound $1 KB)"
+}
 
 # 1. a 300 KB mail over a 100K cap, between ordinary ones
 { gen_mails 2 a; big_mail big-1@example.org 300000; gen_mails 1 c; } > "$TMP/capped.mbox"
@@ -42,7 +48,7 @@ peak_rss "$TMP/h.rss" "$STABLEMATE" import --maildir "$db/huge" --db "$db" \
 grep -q "huge.mbox.gz: message 2 <huge@example.org>: 4194[0-9]* bytes, over the 67108864-byte" "$TMP/h.err" ||
 	fail "huge: $(cat "$TMP/h.err")"
 rss=$(kb "$TMP/h.rss")
-[ "$rss" -lt 250000 ] || fail "huge gzip: peak RSS $rss KB for a 400 MB mail (bound 250 MB)"
+rss_below 250000 "$TMP/h.rss" "huge gzip, a 400 MB mail"
 echo "huge: $(du -k "$TMP/huge.mbox.gz" | cut -f1) KB gzip, one 400 MB mail skipped, peak RSS $((rss / 1024)) MB"
 rm -f "$TMP/huge.mbox.gz"
 
@@ -115,7 +121,7 @@ PY
 peak_rss "$TMP/cj.rss" "$STABLEMATE" classify --batch "$TMP/huge.jsonl" > "$TMP/cj2.out" 2> "$TMP/cj2.err"
 [ "$(wc -l < "$TMP/cj2.out")" = 2 ] || fail "classify huge jsonl: $(cat "$TMP/cj2.err")"
 rss=$(kb "$TMP/cj.rss")
-[ "$rss" -lt 250000 ] || fail "classify --batch: peak RSS $rss KB on a 300 MB line (bound 250 MB)"
+rss_below 250000 "$TMP/cj.rss" "classify --batch, a 300 MB line"
 echo "classify --batch: a 300 MB JSONL line skipped, peak RSS $((rss / 1024)) MB"
 rm -f "$TMP/huge.jsonl"
 # 6. fetch: a reply that never ends stops at --max-size with one line naming
@@ -165,12 +171,12 @@ peak_rss "$TMP/f.rss" "$STABLEMATE" fetch endless@example.org --from "http://127
 set -e
 [ $rc = 1 ] || fail "endless reply gave exit $rc: $(cat "$TMP/f.err")"
 [ "$(wc -l < "$TMP/f.err")" = 1 ] || fail "endless reply: not one line: $(cat "$TMP/f.err")"
-grep -q "endless%40example.org/t.mbox.gz: the reply is larger than 20971520 bytes" "$TMP/f.err" ||
+grep -q "endless@example.org/t.mbox.gz: the reply is larger than 20971520 bytes" "$TMP/f.err" ||
 	fail "endless reply: $(cat "$TMP/f.err")"
 n=$(nm "$db" count folder:endless)
 [ "$n" -gt 900 ] && [ "$n" -lt 1200 ] || fail "endless reply: $n mails indexed, want the ~1000 complete ones"
 rss=$(kb "$TMP/f.rss")
-[ "$rss" -lt 150000 ] || fail "endless reply: peak RSS $rss KB (bound 150 MB)"
+rss_below 150000 "$TMP/f.rss" "fetch of an endless reply"
 echo "endless reply: $(cat "$TMP/f.err"); $n complete mails kept; peak RSS $((rss / 1024)) MB"
 peak_rss "$TMP/b.rss" "$STABLEMATE" fetch big@example.org --from "http://127.0.0.1:$port/all" \
 	--maildir "$db/bigfetch" --db "$db" --json > "$TMP/b.json" 2> "$TMP/b.err" ||
@@ -180,6 +186,6 @@ peak_rss "$TMP/b.rss" "$STABLEMATE" fetch big@example.org --from "http://127.0.0
 grep -q "big@example.org: message 2 <huge@example.org>: 2097[0-9]* bytes, over the 67108864-byte" "$TMP/b.err" ||
 	fail "big fetch: $(cat "$TMP/b.err")"
 rss=$(kb "$TMP/b.rss")
-[ "$rss" -lt 200000 ] || fail "big fetch: peak RSS $rss KB for a 200 MB mail (bound 200 MB)"
+rss_below 200000 "$TMP/b.rss" "fetch of a thread with a 200 MB mail"
 echo "fetch: a 200 MB mail in a thread skipped, peak RSS $((rss / 1024)) MB"
 echo ok
