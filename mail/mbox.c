@@ -345,13 +345,15 @@ int sm_mbox_parser_feed(const char *buf, size_t len, void *parser)
 			if (nl)
 				p->long_line = 0, p->after_blank = 0;
 		} else if (nl && !p->line.len) {
-			/* A whole line in the input: no copy. */
-			if (process_line(p, buf, n, 1) < 0)
+			/* A whole line in the input: no copy. A line longer than
+			 * LINE_CAP counts as one whatever the pieces it came in. */
+			if (process_line(p, buf, n, n - 1 <= LINE_CAP) < 0)
 				return p->err;
 		} else {
 			strbuf_add(&p->line, buf, n);
 			if (nl) {
-				if (process_line(p, p->line.buf, p->line.len, 1) < 0)
+				if (process_line(p, p->line.buf, p->line.len,
+						 p->line.len - 1 <= LINE_CAP) < 0)
 					return p->err;
 				strbuf_reset(&p->line);
 			} else if (p->line.len > LINE_CAP) {
