@@ -421,20 +421,6 @@ static int mbox_one(const struct sm_mbox_msg *m, void *data)
 	return 0;
 }
 
-int sm_import_mbox_data(struct sm_importer *im, const char *data, size_t len, const char *what)
-{
-	struct mbox_ctx c = { im, what, 0 };
-	struct sm_mbox_parser *p = sm_mbox_parser_new(im->max_message, mbox_one, &c);
-	int ret = sm_mbox_parser_feed(data, len, p);
-
-	if (ret >= 0)
-		ret = sm_mbox_parser_finish(p);
-	sm_mbox_parser_free(p);
-	if (ret < 0)
-		return -1;
-	return flush_batch(im);
-}
-
 int sm_import_mbox(struct sm_importer *im, const char *path)
 {
 	struct mbox_ctx c = { im, path, 0 };

@@ -39,7 +39,6 @@ int sm_import_mbox_message(struct sm_importer *im, const struct sm_mbox_msg *m,
  * unreadable, corrupt or truncated gzip: sm_error names it; the messages
  * before the damage are imported, a cut-off last one is not). */
 int sm_import_mbox(struct sm_importer *im, const char *path);
-int sm_import_mbox_data(struct sm_importer *im, const char *data, size_t len, const char *what);
 /* git_dir is one epoch (N.git or any repo whose commits carry blob "m") or
  * a public-inbox top directory holding git/N.git. Only commits after the
  * last one imported (state file in the maildir, atomic) are read. */
