@@ -117,6 +117,21 @@ START_TEST(pieces_edge_cases)
 	strlist_clear(&l);
 	check_pieces(sb.buf, sb.len, 10000, 4, 0);
 
+	/* mboxo: a body's "From my testing:" with a trailer under it stays in its
+	 * message; a dateless "From " line before a real header block splits. */
+	{
+		static const char mboxo[] =
+			"From a 10:00\nSubject: one\n\nBooted.\n\nFrom my testing:\n"
+			"Tested-by: T <t@example.org>\nAcked-by: A <a@example.org>\n\n"
+			"From dateless\nTo: x@example.org\n cont\nSubject: two\n\nbody\n";
+
+		check_pieces(mboxo, sizeof(mboxo) - 1, 0, 2, 0);
+		split_in_pieces(mboxo, sizeof(mboxo) - 1, 1, 0, &l);
+		ck_assert_ptr_nonnull(strstr(l.items[0], "\nFrom my testing:\nTested-by: T"));
+		ck_assert_ptr_nonnull(strstr(l.items[1], "2|43|0||To: x@example.org\n cont\n"));
+		strlist_clear(&l);
+	}
+
 	/* No separator at all: one message; text before the first one is dropped. */
 	check_pieces("Subject: just one\n\nhi\n", 22, 0, 1, 0);
 	check_pieces("junk\nFrom a 10:00\nSubject: s\n\nb\n", 31, 0, 1, 0);
