@@ -429,6 +429,8 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		if (parse_long(l, name, v, 0, 86400, &n))
 			return -1;
 		c->lock_timeout = n;
+	} else if (!strcmp(name, "bot.serieswhole")) {
+		return parse_bool(l, name, v, &c->series_whole);
 	} else if (!strcmp(name, "bot.minsoakdays")) {
 		if (parse_long(l, name, v, 0, 3650, &n))
 			return -1;

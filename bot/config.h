@@ -60,6 +60,7 @@ struct sm_bot_config {
 	long lock_timeout;		/* bot.lockTimeout: seconds a cycle waits for
 					 * another one's lock on stateDir, default 600 */
 	int min_soak_days;		/* bot.minSoakDays, default 0 */
+	int series_whole;		/* bot.seriesWhole: promote missing series parts, default 0 */
 	char *queue_dir;		/* bot.queueDir: a stable-queue checkout, or NULL */
 	char *cve_dir;			/* bot.cveDir: kernel CVE records, or NULL */
 	struct sm_bot_subscriber *subs;

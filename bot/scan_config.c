@@ -1,5 +1,6 @@
 /* scan_config: scan a bot config's trees (see scan_config.h). */
 #include "bot/scan_config.h"
+#include "mail/series.h"
 #include "lib/util.h"
 
 int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
@@ -32,6 +33,15 @@ int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
 	so.queue_dir = cfg->queue_dir;
 	so.cve_dir = cfg->cve_dir;
 	ret = sm_scan(&so, out);
+	if (!ret && cfg->notmuch_db) {	/* each candidate's posted series */
+		struct sm_series_opts sso = { cfg->notmuch_db, cfg->upstream_branch, cfg->series_whole };
+		struct sm_series_stats sst;
+
+		if (sm_series_annotate(&sso, &so, out, &sst)) {
+			sm_scan_result_release(out);
+			ret = -1;
+		}
+	}
 	free(specs);
 	return ret;
 }

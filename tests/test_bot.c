@@ -85,6 +85,8 @@ START_TEST(config_full)
 	strbuf_addstr(&sb, base_conf);
 	strbuf_setlen(&sb, sb.len - strlen("[subscriber \"jörg\"]\n"));
 	strbuf_addstr(&sb, "[subscriber \"sasha\"]\n\taddress = sasha@kernel.org\n\tpatches = no\n");
+	strbuf_addstr(&sb, "[bot]\n\tminSoakDays = 7\n\tqueueDir = stable-queue\n\tcveDir = /srv/vulns\n"
+		      "\tseriesWhole = yes\n");
 	path = write_conf(sb.buf);
 	ck_assert_msg(sm_bot_config_load(&c, path) == 0, "%s", sm_last_error());
 	want = xasprintf("%s/linux", tmp);
@@ -114,6 +116,13 @@ START_TEST(config_full)
 	ck_assert_int_eq(c.subs[1].min_verdict, SM_CANDIDATE);
 	ck_assert(sm_bot_subscriber_wants_tree(&c.subs[1], "linux-6.1.y"));
 	ck_assert(!sm_bot_subscriber_wants_tree(&c.subs[0], "linux-5.15.y"));
+	/* what scan reads past the range: soak, queue, CVE, whole series */
+	ck_assert_int_eq(c.min_soak_days, 7);
+	want = xasprintf("%s/stable-queue", tmp);
+	ck_assert_str_eq(c.queue_dir, want);
+	free(want);
+	ck_assert_str_eq(c.cve_dir, "/srv/vulns");
+	ck_assert_int_eq(c.series_whole, 1);
 
 	{
 		char *pw = NULL;
