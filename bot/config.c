@@ -2,6 +2,7 @@
 #include "bot/config.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
+#include "lib/git.h"
 #include "lib/util.h"
 #include "trees/tree_state.h"
 #include <ctype.h>
@@ -577,25 +578,20 @@ int sm_bot_config_load(struct sm_bot_config *c, const char *path)
 	slash = strrchr(path, '/');
 	l.dir = slash ? xstrndup(path, (size_t)(slash - path) + (slash == path)) : xstrdup(".");
 
-	git_libgit2_init();
+	sm_git_init();
 	if (git_config_open_ondisk(&cfg, path) < 0) {
-		const git_error *e = git_error_last();
-
-		sm_error("%s: %s", path, e ? e->message : "cannot read config");
+		sm_git_fail("%s", path);
 		goto out;
 	}
 	if (git_config_foreach(cfg, entry_cb, &l) < 0) {
 		if (!l.failed) {
-			const git_error *e = git_error_last();
-
-			sm_error("%s: %s", path, e ? e->message : "cannot read config");
+			sm_git_fail("%s", path);
 		}
 		goto out;
 	}
 	ret = validate(&l);
 out:
 	git_config_free(cfg);
-	git_libgit2_shutdown();
 	free(l.dir);
 	if (ret)
 		sm_bot_config_release(c);
@@ -671,7 +667,7 @@ int sm_bot_config_smtp_password(const struct sm_bot_config *c, char **out)
 
 		if (read_file(c->smtp_password_file, &sb) < 0) {
 			strbuf_release(&sb);
-			return sm_error("%s: smtp.passwordFile: %s", c->path, sm_last_error());
+			return sm_error_wrap("%s: smtp.passwordFile", c->path);
 		}
 		if (!stat(c->smtp_password_file, &sb_st) && (sb_st.st_mode & 077))
 			sm_warn("%s: smtp.passwordFile: %s is readable by others (mode %04o): chmod 600 it",

@@ -21,11 +21,7 @@ static double now_seconds(void)
 
 static int step_error(const char *step)
 {
-	char *msg = xstrdup(sm_last_error());
-
-	sm_error("%s: %s", step, msg);
-	free(msg);
-	return -1;
+	return sm_error_wrap("%s", step);
 }
 
 int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)

@@ -6,6 +6,7 @@
 #include "bot/smtp.h"
 #include "gitnotes/notes.h"
 #include "lib/fileio.h"
+#include "lib/git.h"
 #include "lib/util.h"
 #include <errno.h>
 #include <fnmatch.h>
@@ -78,9 +79,7 @@ static int diff_commit(git_repository *repo, const char *id, struct cand_info *c
 	ret = 0;
 out:
 	if (ret) {
-		const git_error *e = git_error_last();
-
-		sm_error("%s: cannot diff: %s", id, e ? e->message : "unknown error");
+		sm_git_fail("%s: cannot diff", id);
 	}
 	git_buf_dispose(&buf);
 	git_diff_stats_free(ds);
@@ -433,7 +432,7 @@ static int emit(struct ctx *x, struct sm_bot_state *st, const struct sm_bot_subs
 
 	if (sm_compose(m, &msg)) {
 		strbuf_release(&msg);
-		return sm_error("subscriber %s: %s", s->name, sm_last_error());
+		return sm_error_wrap("subscriber %s", s->name);
 	}
 	stats->composed++;
 	if (x->o->dry_run) {
@@ -585,11 +584,9 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 	struct ctx x = { o, o->cfg, NULL, NULL, 0 };
 	int ret = 0;
 
-	git_libgit2_init();
+	sm_git_init();
 	if (git_repository_open_ext(&x.repo, o->cfg->upstream_repo, 0, NULL)) {
-		const git_error *e = git_error_last();
-
-		ret = sm_error("%s: upstream.repo: %s", o->cfg->path, e ? e->message : "cannot open");
+		ret = sm_git_fail("%s: upstream.repo", o->cfg->path);
 		goto out;
 	}
 	x.info = xcalloc(o->scan->nr ? o->scan->nr : 1, sizeof(*x.info));
@@ -605,7 +602,6 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 	free(x.info);
 out:
 	git_repository_free(x.repo);
-	git_libgit2_shutdown();
 	return ret;
 }
 
@@ -708,11 +704,8 @@ int sm_report_send(const struct sm_bot_config *cfg, struct sm_bot_state *st,
 	free(refusals.count);
 	stats->left += (unsigned)(names.nr - i) + stats->deferred;
 	if (stats->server_down) {
-		char *why = xstrdup(sm_last_error());	/* sm_error overwrites it */
-
-		ret = sm_error("%s (%u mail%s left in %s/queue for the next run)", why,
+		ret = sm_error("%s (%u mail%s left in %s/queue for the next run)", sm_last_error(),
 			       stats->left, stats->left == 1 ? "" : "s", st->dir);
-		free(why);
 	} else if (stats->left)
 		ret = sm_error("%u mail%s left in %s/queue for the next run", stats->left,
 			       stats->left == 1 ? "" : "s", st->dir);

@@ -436,7 +436,7 @@ int cmd_classify(int argc, char **argv)
 		struct sm_verdict v;
 
 		if (sm_commit_parse(&cm, buf.buf, buf.len)) {
-			sm_error("%s: %s", path, sm_last_error());
+			sm_error_wrap("%s", path);
 			ret = cli_fail("classify");
 		} else {
 			sm_classify(o.rules, &cm, &o.tree, &v);

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "gitnotes/notes.h"
 #include "gitnotes/sync.h"
+#include "trees/repo.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
 #include "lib/util.h"
@@ -120,18 +121,6 @@ static int parse_opts(int argc, char **argv, const struct sm_option *table, stru
 	return 0;
 }
 
-static int open_repo(const char *dir, git_repository **repo)
-{
-	if (git_repository_open_ext(repo, dir ? dir : ".", dir ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0,
-				    NULL) < 0) {
-		const git_error *e = git_error_last();
-
-		return sm_error("%s: not a git repository (%s)", dir ? dir : ".",
-				e ? e->message : "?");
-	}
-	return 0;
-}
-
 /* COMMIT as a revision of repo, or a full hex id of an object it lacks
  * (notes may be on commits the repository does not have). */
 static int resolve_commit(git_repository *repo, const char *spec, git_oid *oid,
@@ -246,7 +235,7 @@ static int notes_show(int argc, char **argv)
 		return cli_usage_error("notes", "show needs exactly one COMMIT");
 	}
 	memset(shown, 0, sizeof(shown));
-	if (open_repo(o.repo_dir, &repo) || resolve_commit(repo, o.args[0], &oid, &commit))
+	if (sm_repo_open(&repo, o.repo_dir) || resolve_commit(repo, o.args[0], &oid, &commit))
 		goto out;
 	git_oid_tostr(hex, sizeof(hex), &oid);
 	if (commit) {
@@ -365,7 +354,7 @@ static int notes_merge(int argc, char **argv)
 		return cli_usage_error("notes", "merge needs exactly one REF");
 	}
 	theirs = full_ref(o.args[0]);
-	if (open_repo(o.repo_dir, &repo) ||
+	if (sm_repo_open(&repo, o.repo_dir) ||
 	    sm_notes_merge_ref(repo, o.notes_ref, theirs, &st))
 		goto out;
 	if (st.up_to_date)
@@ -458,7 +447,7 @@ static int read_add_input(git_repository *repo, const char *file, const char *co
 			strbuf_reset(&section);
 			section_line = lineno + 1;
 			if (!rc && resolve_commit(repo, spec, &cur, &c))
-				rc = sm_error("%s:%u: %s", file, lineno, sm_last_error());
+				rc = sm_error_wrap("%s:%u", file, lineno);
 			git_commit_free(c);
 			free(spec);
 			have = 1;
@@ -489,7 +478,7 @@ static int notes_add(int argc, char **argv)
 		free(o.notes_ref);
 		return cli_usage_error("notes", "add takes at most COMMIT and FILE");
 	}
-	if (open_repo(o.repo_dir, &repo))
+	if (sm_repo_open(&repo, o.repo_dir))
 		goto out;
 	if (o.nargs == 2) {
 		commit = o.args[0];
@@ -620,7 +609,6 @@ int cmd_notes(int argc, char **argv)
 		cli_print_usage(stderr, all_options, &usage);
 		return 2;
 	}
-	git_libgit2_init();
 	if (!strcmp(argv[0], "show"))
 		rc = notes_show(argc, argv);
 	else if (!strcmp(argv[0], "merge"))
@@ -634,6 +622,5 @@ int cmd_notes(int argc, char **argv)
 	else
 		rc = cli_usage_error("notes", "'%s' is not a notes command (show, merge, add, setup, sync)",
 				     argv[0]);
-	git_libgit2_shutdown();
 	return rc;
 }

@@ -26,7 +26,7 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 	if (!t->base) {
 		/* Nothing of ours yet: take theirs as it is. */
 		if (git_commit_dup(&t->tip, m->theirs) < 0)
-			return sm_error("%s: %s", t->ref, sm_notes_git_error());
+			return sm_error("%s: %s", t->ref, sm_git_error());
 		t->changed = 1;
 		err = git_note_commit_iterator_new(&it, m->theirs);
 		while (!err && !git_note_next(&blob_id, &annotated, it)) {
@@ -57,7 +57,7 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 		return 0;
 	}
 	if (git_note_commit_iterator_new(&it, m->theirs) < 0)
-		return sm_error("reading the notes of the other ref: %s", sm_notes_git_error());
+		return sm_error("reading the notes of the other ref: %s", sm_git_error());
 	while ((err = git_note_next(&blob_id, &annotated, it)) == 0) {
 		git_blob *blob = NULL;
 		struct sm_note mine, theirs;
@@ -67,7 +67,7 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 		m->st.notes++;
 		git_oid_tostr(hex, sizeof(hex), &annotated);
 		if (git_blob_lookup(&blob, t->repo, &blob_id) < 0) {
-			rc = sm_error("the note of %s in the other ref: %s", hex, sm_notes_git_error());
+			rc = sm_error("the note of %s in the other ref: %s", hex, sm_git_error());
 			break;
 		}
 		strbuf_reset(&ours);
@@ -116,7 +116,7 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 	strbuf_release(&ours);
 	strbuf_release(&out);
 	if (!rc && err < 0 && err != GIT_ITEROVER)
-		rc = sm_error("reading the notes of the other ref: %s", sm_notes_git_error());
+		rc = sm_error("reading the notes of the other ref: %s", sm_git_error());
 	if (!rc)
 		t->merge_parent = m->theirs;
 	return rc;
@@ -135,11 +135,11 @@ int sm_notes_merge_ref(git_repository *repo, const char *ours_ref,
 	if (!ours_ref)
 		ours_ref = SM_NOTES_REF_DEFAULT;
 	if (git_reference_lookup(&ref, repo, theirs_ref) < 0)
-		return sm_error("%s: %s", theirs_ref, sm_notes_git_error());
+		return sm_error("%s: %s", theirs_ref, sm_git_error());
 	rc = git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT);
 	git_reference_free(ref);
 	if (rc < 0)
-		return sm_error("%s: not a notes commit: %s", theirs_ref, sm_notes_git_error());
+		return sm_error("%s: not a notes commit: %s", theirs_ref, sm_git_error());
 	m.theirs = (git_commit *)obj;
 	m.theirs_ref = theirs_ref;
 	msg = xasprintf("stablemate: merged notes from %s", theirs_ref);

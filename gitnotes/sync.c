@@ -29,7 +29,7 @@ static int config_has_value(git_config *cfg, const char *name, const char *value
 	int found = 0, err;
 
 	if (git_config_multivar_iterator_new(&it, cfg, name, NULL) < 0)
-		return sm_error("%s: %s", name, sm_notes_git_error());
+		return sm_error("%s: %s", name, sm_git_error());
 	while (!found && (err = git_config_next(&e, it)) == 0)
 		found = !strcmp(e->value, value);
 	git_config_iterator_free(it);
@@ -44,7 +44,7 @@ static int setup_display(git_repository *repo, const char *notes_ref, int *added
 	*added = 0;
 	if (git_repository_config(&cfg, repo) < 0 ||
 	    git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) < 0) {
-		sm_error("%s: config: %s", git_repository_path(repo), sm_notes_git_error());
+		sm_error("%s: config: %s", git_repository_path(repo), sm_git_error());
 		goto out;
 	}
 	has = config_has_value(cfg, "notes.displayRef", notes_ref);
@@ -52,7 +52,7 @@ static int setup_display(git_repository *repo, const char *notes_ref, int *added
 		goto out;
 	/* "^$" matches no existing value, so libgit2 appends one more */
 	if (!has && git_config_set_multivar(local, "notes.displayRef", "^$", notes_ref) < 0) {
-		sm_error("notes.displayRef: %s", sm_notes_git_error());
+		sm_error("notes.displayRef: %s", sm_git_error());
 		goto out;
 	}
 	*added = !has;
@@ -90,12 +90,12 @@ static int setup_remote(git_repository *repo, const char *notes_ref, const char 
 			goto out;
 		}
 		if (git_remote_create(&r, repo, name, url) < 0) {
-			sm_error("remote '%s': %s", name, sm_notes_git_error());
+			sm_error("remote '%s': %s", name, sm_git_error());
 			goto out;
 		}
 		res->remote_created = 1;
 	} else if (err < 0) {
-		sm_error("remote '%s': %s", name, sm_notes_git_error());
+		sm_error("remote '%s': %s", name, sm_git_error());
 		goto out;
 	} else if (url && (!git_remote_url(r) || strcmp(git_remote_url(r), url))) {
 		sm_error("remote '%s' exists with URL '%s', not '%s'", name,
@@ -104,11 +104,11 @@ static int setup_remote(git_repository *repo, const char *notes_ref, const char 
 	}
 	has = has_refspec(r, spec);
 	if (has < 0) {
-		sm_error("remote '%s': %s", name, sm_notes_git_error());
+		sm_error("remote '%s': %s", name, sm_git_error());
 		goto out;
 	}
 	if (!has && git_remote_add_fetch(repo, name, spec) < 0) {
-		sm_error("remote '%s': %s", name, sm_notes_git_error());
+		sm_error("remote '%s': %s", name, sm_git_error());
 		goto out;
 	}
 	res->refspec_added = !has;
@@ -177,7 +177,7 @@ static void sync_one(git_repository *repo, const char *notes_ref, git_remote *r,
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	if (git_remote_fetch(r, &refspecs, &fo, "stablemate notes sync") < 0) {
-		sm_error("%s", sm_notes_git_error());
+		sm_error("%s", sm_git_error());
 		remote_failed(sr, "fetch");
 		return;
 	}
@@ -199,7 +199,7 @@ int sm_notes_sync(git_repository *repo, const char *notes_ref, struct sm_notes_s
 	if (!notes_ref)
 		notes_ref = SM_NOTES_REF_DEFAULT;
 	if (git_remote_list(&names, repo) < 0)
-		return sm_error("%s: remotes: %s", git_repository_path(repo), sm_notes_git_error());
+		return sm_error("%s: remotes: %s", git_repository_path(repo), sm_git_error());
 	res->remotes = xcalloc(names.count + 1, sizeof(*res->remotes));
 	for (size_t i = 0; i < names.count; i++) {
 		struct sm_notes_sync_remote *sr;

@@ -8,6 +8,7 @@
 #ifndef SM_GITNOTES_TXN_H
 #define SM_GITNOTES_TXN_H
 #include "gitnotes/format.h"
+#include "lib/git.h"
 
 struct sm_notes_txn {
 	git_repository *repo;
@@ -33,7 +34,5 @@ int sm_notes_txn_run(git_repository *repo, const char *notes_ref,
 int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strbuf *out);
 int sm_notes_txn_write(struct sm_notes_txn *t, const git_oid *commit, const char *text);
 void sm_notes_txn_release(struct sm_notes_txn *t);
-/* git_error_last()'s message, or a fallback. */
-const char *sm_notes_git_error(void);
 
 #endif

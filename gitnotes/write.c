@@ -28,13 +28,6 @@ unsigned sm_notes_last_attempts(void)
 	return last_attempts;
 }
 
-const char *sm_notes_git_error(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown libgit2 error";
-}
-
 /* The whole blob of note (git_note_message() stops at a NUL byte). */
 static int note_content(git_repository *repo, const git_note *note, struct strbuf *out)
 {
@@ -61,13 +54,13 @@ int sm_notes_read(git_repository *repo, const char *notes_ref,
 		return 1;
 	if (err < 0) {
 		git_oid_tostr(hex, sizeof(hex), commit);
-		return sm_error("%s: reading the note of %s: %s", notes_ref, hex, sm_notes_git_error());
+		return sm_error("%s: reading the note of %s: %s", notes_ref, hex, sm_git_error());
 	}
 	err = note_content(repo, note, out);
 	git_note_free(note);
 	if (err < 0) {
 		git_oid_tostr(hex, sizeof(hex), commit);
-		return sm_error("%s: reading the note of %s: %s", notes_ref, hex, sm_notes_git_error());
+		return sm_error("%s: reading the note of %s: %s", notes_ref, hex, sm_git_error());
 	}
 	return 0;
 }
@@ -78,7 +71,7 @@ static int make_signature(git_repository *repo, git_signature **sig)
 		return 0;
 	if (git_signature_now(sig, "stablemate", "stablemate@localhost") == 0)
 		return 0;
-	return sm_error("cannot make a signature for the notes commit: %s", sm_notes_git_error());
+	return sm_error("cannot make a signature for the notes commit: %s", sm_git_error());
 }
 
 static void clear_pending(struct sm_notes_txn *t)
@@ -117,11 +110,11 @@ static int txn_begin(struct sm_notes_txn *t)
 	if (err == GIT_ENOTFOUND)
 		return 0;
 	if (err < 0)
-		return sm_error("%s: %s", t->ref, sm_notes_git_error());
+		return sm_error("%s: %s", t->ref, sm_git_error());
 	err = git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT);
 	git_reference_free(ref);
 	if (err < 0)
-		return sm_error("%s: does not point to a notes commit: %s", t->ref, sm_notes_git_error());
+		return sm_error("%s: does not point to a notes commit: %s", t->ref, sm_git_error());
 	t->base = (git_commit *)obj;
 	git_oid_cpy(&t->base_oid, git_commit_id(t->base));
 	return 0;
@@ -146,7 +139,7 @@ int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strb
 		return 1;
 	if (err < 0) {
 		git_oid_tostr(hex, sizeof(hex), commit);
-		return sm_error("%s: reading the note of %s: %s", t->ref, hex, sm_notes_git_error());
+		return sm_error("%s: reading the note of %s: %s", t->ref, hex, sm_git_error());
 	}
 	{
 		size_t before = out->len;
@@ -156,7 +149,7 @@ int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strb
 		git_oid_tostr(hex, sizeof(hex), commit);
 		if (err < 0)
 			return sm_error("%s: reading the note of %s: %s", t->ref, hex,
-					sm_notes_git_error());
+					sm_git_error());
 		/* Text after a NUL would be lost on a rewrite: leave the note be. */
 		if (memchr(out->buf + before, '\0', out->len - before))
 			return sm_error("%s: the note of %s holds binary data (a NUL byte); "
@@ -416,7 +409,7 @@ static int txn_build(struct sm_notes_txn *t, const char *msg)
 		err = git_commit_lookup(&t->tip, t->repo, &oid);
 	git_tree_free(tree);
 	if (err < 0)
-		return sm_error("%s: writing the notes commit: %s", t->ref, sm_notes_git_error());
+		return sm_error("%s: writing the notes commit: %s", t->ref, sm_git_error());
 	return 0;
 }
 
@@ -437,7 +430,7 @@ static int txn_update_ref(struct sm_notes_txn *t, const char *log_message)
 		return 0;
 	if (err == GIT_EMODIFIED || err == GIT_EEXISTS || err == GIT_ELOCKED)
 		return 1;
-	return sm_error("%s: updating the ref: %s", t->ref, sm_notes_git_error());
+	return sm_error("%s: updating the ref: %s", t->ref, sm_git_error());
 }
 
 /* A random wait of up to 2^attempt ms (at most 32 ms), so writers that

@@ -13,8 +13,12 @@ static void init_once(void)
 	 * read was a third of a scan's time. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	/* Directories of a kernel tree are larger than the default 4 KiB
-	 * cacheable tree: keep them, a parent's trees are its child's. */
+	 * cacheable tree: keep them, a parent's trees are its child's. A
+	 * small cache is enough for that (a walk in topological order reads
+	 * a commit right after its parent) and keeps memory flat: the
+	 * default 256 MiB grew a scan by 24 KiB per commit. */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)1 << 20);
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)8 << 20);
 }
 
 void sm_git_init(void)

@@ -67,13 +67,22 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+/* Keep it one line whatever the caller passed in. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
 int sm_verror(const char *fmt, va_list ap)
 {
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	/* Keep it one line whatever the caller passed in. */
-	for (char *p = last_error; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+	char line[sizeof(last_error)];
+
+	/* Formatted aside: the arguments may point into last_error. */
+	vsnprintf(line, sizeof(line), fmt, ap);
+	one_line(line);
+	memcpy(last_error, line, sizeof(last_error));
 	return -1;
 }
 
@@ -84,6 +93,31 @@ int sm_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	sm_verror(fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int sm_error_wrap(const char *fmt, ...)
+{
+	char ctx[sizeof(last_error)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx, sizeof(ctx), fmt, ap);
+	va_end(ap);
+	return sm_error("%s: %s", ctx, sm_last_error());
+}
+
+_Static_assert(sizeof(((struct sm_error_state *)0)->msg) == sizeof(last_error),
+	       "sm_error_state holds a whole error");
+
+void sm_error_save(struct sm_error_state *st)
+{
+	memcpy(st->msg, last_error, sizeof(st->msg));
+}
+
+int sm_error_restore(const struct sm_error_state *st)
+{
+	memcpy(last_error, st->msg, sizeof(last_error));
 	return -1;
 }
 

@@ -27,10 +27,26 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Records one line as the current error; returns -1. The arguments may
+ * include sm_last_error() itself (the text is formatted aside first). */
 int sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int sm_verror(const char *fmt, va_list ap);
+/* Puts "<fmt...>: " in front of the current error and returns -1, the way a
+ * caller adds its context (the file, the step) to its callee's error:
+ * sm_error("x: y") then sm_error_wrap("%s", "bot.conf") gives "bot.conf: x: y". */
+int sm_error_wrap(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The current error, or "unknown error"; valid until the next sm_error*. */
 const char *sm_last_error(void);
 void sm_clear_error(void);
+
+/* Keeps an error across cleanup code that may record errors of its own
+ * (libgit2's git_error_save/restore): save, clean up, restore. */
+struct sm_error_state {
+	char msg[1024];
+};
+void sm_error_save(struct sm_error_state *st);
+/* Makes the saved error current again; returns -1. */
+int sm_error_restore(const struct sm_error_state *st);
 
 /* Non-fatal diagnostics for a long run (a skipped mail, a malformed tag):
  * a one-line message on stderr, prefixed "stablemate: warning: ". The CLI

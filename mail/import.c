@@ -461,15 +461,13 @@ int sm_import_close(struct sm_importer *im, struct sm_import_stats *st)
 
 int sm_import_finish(struct sm_importer *im, int step_rc, struct sm_import_stats *st)
 {
-	char *err;
+	struct sm_error_state err;
 
 	if (step_rc >= 0)
 		return sm_import_close(im, st);
-	err = xstrdup(sm_last_error());
+	sm_error_save(&err);
 	sm_import_close(im, st);
-	sm_error("%s", err);
-	free(err);
-	return -1;
+	return sm_error_restore(&err);
 }
 
 int sm_import_flush(struct sm_importer *im)

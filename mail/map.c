@@ -2,6 +2,7 @@
 #include "mail/map.h"
 #include "rules/commit.h"
 #include "trees/patchid.h"
+#include "lib/git.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -24,28 +25,21 @@ struct sm_mapper {
 	int patchids_built;
 };
 
-static int git_fail(const char *what)
-{
-	const git_error *e = git_error_last();
-
-	return sm_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
-}
-
 struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref)
 {
 	struct sm_mapper *m = xcalloc(1, sizeof(*m));
 	git_object *obj = NULL, *peeled = NULL;
 
-	git_libgit2_init();
+	sm_git_init();
 	m->ref = xstrdup(ref ? ref : "HEAD");
 	if (git_repository_open_ext(&m->repo, repo_path, 0, NULL) < 0) {
-		git_fail(repo_path);
+		sm_git_fail("%s", repo_path);
 		goto fail;
 	}
 	if (git_revparse_single(&obj, m->repo, m->ref) < 0 ||
 	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
 		char *what = xasprintf("%s: upstream ref %s", repo_path, m->ref);
-		git_fail(what);
+		sm_git_fail("%s", what);
 		free(what);
 		goto fail;
 	}
@@ -100,7 +94,7 @@ static int build(struct sm_mapper *m, size_t max, int patchids)
 
 	if (git_revwalk_new(&walk, m->repo) < 0 || git_revwalk_push(walk, &m->tip) < 0) {
 		git_revwalk_free(walk);
-		return git_fail(m->ref);
+		return sm_git_fail("%s", m->ref);
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TIME);
 	while (n < max && (err = git_revwalk_next(&oid, walk)) == 0) {
@@ -202,5 +196,4 @@ void sm_mapper_close(struct sm_mapper *m)
 	free(m->ref);
 	git_repository_free(m->repo);
 	free(m);
-	git_libgit2_shutdown();
 }

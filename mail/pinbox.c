@@ -2,6 +2,7 @@
  * read incrementally with libgit2. The state file in the maildir holds one
  * line per epoch: "<absolute git dir> <last imported commit>". */
 #include "mail/import.h"
+#include "lib/git.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -12,13 +13,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-
-static int git_fail(const char *what)
-{
-	const git_error *e = git_error_last();
-
-	return sm_error("%s: %s", what, e && e->message ? e->message : "libgit2 error");
-}
 
 /* state: lines "path sha"; lookup returns the sha for path or NULL. */
 static const char *state_get(const struct strlist *st, const char *path)
@@ -84,14 +78,14 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 
 	if (git_repository_open_bare(&repo, git_dir) < 0 &&
 	    git_repository_open(&repo, git_dir) < 0)
-		return git_fail(git_dir);
+		return sm_git_fail("%s", git_dir);
 	if (git_repository_head_unborn(repo) == 1) {
 		ret = 0;	/* an empty epoch */
 		goto out;
 	}
 	if (git_repository_odb(&odb, repo) < 0 || git_revwalk_new(&walk, repo) < 0 ||
 	    git_revwalk_push_head(walk) < 0) {
-		git_fail(git_dir);
+		sm_git_fail("%s", git_dir);
 		goto out;
 	}
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
@@ -119,7 +113,7 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 		if (git_commit_lookup(&commit, repo, &oid) < 0 ||
 		    git_commit_tree(&tree, commit) < 0) {
 			git_commit_free(commit);
-			git_fail(what);
+			sm_git_fail("%s", what);
 			goto out;
 		}
 		e = git_tree_entry_byname(tree, "m");
@@ -153,7 +147,7 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 		}
 	}
 	if (err != GIT_ITEROVER) {
-		git_fail(git_dir);
+		sm_git_fail("%s", git_dir);
 		goto out;
 	}
 	ret = 0;
@@ -189,7 +183,7 @@ int sm_import_public_inbox(struct sm_importer *im, const char *git_dir)
 	DIR *d;
 	int ret = -1;
 
-	git_libgit2_init();
+	sm_git_init();
 	if (!top) {
 		sm_error("%s: %s", git_dir, strerror(errno));
 		goto out;
@@ -231,6 +225,5 @@ out:
 	free(state_file);
 	free(top);
 	free(gitsub);
-	git_libgit2_shutdown();
 	return ret;
 }

@@ -149,6 +149,29 @@ START_TEST(options_usage)
 }
 END_TEST
 
+START_TEST(error_wrap_keeps_both_texts)
+{
+	struct sm_error_state st;
+
+	sm_error("smtp.passwordFile: %s: no such file", "/etc/pw");
+	ck_assert_int_eq(sm_error_wrap("bot.conf"), -1);
+	sm_error_wrap("cycle %d", 3);
+	ck_assert_str_eq(sm_last_error(),
+			 "cycle 3: bot.conf: smtp.passwordFile: /etc/pw: no such file");
+	/* sm_error may take its own text as an argument */
+	sm_error("%s (2 mails left)", sm_last_error());
+	ck_assert_str_eq(sm_last_error(),
+			 "cycle 3: bot.conf: smtp.passwordFile: /etc/pw: no such file (2 mails left)");
+	/* save, let cleanup fail, restore */
+	sm_error_save(&st);
+	sm_error("close failed");
+	ck_assert_int_eq(sm_error_restore(&st), -1);
+	ck_assert_str_eq(sm_last_error(),
+			 "cycle 3: bot.conf: smtp.passwordFile: /etc/pw: no such file (2 mails left)");
+	sm_clear_error();
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -158,6 +181,9 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, options_errors);
 	tcase_add_test(tc, options_stop_at_subcommand);
 	tcase_add_test(tc, options_usage);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("errors");
+	tcase_add_test(tc, error_wrap_keeps_both_texts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,40 +3,19 @@
 #include "lib/util.h"
 #include <string.h>
 
-const char *sm_git_error(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown libgit2 error";
-}
-
 int sm_repo_open(git_repository **out, const char *path)
 {
-	static int initialised;
+	const char *name = path ? path : ".";
 
-	if (!initialised) {
-		git_libgit2_init();
-		/* Like git itself, trust the object store: re-hashing every
-		 * object read was a third of a scan's time. */
-		git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-		/* Directories of a kernel tree are larger than the default
-		 * 4 KiB cacheable tree: keep them, a parent's trees are its
-		 * child's. A small cache is enough for that (a walk in
-		 * topological order reads a commit right after its parent)
-		 * and keeps memory flat: the default 256 MiB grew a scan by
-		 * 24 KiB per commit. */
-		git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)1 << 20);
-		git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)8 << 20);
-		initialised = 1;
-	}
+	sm_git_init();
 	*out = NULL;
-	if (git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
-		return sm_error("%s: not a git repository (%s)", path, sm_git_error());
+	if (git_repository_open_ext(out, name, path ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL) < 0)
+		return sm_error("%s: not a git repository (%s)", name, sm_git_error());
 	if (git_repository_is_shallow(*out) == 1) {
 		git_repository_free(*out);
 		*out = NULL;
 		return sm_error("%s: shallow repository; stablemate needs the whole history "
-				"(run 'git fetch --unshallow')", path);
+				"(run 'git fetch --unshallow')", name);
 	}
 	return 0;
 }

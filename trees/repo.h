@@ -3,16 +3,15 @@
  * commit into an sm_commit with its diff, and libgit2's error text. */
 #ifndef SM_TREES_REPO_H
 #define SM_TREES_REPO_H
-#include <git2.h>
+#include "lib/git.h"
 #include "lib/strbuf.h"
 #include "rules/commit.h"
 
-/* Opens path (a work tree or a .git/bare directory). A shallow repository
+/* Opens path (a work tree or a .git/bare directory; NULL: the repository
+ * around the current directory, searched upward as git does). A shallow repository
  * is refused: the tag graph and the index need the whole history.
  * Returns 0 or -1 (sm_error names path). Free with git_repository_free. */
 int sm_repo_open(git_repository **out, const char *path);
-/* The last libgit2 error message, never NULL. */
-const char *sm_git_error(void);
 /* Resolves spec (a branch, tag, "origin/x", sha, "HEAD~2") to a commit.
  * Returns 0 or -1 with "spec: unknown revision in <repo>". */
 int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out);

@@ -404,12 +404,8 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	 * error names the end that is wrong. */
 	a = xstrndup(s->o->range, dots - s->o->range);
 	if (sm_resolve_commit(s->repo, a, &from) < 0 || sm_resolve_commit(s->repo, dots + 2, &to) < 0) {
-		char *why = xstrdup(sm_last_error());
-
 		free(a);
-		sm_error("range %s: %s", s->o->range, why);
-		free(why);
-		return -1;
+		return sm_error_wrap("range %s", s->o->range);
 	}
 	free(a);
 	s->from = from;
