@@ -535,7 +535,7 @@ static int notes_setup(int argc, char **argv)
 	}
 	if (o.nargs == 1)
 		url = o.args[0];
-	if (open_repo(o.repo_dir, &repo) ||
+	if (sm_repo_open(&repo, o.repo_dir) ||
 	    sm_notes_setup(repo, o.notes_ref, notes_remote, url, &res))
 		goto out;
 	printf("notes.displayRef %s %s: plain `git log` shows the reviews\n", o.notes_ref,
@@ -569,7 +569,7 @@ static int notes_sync(int argc, char **argv)
 		free(o.notes_ref);
 		return cli_usage_error("notes", "sync takes no arguments");
 	}
-	if (open_repo(o.repo_dir, &repo))
+	if (sm_repo_open(&repo, o.repo_dir))
 		goto out;
 	r = sm_notes_sync(repo, o.notes_ref, &res);
 	if (r < 0)
