@@ -7,6 +7,7 @@
 /* Each subcommand: argv[0] is its own name; returns the process exit code. */
 #define SM_COMMANDS(X) \
 	X(classify, "classify commit messages or mails as stable material") \
+	X(train, "fit the learned classifier to labelled commits") \
 	X(scan, "classify a mainline range for each stable tree") \
 	X(missing, "upstream commits in one stable tree and not in another") \
 	X(backports, "where a fix was backported, and how it differs") \

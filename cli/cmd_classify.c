@@ -9,6 +9,7 @@
 #include "mail/stream.h"
 #include "rules/classify.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const synopsis[] = {
@@ -23,8 +24,9 @@ static const struct sm_usage usage = { synopsis,
 "(candidate, maybe or reject), its score and every reason.\n"
 "\n"
 "FILE (default: standard input) holds a commit as `git show`, `git log`\n"
-"or `git format-patch` print it, a mail, or a bare commit message; an\n"
-"mbox of several is classified message by message.\n",
+"or `git format-patch` print it (with the diff, or `--numstat`/`--stat`\n"
+"lines), a mail, or a bare commit message; an mbox of several is\n"
+"classified message by message.\n",
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file), 2 on bad usage.\n"
 "\n"
@@ -212,6 +214,65 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	return 0;
 }
 
+/* The elements of a JSON array's text, one callback each (strings and
+ * nesting respected). */
+static void each_array_element(const char *a, size_t n,
+			       void (*fn)(void *ctx, const char *e, size_t len), void *ctx)
+{
+	const char *p = a, *end = a + n, *start = NULL;
+	int depth = 0, in_str = 0;
+
+	for (; p < end; p++) {
+		if (in_str) {
+			if (*p == '\\')
+				p++;
+			else if (*p == '"')
+				in_str = 0;
+			continue;
+		}
+		if (*p == '"') {
+			in_str = 1;
+			if (depth == 1 && !start)
+				start = p;
+		} else if (*p == '[' || *p == '{') {
+			if (depth == 1 && !start)
+				start = p;
+			depth++;
+		} else if (*p == ']' || *p == '}') {
+			depth--;
+			if (depth == 0 && start) {
+				fn(ctx, start, (size_t)(p - start));
+				start = NULL;
+			}
+		} else if (*p == ',' && depth == 1 && start) {
+			fn(ctx, start, (size_t)(p - start));
+			start = NULL;
+		} else if (depth == 1 && !start && *p != ' ' && *p != '\t' && *p != '\n') {
+			start = p;
+		}
+	}
+}
+
+/* {"file": "drivers/x.c", "added": 3, "removed": 1}; other elements
+ * (bare paths say nothing of size) are left out. */
+static void add_json_file(void *ctx, const char *e, size_t len)
+{
+	struct sm_commit *c = ctx;
+	struct strbuf path = STRBUF_INIT, num = STRBUF_INIT;
+	unsigned long added = 0, removed = 0;
+
+	if (len && e[0] == '{' && json_get_string(e, len, "file", &path) == 1 && path.len) {
+		if (json_get_raw(e, len, "added", &num) == 1)
+			added = strtoul(num.buf, NULL, 10);
+		strbuf_reset(&num);
+		if (json_get_raw(e, len, "removed", &num) == 1)
+			removed = strtoul(num.buf, NULL, 10);
+		sm_commit_add_file(c, path.buf, path.len, (unsigned)added, (unsigned)removed);
+	}
+	strbuf_release(&path);
+	strbuf_release(&num);
+}
+
 /* The kernel CVE team's descriptions open with this line; the commit's
  * own subject follows it. */
 static const char cve_preamble[] = "In the Linux kernel, the following vulnerability has been resolved:";
@@ -278,6 +339,9 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 		if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
 			m += sizeof(cve_preamble) - 1;
 		sm_commit_parse_message(&c, m, strlen(m));
+		strbuf_reset(&tmp);
+		if (json_get_raw(line, n, "files", &tmp) == 1 && tmp.len && tmp.buf[0] == '[')
+			each_array_element(tmp.buf, tmp.len, add_json_file, &c);
 		sm_classify(b->o->rules, &c, &b->o->tree, &v);
 		batch_line(b->o, id.len ? id.buf : NULL, &c, &v, &b->out);
 		sm_verdict_release(&v);
@@ -393,8 +457,8 @@ int cmd_classify(int argc, char **argv)
 		OPT_BOOL('j', "json", &o.json, "print JSON instead of text"),
 		OPT_STRING('r', "rules", &rules_dir, "DIR",
 			   "read keywords.rules, authors.rules, thresholds.rules\n"
-			   "from DIR (default: $STABLEMATE_RULES, then the\n"
-			   "installed rules)"),
+			   "and model.rules (the learned weights) from DIR\n"
+			   "(default: $STABLEMATE_RULES, then the installed rules)"),
 		OPT_STRING('b', "batch", &batch, "FILE",
 			   "classify a corpus in one process: FILE is JSONL (one\n"
 			   "object a line, with \"description\" or \"message\", or\n"

@@ -169,8 +169,8 @@ static int read_member_value(struct cursor *c, struct strbuf *out)
 	}
 }
 
-int json_get_strings(const char *json, size_t len, const char *const *keys,
-		     struct strbuf *const *outs, int *found, size_t n)
+static int get_members(const char *json, size_t len, const char *const *keys,
+		       struct strbuf *const *outs, int *found, size_t n, int raw)
 {
 	struct cursor c = { json, json + len };
 	struct strbuf k = STRBUF_INIT;
@@ -197,7 +197,15 @@ int json_get_strings(const char *json, size_t len, const char *const *keys,
 		for (i = 0; i < n; i++)
 			if (!found[i] && !strcmp(strbuf_str(&k), keys[i]))
 				break;
-		if (i < n) {
+		if (i < n && raw) {
+			const char *start = c.p;
+
+			if (skip_value(&c, 0))
+				goto bad;
+			strbuf_add(outs[i], start, (size_t)(c.p - start));
+			found[i] = 1;
+			ret++;
+		} else if (i < n) {
 			int rc = read_member_value(&c, outs[i]);
 
 			if (rc < 0)
@@ -218,6 +226,20 @@ int json_get_strings(const char *json, size_t len, const char *const *keys,
 bad:
 	strbuf_release(&k);
 	return -1;
+}
+
+int json_get_strings(const char *json, size_t len, const char *const *keys,
+		     struct strbuf *const *outs, int *found, size_t n)
+{
+	return get_members(json, len, keys, outs, found, n, 0);
+}
+
+int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *out)
+{
+	int found;
+	int rc = get_members(json, len, &key, &out, &found, 1, 1);
+
+	return rc < 0 ? -1 : found;
 }
 
 int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out)

@@ -13,5 +13,8 @@ int json_get_string(const char *json, size_t len, const char *key, struct strbuf
  * (value appended to outs[i]). Returns the number found, -1 bad JSON. */
 int json_get_strings(const char *json, size_t len, const char *const *keys,
 		     struct strbuf *const *outs, int *found, size_t n);
+/* Appends the JSON text of member key's value as it stands (any type: an
+ * array of objects, a number). Returns 1 found, 0 absent, -1 bad JSON. */
+int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *out);
 
 #endif

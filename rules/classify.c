@@ -2,6 +2,7 @@
  * verdict limits are data (rules/thresholds.rules); this file only says
  * which facts of a commit each rule looks at. */
 #include "rules/rules_load.h"
+#include "rules/model.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -42,8 +43,10 @@ static int have_tree(const struct sm_tree_ctx *tree)
 	return tree && tree->version.major;
 }
 
+/* weighted 0 (the model weighs the tags itself): only the notes, the veto
+ * and manual_only. */
 static void classify_stable_tags(const struct sm_rules *r, const struct sm_commit *c,
-				 const struct sm_tree_ctx *tree, struct sm_verdict *v)
+				 const struct sm_tree_ctx *tree, struct sm_verdict *v, int weighted)
 {
 	int counted = 0, wanted = 0, unwanted = 0;
 	char spec[96], tv[32], av[32];
@@ -54,19 +57,22 @@ static void classify_stable_tags(const struct sm_rules *r, const struct sm_commi
 		spec_text(t, spec, sizeof(spec));
 		if (t->noautosel) {
 			v->manual_only = 1;
-			sm_verdict_add(v, "stable-noautosel", counted ? 0 : r->t.stable_tag,
-				       "%s: stable material, but never to be picked automatically",
-				       t->address);
+			if (weighted)
+				sm_verdict_add(v, "stable-noautosel", counted ? 0 : r->t.stable_tag,
+					       "%s: stable material, but never to be picked automatically",
+					       t->address);
 			counted = 1;
 		} else if (t->kind == SM_STABLE_UNPARSED) {
-			sm_verdict_add(v, "stable-tag-unparsed", counted ? 0 : r->t.stable_tag,
-				       "Cc: %s with a version spec stablemate cannot read: \"%s\"",
-				       t->address, t->comment);
+			if (weighted)
+				sm_verdict_add(v, "stable-tag-unparsed", counted ? 0 : r->t.stable_tag,
+					       "Cc: %s with a version spec stablemate cannot read: \"%s\"",
+					       t->address, t->comment);
 			counted = 1;
 		} else if (!t->prereq_sha) {
-			sm_verdict_add(v, "stable-tag", counted ? 0 : r->t.stable_tag,
-				       "Cc: %s (%s)%s%s", t->address, spec,
-				       t->comment[0] ? ": " : "", t->comment);
+			if (weighted)
+				sm_verdict_add(v, "stable-tag", counted ? 0 : r->t.stable_tag,
+					       "Cc: %s (%s)%s%s", t->address, spec,
+					       t->comment[0] ? ": " : "", t->comment);
 			counted = 1;
 		}
 		if (t->prereq_sha)
@@ -93,7 +99,7 @@ static void classify_stable_tags(const struct sm_rules *r, const struct sm_commi
 			break;
 		}
 	}
-	if (!counted && c->nr_stable) {
+	if (!counted && c->nr_stable && weighted) {
 		/* Only prerequisite lines: the commit itself is still tagged. */
 		sm_verdict_add(v, "stable-tag", r->t.stable_tag, "Cc: %s with prerequisites",
 			       c->stable[0].address);
@@ -154,8 +160,10 @@ static const unsigned short *match_at(const struct sm_rules *r, const unsigned c
 	return NULL;
 }
 
+/* Calls fn once for each rule that matches text, at its first match, and
+ * marks it in seen. */
 static void match_keywords(const struct sm_rules *r, const char *text, size_t len,
-			   unsigned char *seen, int in_subject, struct sm_verdict *v)
+			   unsigned char *seen, int in_subject, sm_keyword_fn fn, void *ctx)
 {
 	const unsigned char *t = (const unsigned char *)text;
 	size_t p = 0;
@@ -168,20 +176,12 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 		const unsigned short *hit = match_at(r, t, p, len);
 
 		if (hit) {
-			const struct sm_keyword_rule *k = &r->keywords[*hit - 1];
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
 
 			if (!seen[*hit - 1]) {
-				int w = k->weight;
-				char *code = xasprintf("keyword:%s", k->id);
-
 				seen[*hit - 1] = 1;
-				if (in_subject && w > 0)
-					w += w * r->t.subject_bonus_pct / 100;
-				sm_verdict_add(v, code, w, "%s \"%.*s\"",
-					       in_subject ? "subject says" : "says",
-					       (int)(ov[1] - ov[0]), text + ov[0]);
-				free(code);
+				fn(ctx, (size_t)(*hit - 1), in_subject, text + ov[0],
+				   (size_t)(ov[1] - ov[0]));
 			}
 			if (ov[1] > p) {
 				p = ov[1];
@@ -200,31 +200,72 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 	}
 }
 
-static void classify_keywords(const struct sm_rules *r, const struct sm_commit *c,
-			      struct sm_verdict *v)
+void sm_keywords_each(const struct sm_rules *r, const struct sm_commit *c, sm_keyword_fn fn,
+		      void *ctx)
 {
 	unsigned char seen[SM_MAX_KEYWORD_RULES];
 
 	memset(seen, 0, r->nr_keywords);
 	if (c->subject)
-		match_keywords(r, c->subject, strlen(c->subject), seen, 1, v);
+		match_keywords(r, c->subject, strlen(c->subject), seen, 1, fn, ctx);
 	/* The closing trailer block (Signed-off-by, Link: URLs, names) says
 	 * nothing about the change; the people rules read it instead. */
 	if (c->body)
-		match_keywords(r, c->body, c->body_text_len, seen, 0, v);
+		match_keywords(r, c->body, c->body_text_len, seen, 0, fn, ctx);
 }
+
+struct keyword_reasons {
+	const struct sm_rules *r;
+	struct sm_verdict *v;
+};
+
+static void keyword_reason(void *ctx, size_t rule, int in_subject, const char *match, size_t len)
+{
+	struct keyword_reasons *kr = ctx;
+	const struct sm_keyword_rule *k = &kr->r->keywords[rule];
+	int w = k->weight;
+	char *code = xasprintf("keyword:%s", k->id);
+
+	if (in_subject && w > 0)
+		w += w * kr->r->t.subject_bonus_pct / 100;
+	sm_verdict_add(kr->v, code, w, "%s \"%.*s\"", in_subject ? "subject says" : "says",
+		       (int)len, match);
+	free(code);
+}
+
+static void classify_keywords(const struct sm_rules *r, const struct sm_commit *c,
+			      struct sm_verdict *v)
+{
+	struct keyword_reasons kr = { r, v };
+
+	sm_keywords_each(r, c, keyword_reason, &kr);
+}
+
+static _Thread_local pcre2_match_data *author_md;
 
 static int rule_matches(const struct sm_author_rule *a, const char *s)
 {
-	pcre2_match_data *md;
-	int rc;
-
 	if (!s)
 		return 0;
-	md = pcre2_match_data_create(1, NULL);
-	rc = pcre2_match(a->re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, md, NULL);
-	pcre2_match_data_free(md);
-	return rc > 0;
+	if (!author_md)
+		author_md = pcre2_match_data_create(1, NULL);
+	return pcre2_match(a->re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, author_md, NULL) > 0;
+}
+
+const char *sm_author_rule_who(const struct sm_author_rule *a, const struct sm_commit *c)
+{
+	if (!strcmp(a->role, "author") || !strcmp(a->role, "any")) {
+		if (rule_matches(a, c->author))
+			return c->author;
+	}
+	if (!strcmp(a->role, "committer") || !strcmp(a->role, "any")) {
+		if (rule_matches(a, c->committer))
+			return c->committer;
+	}
+	for (size_t j = 0; j < c->nr_trailers; j++)
+		if (!strcasecmp(c->trailers[j].key, a->role) && rule_matches(a, c->trailers[j].value))
+			return c->trailers[j].value;
+	return NULL;
 }
 
 static void classify_people(const struct sm_rules *r, const struct sm_commit *c,
@@ -232,27 +273,29 @@ static void classify_people(const struct sm_rules *r, const struct sm_commit *c,
 {
 	for (size_t i = 0; i < r->nr_authors; i++) {
 		const struct sm_author_rule *a = &r->authors[i];
-		const char *who = NULL;
+		const char *who = sm_author_rule_who(a, c);
 		char *code;
 
-		if (!strcmp(a->role, "author") || !strcmp(a->role, "any")) {
-			if (rule_matches(a, c->author))
-				who = c->author;
-		}
-		if (!who && (!strcmp(a->role, "committer") || !strcmp(a->role, "any"))) {
-			if (rule_matches(a, c->committer))
-				who = c->committer;
-		}
-		for (size_t j = 0; !who && j < c->nr_trailers; j++)
-			if (!strcasecmp(c->trailers[j].key, a->role) &&
-			    rule_matches(a, c->trailers[j].value))
-				who = c->trailers[j].value;
 		if (!who)
 			continue;
 		code = xasprintf("person:%s", a->role);
 		sm_verdict_add(v, code, a->weight, "%s %s", a->role, who);
 		free(code);
 	}
+}
+
+static void diff_vetoes(const struct sm_commit *c, struct sm_verdict *v)
+{
+	const struct sm_diffstat *d = &c->diff;
+
+	if (!c->has_diff || (d->files && d->doc_files == d->files))
+		return;
+	/* stable-kernel-rules.rst: no trivial changes (comments, whitespace)
+	 * whatever the message says, so these reject outright. */
+	if (!d->code_lines_changed && d->comment_lines)
+		sm_verdict_veto(v, "comment-only", "changes comments only");
+	else if (d->whitespace_only)
+		sm_verdict_veto(v, "whitespace-only", "changes whitespace only");
 }
 
 static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
@@ -270,12 +313,7 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 		sm_verdict_add(v, "tiny-diff", r->t.tiny, "%u line%s changed", lines, lines == 1 ? "" : "s");
 	if (d->files && d->doc_files == d->files)
 		sm_verdict_add(v, "docs-only", r->t.docs_only, "changes documentation only");
-	/* stable-kernel-rules.rst: no trivial changes (comments, whitespace)
-	 * whatever the message says, so these reject outright. */
-	else if (!d->code_lines_changed && d->comment_lines)
-		sm_verdict_veto(v, "comment-only", "changes comments only");
-	else if (d->whitespace_only)
-		sm_verdict_veto(v, "whitespace-only", "changes whitespace only");
+	diff_vetoes(c, v);
 	if (d->id_table_lines && d->id_table_lines == d->code_lines_changed && d->added <= 6 &&
 	    d->removed == 0)
 		sm_verdict_add(v, "device-id", r->t.device_id,
@@ -289,7 +327,15 @@ void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
 	sm_verdict_init(v);
 	if (c->is_merge)
 		sm_verdict_veto(v, "merge", "merge commit");
-	classify_stable_tags(r, c, tree, v);
+	if (r->model) {
+		/* The learned weights score; the hard rules stay on top. */
+		classify_stable_tags(r, c, tree, v, 0);
+		sm_model_explain(r, r->model, c, v);
+		diff_vetoes(c, v);
+		sm_verdict_finish(r, v);
+		return;
+	}
+	classify_stable_tags(r, c, tree, v, 1);
 	classify_fixes(r, c, v);
 	classify_keywords(r, c, v);
 	classify_people(r, c, v);

@@ -29,7 +29,8 @@ struct sm_tree_ctx {
 
 struct sm_rules;
 
-/* Loads keywords.rules, authors.rules and thresholds.rules from dir; dir
+/* Loads keywords.rules, authors.rules, thresholds.rules and, when present,
+ * model.rules (the learned weights, rules/model.h) from dir; dir
  * NULL means $STABLEMATE_RULES, then the installed data, then the source
  * tree's rules/. Returns 0 or -1 (sm_error names file and line). */
 int sm_rules_load(struct sm_rules **out, const char *dir);
@@ -38,6 +39,11 @@ void sm_rules_free(struct sm_rules *r);
 const char *sm_rules_dir(const struct sm_rules *r);
 int sm_rules_candidate_score(const struct sm_rules *r);
 int sm_rules_maybe_score(const struct sm_rules *r);
+/* The weight of a reason that alone should make a commit a candidate
+ * (scan's "fix-for-fix"): the candidate score with hand weights; with the
+ * learned model, the distance from maybe to candidate (scores there are
+ * log-odds, a commit's own evidence puts it near maybe already). */
+int sm_rules_promote_weight(const struct sm_rules *r);
 
 /* Classifies c for tree (NULL or version.major 0: for no particular tree). */
 void sm_classify(const struct sm_rules *r, const struct sm_commit *c,

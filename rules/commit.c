@@ -138,6 +138,7 @@ static void parse_message_lines(struct sm_commit *c, const char *start, const ch
 	const char *pos = start;
 	struct line l;
 	int in_subject = 1, seen_subject = 0, last_trailer = 0, para_all_trailers = 0;
+	int after_blank = 0;
 	size_t para_start = 0;
 	size_t trailer_alloc = 0;
 	unsigned lineno = 0;
@@ -166,10 +167,14 @@ static void parse_message_lines(struct sm_commit *c, const char *start, const ch
 		}
 		strbuf_add(&body, l.p, l.len);
 		strbuf_addch(&body, '\n');
-		if (is_blank(&l) || body.len == l.len + 1) {
-			/* a paragraph starts after a blank line, and at the top */
-			para_start = is_blank(&l) ? body.len : 0;
+		if (is_blank(&l)) {
+			after_blank = 1;
+		} else if (after_blank || body.len == l.len + 1) {
+			/* a paragraph starts after blank lines, and at the top;
+			 * blank lines after the last one do not start another */
+			para_start = body.len - l.len - 1;
 			para_all_trailers = 1;
+			after_blank = 0;
 		}
 		{
 			size_t klen;
@@ -252,7 +257,7 @@ static char *header_value(const char *p, size_t len, size_t keylen)
 
 int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 {
-	const char *end = text + len, *pos = text, *body_start = NULL, *diff;
+	const char *end = text + len, *pos = text, *body_start = NULL, *diff, *stat = NULL;
 	char *mail_subject = NULL;
 	struct strbuf hdr = STRBUF_INIT;
 	struct line l;
@@ -361,6 +366,13 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			break;
 		p++;
 	}
+	/* No diff: `git log --numstat`/`--stat` lines (or a mail's stat after
+	 * "---") still give the sizes and paths. */
+	if (!diff) {
+		stat = sm_find_stat_block(body_start, end);
+		if (stat && git_format && stat > body_start && (stat[0] == ' ' && stat[1] == ' '))
+			stat = NULL;
+	}
 	if (mail_subject) {
 		/* The mail's Subject is the commit subject; the body is the rest.
 		 * A "From:" first in the body names the real author. */
@@ -377,15 +389,17 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		}
 		strbuf_addstr(&msg, mail_subject);
 		strbuf_addstr(&msg, "\n\n");
-		strbuf_add(&msg, b, (size_t)((diff ? diff : end) - b));
+		strbuf_add(&msg, b, (size_t)((diff ? diff : stat ? stat : end) - b));
 		parse_message_lines(c, msg.buf, msg.buf + msg.len, 0);
 		strbuf_release(&msg);
 		free(mail_subject);
 	} else {
-		parse_message_lines(c, body_start, diff ? diff : end, indent);
+		parse_message_lines(c, body_start, diff ? diff : stat ? stat : end, indent);
 	}
 	if (diff)
 		sm_commit_parse_diff(c, diff, (size_t)(end - diff));
+	else if (stat)
+		sm_commit_parse_stat(c, stat, (size_t)(end - stat));
 	return 0;
 }
 
@@ -409,5 +423,8 @@ void sm_commit_release(struct sm_commit *c)
 	free(c->body);
 	free(c->upstream_sha);
 	free(c->reverts_sha);
+	for (size_t i = 0; i < c->nr_files; i++)
+		free(c->files[i].path);
+	free(c->files);
 	memset(c, 0, sizeof(*c));
 }

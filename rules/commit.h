@@ -43,6 +43,13 @@ struct sm_fixes_tag {
 	unsigned lineno;
 };
 
+/* One file a diff (or numstat/stat) touches. */
+struct sm_diff_file {
+	char *path;		/* the new path ("b/" side) */
+	unsigned added, removed;
+	unsigned char is_new, is_deleted;
+};
+
 struct sm_diffstat {
 	unsigned files;
 	unsigned added, removed;
@@ -51,6 +58,10 @@ struct sm_diffstat {
 	unsigned id_table_lines;	/* added lines that look like a device-ID table entry */
 	unsigned comment_lines;		/* +/- lines that are comments */
 	int whitespace_only;		/* code lines changed only in whitespace */
+	unsigned added_checks;		/* added "if (" lines (a new check) */
+	unsigned added_error_returns;	/* added "return -E..." / "goto" lines */
+	unsigned new_files, deleted_files;
+	int from_stat;			/* numbers from numstat/--stat, no diff text */
 };
 
 struct sm_commit {
@@ -71,6 +82,8 @@ struct sm_commit {
 	int is_merge;		/* "Merge ..." subject or more than one parent */
 	int has_diff;
 	struct sm_diffstat diff;
+	struct sm_diff_file *files;	/* in diff order */
+	size_t nr_files, alloc_files;
 };
 
 /* Parses a whole commit as `git show`, `git log`, `git format-patch` or a
@@ -82,6 +95,15 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len);
 int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len);
 /* Adds diff statistics from unified diff text (git's patch format). */
 void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len);
+/* Adds one file's counts as `git log --numstat` gives them (no diff text);
+ * c->diff.from_stat is set. */
+void sm_commit_add_file(struct sm_commit *c, const char *path, size_t len, unsigned added,
+			unsigned removed);
+/* If [text, end) starts a `git log --numstat` or `--stat` block (after the
+ * message), returns where; else NULL. */
+const char *sm_find_stat_block(const char *text, const char *end);
+/* Adds the files of a numstat/--stat block (up to a blank line or a diff). */
+void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len);
 void sm_commit_release(struct sm_commit *c);
 
 /* The first trailer with key (case-insensitive), or NULL. */

@@ -2,7 +2,9 @@
  * how many lines, whether only documentation, comments or whitespace, and
  * whether it only adds device-ID table entries. */
 #include "rules/commit.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
+#include <stdlib.h>
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -107,8 +109,253 @@ static unsigned long long squeeze_hash(const char *s, size_t len)
 	return h;
 }
 
+static struct sm_diff_file *add_file(struct sm_commit *c, const char *path, size_t len)
+{
+	struct sm_diff_file *f;
+
+	ALLOC_GROW(c->files, c->nr_files, c->alloc_files);
+	f = &c->files[c->nr_files++];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrndup(path, len);
+	c->diff.files++;
+	if (classify_path(path, len) == FILE_DOC)
+		c->diff.doc_files++;
+	c->has_diff = 1;
+	return f;
+}
+
+/* "if (", "} else if (", "return -EINVAL;", "goto out;" after the indent. */
+static void added_code_facts(struct sm_diffstat *d, const char *t, size_t tl)
+{
+	size_t i = 0;
+
+	while (i < tl && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	t += i;
+	tl -= i;
+	if (tl >= 2 && t[0] == '}' && t[1] == ' ')
+		t += 2, tl -= 2;
+	if (tl >= 5 && !memcmp(t, "else ", 5))
+		t += 5, tl -= 5;
+	if ((tl >= 4 && !memcmp(t, "if (", 4)) || (tl >= 3 && !memcmp(t, "if(", 3)))
+		d->added_checks++;
+	else if ((tl >= 9 && !memcmp(t, "return -E", 9)) || (tl >= 5 && !memcmp(t, "goto ", 5)))
+		d->added_error_returns++;
+}
+
+void sm_commit_add_file(struct sm_commit *c, const char *path, size_t len, unsigned added,
+			unsigned removed)
+{
+	struct sm_diff_file *f = add_file(c, path, len);
+
+	f->added = added;
+	f->removed = removed;
+	c->diff.added += added;
+	c->diff.removed += removed;
+	/* No text: count the lines as code so "comment-only" never fires. */
+	if (classify_path(path, len) != FILE_DOC)
+		c->diff.code_lines_changed += added + removed;
+	c->diff.from_stat = 1;
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* "3\t1\tpath" or "-\t-\tpath" (binary). */
+static int numstat_line(const char *s, size_t n, unsigned *a, unsigned *r, const char **path,
+			size_t *plen)
+{
+	const char *t1 = memchr(s, '\t', n), *t2;
+
+	if (!t1)
+		return 0;
+	t2 = memchr(t1 + 1, '\t', n - (size_t)(t1 + 1 - s));
+	if (!t2 || t2 + 1 >= s + n)
+		return 0;
+	if (!(all_digits(s, (size_t)(t1 - s)) || (t1 - s == 1 && s[0] == '-')))
+		return 0;
+	if (!(all_digits(t1 + 1, (size_t)(t2 - t1 - 1)) || (t2 - t1 == 2 && t1[1] == '-')))
+		return 0;
+	*a = s[0] == '-' ? 0 : (unsigned)strtoul(s, NULL, 10);
+	*r = t1[1] == '-' ? 0 : (unsigned)strtoul(t1 + 1, NULL, 10);
+	*path = t2 + 1;
+	*plen = n - (size_t)(t2 + 1 - s);
+	return 1;
+}
+
+/* " path/to/file.c | 12 +++++-----" or " file.bin | Bin 0 -> 12 bytes". */
+static int stat_line(const char *s, size_t n, unsigned *a, unsigned *r, const char **path,
+		     size_t *plen)
+{
+	const char *bar, *p;
+	size_t pl;
+	unsigned total, plus = 0, minus = 0;
+
+	if (n < 5 || s[0] != ' ' || s[1] == ' ')
+		return 0;
+	bar = memmem(s, n, " | ", 3);
+	if (!bar)
+		return 0;
+	p = bar + 3;
+	while (p < s + n && *p == ' ')
+		p++;
+	if (p + 3 <= s + n && !memcmp(p, "Bin", 3)) {
+		total = 0;
+	} else {
+		const char *q = p;
+
+		while (q < s + n && isdigit((unsigned char)*q))
+			q++;
+		if (q == p)
+			return 0;
+		total = (unsigned)strtoul(p, NULL, 10);
+		while (q < s + n && *q == ' ')
+			q++;
+		for (; q < s + n; q++) {
+			if (*q == '+')
+				plus++;
+			else if (*q == '-')
+				minus++;
+			else
+				return 0;
+		}
+	}
+	pl = (size_t)(bar - s) - 1;
+	while (pl && s[1 + pl - 1] == ' ')
+		pl--;
+	*path = s + 1;
+	*plen = pl;
+	/* The bar is scaled when wide: split the total in its proportion. */
+	*a = plus + minus ? (unsigned)((total * (unsigned long long)plus + (plus + minus) / 2) /
+				       (plus + minus)) : 0;
+	*r = total - *a;
+	return 1;
+}
+
+/* " 3 files changed, 9 insertions(+), 23 deletions(-)" */
+static int summary_line(const char *s, size_t n, unsigned *a, unsigned *r)
+{
+	char buf[160];
+	const char *p;
+	size_t i = 0;
+
+	if (n < 16 || n >= sizeof(buf) || s[0] != ' ')
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	while (buf[i] == ' ')
+		i++;
+	if (!isdigit((unsigned char)buf[i]) || !strstr(buf, " changed"))
+		return 0;
+	if (!strstr(buf, " file changed") && !strstr(buf, " files changed"))
+		return 0;
+	*a = *r = 0;
+	if ((p = strstr(buf, " insertion")))
+		while (p > buf && isdigit((unsigned char)p[-1]))
+			p--;
+	if (p)
+		*a = (unsigned)strtoul(p, NULL, 10);
+	if ((p = strstr(buf, " deletion")))
+		while (p > buf && isdigit((unsigned char)p[-1]))
+			p--;
+	if (p)
+		*r = (unsigned)strtoul(p, NULL, 10);
+	return 1;
+}
+
+/* A rename "a => b" or "dir/{a => b}/c": the new path. */
+static void add_stat_path(struct sm_commit *c, const char *p, size_t n, unsigned a, unsigned r)
+{
+	const char *arrow = memmem(p, n, " => ", 4);
+
+	if (arrow) {
+		const char *open = memchr(p, '{', n), *close = memchr(p, '}', n);
+		struct strbuf sb = STRBUF_INIT;
+
+		if (open && close && open < arrow && close > arrow) {
+			strbuf_add(&sb, p, (size_t)(open - p));
+			strbuf_add(&sb, arrow + 4, (size_t)(close - arrow - 4));
+			strbuf_add(&sb, close + 1, n - (size_t)(close + 1 - p));
+		} else {
+			strbuf_add(&sb, arrow + 4, n - (size_t)(arrow + 4 - p));
+		}
+		sm_commit_add_file(c, sb.buf, sb.len, a, r);
+		strbuf_release(&sb);
+		return;
+	}
+	sm_commit_add_file(c, p, n, a, r);
+}
+
+const char *sm_find_stat_block(const char *text, const char *end)
+{
+	for (const char *p = text; p < end; ) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		unsigned a, r;
+		const char *path;
+		size_t pl;
+
+		if (numstat_line(p, n, &a, &r, &path, &pl) || stat_line(p, n, &a, &r, &path, &pl) ||
+		    summary_line(p, n, &a, &r))
+			return p;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	int have_summary = 0;
+	unsigned sa = 0, sr = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		unsigned a, r;
+		const char *path;
+		size_t pl;
+
+		if (n >= 11 && !memcmp(p, "diff --git ", 11))
+			break;
+		if (numstat_line(p, n, &a, &r, &path, &pl) || stat_line(p, n, &a, &r, &path, &pl))
+			add_stat_path(c, path, pl, a, r);
+		else if (summary_line(p, n, &a, &r))
+			have_summary = 1, sa = a, sr = r;
+		else if (n >= 12 && !memcmp(p, " create mode", 12) && c->nr_files) {
+			const char *sp = memrchr(p, ' ', n);
+
+			for (size_t i = 0; sp && i < c->nr_files; i++)
+				if (strlen(c->files[i].path) == n - (size_t)(sp + 1 - p) &&
+				    !memcmp(c->files[i].path, sp + 1, n - (size_t)(sp + 1 - p)) &&
+				    !c->files[i].is_new) {
+					c->files[i].is_new = 1;
+					c->diff.new_files++;
+				}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (have_summary) {
+		/* exact totals, where --stat's bars were rounded */
+		c->diff.added = sa;
+		c->diff.removed = sr;
+		if (!c->nr_files)
+			c->has_diff = 1, c->diff.from_stat = 1;
+	}
+}
+
 void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 {
+	struct sm_diff_file *cur = NULL;
 	const char *pos = diff, *end = diff + len;
 	struct sm_diffstat *d = &c->diff;
 	enum file_kind kind = FILE_OTHER;
@@ -124,13 +371,22 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		pos = nl ? nl + 1 : end;
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
 			const char *b = memmem(s, n, " b/", 3);
+			const char *path = b ? b + 3 : s + 11;
+			size_t plen = n - (size_t)(path - s);
 
-			d->files++;
 			in_hunk = 0;
-			kind = b ? classify_path(b + 3, n - (size_t)(b + 3 - s)) : FILE_OTHER;
-			if (kind == FILE_DOC)
-				d->doc_files++;
-			c->has_diff = 1;
+			kind = classify_path(path, plen);
+			cur = add_file(c, path, plen);
+			continue;
+		}
+		if (!in_hunk && cur && n >= 13 && !memcmp(s, "new file mode", 13)) {
+			cur->is_new = 1;
+			d->new_files++;
+			continue;
+		}
+		if (!in_hunk && cur && n >= 17 && !memcmp(s, "deleted file mode", 17)) {
+			cur->is_deleted = 1;
+			d->deleted_files++;
 			continue;
 		}
 		if (n >= 2 && s[0] == '@' && s[1] == '@') {
@@ -150,6 +406,10 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 				d->added++;
 			else
 				d->removed++;
+			if (cur && plus)
+				cur->added++;
+			else if (cur)
+				cur->removed++;
 			for (size_t i = 0; i < tl; i++)
 				if (!isspace((unsigned char)t[i])) {
 					blank = 0;
@@ -170,6 +430,8 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 				sum_add += h, xor_add ^= h, code_add++;
 				if (is_id_table_entry(t, tl))
 					d->id_table_lines++;
+				if (kind == FILE_C)
+					added_code_facts(d, t, tl);
 			} else {
 				unsigned long long h = squeeze_hash(t, tl);
 

@@ -2,6 +2,7 @@
  * Every line is "weight  name  pattern" / "weight  role  pattern" /
  * "name  value"; '#' starts a comment line. Errors name file and line. */
 #include "rules/rules_load.h"
+#include "rules/model.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -319,6 +320,17 @@ int sm_rules_load(struct sm_rules **out, const char *dir)
 		sm_rules_free(r);
 		return -1;
 	}
+	{
+		/* model.rules is optional: without it the hand weights decide. */
+		char *path = xasprintf("%s/model.rules", dir);
+		int rc = sm_model_load(&r->model, path);
+
+		free(path);
+		if (rc < 0) {
+			sm_rules_free(r);
+			return -1;
+		}
+	}
 	*out = r;
 	return 0;
 }
@@ -341,6 +353,7 @@ void sm_rules_free(struct sm_rules *r)
 	free(r->authors);
 	free(r->start_rules);
 	free(r->third);
+	sm_model_free(r->model);
 	free(r->dir);
 	free(r);
 }
@@ -352,10 +365,17 @@ const char *sm_rules_dir(const struct sm_rules *r)
 
 int sm_rules_candidate_score(const struct sm_rules *r)
 {
-	return r->t.candidate;
+	return r->model ? r->model->candidate : r->t.candidate;
 }
 
 int sm_rules_maybe_score(const struct sm_rules *r)
 {
-	return r->t.maybe;
+	return r->model ? r->model->maybe : r->t.maybe;
+}
+
+int sm_rules_promote_weight(const struct sm_rules *r)
+{
+	if (r->model)
+		return r->model->candidate > r->model->maybe ? r->model->candidate - r->model->maybe : 1;
+	return r->t.candidate;
 }

@@ -9,6 +9,8 @@
  * seen-flag per rule on the stack: far more than a rules file needs. */
 #define SM_MAX_KEYWORD_RULES 1000
 
+struct sm_model;
+
 struct sm_keyword_rule {
 	char *id;		/* "use-after-free" */
 	int weight;		/* may be negative ("cleanup") */
@@ -56,6 +58,16 @@ struct sm_rules {
 	struct sm_author_rule *authors;
 	size_t nr_authors, alloc_authors;
 	struct sm_thresholds t;
+	struct sm_model *model;		/* model.rules, NULL: hand weights only */
 };
+
+/* Calls fn once for each keyword rule matching the subject or the body
+ * text (before the trailer block), at its first match. */
+typedef void (*sm_keyword_fn)(void *ctx, size_t rule, int in_subject, const char *match,
+			      size_t len);
+void sm_keywords_each(const struct sm_rules *r, const struct sm_commit *c, sm_keyword_fn fn,
+		      void *ctx);
+/* Whom an authors.rules line matches in c ("Name <email>"), or NULL. */
+const char *sm_author_rule_who(const struct sm_author_rule *a, const struct sm_commit *c);
 
 #endif

@@ -1,5 +1,6 @@
 /* verdict: reasons, score and the resulting candidate/maybe/reject. */
 #include "rules/rules_load.h"
+#include "rules/model.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdarg.h>
@@ -46,17 +47,19 @@ void sm_verdict_veto(struct sm_verdict *v, const char *code, const char *fmt, ..
 void sm_verdict_finish(const struct sm_rules *r, struct sm_verdict *v)
 {
 	int score = 0;
+	int candidate = sm_rules_candidate_score(r), maybe = sm_rules_maybe_score(r);
+	int cap = r->model ? candidate - 1 : r->t.manual_only_cap;
 
 	for (size_t i = 0; i < v->nr_reasons; i++)
 		score += v->reasons[i].weight;
-	if (v->manual_only && score > r->t.manual_only_cap)
-		score = r->t.manual_only_cap;
+	if (v->manual_only && score > cap)
+		score = cap;
 	v->score = score;
 	if (v->vetoed)
 		v->kind = SM_REJECT;
-	else if (score >= r->t.candidate)
+	else if (score >= candidate)
 		v->kind = SM_CANDIDATE;
-	else if (score >= r->t.maybe)
+	else if (score >= maybe)
 		v->kind = SM_MAYBE;
 	else
 		v->kind = SM_REJECT;

@@ -2,6 +2,9 @@
  * keyword rules and verdicts, on real-looking kernel commit text. */
 #include "tests/check_main.h"
 #include "rules/classify.h"
+#include "rules/features.h"
+#include "rules/model.h"
+#include "rules/train.h"
 #include "lib/fileio.h"
 #include "lib/json_read.h"
 #include "lib/strbuf.h"
@@ -600,6 +603,315 @@ START_TEST(fuzz_regressions)
 }
 END_TEST
 
+START_TEST(numstat_input)
+{
+	const char *text =
+		"commit 0123456789abcdef0123456789abcdef01234567\n"
+		"Author: Jane Dev <jane@example.org>\n"
+		"Date:   Tue May 3 10:00:00 2016 +0200\n"
+		"\n"
+		"    x86/mm: Fix a leak of the page table on the error path\n"
+		"    \n"
+		"    The error path returns without freeing it.\n"
+		"\n"
+		"3\t1\tarch/x86/mm/pgtable.c\n"
+		"0\t2\tarch/x86/include/asm/pgtable.h\n"
+		"-\t-\tfirmware/blob.bin\n";
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert_str_eq(c.subject, "x86/mm: Fix a leak of the page table on the error path");
+	ck_assert_ptr_null(strstr(c.body, "pgtable.c"));
+	ck_assert(c.has_diff);
+	ck_assert(c.diff.from_stat);
+	ck_assert_int_eq(c.nr_files, 3);
+	ck_assert_str_eq(c.files[0].path, "arch/x86/mm/pgtable.c");
+	ck_assert_int_eq(c.files[1].removed, 2);
+	ck_assert_int_eq(c.diff.added, 3);
+	ck_assert_int_eq(c.diff.removed, 3);
+	ck_assert_int_eq(c.diff.files, 3);
+	sm_commit_release(&c);
+}
+END_TEST
+
+START_TEST(stat_input)
+{
+	/* `git log --stat`: bars scaled, the summary line exact; a rename. */
+	const char *text =
+		"commit 0123456789abcdef0123456789abcdef01234567\n"
+		"Author: Jane Dev <jane@example.org>\n"
+		"\n"
+		"    docs: move the stable rules\n"
+		"\n"
+		" Documentation/{old => process}/stable.rst | 4 ++--\n"
+		" Documentation/index.rst                   | 1 +\n"
+		" 2 files changed, 3 insertions(+), 2 deletions(-)\n";
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert_int_eq(c.nr_files, 2);
+	ck_assert_str_eq(c.files[0].path, "Documentation/process/stable.rst");
+	ck_assert_int_eq(c.files[0].added, 2);
+	ck_assert_int_eq(c.diff.added, 3);
+	ck_assert_int_eq(c.diff.removed, 2);
+	ck_assert_int_eq(c.diff.doc_files, 2);
+	sm_commit_release(&c);
+}
+END_TEST
+
+START_TEST(diff_facts)
+{
+	const char *text =
+		"From 6666666666666666666666666666666666666666 Mon Sep 17 00:00:00 2001\n"
+		"From: A <a@b>\nSubject: [PATCH] net: x: check the length\n\n---\n"
+		"diff --git a/net/x.c b/net/x.c\nnew file mode 100644\n--- /dev/null\n+++ b/net/x.c\n"
+		"@@ -0,0 +1,4 @@\n+int f(int n)\n+{\n+\tif (n > 4)\n+\t\treturn -EINVAL;\n";
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert_int_eq(c.nr_files, 1);
+	ck_assert(c.files[0].is_new);
+	ck_assert_int_eq(c.files[0].added, 4);
+	ck_assert_int_eq(c.diff.added_checks, 1);
+	ck_assert_int_eq(c.diff.added_error_returns, 1);
+	ck_assert_int_eq(c.diff.new_files, 1);
+	ck_assert(!c.diff.from_stat);
+	sm_commit_release(&c);
+}
+END_TEST
+
+struct names {
+	struct strbuf all;
+	unsigned n;
+};
+
+static void collect(void *ctx, const char *name, size_t len, uint64_t hash, const char *detail)
+{
+	struct names *nm = ctx;
+
+	ck_assert(hash == sm_feature_hash(name, len));
+	strbuf_add(&nm->all, name, len);
+	strbuf_addch(&nm->all, '\n');
+	nm->n++;
+}
+
+START_TEST(features_of_a_commit)
+{
+	const char *text =
+		"commit 0123456789abcdef0123456789abcdef01234567\n"
+		"Author: Jane Dev <jane@example.org>\n"
+		"\n"
+		"    hwmon: (pmbus) Fix a NULL pointer dereference on probe\n"
+		"    \n"
+		"    The client data is used before it is set. Don't use it.\n"
+		"    \n"
+		"      BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+		"      RIP: 0010:pmbus_probe+0x10/0x20\n"
+		"      Call Trace:\n"
+		"       <TASK>\n"
+		"    \n"
+		"    Fixes: abcdefabcdef (\"hwmon: (pmbus) Add driver\")\n"
+		"    Reported-by: syzbot+1234@syzkaller.appspotmail.com\n"
+		"    Cc: stable@vger.kernel.org # v5.4+\n"
+		"    Signed-off-by: Jane Dev <jane@example.org>\n"
+		"\n"
+		"diff --git a/drivers/hwmon/pmbus/x.c b/drivers/hwmon/pmbus/x.c\n"
+		"--- a/drivers/hwmon/pmbus/x.c\n"
+		"+++ b/drivers/hwmon/pmbus/x.c\n"
+		"@@ -1,2 +1,3 @@\n"
+		"+\tif (!data)\n"
+		"+\t\treturn -ENODEV;\n";
+	static const char *const want[] = {
+		"stable-tag", "stable-tag:range", "fixes-tag", "reported-by:syzbot",
+		"keyword:null-deref", "subject-keyword:null-deref", "prefix:hwmon: (pmbus)",
+		"prefix1:hwmon", "s:fix", "s2:pointer dereference", "b:don't", "b2:client data",
+		"author:jane@example.org", "author-domain:example.org", "diff:top:drivers",
+		"diff:dir:drivers/hwmon", "diff:added-check", "diff:added-error-return",
+		"tiny-diff", "diff:text", "body:quoted-code", "body:log", "trailer:fixes",
+	};
+	static const char *const not_want[] = { "b:rip", "b:0010", "b:signed", "s:hwmon", "b:abcdefabcdef",
+						"b:fixes", "b:syzbot", "b:bug" };
+	struct names nm = { STRBUF_INIT, 0 }, again = { STRBUF_INIT, 0 };
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	sm_features_extract(rules, &c, collect, &nm);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char *line = xasprintf("\n%s\n", want[i]);
+
+		ck_assert_msg(strstr(nm.all.buf, line) || !strncmp(nm.all.buf, line + 1, strlen(line + 1)),
+			      "feature %s missing from:\n%s", want[i], nm.all.buf);
+		free(line);
+	}
+	for (size_t i = 0; i < sizeof(not_want) / sizeof(not_want[0]); i++) {
+		char *line = xasprintf("\n%s\n", not_want[i]);
+
+		ck_assert_msg(!strstr(nm.all.buf, line), "unexpected feature %s", not_want[i]);
+		free(line);
+	}
+	/* each name once, the same every time */
+	sm_features_extract(rules, &c, collect, &again);
+	ck_assert_str_eq(nm.all.buf, again.all.buf);
+	strbuf_release(&nm.all);
+	strbuf_release(&again.all);
+	sm_commit_release(&c);
+}
+END_TEST
+
+static char *rules_dir_with_model(const char *model)
+{
+	char *dir = make_temp_dir("sm-model");
+	static const char *const names[] = { "keywords.rules", "authors.rules", "thresholds.rules" };
+
+	ck_assert_ptr_nonnull(dir);
+	for (size_t i = 0; i < 3; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		char *src = xasprintf("%s/%s", srcdir_path("rules"), names[i]);
+		char *dst = xasprintf("%s/%s", dir, names[i]);
+
+		ck_assert(read_file(src, &sb) == 0);
+		ck_assert(write_file_atomic(dst, sb.buf, sb.len) == 0);
+		strbuf_release(&sb);
+		free(src);
+		free(dst);
+	}
+	if (model) {
+		char *p = xasprintf("%s/model.rules", dir);
+
+		ck_assert(write_file_atomic(p, model, strlen(model)) == 0);
+		free(p);
+	}
+	return dir;
+}
+
+START_TEST(model_scores_and_explains)
+{
+	const char *model =
+		"# a hand-made model\n"
+		"format stablemate-model 1\n"
+		"bias -2.0\n"
+		"candidate 0.5\n"
+		"maybe 0.2\n"
+		"weight 1.5 keyword:memory-leak\n"
+		"weight 0.25 s:leak\n"
+		"weight -0.75 s:cleanup\n"
+		"weight 0.01 s:events\n";
+	char *dir = rules_dir_with_model(model);
+	struct sm_rules *r = NULL;
+	struct sm_commit c;
+	struct sm_verdict v;
+	const char *leak = "ALSA: timer: Fix leak in events\n\nA memory leak.\n";
+	int sum = 0;
+
+	ck_assert_msg(sm_rules_load(&r, dir) == 0, "%s", sm_last_error());
+	ck_assert_int_eq(sm_rules_candidate_score(r), 0);	/* log-odds of 0.5 */
+	ck_assert_int_eq(sm_rules_maybe_score(r), -139);
+	sm_commit_parse(&c, leak, strlen(leak));
+	sm_classify(r, &c, NULL, &v);
+	/* -2.0 + 1.5 + 0.25 + 0.01 = -0.24: a maybe */
+	ck_assert_int_eq(v.score, -24);
+	ck_assert_int_eq(v.kind, SM_MAYBE);
+	ck_assert(sm_verdict_has(&v, "keyword:memory-leak"));
+	ck_assert(sm_verdict_has(&v, "s:leak"));
+	ck_assert_str_eq(v.reasons[0].code, "model:bias");
+	ck_assert_int_eq(v.reasons[0].weight, -200);
+	ck_assert_str_eq(v.reasons[1].code, "keyword:memory-leak");
+	ck_assert_int_eq(v.reasons[1].weight, 150);
+	for (size_t i = 0; i < v.nr_reasons; i++)
+		sum += v.reasons[i].weight;
+	ck_assert_int_eq(sum, v.score);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+	/* hard rules stay on top: a merge is rejected whatever it scores */
+	sm_commit_parse(&c, "Merge branch 'x'\n\nA memory leak fix.\n", 36);
+	sm_classify(r, &c, NULL, &v);
+	ck_assert_int_eq(v.kind, SM_REJECT);
+	ck_assert(sm_verdict_has(&v, "merge"));
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+	sm_rules_free(r);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(model_file_errors)
+{
+	char *dir = rules_dir_with_model("format stablemate-model 1\nbias -1\ncandidate 0.5\n"
+					 "maybe 0.2\nweight x s:leak\n");
+	struct sm_rules *r = NULL;
+
+	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
+	ck_assert_msg(strstr(sm_last_error(), "model.rules:5:") != NULL, "%s", sm_last_error());
+	remove_tree(dir);
+	free(dir);
+	dir = rules_dir_with_model("bias -1\n");
+	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
+	ck_assert_msg(strstr(sm_last_error(), "not a model file") != NULL, "%s", sm_last_error());
+	remove_tree(dir);
+	free(dir);
+	dir = rules_dir_with_model("format stablemate-model 1\nbias -1\ncandidate 0.2\nmaybe 0.5\n");
+	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
+	ck_assert_msg(strstr(sm_last_error(), "maybe <= candidate") != NULL, "%s", sm_last_error());
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A small labelled set: fixes (stable) and features/cleanups (not); the
+ * fit must learn the words that separate them, and write the same file
+ * twice. */
+START_TEST(train_is_deterministic)
+{
+	static const char *const fixes[] = { "crash", "hang", "leak", "deadlock", "corruption" };
+	static const char *const other[] = { "helper", "cleanup", "support", "rename", "tracepoint" };
+	struct sm_trainset set;
+	struct sm_train_opts o;
+	struct sm_train_result res;
+	char *dir = make_temp_dir("sm-train");
+	char *a = xasprintf("%s/a.rules", dir), *b = xasprintf("%s/b.rules", dir);
+	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+	struct sm_model *m = NULL;
+
+	sm_trainset_init(&set, rules);
+	for (int i = 0; i < 120; i++) {
+		int stable = i % 4 == 0;
+		char *msg = xasprintf("sub%d: %s the %s in widget %d\n\nBody %d.\n",
+				      i % 7, stable ? "fix" : "add", stable ? fixes[i % 5] : other[i % 5],
+				      i, i);
+		struct sm_commit c;
+
+		sm_commit_parse_message(&c, msg, strlen(msg));
+		sm_trainset_add(&set, rules, &c, stable);
+		sm_commit_release(&c);
+		free(msg);
+	}
+	sm_train_opts_default(&o);
+	ck_assert_int_eq(sm_train_fit(&set, &o, &res), 0);
+	ck_assert(res.maybe_p <= res.candidate_p);
+	ck_assert(res.oof_maybe_recall >= o.maybe_recall);
+	ck_assert(res.oof_cand_precision > 0.5);
+	ck_assert_int_eq(sm_train_write(&set, &o, &res, "test", a), 0);
+	sm_train_result_release(&res);
+	ck_assert_int_eq(sm_train_fit(&set, &o, &res), 0);
+	ck_assert_int_eq(sm_train_write(&set, &o, &res, "test", b), 0);
+	sm_train_result_release(&res);
+	ck_assert(read_file(a, &sa) == 0 && read_file(b, &sb) == 0);
+	ck_assert_str_eq(sa.buf, sb.buf);
+	ck_assert_int_eq(sm_model_load(&m, a), 0);
+	ck_assert(sm_model_weight(m, sm_feature_hash("s:fix", 5)) > 0.3);
+	ck_assert(sm_model_weight(m, sm_feature_hash("s:add", 5)) < -0.3);
+	sm_model_free(m);
+	sm_trainset_release(&set);
+	strbuf_release(&sa);
+	strbuf_release(&sb);
+	free(a);
+	free(b);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -623,6 +935,9 @@ static Suite *make_suite(void)
 	tcase_add_test(t, fixes_malformed);
 	tcase_add_test(t, upstream_refs);
 	tcase_add_test(t, json_reader);
+	tcase_add_test(t, numstat_input);
+	tcase_add_test(t, stat_input);
+	tcase_add_test(t, diff_facts);
 	suite_add_tcase(s, t);
 
 	t = tcase_create("classify");
@@ -638,6 +953,10 @@ static Suite *make_suite(void)
 	tcase_add_test(t, feature_not_flagged);
 	tcase_add_test(t, bad_rules_file_names_line);
 	tcase_add_test(t, fuzz_regressions);
+	tcase_add_test(t, features_of_a_commit);
+	tcase_add_test(t, model_scores_and_explains);
+	tcase_add_test(t, model_file_errors);
+	tcase_add_test(t, train_is_deterministic);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -133,7 +133,7 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, const struct
 		}
 	}
 	if (ff) {
-		sm_verdict_add(&tr->verdict, "fix-for-fix", sm_rules_candidate_score(s->o->rules),
+		sm_verdict_add(&tr->verdict, "fix-for-fix", sm_rules_promote_weight(s->o->rules),
 			       "fixes %.12s, which %s carries as %.12s (first released in %s)",
 			       ff->hex, spec->name, ff_entry->stable,
 			       ff->first ? ff->first->name : "no release yet");

@@ -1,0 +1,44 @@
+/* features: the facts of one commit the learned model weighs, extracted
+ * once, the same way for classify, scan and training. Every feature is
+ * binary (present or not) and named, e.g. "stable-tag", "keyword:leak",
+ * "s:leak" (a subject word), "b2:use after" (a body word pair),
+ * "prefix:x86/mm", "diff:top:drivers", "author:tglx@linutronix.de".
+ * Names are case-folded; each name is reported at most once a commit. */
+#ifndef SM_RULES_FEATURES_H
+#define SM_RULES_FEATURES_H
+#include <stddef.h>
+#include <stdint.h>
+#include "rules/classify.h"
+
+/* name is not NUL-terminated (len bytes, valid during the call); hash is
+ * sm_feature_hash(name, len); detail, possibly NULL, says for people where
+ * the feature came from ("subject says \"leak\""). */
+typedef void (*sm_feature_fn)(void *ctx, const char *name, size_t len, uint64_t hash,
+			      const char *detail);
+
+void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
+			 void *ctx);
+
+/* 64-bit FNV-1a: what the model file's names are looked up by. */
+uint64_t sm_feature_hash(const char *name, size_t len);
+
+/* Word features (s:, s2:, b:, b2:), subsystem prefixes and people are
+ * "open" features, learned from the words they name; the rest are the
+ * fixed facts (tags, trailers, keyword rules, diff facts). */
+int sm_feature_is_open(const char *name, size_t len);
+
+/* The part of a commit a feature comes from, for inputs that lack a part
+ * (a CVE description has no trailers, a bare message no diff or author):
+ * the model then adds the part's average weight over its training
+ * commits instead of nothing. */
+enum sm_feature_part { SM_PART_TEXT, SM_PART_DIFF, SM_PART_TRAILERS, SM_PART_PEOPLE, SM_NR_PARTS };
+enum sm_feature_part sm_feature_part(const char *name, size_t len);
+/* The parts c lacks, as a bit mask of 1 << part. */
+unsigned sm_commit_missing_parts(const struct sm_commit *c);
+const char *sm_feature_part_name(enum sm_feature_part part);
+
+/* One line for people about a feature, by its name ("word \"leak\" in the
+ * subject"); detail wins when given. */
+void sm_feature_describe(const char *name, size_t len, const char *detail, struct strbuf *out);
+
+#endif

@@ -1,0 +1,349 @@
+/* model: rules/model.rules read, and one commit scored and explained. */
+#include "rules/model.h"
+#include "rules/features.h"
+#include "rules/rules_load.h"
+#include "lib/fileio.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOP_FIXED 12	/* the hand rules' facts (tags, keywords, sizes) listed */
+#define TOP_OPEN 6	/* other features (words, subsystems, paths...) listed */
+
+/* The features the hand rules had (keywords.rules, authors.rules and the
+ * structural rules): a maintainer knows them, so they are listed whenever
+ * they count, ahead of the strongest of the others. */
+static int is_rule_feature(const char *name, size_t len)
+{
+	static const char *const prefixes[] = { "keyword:", "subject-keyword:", "stable-", "fixes-",
+						"person:", "reported-by:" };
+	static const char *const names[] = { "tiny-diff", "too-large", "docs-only", "device-id",
+					     "revert" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (len >= strlen(prefixes[i]) && !memcmp(name, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (len == strlen(names[i]) && !memcmp(name, names[i], len))
+			return 1;
+	return 0;
+}
+
+int sm_model_score_of(double p)
+{
+	if (p <= 0)
+		p = 1e-6;
+	if (p >= 1)
+		p = 1 - 1e-6;
+	return (int)lround(SM_MODEL_SCALE * log(p / (1 - p)));
+}
+
+static size_t slot_of(uint64_t h, size_t mask)
+{
+	return (size_t)(h ^ (h >> 31)) & mask;
+}
+
+static void put(struct sm_model *m, uint64_t h, float w)
+{
+	size_t i = slot_of(h ? h : 1, m->mask);
+
+	if (!h)
+		h = 1;	/* 0 marks an empty slot */
+	while (m->keys[i] && m->keys[i] != h)
+		i = (i + 1) & m->mask;
+	if (!m->keys[i])
+		m->nr++;
+	m->keys[i] = h;
+	m->weights[i] = w;
+}
+
+double sm_model_weight(const struct sm_model *m, uint64_t h)
+{
+	size_t i;
+
+	if (!h)
+		h = 1;
+	i = slot_of(h, m->mask);
+	while (m->keys[i]) {
+		if (m->keys[i] == h)
+			return m->weights[i];
+		i = (i + 1) & m->mask;
+	}
+	return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *e;
+
+	errno = 0;
+	*out = strtod(s, &e);
+	return errno || e == s || (*e && !isspace((unsigned char)*e)) || !isfinite(*out) ? -1 : 0;
+}
+
+int sm_model_load(struct sm_model **out, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct sm_model *m;
+	size_t lines = 0, slots = 1024;
+	unsigned lineno = 0;
+	int have_format = 0, have_bias = 0, have_c = 0, have_m = 0;
+
+	*out = NULL;
+	if (!file_exists(path))
+		return 1;
+	if (read_file(path, &sb))
+		return -1;
+	for (size_t i = 0; i < sb.len; i++)
+		lines += sb.buf[i] == '\n';
+	while (slots < 2 * lines + 2)
+		slots *= 2;
+	m = xcalloc(1, sizeof(*m));
+	m->path = xstrdup(path);
+	m->keys = xcalloc(slots, sizeof(*m->keys));
+	m->weights = xcalloc(slots, sizeof(*m->weights));
+	m->mask = slots - 1;
+	for (char *line = sb.buf, *nl; line && *line; line = nl) {
+		char *key, *val;
+		double d;
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		lineno++;
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (!*line || *line == '#')
+			continue;
+		key = line;
+		val = key + strcspn(key, " \t");
+		if (*val)
+			*val++ = '\0';
+		while (*val == ' ' || *val == '\t')
+			val++;
+		if (!strcmp(key, "format")) {
+			if (strcmp(val, SM_MODEL_FORMAT))
+				goto bad_format;
+			have_format = 1;
+			continue;
+		}
+		if (!have_format)
+			goto bad_format;
+		if (!strcmp(key, "weight")) {
+			char *name = val + strcspn(val, " \t");
+
+			while (*name == ' ' || *name == '\t')
+				name++;
+			if (!*name || parse_double(val, &d))
+				goto bad_line;
+			put(m, sm_feature_hash(name, strlen(name)), (float)d);
+		} else if (!strcmp(key, "missing")) {
+			char *num = val + strcspn(val, " \t");
+			int part = -1;
+
+			if (*num)
+				*num++ = '\0';
+			for (int k = 1; k < SM_NR_PARTS; k++)
+				if (!strcmp(val, sm_feature_part_name((enum sm_feature_part)k)))
+					part = k;
+			if (part < 0 || parse_double(num, &d))
+				goto bad_line;
+			m->missing[part] = d;
+		} else if (!strcmp(key, "bias") || !strcmp(key, "candidate") || !strcmp(key, "maybe")) {
+			if (parse_double(val, &d))
+				goto bad_line;
+			if (key[0] == 'b') {
+				m->bias = d;
+				have_bias = 1;
+			} else if (d <= 0 || d >= 1) {
+				goto bad_line;
+			} else if (key[0] == 'c') {
+				m->candidate_p = d;
+				have_c = 1;
+			} else {
+				m->maybe_p = d;
+				have_m = 1;
+			}
+		} else {
+			/* other settings (training notes) are for people */
+			continue;
+		}
+	}
+	if (!have_format) {
+		lineno = 1;
+		goto bad_format;
+	}
+	if (!have_bias || !have_c || !have_m || m->maybe_p > m->candidate_p) {
+		sm_error("%s: needs \"bias\", \"candidate\" and \"maybe\" (maybe <= candidate)", path);
+		goto fail;
+	}
+	m->candidate = sm_model_score_of(m->candidate_p);
+	m->maybe = sm_model_score_of(m->maybe_p);
+	strbuf_release(&sb);
+	*out = m;
+	return 0;
+bad_format:
+	sm_error("%s:%u: not a model file (expected \"format %s\" first)", path, lineno,
+		 SM_MODEL_FORMAT);
+	goto fail;
+bad_line:
+	sm_error("%s:%u: expected \"weight NUMBER NAME\", \"missing diff|trailers|author NUMBER\" or "
+		 "\"bias|candidate|maybe NUMBER\"", path, lineno);
+fail:
+	strbuf_release(&sb);
+	sm_model_free(m);
+	return -1;
+}
+
+void sm_model_free(struct sm_model *m)
+{
+	if (!m)
+		return;
+	free(m->path);
+	free(m->keys);
+	free(m->weights);
+	free(m);
+}
+
+struct hit {
+	double w;
+	char name[64];
+	char detail[100];
+	size_t len;
+	int has_detail;
+};
+
+struct explain {
+	const struct sm_model *m;
+	double sum;
+	unsigned others;
+	struct hit fixed[TOP_FIXED], open[TOP_OPEN];
+	size_t nr_fixed, nr_open;
+};
+
+/* Keeps the list sorted by |w|, largest first; ties keep arrival order. */
+static void keep(struct hit *list, size_t *nr, size_t max, double w, const char *name, size_t len,
+		 const char *detail)
+{
+	size_t at = *nr;
+
+	while (at > 0 && fabs(list[at - 1].w) < fabs(w))
+		at--;
+	if (at >= max)
+		return;
+	if (*nr < max)
+		(*nr)++;
+	memmove(&list[at + 1], &list[at], (*nr - 1 - at) * sizeof(*list));
+	list[at].w = w;
+	list[at].len = len < sizeof(list[at].name) - 1 ? len : sizeof(list[at].name) - 1;
+	memcpy(list[at].name, name, list[at].len);
+	list[at].name[list[at].len] = '\0';
+	list[at].has_detail = detail != NULL;
+	if (detail)
+		snprintf(list[at].detail, sizeof(list[at].detail), "%s", detail);
+}
+
+static void explain_feature(void *ctx, const char *name, size_t len, uint64_t hash,
+			    const char *detail)
+{
+	struct explain *x = ctx;
+	double w = sm_model_weight(x->m, hash);
+
+	if (w == 0)
+		return;
+	x->sum += w;
+	x->others++;
+	if (is_rule_feature(name, len))
+		keep(x->fixed, &x->nr_fixed, TOP_FIXED, w, name, len, detail);
+	else
+		keep(x->open, &x->nr_open, TOP_OPEN, w, name, len, detail);
+}
+
+static void sum_feature(void *ctx, const char *name, size_t len, uint64_t hash, const char *detail)
+{
+	struct explain *x = ctx;
+
+	(void)name, (void)len, (void)detail;
+	x->sum += sm_model_weight(x->m, hash);
+}
+
+double sm_model_logit(const struct sm_rules *r, const struct sm_model *m, const struct sm_commit *c)
+{
+	struct explain x;
+
+	unsigned missing = sm_commit_missing_parts(c);
+
+	x.m = m;
+	x.sum = m->bias;
+	sm_features_extract(r, c, sum_feature, &x);
+	for (int k = 1; k < SM_NR_PARTS; k++)
+		if (missing & (1u << k))
+			x.sum += m->missing[k];
+	return x.sum;
+}
+
+static void add_hits(struct sm_verdict *v, const struct hit *h, size_t nr, int *listed)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		int w = (int)lround(SM_MODEL_SCALE * h[i].w);
+
+		strbuf_reset(&text);
+		sm_feature_describe(h[i].name, h[i].len, h[i].has_detail ? h[i].detail : NULL, &text);
+		sm_verdict_add(v, h[i].name, w, "%s", text.buf);
+		*listed += w;
+	}
+	strbuf_release(&text);
+}
+
+void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
+		      const struct sm_commit *c, struct sm_verdict *v)
+{
+	struct explain *x = xcalloc(1, sizeof(*x));
+	int total, bias, listed = 0;
+
+	unsigned missing = sm_commit_missing_parts(c);
+
+	x->m = m;
+	sm_features_extract(r, c, explain_feature, x);
+	total = (int)lround(SM_MODEL_SCALE * (m->bias + x->sum));
+	bias = (int)lround(SM_MODEL_SCALE * m->bias);
+	sm_verdict_add(v, "model:bias", bias, "where every commit starts (the training data's base rate)");
+	for (int k = 1; k < SM_NR_PARTS; k++) {
+		int w = (int)lround(SM_MODEL_SCALE * m->missing[k]);
+		char code[32];
+
+		if (!(missing & (1u << k)) || !w)
+			continue;
+		snprintf(code, sizeof(code), "model:no-%s", sm_feature_part_name((enum sm_feature_part)k));
+		sm_verdict_add(v, code, w, "no %s given: what it weighs on average in the training commits",
+			       sm_feature_part_name((enum sm_feature_part)k));
+		total += w;
+		listed += w;
+	}
+	/* the strongest of both kinds, in one list by weight */
+	{
+		struct hit all[TOP_FIXED + TOP_OPEN];
+		size_t n = 0;
+
+		for (size_t i = 0; i < x->nr_fixed; i++)
+			keep(all, &n, ARRAY_SIZE(all), x->fixed[i].w, x->fixed[i].name, x->fixed[i].len,
+			     x->fixed[i].has_detail ? x->fixed[i].detail : NULL);
+		for (size_t i = 0; i < x->nr_open; i++)
+			keep(all, &n, ARRAY_SIZE(all), x->open[i].w, x->open[i].name, x->open[i].len,
+			     x->open[i].has_detail ? x->open[i].detail : NULL);
+		add_hits(v, all, n, &listed);
+		x->others -= (unsigned)n;
+	}
+	if (x->others)
+		sm_verdict_add(v, "model:other-features", total - bias - listed,
+			       "%u more feature%s, each weighing less", x->others,
+			       x->others == 1 ? "" : "s");
+	free(x);
+}

@@ -1,0 +1,42 @@
+/* model: the learned classifier, a logistic regression over the features
+ * of rules/features.h, read from rules/model.rules (a text file: bias,
+ * tier thresholds, one "weight  name" line per feature). A commit's score
+ * is 100 x its log-odds of being stable material: the bias plus the
+ * weights of the features it has. */
+#ifndef SM_RULES_MODEL_H
+#define SM_RULES_MODEL_H
+#include <stddef.h>
+#include <stdint.h>
+#include "rules/classify.h"
+
+#define SM_MODEL_FORMAT "stablemate-model 1"
+#define SM_MODEL_SCALE 100.0	/* score units per unit of log-odds */
+
+struct sm_model {
+	char *path;
+	double bias;
+	double candidate_p, maybe_p;	/* tier thresholds as probabilities */
+	int candidate, maybe;		/* the same as scores */
+	double missing[4];		/* per sm_feature_part: added when c lacks it */
+	uint64_t *keys;			/* open addressing on the name hash; 0 = empty */
+	float *weights;
+	size_t mask, nr;
+};
+
+/* Reads path. Returns 0, 1 when the file does not exist (*out NULL), or
+ * -1 (sm_error names file and line). */
+int sm_model_load(struct sm_model **out, const char *path);
+void sm_model_free(struct sm_model *m);
+/* The weight of a feature by its name's hash, 0 when the model lacks it. */
+double sm_model_weight(const struct sm_model *m, uint64_t hash);
+/* Scores c: adds the reasons "model:bias", the features that weigh most
+ * and "model:other-features", whose weights sum to the score. */
+void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
+		      const struct sm_commit *c, struct sm_verdict *v);
+/* The log-odds of c alone (for training and benches: no reasons). */
+double sm_model_logit(const struct sm_rules *r, const struct sm_model *m,
+		      const struct sm_commit *c);
+/* round(SM_MODEL_SCALE * log(p / (1 - p))) */
+int sm_model_score_of(double p);
+
+#endif

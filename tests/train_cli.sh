@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# stablemate train end to end: labels from a generated repository's stable
+# branches (tests/trees_mkrepo.sh), labels from an mbox and a TSV, the same
+# file from the same input, the written model read back by classify; and
+# classify's numstat, --stat and JSONL "files" inputs.
+. "$(dirname "$0")/lib.sh"
+
+bash "$SM_SRCDIR/tests/trees_mkrepo.sh" "$TMP" >/dev/null
+. "$TMP/ids.sh"
+repo=$TMP/linux
+rules=$TMP/rules
+mkdir -p "$rules"
+cp "$SM_SRCDIR"/rules/keywords.rules "$SM_SRCDIR"/rules/authors.rules "$SM_SRCDIR"/rules/thresholds.rules "$rules/"
+
+# --- labels from the trees: v4.4..v4.5 has 13 non-merge commits (and one
+# merge); linux-4.4.y carries W1 (by subject and patch-id), W3, W6 and
+# linux-4.1.y W6 and W7 (by the upstream ids their messages name).
+"$STABLEMATE" train --upstream "$repo" --range v4.4..v4.5 --trees linux-4.1.y,linux-4.4.y \
+	--no-cache -o "$rules/model.rules" 2> "$TMP/train.err" || fail "train --upstream failed: $(cat "$TMP/train.err")"
+grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/train.err" ||
+	fail "expected 13 commits, 4 stable: $(cat "$TMP/train.err")"
+grep -q '^format stablemate-model 1$' "$rules/model.rules" || fail "no format line"
+grep -q '^# trained on: .* v4.4..v4.5, labelled by linux-4.1.y,linux-4.4.y$' "$rules/model.rules" ||
+	fail "the model does not say what it was trained on"
+# the same input, the same file
+"$STABLEMATE" train -q --upstream "$repo" --range v4.4..v4.5 --trees linux-4.1.y,linux-4.4.y \
+	--no-cache -o "$TMP/again.rules"
+cmp -s "$rules/model.rules" "$TMP/again.rules" || fail "two fits of the same commits differ"
+# classify reads it from --rules and explains with its weights
+git -C "$repo" show "$W7" | "$STABLEMATE" classify --json --rules "$rules" > "$TMP/w7.json"
+grep -q '"code":"model:bias"' "$TMP/w7.json" || fail "the verdict does not come from the model: $(cat "$TMP/w7.json")"
+echo "train --upstream: 13 commits, 4 stable, deterministic"
+
+# --- bad input: one line naming the file and line
+printf 'id\tlabel\n%s\tperhaps\n' "$W7" > "$TMP/bad.tsv"
+git -C "$repo" format-patch -q --stdout v4.4..v4.5 > "$TMP/w.mbox"
+if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/bad.tsv" -o "$TMP/x.rules" 2> "$TMP/bad.err"; then
+	fail "a bad label was accepted"
+fi
+grep -q 'bad.tsv:2: label "perhaps"' "$TMP/bad.err" || fail "bad label error: $(cat "$TMP/bad.err")"
+[ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
+"$STABLEMATE" train --mbox 2>/dev/null && fail "--mbox without an argument accepted"
+set +e
+"$STABLEMATE" train --mbox "$TMP/w.mbox" -o "$TMP/x.rules" 2> "$TMP/usage.err"
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "--mbox without --labels: exit $rc, expected 2"
+
+# --- labels from an mbox and a TSV: the same 13 commits, labelled alike
+{ echo "id	label"; git -C "$repo" log --no-merges --format=%H v4.4..v4.5 | while read -r h; do
+	case $h in "$W1"|"$W3"|"$W6"|"$W7") echo "$h	stable";; *) echo "$h	not-stable";; esac
+done; } > "$TMP/labels.tsv"
+"$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/mbox.rules" 2> "$TMP/mbox.err"
+grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/mbox.err" || fail "mbox training: $(cat "$TMP/mbox.err")"
+echo "train --mbox: 13 commits, 4 stable"
+
+# --- classify's inputs without a diff: --numstat, --stat, JSONL files
+git -C "$repo" log -1 --numstat "$W3" > "$TMP/numstat.txt"
+git -C "$repo" log -1 --stat "$W3" > "$TMP/stat.txt"
+git -C "$repo" show "$W3" > "$TMP/full.txt"
+for f in numstat stat full; do
+	"$STABLEMATE" classify --json "$TMP/$f.txt" > "$TMP/$f.out"
+	grep -q '"code":"model:no-diff"' "$TMP/$f.out" && fail "$f: the diff's size was not read"
+done
+grep -q '"code":"model:no-diff"' < <(git -C "$repo" log -1 --format=%B "$W3" | "$STABLEMATE" classify --json) ||
+	fail "a bare message should be scored as lacking a diff"
+msg=$(git -C "$repo" log -1 --format=%B "$W3" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')
+{ echo "{\"id\": \"with\", \"message\": $msg, \"files\": [{\"file\": \"fs/xattr.c\", \"added\": 1, \"removed\": 1}]}"
+  echo "{\"id\": \"without\", \"message\": $msg}"; } > "$TMP/files.jsonl"
+"$STABLEMATE" classify -q --batch "$TMP/files.jsonl" > "$TMP/files.out"
+grep '"id":"with"' "$TMP/files.out" | grep -q '"tiny-diff"' || fail "JSONL files not read: $(cat "$TMP/files.out")"
+grep '"id":"without"' "$TMP/files.out" | grep -q '"model:no-diff"' || fail "JSONL without files: $(cat "$TMP/files.out")"
+echo "classify: numstat, --stat and JSONL files read as diffs"
