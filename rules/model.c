@@ -305,12 +305,15 @@ static void add_hits(struct sm_verdict *v, const struct hit *h, size_t nr, int *
 void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 		      const struct sm_commit *c, struct sm_verdict *v)
 {
-	struct explain *x = xcalloc(1, sizeof(*x));
+	struct explain xs, *x = &xs;
 	int total, bias, listed = 0;
 
 	unsigned missing = sm_commit_missing_parts(c);
 
 	x->m = m;
+	x->sum = 0;
+	x->others = 0;
+	x->nr_fixed = x->nr_open = 0;
 	sm_features_extract(r, c, explain_feature, x);
 	total = (int)lround(SM_MODEL_SCALE * (m->bias + x->sum));
 	bias = (int)lround(SM_MODEL_SCALE * m->bias);
@@ -345,5 +348,4 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 		sm_verdict_add(v, "model:other-features", total - bias - listed,
 			       "%u more feature%s, each weighing less", x->others,
 			       x->others == 1 ? "" : "s");
-	free(x);
 }

@@ -51,7 +51,9 @@ has "scan bug not in tree" "bug-not-in-tree: the Fixes: target ${C2:0:12} first 
 has "scan prereq" "prereq: needs ${W5P:0:12} (tls: rx: prepare the partial read path) first"
 expect "scan again" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --candidates
 has "scan reuses the cached index" "tree linux-4.4.y (4.4): index hit"
-if grep -q "^${W4A:0:12}" <<<"$out"; then bad "--candidates hides rejects"; else ok "--candidates hides rejects"; fi
+# (the merge: a reject for every tree; W4A, a feature with no sign of a fix,
+# is in the learned model's wide "maybe" net)
+if grep -q "^${MERGE:0:12}" <<<"$out"; then bad "--candidates hides rejects"; else ok "--candidates hides rejects"; fi
 expect "scan --json" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y=4.4 --json --check-applies
 json "scan json" "c={x['id']:x for x in d['commits']}; w=c['$W8']['trees']; assert d['nr_commits']==14; assert w[0]['applies'] is False and w[1]['applies'] is True; assert c['$W1']['trees'][1]['present_as']=='$T3'; assert c['$MERGE']['merge']"
 # The second loading thread changes nothing in the result.
