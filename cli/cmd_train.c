@@ -44,7 +44,7 @@ static const char usage[] =
 "  --candidate-recall R    candidate: the highest threshold keeping this\n"
 "                          out-of-fold recall (default: the threshold of the\n"
 "                          best out-of-fold F1, for precision)\n"
-"  --maybe-recall R        maybe: the same for the wide net (default 0.93)\n"
+"  --maybe-recall R        maybe: the same for the wide net (default 0.95)\n"
 "  --min-df N              leave out words in fewer than N commits (default 3)\n"
 "  --epochs N              passes over the data (default 12)\n"
 "  --l2 X, --rate X, --smoothing X  the fit's pull toward the hand weights,\n"

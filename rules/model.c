@@ -43,35 +43,41 @@ int sm_model_score_of(double p)
 	return (int)lround(SM_MODEL_SCALE * log(p / (1 - p)));
 }
 
+/* A name is found by the low bits of its 64-bit hash (the slot) and the
+ * high half (a 31-bit tag): a name the model lacks is taken for one it has
+ * about once in 2^31 lookups — rare, and always the same for the same
+ * name, so the score stays deterministic. */
 static size_t slot_of(uint64_t h, size_t mask)
 {
-	return (size_t)(h ^ (h >> 31)) & mask;
+	return (size_t)h & mask;
+}
+
+static uint32_t tag_of(uint64_t h)
+{
+	return (uint32_t)(h >> 32) | 1;
 }
 
 static void put(struct sm_model *m, uint64_t h, float w)
 {
-	size_t i = slot_of(h ? h : 1, m->mask);
+	size_t i = slot_of(h, m->mask);
+	uint32_t tag = tag_of(h);
 
-	if (!h)
-		h = 1;	/* 0 marks an empty slot */
-	while (m->keys[i] && m->keys[i] != h)
+	while (m->slots[i].tag && m->slots[i].tag != tag)
 		i = (i + 1) & m->mask;
-	if (!m->keys[i])
+	if (!m->slots[i].tag)
 		m->nr++;
-	m->keys[i] = h;
-	m->weights[i] = w;
+	m->slots[i].tag = tag;
+	m->slots[i].weight = w;
 }
 
 double sm_model_weight(const struct sm_model *m, uint64_t h)
 {
-	size_t i;
+	size_t i = slot_of(h, m->mask);
+	uint32_t tag = tag_of(h);
 
-	if (!h)
-		h = 1;
-	i = slot_of(h, m->mask);
-	while (m->keys[i]) {
-		if (m->keys[i] == h)
-			return m->weights[i];
+	while (m->slots[i].tag) {
+		if (m->slots[i].tag == tag)
+			return m->slots[i].weight;
 		i = (i + 1) & m->mask;
 	}
 	return 0;
@@ -101,12 +107,11 @@ int sm_model_load(struct sm_model **out, const char *path)
 		return -1;
 	for (size_t i = 0; i < sb.len; i++)
 		lines += sb.buf[i] == '\n';
-	while (slots < 2 * lines + 2)
+	while (slots < lines + lines / 2 + 2)
 		slots *= 2;
 	m = xcalloc(1, sizeof(*m));
 	m->path = xstrdup(path);
-	m->keys = xcalloc(slots, sizeof(*m->keys));
-	m->weights = xcalloc(slots, sizeof(*m->weights));
+	m->slots = xcalloc(slots, sizeof(*m->slots));
 	m->mask = slots - 1;
 	for (char *line = sb.buf, *nl; line && *line; line = nl) {
 		char *key, *val;
@@ -205,8 +210,7 @@ void sm_model_free(struct sm_model *m)
 	if (!m)
 		return;
 	free(m->path);
-	free(m->keys);
-	free(m->weights);
+	free(m->slots);
 	free(m);
 }
 

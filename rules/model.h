@@ -18,8 +18,11 @@ struct sm_model {
 	double candidate_p, maybe_p;	/* tier thresholds as probabilities */
 	int candidate, maybe;		/* the same as scores */
 	double missing[4];		/* per sm_feature_part: added when c lacks it */
-	uint64_t *keys;			/* open addressing on the name hash; 0 = empty */
-	float *weights;
+	struct sm_model_slot {
+		uint32_t tag;		/* the hash's high half, | 1; 0 = empty */
+		float weight;
+	} *slots;			/* open addressing on the hash's low half:
+					 * 8 bytes a slot, so the table stays in cache */
 	size_t mask, nr;
 };
 

@@ -24,7 +24,7 @@ void sm_train_opts_default(struct sm_train_opts *o)
 	o->smoothing = 0.02;
 	o->folds = 5;
 	o->candidate_recall = 0;	/* 0: the best F1 */
-	o->maybe_recall = 0.93;
+	o->maybe_recall = 0.95;
 	o->seed = 20161201;
 }
 
