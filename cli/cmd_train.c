@@ -12,50 +12,34 @@
 #include "trees/strmap.h"
 #include "trees/tree_state.h"
 #include "trees/upstream_index.h"
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-"usage: stablemate train --mbox FILE --labels TSV [options]\n"
-"       stablemate train --upstream REPO --range A..B --trees BRANCH,BRANCH... [options]\n"
-"\n"
+static const char *const synopsis[] = {
+	"stablemate train --mbox FILE --labels TSV [options]",
+	"stablemate train --upstream REPO --range A..B --trees BRANCH,BRANCH... [options]",
+	NULL
+};
+
+static const struct sm_usage usage = { synopsis,
 "Fits the learned classifier to labelled commits and writes it as a model\n"
 "file (`classify`, `scan` and the bot read model.rules from the rules\n"
 "directory). The fit is deterministic: the same commits give the same file.\n"
 "\n"
-"Labels:\n"
-"  --mbox FILE --labels TSV  commits as format-patch mails (\"From <sha>\" lines)\n"
-"                  and a TSV whose first two columns are the id and \"stable\" or\n"
-"                  \"not-stable\" (a header line \"id ...\" is skipped); commits of\n"
-"                  the mbox the TSV does not name are left out\n"
-"  --upstream REPO --range A..B --trees LIST\n"
-"                  every non-merge commit of A..B in REPO is labelled stable\n"
-"                  when one of the comma-separated stable branches carries it\n"
-"                  (by the upstream id its backport names, patch-id or subject,\n"
-"                  as scan finds it); A should be at or after the trees' release\n"
-"  --tree-repo PATH  the repository holding the branches (default: REPO)\n"
-"  --cache-dir DIR | --no-cache  where the branches' upstream indexes are cached\n"
-"\n"
-"Options:\n"
-"  -o, --output FILE       the model file to write (default: model.rules)\n"
-"  --rules DIR             the hand rules whose weights are the prior\n"
-"  --candidate-recall R    candidate: the highest threshold keeping this\n"
-"                          out-of-fold recall (default: the threshold of the\n"
-"                          best out-of-fold F1, for precision)\n"
-"  --maybe-recall R        maybe: the same for the wide net (default 0.95)\n"
-"  --min-df N              leave out words in fewer than N commits (default 3)\n"
-"  --epochs N              passes over the data (default 12)\n"
-"  --l2 X, --rate X, --smoothing X  the fit's pull toward the hand weights,\n"
-"                          step and label smoothing (defaults 10, 0.1, 0.02)\n"
-"  -q, --quiet             no summary on standard error\n"
-"\n"
+"Labels come from an mbox of format-patch mails (\"From <sha>\" lines) and a\n"
+"TSV whose first two columns are the id and \"stable\" or \"not-stable\" (a\n"
+"header line \"id ...\" is skipped; mails the TSV does not name are left out);\n"
+"or from a repository: every non-merge commit of A..B is labelled stable\n"
+"when one of the comma-separated stable branches carries it (by the upstream\n"
+"id its backport names, patch-id or subject, as scan finds it); A should be\n"
+"at or after the trees' release.\n",
 "Exit status: 0 on success, 1 on an error, 2 on bad usage.\n"
 "\n"
 "Examples:\n"
-"  stablemate train --mbox tip-commits.mbox --labels tip-commits-labels.tsv -o rules/model.rules\n"
-"  stablemate train --upstream ~/linux --range v6.6..v6.8 --trees linux-6.6.y -o ~/my-rules/model.rules\n";
+"  zcat tip-commits.mbox.gz | stablemate train --mbox - --labels tip-commits-labels.tsv -o rules/model.rules\n"
+"  stablemate train --upstream ~/linux --range v6.6..v6.8 --trees linux-6.6.y -o ~/rules/model.rules\n"
+};
 
 struct train_cli {
 	struct sm_rules *rules;
@@ -247,114 +231,71 @@ out:
 	return ret;
 }
 
-static int parse_ratio(const char *opt, const char *s, double *out)
+/* A number in (0, 1] (or [0, 100] for --l2 and --rate) into a double. */
+static int opt_number(const struct sm_option *opt, const char *arg)
 {
-	char *e;
-	double d = strtod(s, &e);
+	char *end;
+	double d = strtod(arg, &end);
+	int ratio = strcmp(opt->long_name, "l2") && strcmp(opt->long_name, "rate");
 
-	if (e == s || *e || d <= 0 || d > 1)
-		return cli_usage_error("train", "%s %s: expected a number in (0, 1]", opt, s);
-	*out = d;
-	return 0;
-}
-
-static int parse_count(const char *opt, const char *s, unsigned *out)
-{
-	char *e;
-	long v = strtol(s, &e, 10);
-
-	if (e == s || *e || v < 1 || v > 1000)
-		return cli_usage_error("train", "%s %s: expected a whole number 1..1000", opt, s);
-	*out = (unsigned)v;
+	if (!*arg || *end || d < 0 || (ratio ? d > 1 : d > 100) ||
+	    (ratio && d == 0 && strcmp(opt->long_name, "smoothing")))
+		return sm_error("--%s: '%s' is not a number in %s", opt->long_name, arg,
+				ratio ? "(0, 1]" : "[0, 100]");
+	*(double *)opt->value = d;
 	return 0;
 }
 
 int cmd_train(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "labels", required_argument, NULL, 'l' },
-		{ "upstream", required_argument, NULL, 'u' },
-		{ "range", required_argument, NULL, 'R' },
-		{ "trees", required_argument, NULL, 'T' },
-		{ "tree-repo", required_argument, NULL, 'P' },
-		{ "cache-dir", required_argument, NULL, 'C' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "candidate-recall", required_argument, NULL, 'c' },
-		{ "maybe-recall", required_argument, NULL, 'y' },
-		{ "min-df", required_argument, NULL, 'd' },
-		{ "epochs", required_argument, NULL, 'e' },
-		{ "l2", required_argument, NULL, 'L' },
-		{ "rate", required_argument, NULL, 'S' },
-		{ "smoothing", required_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *mbox = NULL, *labels = NULL, *upstream = NULL, *range = NULL, *trees = NULL;
 	const char *tree_repo = NULL, *cache_dir = NULL, *output = "model.rules", *rules_dir = NULL;
 	struct train_cli t = { 0 };
 	struct sm_train_opts o;
 	struct sm_train_result res;
 	struct strbuf source = STRBUF_INIT;
-	int c, quiet = 0, ret = 0;
+	int quiet = 0, ret = 0;
+	const struct sm_option options[] = {
+		OPT_GROUP("labels:"),
+		OPT_STRING(0, "mbox", &mbox, "FILE", "commits as format-patch mails (- for stdin)"),
+		OPT_STRING(0, "labels", &labels, "TSV", "id<TAB>stable|not-stable for the mbox"),
+		OPT_REPO(&upstream, "the mainline repository to label from"),
+		OPT_STRING(0, "range", &range, "A..B", "the commits to label (with --repo)"),
+		OPT_STRING(0, "trees", &trees, "LIST", "stable branches, comma-separated"),
+		OPT_STRING(0, "tree-repo", &tree_repo, "DIR",
+			   "the repository holding the branches (default: --repo)"),
+		OPT_CACHE_DIR(&cache_dir),
+		OPT_GROUP("the fit:"),
+		OPT_STRING('o', "output", &output, "FILE", "the model file to write (default: model.rules)"),
+		OPT_STRING('r', "rules", &rules_dir, "DIR", "the hand rules whose weights are the prior"),
+		OPT_CALLBACK(0, "candidate-recall", &o.candidate_recall, "R",
+			     "candidate: the highest threshold keeping this out-of-fold\n"
+			     "recall (default: the threshold of the best out-of-fold F1)", opt_number),
+		OPT_CALLBACK(0, "maybe-recall", &o.maybe_recall, "R",
+			     "maybe: the same, for the wide net (default 0.95)", opt_number),
+		OPT_UINT(0, "min-df", &o.min_df, "N", "leave out words in fewer than N commits (default 3)"),
+		OPT_UINT(0, "epochs", &o.epochs, "N", "passes over the data (default 12)"),
+		OPT_CALLBACK(0, "l2", &o.l2, "X", "the pull toward the hand weights (default 10)",
+			     opt_number),
+		OPT_CALLBACK(0, "rate", &o.rate, "X", "AdaGrad's step (default 0.1)", opt_number),
+		OPT_CALLBACK(0, "smoothing", &o.smoothing, "X", "label smoothing (default 0.02)",
+			     opt_number),
+		OPT_QUIET(&quiet),
+		OPT_END()
+	};
 
-	if (cli_wants_help(argc, argv))
-		cli_help(usage);
 	sm_train_opts_default(&o);
-	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm': mbox = optarg; break;
-		case 'l': labels = optarg; break;
-		case 'u': upstream = optarg; break;
-		case 'R': range = optarg; break;
-		case 'T': trees = optarg; break;
-		case 'P': tree_repo = optarg; break;
-		case 'C': cache_dir = optarg; break;
-		case 'N': cache_dir = ""; break;
-		case 'o': output = optarg; break;
-		case 'r': rules_dir = optarg; break;
-		case 'c':
-			if (parse_ratio("--candidate-recall", optarg, &o.candidate_recall))
-				return 2;
-			break;
-		case 'y':
-			if (parse_ratio("--maybe-recall", optarg, &o.maybe_recall))
-				return 2;
-			break;
-		case 'd':
-			if (parse_count("--min-df", optarg, &o.min_df))
-				return 2;
-			break;
-		case 'e':
-			if (parse_count("--epochs", optarg, &o.epochs))
-				return 2;
-			break;
-		case 'L':
-		case 'S':
-		case 's': {
-			char *e;
-			double d = strtod(optarg, &e);
-
-			if (e == optarg || *e || d < 0 || d > 100 || (c == 's' && d >= 1))
-				return cli_usage_error("train", "%s: not a number in range", optarg);
-			*(c == 'L' ? &o.l2 : c == 'S' ? &o.rate : &o.smoothing) = d;
-			break;
-		}
-		case 'q': quiet = 1; break;
-		default: return cli_usage_error("train", "unknown option");
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("train", "unexpected argument %s", argv[optind]);
+	argc = cli_parse_options("train", argc, argv, options, &usage, 0);
+	if (argc > 0)
+		return cli_usage_error("train", "unexpected argument '%s'", argv[0]);
 	if (!!mbox + !!upstream != 1)
 		return cli_usage_error("train", "give either --mbox and --labels, or --upstream");
 	if (mbox && !labels)
 		return cli_usage_error("train", "--mbox needs --labels");
 	if (upstream && (!range || !trees))
 		return cli_usage_error("train", "--upstream needs --range and --trees");
+	if (!o.epochs || o.epochs > 1000 || !o.min_df)
+		return cli_usage_error("train", "--epochs and --min-df: 1 or more (epochs at most 1000)");
 	if (sm_rules_load(&t.rules, rules_dir))
 		return cli_fail("train");
 	sm_trainset_init(&t.set, t.rules);
