@@ -302,7 +302,7 @@ static void annotate_item(struct ctx *c, size_t idx)
 			    !needs(c, it, ti, p->upstream, &deps, &have_deps))
 				continue;
 			v = &c->r->items[j].trees[ti].verdict;
-			sm_verdict_add(v, "series-part", sm_rules_candidate_score(c->o->rules),
+			sm_verdict_add(v, "series-part", sm_rules_promote_weight(c->o->rules),
 				       "part %u/%u of \"%s\", needed by %u/%u %.12s (%s): it last changed lines that one changes",
 				       missing[k], me->ps.total,
 				       cover != (size_t)-1 ? t.mails[cover].ps.title : it->commit.subject,

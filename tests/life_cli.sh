@@ -113,11 +113,12 @@ json "steal without look-past: no later fixes" "assert all(c['with'] is None for
 expect "scan --notmuch" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --notmuch "$tmp/mail"
 has "series: part k/n of the cover, missing parts" "series: part 3/4 of \"ser: fix the irq handling\" (b4 base-commit ${QUEUED:0:12})"
 has "series: the parts not in the tree" "1/4 and 2/4 are not in linux-4.1.y"
-has "series stats" "2 in a posted series, 0 parts promoted"
+# (3: with the learned model 2/4 is in the wide "maybe" net too)
+has "series stats" "3 in a posted series, 0 parts promoted"
 hasnt "no promotion without --series-whole" "series-part:"
 expect "scan --series-whole" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --notmuch "$tmp/mail" --series-whole --json
 json "series-whole promotes the part the candidate needs" "c={x['id']:x for x in d['commits']}; v=c['$SER1']['trees'][0]['verdict']; assert v['verdict']=='candidate' and any(r['code']=='series-part' and 'needed by 3/4 ${SER3:0:12}' in r['text'] for r in v['reasons']), v"
-json "series-whole leaves the part it does not need" "c={x['id']:x for x in d['commits']}; v=c['$SER2']['trees'][0]['verdict']; assert v['verdict']=='reject' and not any(r['code']=='series-part' for r in v['reasons'])"
+json "series-whole leaves the part it does not need" "c={x['id']:x for x in d['commits']}; v=c['$SER2']['trees'][0]['verdict']; assert v['verdict']!='candidate' and not any(r['code']=='series-part' for r in v['reasons'])"
 git branch -q s41 linux-4.1.y
 git checkout -q s41
 git commit -q --allow-empty -m "ser: add the ser_irq_valid helper" -m "commit $SER1 upstream."
