@@ -132,8 +132,24 @@ int cli_opt_size(const struct sm_option *opt, const char *arg)
 	return 0;
 }
 
+/* At exit, as git does: a command whose output could not be written (a
+ * full disk, > /dev/full) must not exit 0 having written nothing. */
+static void close_stdout(void)
+{
+	int failed = fflush(stdout) != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0)
+		failed = 1;
+	if (failed) {
+		fprintf(stderr, "stablemate: write failure on standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		_exit(128);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	atexit(close_stdout);
 	/* stablemate -C DIR <command>: as git, run in DIR. */
 	while (argc > 2 && !strcmp(argv[1], "-C")) {
 		if (chdir(argv[2]) < 0) {

@@ -4,6 +4,10 @@
 # to linux-6.1, which must stop the stage with the patch's name and the
 # failing hunk (the real cached kernel tree is reset and `git am` runs).
 set -euo pipefail
+# grepq ARGS: grep -q that reads all of its input. In "cmd | grep -q x" under
+# pipefail, grep -q exits at the first match and cmd may die of SIGPIPE
+# (exit 141), failing the test now and then.
+grepq() { grep "$@" >/dev/null; }
 src=${SM_SRCDIR:?} sm=${STABLEMATE:?}
 work=$(mktemp -d "${TMPDIR:-/tmp}/sm-boot-cli.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -13,10 +17,10 @@ expect() {	# expect CODE STDERR-SUBSTRING CMD...
 	shift 2
 	"$@" >"$work/out" 2>"$work/err" || rc=$?
 	[ $rc -eq "$code" ] || { cat "$work/err"; fail "$*: exit $rc, expected $code"; }
-	[ -z "$msg" ] || grep -qF -- "$msg" "$work/err" || { cat "$work/err"; fail "$*: no '$msg'"; }
+	[ -z "$msg" ] || grepq -F -- "$msg" "$work/err" || { cat "$work/err"; fail "$*: no '$msg'"; }
 }
 
-"$sm" boot --help | grep -q "^usage: stablemate boot" || fail "--help"
+"$sm" boot --help | grepq "^usage: stablemate boot" || fail "--help"
 expect 2 "give exactly one of --series DIR or --branch B" "$sm" boot
 expect 2 "--timeout: 'soon' is not a number of seconds" "$sm" boot --series x --timeout soon
 expect 2 "--accel: 'xen' is not kvm or tcg" "$sm" boot --series x --accel xen

@@ -121,7 +121,7 @@ picks_of() { # MIN-VERDICT-REGEX TREE PATH-PREFIX SUBSCRIBER
 	jq -r --arg t "$2" --arg re "$1" \
 		'.commits[] | select(any(.trees[]; .name == $t and (.present | not) and (.verdict.verdict | test($re)))) | .id' |
 	while read -r id; do
-		git -C linux show --name-only --format= "$id" | grep -q "^$3" && echo "$4 $2 $id"
+		git -C linux show --name-only --format= "$id" | grepq "^$3" && echo "$4 $2 $id"
 	done
 	return 0
 }
@@ -168,10 +168,9 @@ for id in $OCC $ONCE $ALSA $OFNODE $EMC $ACPI; do
 		grep -q "upstream: $id" "$cover" && fail "cover lists $id, not a candidate for greg"
 	fi
 done
-grep -q "linux-5.15.y   already there as\|linux-6.1.y    already there as" "$cover" ||
-	grep -q "upstream: $EMC" "$cover" && fail "greg's cover lists $EMC, already in 6.1"
+grep -q "linux-5.15.y   already there as\|linux-6.1.y    already there as" "$cover" || grepq "upstream: $EMC" "$cover" && fail "greg's cover lists $EMC, already in 6.1"
 if grep -q "^greg linux-6.1.y $OFNODE" picks1; then
-	sed -n "/upstream: $OFNODE/,/reviews:/p" "$cover" | grep -q "linux-5.15.y   not needed: .*after 5.15" ||
+	sed -n "/upstream: $OFNODE/,/reviews:/p" "$cover" | grepq "linux-5.15.y   not needed: .*after 5.15" ||
 		fail "the cover does not say why 5.15 does not need $OFNODE"
 fi
 cover_id=$(hdr "$cover" Message-Id)
@@ -183,7 +182,7 @@ grep -q "^Subject: \[PATCH 6.1 0[1-9]/0$ng\] hwmon: (occ) Fix division by zero i
 	fail "patch subject: $(hdr "$patch" Subject)"
 [ "$(sed '1,/^$/d' "$patch" | sed -n 1p)" = "commit $OCC upstream." ] || fail "patch body does not start with the upstream line"
 grep -q '^diff --git a/drivers/hwmon/occ/common.c' "$patch" || fail "patch has no diff"
-ls state/queue | grep -q . && fail "mails left in the queue"
+ls state/queue | grepq . && fail "mails left in the queue"
 [ "$(wc -l < state/sent.log)" -eq "$(wc -l < picks1)" ] || fail "sent.log has $(wc -l < state/sent.log) lines, not $(wc -l < picks1)"
 
 echo "== 2. a reviewer's reply becomes a note; no second report"
@@ -222,7 +221,7 @@ note=$(git -C linux notes --ref=stable-review show "$OCC") || fail "no note on $
 grep -q "Reviewed-by: Eddie James <eajames@linux.ibm.com>" <<<"$note" || fail "note lacks the Reviewed-by: $note"
 grep -q "zero samples right after boot" <<<"$note" || fail "note lacks the comment: $note"
 grep -q "quoted@example.org" <<<"$note" && fail "a quoted trailer went into the note"
-git -C linux log --notes=stable-review -1 "$OCC" | grep -q "Reviewed-by: Eddie James" || fail "git log --notes"
+git -C linux log --notes=stable-review -1 "$OCC" | grepq "Reviewed-by: Eddie James" || fail "git log --notes"
 sleep 1
 [ "$(maildir_count "$MAIL/greg")" -eq "$NG" ] || fail "greg got a second report"
 [ "$(maildir_count "$MAIL/sasha")" -eq "$NS" ] || fail "sasha got a second report"
@@ -303,7 +302,7 @@ maildir_wait "$MAIL/sasha-c" "$NS5" || fail "sasha-c got $(maildir_count "$MAIL/
 sleep 1
 [ "$(maildir_count "$MAIL/greg-c")" -eq "$NG5" ] || fail "greg-c got $(maildir_count "$MAIL/greg-c") mails, not $NG5"
 [ "$(maildir_count "$MAIL/sasha-c")" -eq "$NS5" ] || fail "sasha-c got $(maildir_count "$MAIL/sasha-c") mails, not $NS5"
-cat c1.out c2.out | grep -q "0 mails composed, 0 sent" || fail "no run found the other's mails: $(cat c1.out c2.out)"
+cat c1.out c2.out | grepq "0 mails composed, 0 sent" || fail "no run found the other's mails: $(cat c1.out c2.out)"
 [ "$(wc -l < state2/sent.log)" -eq "$(wc -l < picks3)" ] || fail "state2/sent.log has $(wc -l < state2/sent.log) lines, not $(wc -l < picks3)"
 [ ! -e state2/lock ] || fail "the lock file was left behind"
 echo "   $((NG5 + NS5)) mails composed and sent once between the two runs"

@@ -47,6 +47,19 @@ echo "corpus lists: $n messages, $cand candidates, $maybe maybe"
 [ "$cand" -gt 0 ] || fail "no candidates in the corpus"
 
 # The seed: no stable tag, no Fixes tag, still a candidate for 6.1.
-"$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" |
-	grep -q '"verdict":{"verdict":"candidate"' || fail "the seed ALSA fix is not a candidate"
+"$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" | grepq '"verdict":{"verdict":"candidate"' || fail "the seed ALSA fix is not a candidate"
 echo "seed e4ec8cc8039a: candidate"
+
+# Output that cannot be written is an error (as git: exit 128, one line),
+# not a silent exit 0 with nothing written.
+if [ -w /dev/full ]; then
+	set +e
+	"$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" \
+		>/dev/full 2>"$TMP/full.err"
+	rc=$?
+	set -e
+	[ $rc -eq 128 ] || fail "classify > /dev/full exited $rc"
+	[ "$(wc -l <"$TMP/full.err")" -eq 1 ] && grep -q "write failure on standard output" "$TMP/full.err" ||
+		fail "classify > /dev/full: $(cat "$TMP/full.err")"
+	echo "classify > /dev/full: exit 128, one line"
+fi

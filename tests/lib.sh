@@ -7,6 +7,11 @@ SHARED=${SM_SHARED:-$SM_SRCDIR/../shared}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/sm-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
+# grepq ARGS: grep -q that reads all of its input. In "cmd | grep -q x" under
+# pipefail, grep -q exits at the first match and cmd may die of SIGPIPE
+# (exit 141), failing the test now and then.
+grepq() { grep "$@" >/dev/null; }
+
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1

@@ -63,7 +63,7 @@ for bad in .. 'foo bar' '<>' 'a<b@x' nobody; do
 		2> "$TMP/e3.err"; rc=$?
 	set -e
 	[ $rc -eq 1 ] || fail "'$bad' gave $rc"
-	grep -q "not a Message-ID" "$TMP/e3.err" || grep -q "empty Message-ID" "$TMP/e3.err" ||
+	grep -q "not a Message-ID" "$TMP/e3.err" || grepq "empty Message-ID" "$TMP/e3.err" ||
 		fail "'$bad': $(cat "$TMP/e3.err")"
 	[ "$(wc -l < "$TMP/http.log")" = "$lines" ] || fail "'$bad' was requested"
 done

@@ -39,7 +39,7 @@ H --dry-run --json > "$TMP/dry.json" 2> "$TMP/dry.err"
 [ "$(json_get "$TMP/dry.json" stats.messages)" = 10 ] || fail "dry run saw $(json_get "$TMP/dry.json" stats)"
 [ "$(json_get "$TMP/dry.json" stats.mapped)" = 2 ] || fail "dry run mapped $(json_get "$TMP/dry.json" stats)"
 git -C "$up" rev-parse -q --verify "$ref" >/dev/null && fail "dry run wrote notes"
-nm "$db" config list | grep -q '^stablemate\.harvest-' && fail "dry run recorded a revision"
+nm "$db" config list | grepq '^stablemate\.harvest-' && fail "dry run recorded a revision"
 
 # 2. the real run
 H --json > "$TMP/h1.json" 2> "$TMP/h1.err"
@@ -96,7 +96,7 @@ H --json > "$TMP/h3.json" 2>/dev/null
 	fail "review duplicated after the crash"
 H --json > "$TMP/h4.json" 2>/dev/null
 [ "$(json_get "$TMP/h4.json" stats.messages)" = 0 ] || fail "the late message is pending after the rerun"
-git -C "$up" notes --ref="$ref" show "$sha1" | grep -q "Checked on my boards too. -- a human" ||
+git -C "$up" notes --ref="$ref" show "$sha1" | grepq "Checked on my boards too. -- a human" ||
 	fail "the other writer's note text was lost"
 grep -q "^Review: <reviewed@example.com>" <(git -C "$up" notes --ref="$ref" show "$sha1") ||
 	fail "earlier reviews lost"
@@ -129,7 +129,7 @@ added=$(json_get "$TMP/r2.json" stats.reviews_added)
 [ "$added" -gt 20 ] || fail "hwmon: only $added reviews"
 nack=$(git -C "$up" log --format=%H --grep='^hwmon: Introduce hwmon_device_register_for_thermal' -n1)
 [ -n "$nack" ] || fail "the NACKed patch was not among the reviewed ones"
-git -C "$up" notes --ref="$ref" show "$nack" | grep -q "Nacked-by: Guenter Roeck <linux@roeck-us.net>" ||
+git -C "$up" notes --ref="$ref" show "$nack" | grepq "Nacked-by: Guenter Roeck <linux@roeck-us.net>" ||
 	fail "Guenter's NACK is not on the note"
 echo "hwmon stable threads: $(json_get "$TMP/r2.json" stats)"
 echo "ok"

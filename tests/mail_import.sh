@@ -69,5 +69,5 @@ grep -q "nope.mbox" "$TMP/e.err" || fail "error does not name the file"
 "$STABLEMATE" import --maildir "$TMP/outside" --db "$db" --mbox "$TMP/mixed.mbox" 2> "$TMP/e2.err"; rc=$?
 [ $rc -eq 1 ] || fail "maildir outside the db gave $rc"
 set -e
-"$STABLEMATE" import --help | grep -q -- "--public-inbox" || fail "no help"
+"$STABLEMATE" import --help | grepq -- "--public-inbox" || fail "no help"
 echo "ok"

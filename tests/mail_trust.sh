@@ -81,7 +81,7 @@ as_mbox "$TMP"/p*.eml "$TMP"/f*.eml "$TMP"/g*.eml "$TMP"/x*.eml "$TMP"/l1.eml "$
 db=$TMP/db
 mkdir -p "$db"
 "$STABLEMATE" import --maildir "$db/stable" --db "$db" --mbox "$TMP/all.mbox" > /dev/null
-nm "$db" search --output=messages '*' | grep -q '^id:notmuch-sha1-' || fail "notmuch did not rename the long id"
+nm "$db" search --output=messages '*' | grepq '^id:notmuch-sha1-' || fail "notmuch did not rename the long id"
 # mboxo (no escaping): a body line "From my testing:" followed by a trailer
 # must not split the mail (issue 17.15): kept in its message, with a warning.
 {
@@ -140,8 +140,7 @@ grep -q 'lore.kernel.org/r/notmuch-sha1' "$TMP/n1.txt" && fail "a link for a der
 grep -qx 'Link: https://lore.kernel.org/r/..%2F..%2Fetc%2Fpasswd%2F..@evil.example' "$TMP/n1.txt" ||
 	fail "odd Message-ID not percent-encoded in the link"
 # The long id: the reply reaches its patch through notmuch's renamed id.
-git -C "$up" notes --ref="$ref" show "$sha2" 2>/dev/null |
-	grep -qx '  Reviewed-by: Guenter Roeck <linux@roeck-us.net>' || fail "review of the long-id patch lost"
+git -C "$up" notes --ref="$ref" show "$sha2" 2>/dev/null | grepq -x '  Reviewed-by: Guenter Roeck <linux@roeck-us.net>' || fail "review of the long-id patch lost"
 echo "forged reviews unverified, aliases and decorated addresses verified, poison and long ids harvested"
 
 # notes show: the unverified blocks are shown as such and not counted.

@@ -3,6 +3,10 @@
 # temp dir, read back with the plain git CLI; another maintainer's notes
 # fetched with git and merged; concurrent writers; bad input.
 set -euo pipefail
+# grepq ARGS: grep -q that reads all of its input. In "cmd | grep -q x" under
+# pipefail, grep -q exits at the first match and cmd may die of SIGPIPE
+# (exit 141), failing the test now and then.
+grepq() { grep "$@" >/dev/null; }
 S=${STABLEMATE:-./stablemate}
 T=$(mktemp -d "${TMPDIR:-/tmp}/sm-notes-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -60,17 +64,16 @@ out=$("$S" notes add ../reviews.txt)
 [ "$(git rev-list --count refs/notes/stable-review)" = 1 ] || fail "rerun wrote a notes commit"
 
 # Plain git shows the reviews on the upstream commit.
-git log --notes=stable-review -1 "$UP" | grep -q "^    Review: <20240102153012.GA1@roeck-us.net>" ||
+git log --notes=stable-review -1 "$UP" | grepq "^    Review: <20240102153012.GA1@roeck-us.net>" ||
 	fail "git log --notes does not show the review"
-git -c notes.displayRef=refs/notes/stable-review log -1 "$UP" |
-	grep -q "Nacked-by: Jörg Rödel" || fail "notes.displayRef does not show the NAK"
+git -c notes.displayRef=refs/notes/stable-review log -1 "$UP" | grepq "Nacked-by: Jörg Rödel" || fail "notes.displayRef does not show the NAK"
 
 # Both stable commits map to the upstream one and show its reviews.
 for st in "$ST61" "$ST66"; do
 	out=$("$S" notes show "$st")
-	echo "$out" | grep -q "^Notes of upstream commit $UP (of $st):" || fail "show $st: $out"
-	echo "$out" | grep -q "^  Reviewed-by: Guenter Roeck" || fail "show $st: no Reviewed-by"
-	echo "$out" | grep -q "^2 reviews: 6.1 (1), 6.6 (1)$" || fail "show $st: count"
+	echo "$out" | grepq "^Notes of upstream commit $UP (of $st):" || fail "show $st: $out"
+	echo "$out" | grepq "^  Reviewed-by: Guenter Roeck" || fail "show $st: no Reviewed-by"
+	echo "$out" | grepq "^2 reviews: 6.1 (1), 6.6 (1)$" || fail "show $st: count"
 done
 "$S" notes show "$ST66" --json > ../show.json
 python3 - "$UP" "$ST66" ../show.json <<'P'
@@ -86,7 +89,7 @@ assert nak["trailers"] == ["Nacked-by: Jörg Rödel <joro@8bytes.org>"], nak
 assert nak["comment"] == "NAK: this needs 1234abcd first.", nak
 P
 out=$("$S" notes show linux-6.1.y~1)
-echo "$out" | grep -q "^Notes of commit $UP:" || fail "show by upstream id: $out"
+echo "$out" | grepq "^Notes of commit $UP:" || fail "show by upstream id: $out"
 
 # Another maintainer clones, adds a review; we fetch their notes and merge.
 cd "$T"
@@ -120,7 +123,7 @@ echo x > f && git add f && git commit -qm "usb: fix a race
 
 commit 0123456789abcdef0123456789abcdef01234567 upstream."
 "$S" notes add 0123456789abcdef0123456789abcdef01234567 ../greg.txt >/dev/null
-"$S" notes show HEAD | grep -q "^Notes of upstream commit 0123456789abcdef0123456789abcdef01234567" ||
+"$S" notes show HEAD | grepq "^Notes of upstream commit 0123456789abcdef0123456789abcdef01234567" ||
 	fail "notes on an upstream id the repository lacks"
 
 # Concurrent writers on the same note: nothing lost, nothing doubled.
@@ -157,22 +160,22 @@ err=$("$S" notes show deadbeef 2>&1); rc=$?
 	fail "unknown commit: rc=$rc $err"
 printf 'Review: <ok@x>\n\nsome words that are no review\n' > ../bad.txt
 err=$("$S" notes add "$UP" ../bad.txt 2>&1); rc=$?
-[ $rc = 1 ] && echo "$err" | grep -q "^stablemate notes: ../bad.txt: section at line 1: not a review block: 'some words that are no review'$" ||
+[ $rc = 1 ] && echo "$err" | grepq "^stablemate notes: ../bad.txt: section at line 1: not a review block: 'some words that are no review'$" ||
 	fail "bad input: rc=$rc $err"
 err=$("$S" notes show --bogus HEAD 2>&1); rc=$?
 [ $rc = 2 ] || fail "unknown option: rc=$rc"
 err=$("$S" notes merge refs/notes/nonesuch 2>&1); rc=$?
-[ $rc = 1 ] && echo "$err" | grep -q "refs/notes/nonesuch" || fail "merge of a missing ref: rc=$rc $err"
+[ $rc = 1 ] && echo "$err" | grepq "refs/notes/nonesuch" || fail "merge of a missing ref: rc=$rc $err"
 # A lock file a dead git left behind: named, with its age, not "kept moving".
 lock=$(git rev-parse --git-common-dir)/refs/notes/stable-review.lock
 touch -d '2 hours ago' "$lock"
 printf 'Review: <locked@x>\nTree: 6.1\n' > ../locked.txt
 err=$("$S" notes add "$UP" ../locked.txt 2>&1); rc=$?
 rm -f "$lock"
-[ $rc = 1 ] && echo "$err" | grep -q "the lock file .*refs/notes/stable-review.lock is there, 7[0-9][0-9][0-9] s old (stale)" ||
+[ $rc = 1 ] && echo "$err" | grepq "the lock file .*refs/notes/stable-review.lock is there, 7[0-9][0-9][0-9] s old (stale)" ||
 	fail "stale lock: rc=$rc $err"
 echo "stale lock: $err"
 "$S" notes add "$UP" ../locked.txt > /dev/null || fail "the lock gone, the write still fails"
 set -e
-"$S" notes --help | grep -q "^usage: stablemate notes show" || fail "--help"
+"$S" notes --help | grepq "^usage: stablemate notes show" || fail "--help"
 echo "notes_cli: all passed"

@@ -81,6 +81,6 @@ $S notes add -C greg "$c3" g2.txt >/dev/null
 $S notes sync -C sasha >sync.out 2>sync.err && fail "sync with a dead remote exited 0"
 grep -q "stablemate notes: gone: fetch:" sync.err || fail "dead remote not named: $(cat sync.err)"
 grep -q "^greg: .* 1 reviews added" sync.out || fail "greg not synced next to the dead remote: $(cat sync.out)"
-git -C sasha log -1 "$c3" | grep -q "greg-2@kroah.com" && :
+git -C sasha log -1 "$c3" | grepq "greg-2@kroah.com" && :
 [ "$($S notes show -C sasha "$c3" | grep -c 'Acked-by: Greg KH')" = 1 ] || fail "greg's second review not in sasha's notes"
 echo "ok: three maintainers share reviews through notes setup and sync"
