@@ -95,6 +95,7 @@ struct sm_mbox_parser {
 	int in_headers;
 	int msgid_next;		/* "Message-ID:" was empty: the value is on the next line */
 	char msgid[256];
+	char from[128];		/* the separator line of the current message */
 	unsigned count;
 	int err;
 };
@@ -150,6 +151,7 @@ static void new_message(struct sm_mbox_parser *p)
 	p->in_headers = 1;
 	p->msgid_next = 0;
 	p->msgid[0] = '\0';
+	p->from[0] = '\0';
 	p->after_blank = 0;
 }
 
@@ -166,6 +168,23 @@ static void set_msgid(struct sm_mbox_parser *p, const char *s, size_t n)
 	p->msgid_next = !n;
 }
 
+/* Keeps what follows "From " on the separator line s[0..n). */
+static void set_from(struct sm_mbox_parser *p, const char *s, size_t n)
+{
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	if (n >= 5 && !memcmp(s, "From ", 5)) {
+		s += 5;
+		n -= 5;
+	} else {
+		n = 0;
+	}
+	if (n >= sizeof(p->from))
+		n = sizeof(p->from) - 1;
+	memcpy(p->from, s, n);
+	p->from[n] = '\0';
+}
+
 static int emit(struct sm_mbox_parser *p)
 {
 	struct sm_mbox_msg m = {
@@ -174,6 +193,7 @@ static int emit(struct sm_mbox_parser *p)
 		.n = ++p->count,
 		.size = p->size,
 		.msgid = p->msgid,
+		.from = p->from,
 		.too_big = p->over,
 	};
 	int rc = p->fn(&m, p->data);
@@ -314,7 +334,9 @@ static int process_line(struct sm_mbox_parser *p, const char *s, size_t n, int c
 	if (complete) {
 		switch (from_line(s, n, p->after_blank)) {
 		case SEP_YES:
-			return boundary(p);
+			rc = boundary(p);
+			set_from(p, s, n);
+			return rc;
 		case SEP_IF_HEADER_NEXT:
 			strbuf_add(&p->held, s, n);
 			p->held_from = n;

@@ -15,6 +15,8 @@ struct sm_mbox_msg {
 	unsigned n;		/* its number in the mbox, from 1 */
 	size_t size;		/* its whole size, also when too big */
 	const char *msgid;	/* its Message-ID header as written, "" when none */
+	const char *from;	/* its "From " line after "From " (at most 127 bytes;
+				 * git format-patch puts the commit id there), or "" */
 	int too_big;		/* over the cap: not kept, only named */
 };
 /* A negative return stops the reading and is returned. */

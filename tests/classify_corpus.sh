@@ -63,3 +63,16 @@ if [ -w /dev/full ]; then
 		fail "classify > /dev/full: $(cat "$TMP/full.err")"
 	echo "classify > /dev/full: exit 128, one line"
 fi
+
+# --batch on a git format-patch mbox: each verdict carries the commit id of
+# its "From <sha> Mon Sep 17 00:00:00 2001" separator line.
+git init -q -b master "$TMP/fp"
+for i in 1 2; do
+	echo "$i" > "$TMP/fp/f$i.c"
+	git -C "$TMP/fp" add "f$i.c"
+	git -C "$TMP/fp" -c user.name=Dev -c user.email=dev@example.org commit -q -m "x: fix a leak $i"
+done
+git -C "$TMP/fp" format-patch -2 --stdout > "$TMP/fp.mbox"
+"$STABLEMATE" classify -q --batch "$TMP/fp.mbox" | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p' > "$TMP/fp.ids"
+git -C "$TMP/fp" rev-list --reverse HEAD | diff -u - "$TMP/fp.ids" || fail "--batch lost the format-patch ids"
+echo "classify --batch of a format-patch mbox: ids kept"
