@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const synopsis[] = {
-	"stablemate deps [-C REPO] --tree BRANCH[=VER] [--cache-dir DIR | --no-cache]",
+	"stablemate deps [-C REPO] --tree BRANCH[=VER] [--depth N] [--cache-dir DIR | --no-cache]",
 	"                [--json] FIX",
 	NULL
 };
@@ -22,7 +22,9 @@ static const struct sm_usage usage = { synopsis,
 "not carry yet (by upstream id, or subject) is a dependency. They are listed\n"
 "oldest first. \"new file\" marks a dependency that created a file FIX\n"
 "changes, and files FIX changes that the tree lacks are listed: FIX then\n"
-"belongs to a feature the tree does not have. Only one level is followed.\n",
+"belongs to a feature the tree does not have. Dependencies of dependencies\n"
+"are followed the same way, level by level (--depth; \"via\" marks a commit\n"
+"only a dependency needs), up to 64 commits.\n",
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
@@ -37,9 +39,12 @@ int cmd_deps(int argc, char **argv)
 	git_repository *repo = NULL;
 	struct sm_deps_result r;
 	int json = 0;
+	unsigned depth = 3;
 	const struct sm_option options[] = {
 		OPT_REPO(&path, "the repository with FIX and the branch (default: .)"),
 		OPT_STRING(0, "tree", &tree_arg, "BRANCH[=VER]", "the stable branch"),
+		OPT_UINT(0, "depth", &depth, "N",
+			 "levels of dependencies to follow (default 3; 1: the fix's\nown only; 0: until none is new)"),
 		OPT_CACHE_DIR(&cache_dir),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
@@ -53,7 +58,7 @@ int cmd_deps(int argc, char **argv)
 		return cli_usage_error("deps", "%s", sm_last_error());
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("deps");
-	if (sm_deps(repo, argv[0], &tree, cache_dir, &r) < 0) {
+	if (sm_deps_depth(repo, argv[0], &tree, cache_dir, depth, &r) < 0) {
 		git_repository_free(repo);
 		return cli_fail("deps");
 	}
@@ -71,12 +76,15 @@ int cmd_deps(int argc, char **argv)
 		else
 			json_null(&w, "base");
 		json_int(&w, "already_in_tree", (long long)r.already_in_tree);
+		json_int(&w, "levels", r.level);
+		json_bool(&w, "truncated", r.truncated);
 		json_array_begin(&w, "deps");
 		for (size_t i = 0; i < r.nr; i++) {
 			json_object_begin(&w, NULL);
 			json_string(&w, "id", r.deps[i].id);
 			json_string(&w, "subject", r.deps[i].subject);
 			json_int(&w, "lines", r.deps[i].lines);
+			json_int(&w, "level", r.deps[i].level);
 			json_bool(&w, "new_file", r.deps[i].new_file);
 			json_array_begin(&w, "paths");
 			for (size_t k = 0; k < r.deps[i].paths.nr; k++)
@@ -104,8 +112,12 @@ int cmd_deps(int argc, char **argv)
 			       r.deps[i].paths.nr ? r.deps[i].paths.items[0] : "?");
 			for (size_t k = 1; k < r.deps[i].paths.nr; k++)
 				printf(", %s", r.deps[i].paths.items[k]);
-			printf(")%s\n", r.deps[i].new_file ? " [new file: a feature]" : "");
+			printf(")%s%s\n", r.deps[i].level > 1 ? " [via a dependency]" : "",
+			       r.deps[i].new_file ? " [new file: a feature]" : "");
 		}
+		if (r.truncated)
+			printf("  (stopped after %u level%s: more may be needed; see --depth)\n", r.level,
+			       r.level == 1 ? "" : "s");
 		for (size_t k = 0; k < r.missing_files.nr; k++)
 			printf("  feature missing: %s does not exist in %s\n", r.missing_files.items[k],
 			       tree.name);

@@ -17,6 +17,7 @@ static struct sm_dep *dep_get(struct sm_deps_result *res, const git_oid *id)
 	d = &res->deps[res->nr++];
 	memset(d, 0, sizeof(*d));
 	memcpy(d->id, hex, 41);
+	d->level = res->level;
 	return d;
 }
 
@@ -89,49 +90,40 @@ static int cmp_dep(const void *a, const void *b)
 {
 	const struct sm_dep *x = a, *y = b;
 
-	return x->time < y->time ? -1 : x->time > y->time;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	/* the same second: what a dependency needs goes first */
+	if (x->level != y->level)
+		return x->level > y->level ? -1 : 1;
+	return strcmp(x->id, y->id);
 }
 
-int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
-	    const char *cache_dir, struct sm_deps_result *res)
+/* Blames the lines c changes (one line of context either side; for a pure
+ * addition the lines around it) in c's parent, back to base, adding every
+ * commit found to res at res->level. Files of c the tree's tip lacks go to
+ * missing_files when note_missing (the fix itself, not its dependencies). */
+static int blame_changes(git_repository *repo, git_commit *c, git_commit *tip,
+			 const git_oid *base, int note_missing, struct sm_deps_result *res)
 {
-	struct sm_tree_state t;
-	git_commit *c = NULL, *parent = NULL, *tip = NULL;
+	git_commit *parent = NULL;
 	git_tree *old_tree = NULL, *new_tree = NULL;
 	git_diff *diff = NULL;
 	git_diff_options dopts;
-	git_oid fid, base;
-	int has_base = 0, ret = -1;
-	size_t kept = 0;
+	char hex[GIT_OID_HEXSZ + 1];
+	int ret = -1;
 
-	memset(res, 0, sizeof(*res));
-	if (sm_resolve_commit(repo, fix, &fid) < 0)
-		return -1;
-	git_oid_tostr(res->fix, sizeof(res->fix), &fid);
-	if (sm_tree_state_open(&t, tree, repo, NULL, cache_dir) < 0)
-		return -1;
-	if (git_commit_lookup(&c, repo, &fid) < 0 || git_commit_parentcount(c) != 1) {
-		sm_error("%s: not a commit with one parent", fix);
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+	if (git_commit_parentcount(c) != 1)
+		return sm_error("%.12s: not a commit with one parent", hex);
+	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&old_tree, parent) < 0 ||
+	    git_commit_tree(&new_tree, c) < 0) {
+		sm_error("%.12s: %s", hex, sm_git_error());
 		goto out;
 	}
-	res->subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
-	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_lookup(&tip, repo, &t.tip) < 0 ||
-	    git_commit_tree(&old_tree, parent) < 0 || git_commit_tree(&new_tree, c) < 0) {
-		sm_error("%s: %s", fix, sm_git_error());
-		goto out;
-	}
-	if (t.has_base) {
-		base = t.base;
-		has_base = 1;
-	} else if (git_merge_base(&base, repo, &t.tip, git_commit_id(parent)) == 0) {
-		has_base = 1;
-	}
-	if (has_base)
-		git_oid_tostr(res->base, sizeof(res->base), &base);
 	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
 	dopts.context_lines = 0;
 	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &dopts) < 0) {
-		sm_error("%s: cannot diff (%s)", fix, sm_git_error());
+		sm_error("%.12s: cannot diff (%s)", hex, sm_git_error());
 		goto out;
 	}
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
@@ -142,7 +134,8 @@ int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tr
 
 		if (dl->status == GIT_DELTA_ADDED)
 			continue;
-		if (!path_in_commit(tip, path) && !strlist_contains(&res->missing_files, path))
+		if (note_missing && !path_in_commit(tip, path) &&
+		    !strlist_contains(&res->missing_files, path))
 			strlist_append(&res->missing_files, path);
 		nlines = blob_lines(repo, parent, path);
 		if (!nlines || git_patch_from_diff(&patch, diff, i) < 0 || !patch)
@@ -169,52 +162,147 @@ int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tr
 				to = nlines;
 			if (from > to)
 				from = to;
-			if (blame_range(repo, parent, has_base ? &base : NULL, path, from, to, res) < 0) {
+			if (blame_range(repo, parent, base, path, from, to, res) < 0) {
 				git_patch_free(patch);
 				goto out;
 			}
 		}
 		git_patch_free(patch);
 	}
-	/* Drop what the tree already carries; date and flag the rest. */
+	ret = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(old_tree);
+	git_tree_free(new_tree);
+	git_commit_free(parent);
+	return ret;
+}
+
+/* Is d already in the tree? If not, fills its subject, time and new-file
+ * flag. 1 in the tree (or unreadable), 0 a real dependency. */
+static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_dep *d,
+		      struct sm_deps_result *res)
+{
+	git_commit *dc = NULL;
+	git_oid did;
+
+	git_oid_fromstr(&did, d->id);
+	if (git_commit_lookup(&dc, repo, &did) < 0)
+		return 1;
+	if (sm_upstream_index_find(&t->idx, d->id, NULL, git_commit_summary(dc), NULL) ||
+	    git_oid_equal(&did, &t->tip) || git_graph_descendant_of(repo, &t->tip, &did) == 1) {
+		res->already_in_tree++;
+		git_commit_free(dc);
+		return 1;
+	}
+	d->subject = xstrdup(git_commit_summary(dc) ? git_commit_summary(dc) : "");
+	d->time = (long long)git_commit_time(dc);
+	if (git_commit_parentcount(dc) == 1) {
+		git_commit *dp = NULL;
+
+		if (git_commit_parent(&dp, dc, 0) == 0)
+			for (size_t k = 0; k < d->paths.nr; k++)
+				if (!path_in_commit(dp, d->paths.items[k]))
+					d->new_file = 1;
+		git_commit_free(dp);
+	}
+	git_commit_free(dc);
+	return 0;
+}
+
+int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
+		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res)
+{
+	struct sm_tree_state t;
+	git_commit *c = NULL, *parent = NULL, *tip = NULL;
+	git_oid fid, base;
+	int has_base = 0, ret = -1;
+	size_t kept = 0, level_start = 0;
+	unsigned char *in_tree = NULL;
+	size_t in_tree_alloc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (sm_resolve_commit(repo, fix, &fid) < 0)
+		return -1;
+	git_oid_tostr(res->fix, sizeof(res->fix), &fid);
+	if (sm_tree_state_open(&t, tree, repo, NULL, cache_dir) < 0)
+		return -1;
+	if (git_commit_lookup(&c, repo, &fid) < 0 || git_commit_parentcount(c) != 1) {
+		sm_error("%s: not a commit with one parent", fix);
+		goto out;
+	}
+	res->subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_lookup(&tip, repo, &t.tip) < 0) {
+		sm_error("%s: %s", fix, sm_git_error());
+		goto out;
+	}
+	if (t.has_base) {
+		base = t.base;
+		has_base = 1;
+	} else if (git_merge_base(&base, repo, &t.tip, git_commit_id(parent)) == 0) {
+		has_base = 1;
+	}
+	if (has_base)
+		git_oid_tostr(res->base, sizeof(res->base), &base);
+	res->level = 1;
+	if (blame_changes(repo, c, tip, has_base ? &base : NULL, 1, res) < 0)
+		goto out;
+	/* Level by level: settle what the last level found (drop what the tree
+	 * carries), then blame the new dependencies' own changes, until a level
+	 * finds nothing new, max_depth (0: no limit) or SM_DEPS_MAX commits. */
+	while (level_start < res->nr) {
+		size_t level_end = res->nr;
+
+		if (in_tree_alloc < level_end) {
+			in_tree = xrealloc(in_tree, level_end);
+			memset(in_tree + in_tree_alloc, 0, level_end - in_tree_alloc);
+			in_tree_alloc = level_end;
+		}
+		for (size_t i = level_start; i < level_end; i++)
+			in_tree[i] = (unsigned char)settle_dep(repo, &t, &res->deps[i], res);
+		if ((max_depth && res->level >= max_depth) || res->nr >= SM_DEPS_MAX) {
+			/* cut short when a dependency of this level was not followed */
+			for (size_t i = level_start; i < level_end; i++)
+				if (!in_tree[i])
+					res->truncated = 1;
+			break;
+		}
+		res->level++;
+		for (size_t i = level_start; i < level_end && res->nr < SM_DEPS_MAX; i++) {
+			git_commit *dc = NULL;
+			git_oid did;
+
+			if (in_tree[i])
+				continue;
+			git_oid_fromstr(&did, res->deps[i].id);
+			if (git_commit_lookup(&dc, repo, &did) < 0)
+				continue;
+			if (git_commit_parentcount(dc) == 1 &&
+			    blame_changes(repo, dc, tip, has_base ? &base : NULL, 0, res) < 0) {
+				git_commit_free(dc);
+				goto out;
+			}
+			git_commit_free(dc);
+		}
+		level_start = level_end;
+	}
+	/* the fix itself may show up as a dependency of a dependency: never */
 	for (size_t i = 0; i < res->nr; i++) {
 		struct sm_dep *d = &res->deps[i];
-		git_commit *dc = NULL;
-		git_oid did;
 
-		git_oid_fromstr(&did, d->id);
-		if (git_commit_lookup(&dc, repo, &did) < 0) {
+		if ((i < in_tree_alloc && in_tree[i]) || !strcmp(d->id, res->fix) ||
+		    (i >= in_tree_alloc)) {
+			free(d->subject);
 			strlist_clear(&d->paths);
 			continue;
 		}
-		if (sm_upstream_index_find(&t.idx, d->id, NULL, git_commit_summary(dc), NULL) ||
-		    git_oid_equal(&did, &t.tip) || git_graph_descendant_of(repo, &t.tip, &did) == 1) {
-			res->already_in_tree++;
-			strlist_clear(&d->paths);
-			git_commit_free(dc);
-			continue;
-		}
-		d->subject = xstrdup(git_commit_summary(dc) ? git_commit_summary(dc) : "");
-		d->time = (long long)git_commit_time(dc);
-		if (git_commit_parentcount(dc) == 1) {
-			git_commit *dp = NULL;
-
-			if (git_commit_parent(&dp, dc, 0) == 0)
-				for (size_t k = 0; k < d->paths.nr; k++)
-					if (!path_in_commit(dp, d->paths.items[k]))
-						d->new_file = 1;
-			git_commit_free(dp);
-		}
-		git_commit_free(dc);
 		res->deps[kept++] = *d;
 	}
 	res->nr = kept;
 	qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
 	ret = 0;
 out:
-	git_diff_free(diff);
-	git_tree_free(old_tree);
-	git_tree_free(new_tree);
+	free(in_tree);
 	git_commit_free(tip);
 	git_commit_free(parent);
 	git_commit_free(c);
@@ -222,6 +310,12 @@ out:
 	if (ret < 0)
 		sm_deps_result_release(res);
 	return ret;
+}
+
+int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
+	    const char *cache_dir, struct sm_deps_result *res)
+{
+	return sm_deps_depth(repo, fix, tree, cache_dir, 1, res);
 }
 
 void sm_deps_result_release(struct sm_deps_result *res)

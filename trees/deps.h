@@ -3,7 +3,9 @@
  * branch point; every commit found that the tree does not carry is a
  * dependency, oldest first. A dependency that created the file, or a file
  * the tree lacks altogether, is flagged: the fix then belongs to a feature
- * the tree does not have. One level only (deps of deps are not followed). */
+ * the tree does not have. sm_deps_depth() follows dependencies of
+ * dependencies (the same blame on each dependency's own changes), level by
+ * level; sm_deps() is one level. */
 #ifndef SM_TREES_DEPS_H
 #define SM_TREES_DEPS_H
 #include <stddef.h>
@@ -18,7 +20,12 @@ struct sm_dep {
 	unsigned lines;		/* lines of the fix's context it last touched */
 	int new_file;		/* it created one of those files */
 	long long time;		/* committer time, for the order */
+	unsigned level;		/* 1: the fix needs it; 2: a level-1 dependency does; ... */
 };
+
+/* At most this many commits are blamed for one fix (a bound on the work in
+ * a tree far behind; the result says when it was reached). */
+#define SM_DEPS_MAX 64
 
 struct sm_deps_result {
 	char fix[41];
@@ -28,11 +35,17 @@ struct sm_deps_result {
 	size_t nr, alloc;
 	struct strlist missing_files;	/* files of the fix the tree lacks */
 	size_t already_in_tree;		/* commits found that the tree carries */
+	unsigned level;			/* the deepest level looked at */
+	int truncated;			/* stopped by the depth or SM_DEPS_MAX with more to follow */
 };
 
 /* tree's branch must be in repo. Returns 0 or -1 (sm_error). */
 int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 	    const char *cache_dir, struct sm_deps_result *res);
+/* The same, following dependencies of dependencies up to max_depth levels
+ * (0: until none is new, at most SM_DEPS_MAX commits). */
+int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
+		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res);
 void sm_deps_result_release(struct sm_deps_result *res);
 
 #endif

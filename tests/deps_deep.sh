@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# deps_deep.sh: `stablemate deps` follows dependencies of dependencies. In a
+# mainline after v4.1, B rewrites line 5 of f.c, A rewrites it again and the
+# fix F rewrites it once more; linux-4.1.y has none of them. F needs A (level
+# 1) and A needs B (level 2, "via a dependency"); --depth 1 finds A only and
+# says it stopped; a commit the tree already carries is never listed.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+git init -q -b master up
+cd up
+g() { git -c user.name=Dev -c user.email=dev@example.org "$@"; }
+seq 1 12 | sed 's/^/line /' > f.c
+seq 1 12 | sed 's/^/row /' > g.c
+g add f.c g.c && g commit -q -m "base" && g tag -a -m v4.1 v4.1
+g branch linux-4.1.y
+sed -i 's/^line 9$/line 9 (C, backported)/' f.c && g commit -qam "x: C, a fix already in the tree"
+C=$(git rev-parse HEAD)
+g checkout -q linux-4.1.y && g cherry-pick -x "$C" >/dev/null && g checkout -q master
+sed -i 's/^line 5$/line 5 (B)/' f.c && g commit -qam "x: B, a cleanup"
+B=$(git rev-parse HEAD)
+sed -i 's/^row 2$/row 2 (other)/' g.c && g commit -qam "y: unrelated"
+sed -i 's/^line 5 (B)$/line 5 (A)/; s/^line 9 (C, backported)$/line 9 (C, then A)/' f.c && g commit -qam "x: A, a feature"
+A=$(git rev-parse HEAD)
+sed -i 's/^line 5 (A)$/line 5 (F)/' f.c && g commit -qam "x: F, the fix"
+F=$(git rev-parse HEAD)
+cd ..
+
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$F" > deep.out || fail "deps: $(cat deep.out)"
+grep -q "^needs 2 commits first in linux-4.1.y" deep.out || fail "deps output: $(cat deep.out)"
+grep -q "^  ${A:0:12} x: A, a feature (.*)$" deep.out || fail "A not a direct dependency: $(cat deep.out)"
+grep -q "^  ${B:0:12} x: B, a cleanup (.*) \[via a dependency\]$" deep.out ||
+	fail "B not found through A: $(cat deep.out)"
+grep -q "${C:0:12}" deep.out && fail "C, already in the tree, listed: $(cat deep.out)"
+# oldest first: B before A
+[ "$(grep -n "${B:0:12}" deep.out | cut -d: -f1)" -lt "$(grep -n "${A:0:12}" deep.out | cut -d: -f1)" ] ||
+	fail "not oldest first: $(cat deep.out)"
+
+"$STABLEMATE" deps -C up --no-cache --depth 1 --tree linux-4.1.y "$F" > one.out
+grep -q "^needs 1 commit first" one.out && grep -q "stopped after 1 level" one.out ||
+	fail "--depth 1: $(cat one.out)"
+
+"$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$F" > deep.json
+python3 - "$A" "$B" deep.json <<'PY' || fail "deps --json: $(cat deep.json)"
+import json, sys
+a, b, path = sys.argv[1:]
+d = json.load(open(path))
+levels = {x["id"]: x["level"] for x in d["deps"]}
+assert levels == {a: 1, b: 2}, levels
+assert d["truncated"] is False and d["already_in_tree"] >= 1, d
+PY
+echo "ok: deps follows a dependency's own dependencies (A, then B through A)"
