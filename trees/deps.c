@@ -299,7 +299,8 @@ int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_sp
 		res->deps[kept++] = *d;
 	}
 	res->nr = kept;
-	qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
+	if (res->nr > 1)	/* deps is NULL when nothing was found: qsort wants non-NULL */
+		qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
 	ret = 0;
 out:
 	free(in_tree);
