@@ -138,6 +138,8 @@ int sm_state_view_load(struct sm_state_view *v, const char *dir)
 		ret = load_dir(v, dir, "sent", SM_MAIL_SENT);
 	if (!ret)
 		ret = load_dir(v, dir, "queue", SM_MAIL_QUEUED);
+	if (!ret)	/* a mail a crash left mid-send is settled by the next run */
+		ret = load_dir(v, dir, "sending", SM_MAIL_QUEUED);
 	if (!ret)
 		ret = load_dir(v, dir, "failed", SM_MAIL_FAILED);
 	if (v->nr)

@@ -2,7 +2,8 @@
  * reports: which (candidate, tree) pairs are queued, sent or refused, and
  * for how many subscribers. It reads only the documented layout of
  * bot/state.h (sent.log lines and the "key SUB UP TREE" lines of queue/,
- * sent/ and failed/ files), never writes, and takes no lock. */
+ * sending/, sent/ and failed/ files; sending/ counts as queued), never
+ * writes, and takes no lock. */
 #ifndef SM_BOT_STATE_VIEW_H
 #define SM_BOT_STATE_VIEW_H
 #include <stddef.h>
