@@ -6,6 +6,7 @@
 #include "lib/html.h"
 #include "lib/json_read.h"
 #include "lib/util.h"
+#include "mail/msgid.h"
 #include "trees/repo.h"
 #include <string.h>
 
@@ -90,7 +91,8 @@ static void page_end(struct strbuf *p)
 	strbuf_addstr(p, "</main>\n</body>\n</html>\n");
 }
 
-/* tmpl with its one "%s" replaced by the URL-escaped value. */
+/* tmpl with its one "%s" replaced by the value percent-encoded as lore
+ * encodes Message-IDs (the one encoder notes and fetch use too). */
 static void add_url(struct strbuf *p, const char *tmpl, const char *value)
 {
 	const char *s = strstr(tmpl, "%s");
@@ -100,7 +102,7 @@ static void add_url(struct strbuf *p, const char *tmpl, const char *value)
 		strbuf_addstr(&url, tmpl);
 	} else {
 		strbuf_add(&url, tmpl, (size_t)(s - tmpl));
-		url_escape_segment(&url, value);
+		sm_msgid_url_escape(value, &url);
 		strbuf_addstr(&url, s + 2);
 	}
 	html_escape(p, url.buf);

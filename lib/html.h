@@ -5,10 +5,6 @@
 
 /* Appends s with &, <, >, " and ' escaped: safe in text and quoted attributes. */
 void html_escape(struct strbuf *out, const char *s);
-/* Appends s percent-encoded for one URL path segment: every byte outside
- * RFC 3986's unreserved set and '@' becomes %XX (so '/', '?', '#', '..'
- * cannot change the URL's structure). */
-void url_escape_segment(struct strbuf *out, const char *s);
 /* A file-name-safe form of s: bytes outside [A-Za-z0-9._-] become '_', a
  * leading '.' too (no hidden files, no ".."). */
 void file_slug(struct strbuf *out, const char *s);
