@@ -200,8 +200,9 @@ static int stat_line(const char *s, size_t n, unsigned *a, unsigned *r, const ch
 
 	if (n < 5 || s[0] != ' ' || s[1] == ' ')
 		return 0;
-	bar = memmem(s, n, " | ", 3);
-	if (!bar)
+	/* The path is at least one character: " | 3 +" has none. */
+	bar = memmem(s + 1, n - 1, " | ", 3);
+	if (!bar || bar == s + 1)
 		return 0;
 	p = bar + 3;
 	while (p < s + n && *p == ' ')

@@ -659,6 +659,28 @@ START_TEST(stat_input)
 }
 END_TEST
 
+START_TEST(stat_line_without_path)
+{
+	/* Found by fuzz_commit: " | 3 ++-" names no file; it used to give a
+	 * path length of SIZE_MAX. It is not a stat line, the next one is. */
+	const char *text =
+		"commit 0123456789abcdef0123456789abcdef01234567\n"
+		"Author: Jane Dev <jane@example.org>\n"
+		"\n"
+		"    x: y\n"
+		"\n"
+		" | 3 ++-\n"
+		" x.c | 1 +\n"
+		" 1 file changed, 1 insertion(+)\n";
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert_int_eq(c.nr_files, 1);
+	ck_assert_str_eq(c.files[0].path, "x.c");
+	sm_commit_release(&c);
+}
+END_TEST
+
 START_TEST(diff_facts)
 {
 	const char *text =
@@ -937,6 +959,7 @@ static Suite *make_suite(void)
 	tcase_add_test(t, json_reader);
 	tcase_add_test(t, numstat_input);
 	tcase_add_test(t, stat_input);
+	tcase_add_test(t, stat_line_without_path);
 	tcase_add_test(t, diff_facts);
 	suite_add_tcase(s, t);
 
