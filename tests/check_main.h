@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 static Suite *make_suite(void);
 
@@ -18,6 +19,35 @@ static inline const char *srcdir_path(const char *rel)
 	i = (i + 1) % 8;
 	snprintf(buf[i], sizeof(buf[i]), "%s/%s", top ? top : SM_SRCDIR, rel);
 	return buf[i];
+}
+
+/* Path of a file in the real corpus: $SM_SHARED, or ../shared beside the
+ * source tree (as tests/lib.sh finds it). */
+static inline const char *shared_path(const char *rel)
+{
+	static char buf[8][4096];
+	static int i;
+	const char *top = getenv("SM_SHARED");
+
+	i = (i + 1) % 8;
+	if (top)
+		snprintf(buf[i], sizeof(buf[i]), "%s/%s", top, rel);
+	else
+		snprintf(buf[i], sizeof(buf[i]), "%s/../shared/%s", srcdir_path(""), rel);
+	return buf[i];
+}
+
+/* The corpus is not part of the repository: a checkout without it runs the
+ * other tests and says on stderr which ones it left out. Use as
+ * `if (shared_missing(__func__)) return;` at the top of a test. */
+static inline int shared_missing(const char *test)
+{
+	struct stat st;
+
+	if (stat(shared_path("corpus"), &st) == 0)
+		return 0;
+	fprintf(stderr, "%s: skipped, no ../shared corpus here\n", test);
+	return 1;
 }
 
 int main(void)

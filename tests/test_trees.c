@@ -131,21 +131,13 @@ END_TEST
 START_TEST(patch_id_matches_git_on_real_mails)
 {
 	const char *dirs[] = { "corpus/lists/hwmon/stable-threads/cur", "seeds" };
-	const char *shared = getenv("SM_SHARED");
 	int checked = 0;
 
+	if (shared_missing(__func__))
+		return;
 	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
-		char top[4096];
-		DIR *dh;
-
-		/* ../shared from the source tree, or $SM_SHARED (as tests/lib.sh). */
-		if (shared)
-			snprintf(top, sizeof(top), "%s/%s", shared, dirs[d]);
-		else
-			snprintf(top, sizeof(top), "%s", srcdir_path(""));
-		if (!shared)
-			snprintf(top + strlen(top), sizeof(top) - strlen(top), "../shared/%s", dirs[d]);
-		dh = opendir(top);
+		const char *top = shared_path(dirs[d]);
+		DIR *dh = opendir(top);
 		struct dirent *de;
 
 		if (!dh)
