@@ -426,6 +426,17 @@ static void add_review(struct site *s, struct strbuf *p, const struct sm_review 
 		}
 		strbuf_addstr(p, "</ul>\n");
 	}
+	/* Trailers sent in someone else's name: shown, so a forgery is seen,
+	 * but marked and never counted as a review (see the note format). */
+	if (rv->unverified.nr) {
+		strbuf_addstr(p, "<ul class=\"trailers unverified\">\n");
+		for (size_t j = 0; j < rv->unverified.nr; j++) {
+			strbuf_addstr(p, "<li>unverified, not counted: ");
+			html_escape(p, rv->unverified.items[j]);
+			strbuf_addstr(p, "</li>\n");
+		}
+		strbuf_addstr(p, "</ul>\n");
+	}
 	if (rv->comment && *rv->comment) {
 		strbuf_addstr(p, "<pre>");
 		html_escape(p, rv->comment);

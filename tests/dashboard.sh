@@ -51,6 +51,14 @@ Trailers:
   Reviewed-by: Guenter Roeck <linux@roeck-us.net>
 Comment:
     Tested on my board. <script>document.title='owned'</script><b>bold?</b>
+
+Review: <20240102160000.1@evil.example>
+Tree: 6.1
+Author: Greg Kroah-Hartman <attacker@evil.example>
+Date: Tue, 2 Jan 2024 08:00:00 -0800
+Subject: Re: [PATCH 6.1 02/05] hwmon: (max16065) Use READ/WRITE_ONCE
+Unverified:
+  Reviewed-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org> (sent by Greg Kroah-Hartman <attacker@evil.example>)
 NOTE
 "$STABLEMATE" notes add "$up" review.txt --repo linux >/dev/null
 mkdir -p state/boot
@@ -85,6 +93,9 @@ grep -q '<input id="filter" type="search"' index.dom || fail "filter script did 
 
 chrome --dump-dom "file://$TMP/site/c/$up.html" > cand.dom
 grep -q "Reviewed-by: Guenter Roeck" cand.dom || fail "review trailer missing on the candidate page"
+# a trailer sent in another's name is shown as such and counted as no ack
+grep -q 'unverified, not counted: Reviewed-by: Greg Kroah-Hartman &lt;gregkh@linuxfoundation.org&gt; (sent by' cand.dom ||
+	fail "unverified trailer not shown as unverified"
 grep -q 'href="https://lore.kernel.org/r/20240102153012.GA1@roeck-us.net"' cand.dom ||
 	fail "thread link missing"
 grep -q "git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/commit/?id=$up" cand.dom ||
