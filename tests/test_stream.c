@@ -13,17 +13,6 @@
 #include <string.h>
 #include "tests/check_main.h"
 
-static const char *shared_path(const char *rel)
-{
-	static char buf[4][4096];
-	static int i;
-	const char *top = getenv("SM_SHARED");
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", top ? top : SM_SRCDIR "/../shared", rel);
-	return buf[i];
-}
-
 /* Every message as "n|size|too_big|msgid|data". */
 static int collect(const struct sm_mbox_msg *m, void *data)
 {
