@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct loader {
 	struct sm_bot_config *c;
@@ -390,7 +391,11 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		return key_error(l, name, v, "passwords are not kept in the config: use smtp.passwordFile or smtp.passwordEnv");
 	} else if (!strcmp(name, "smtp.passwordfile")) {
 		free(c->smtp_password_file);
+	free(c->smtp_ca_file);
 		c->smtp_password_file = resolve_path(l, v);
+	} else if (!strcmp(name, "smtp.cafile")) {
+		free(c->smtp_ca_file);
+		c->smtp_ca_file = resolve_path(l, v);
 	} else if (!strcmp(name, "smtp.passwordenv")) {
 		set_str(&c->smtp_password_env, v);
 	} else if (!strcmp(name, "smtp.timeout")) {
@@ -549,6 +554,8 @@ static int validate(struct loader *l)
 	    !sm_bot_host_is_loopback(c->smtp_host))
 		return sm_error("%s: smtp.security: none would send the password of smtp.user in clear to "
 				"%s: use starttls or tls, or set smtp.allowPlaintextAuth", l->file, c->smtp_host);
+	if (c->smtp_ca_file && access(c->smtp_ca_file, R_OK))
+		return sm_error("%s: smtp.caFile: %s: %s", l->file, c->smtp_ca_file, strerror(errno));
 	if (!c->smtp_port)
 		c->smtp_port = c->smtp_security == SM_SMTP_TLS ? 465 : 25;
 	return 0;

@@ -49,6 +49,7 @@ struct sm_bot_config {
 	char *smtp_password_env;
 	long smtp_timeout;		/* seconds, default 60 */
 	int smtp_verify;		/* verify TLS peer (default 1) */
+	char *smtp_ca_file;		/* smtp.caFile: trust these CAs, not the system's */
 	char *from;			/* bot.from "Stable Bot <bot@example.org>" */
 	char *list_id;			/* bot.listId "<candidates.example.org>" */
 	struct strlist cc;		/* bot.cc: extra recipients of every mail (a list) */

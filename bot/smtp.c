@@ -125,6 +125,8 @@ static void setup(struct sm_smtp *s, CURL *h)
 	if (c->smtp_security != SM_SMTP_NONE) {
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, c->smtp_verify ? 1L : 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, c->smtp_verify ? 2L : 0L);
+		if (c->smtp_ca_file)
+			curl_easy_setopt(h, CURLOPT_CAINFO, c->smtp_ca_file);
 	}
 	if (c->smtp_user) {
 		curl_easy_setopt(h, CURLOPT_USERNAME, c->smtp_user);

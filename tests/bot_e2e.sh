@@ -313,13 +313,6 @@ echo "== 6. a crash while sending: the mail in doubt is settled by its Message-I
 mkdir -p arch/new arch/cur arch/tmp
 printf '[database]\npath=%s\n' "$TMP/arch" > arch.cfg
 NOTMUCH_CONFIG=$TMP/arch.cfg notmuch new >/dev/null
-sink_start() { # RECORD ARGS...: sets SINKPID, SINKPORT
-	python3 "$SM_SRCDIR/tests/smtp_sink.py" "$@" > "$1.port" & SINKPID=$!
-	for i in $(seq 100); do [ -s "$1.port" ] && break; sleep 0.1; done
-	SINKPORT=$(cat "$1.port")
-	[ -n "$SINKPORT" ] || fail "the SMTP sink did not start"
-}
-sink_stop() { kill "$SINKPID" 2>/dev/null; wait "$SINKPID" 2>/dev/null || true; }
 ends() { python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\r\n.\r\n"))' "$1"; }
 msgid_of() { python3 -c 'import re, sys; print(re.search(rb"\r\nMessage-I[dD]: <([^>]*)>", open(sys.argv[1], "rb").read()).group(1).decode())' "$1"; }
 # crash STATE CONF: a report killed -9 with its first mail in sending/.

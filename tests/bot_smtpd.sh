@@ -7,6 +7,8 @@
 # (the spool on a tmpfs /var/spool, so it need not exist on the machine):
 # tests running in parallel, or a system smtpd, do not get in its way.
 # Needs root (smtpd drops privileges itself).
+# Also sink_start/sink_stop: tests/smtp_sink.py, the scripted server for
+# faults (and TLS) that a real server will not produce on demand.
 
 smtpd_usable() {
 	[ -x /usr/sbin/smtpd ] || { echo "no /usr/sbin/smtpd (Debian package opensmtpd)"; return 1; }
@@ -76,4 +78,21 @@ maildir_wait() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# sink_start RECORD ARGS...: starts tests/smtp_sink.py (a loopback SMTP
+# server recording what clients send to RECORD); sets SINKPID, SINKPORT.
+sink_start() {
+	local i
+	python3 "$SM_SRCDIR/tests/smtp_sink.py" "$@" > "$1.port" & SINKPID=$!
+	for i in $(seq 100); do [ -s "$1.port" ] && break; sleep 0.1; done
+	SINKPORT=$(cat "$1.port")
+	[ -n "$SINKPORT" ] || fail "the SMTP sink did not start"
+}
+
+sink_stop() {
+	[ -n "${SINKPID:-}" ] || return 0
+	kill "$SINKPID" 2>/dev/null || true
+	wait "$SINKPID" 2>/dev/null || true
+	SINKPID=
 }

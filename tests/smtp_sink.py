@@ -15,14 +15,20 @@ until killed.
   --hang-after-data  the end of the first DATA never answered (the client
                   is to be killed there: a crash between the message and the
                   record of its 250)
+  --starttls CERT KEY  STARTTLS offered and done with Python's ssl (OpenSSL);
+                  AUTH and MAIL are refused with 530 before it. The record
+                  gets a line "-- TLS --" where the stream turned encrypted.
+                  (Debian 12's OpenSMTPD 6.8 cannot do TLS with OpenSSL 3:
+                  its issues #1171, #1239; so the TLS tests use this server.)
 """
+import ssl
 import time
 import socket
 import sys
 
 args = sys.argv[1:]
 record = args.pop(0)
-auth, refuse, reject_data, hang = None, set(), False, False
+auth, refuse, reject_data, hang, tls = None, set(), False, False, None
 while args:
     a = args.pop(0)
     if a == "--auth":
@@ -33,6 +39,9 @@ while args:
         reject_data = True
     elif a == "--hang-after-data":
         hang = True
+    elif a == "--starttls":
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(args.pop(0), args.pop(0))
     else:
         sys.exit("smtp_sink: unknown argument " + a)
 
@@ -50,14 +59,26 @@ def serve(conn):
     out = conn.makefile("wb", buffering=0)
     out.write(b"220 sink.example.org ESMTP test sink\r\n")
     rcpts = 0
+    secure = False
     while True:
         line = f.readline()
         if not line:
             return
         log.write(line)
         cmd = line.strip().upper()
-        if cmd.startswith(b"EHLO"):
+        if tls and not secure and (cmd.startswith(b"AUTH") or cmd.startswith(b"MAIL")):
+            out.write(b"530 5.7.0 Must issue a STARTTLS command first\r\n")
+        elif tls and not secure and cmd == b"STARTTLS":
+            out.write(b"220 2.0.0 Ready to start TLS\r\n")
+            conn = tls.wrap_socket(conn, server_side=True)
+            f = conn.makefile("rb")
+            out = conn.makefile("wb", buffering=0)
+            secure = True
+            log.write(b"-- TLS --\r\n")
+        elif cmd.startswith(b"EHLO"):
             out.write(b"250-sink.example.org\r\n")
+            if tls and not secure:
+                out.write(b"250-STARTTLS\r\n")
             if auth:
                 out.write(b"250-AUTH PLAIN LOGIN\r\n")
             out.write(b"250 8BITMIME\r\n")
