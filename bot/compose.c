@@ -70,7 +70,7 @@ static void set_body(GMimeTextPart *part, const char *body)
 	g_object_unref(s);
 }
 
-int sm_compose(const struct sm_mail *m, struct strbuf *out)
+int sm_compose(const struct sm_outgoing *m, struct strbuf *out)
 {
 	GMimeMessage *msg;
 	GMimeTextPart *part;

@@ -8,7 +8,8 @@
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 
-struct sm_mail {
+/* A mail to send; mail/message.h's struct sm_mail is one that was received. */
+struct sm_outgoing {
 	const char *from;		/* "Name <addr>" (UTF-8) */
 	const char *to;
 	const struct strlist *cc;	/* may be NULL */
@@ -24,7 +25,7 @@ struct sm_mail {
 };
 
 /* Appends the mail (headers and body, LF line ends) to out. 0 or -1. */
-int sm_compose(const struct sm_mail *m, struct strbuf *out);
+int sm_compose(const struct sm_outgoing *m, struct strbuf *out);
 /* A new unique Message-ID (without <>) in the domain of addr; caller frees. */
 char *sm_compose_message_id(const char *addr);
 

@@ -423,7 +423,7 @@ static void mbox_write(FILE *out, const char *msg, size_t len, time_t now)
 
 /* Writes one composed mail: to the dry-run output or into the queue. */
 static int emit(struct ctx *x, struct sm_bot_state *st, const struct sm_bot_subscriber *s,
-		const struct sm_mail *m, const struct strlist *keys, struct sm_report_stats *stats)
+		const struct sm_outgoing *m, const struct strlist *keys, struct sm_report_stats *stats)
 {
 	struct strbuf msg = STRBUF_INIT;
 	struct strlist rcpts = STRLIST_INIT;
@@ -470,7 +470,7 @@ static int report_one(struct ctx *x, struct sm_bot_state *st, const struct sm_bo
 	size_t nr = 0, alloc = 0, nr_items = 0, one_tree = (size_t)-1;
 	struct strbuf body = STRBUF_INIT, subject = STRBUF_INIT, trees = STRBUF_INIT;
 	struct strlist keys = STRLIST_INIT;
-	struct sm_mail m = { 0 };
+	struct sm_outgoing m = { 0 };
 	char *cover_id = NULL, ver[32];
 	time_t now = x->o->now ? x->o->now : time(NULL);
 	int ret = 0;

@@ -528,7 +528,7 @@ START_TEST(compose_headers)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct strlist cc = STRLIST_INIT;
-	struct sm_mail m = { 0 };
+	struct sm_outgoing m = { 0 };
 	GMimeMessage *msg;
 	char *body_text;
 	const char *subject = "[PATCH 6.1 03/12] hwmon: (nct6775) Fix für Überlauf";
@@ -594,7 +594,7 @@ END_TEST
 START_TEST(compose_long_line_and_bad_address)
 {
 	struct strbuf out = STRBUF_INIT, body = STRBUF_INIT;
-	struct sm_mail m = { 0 };
+	struct sm_outgoing m = { 0 };
 
 	for (int i = 0; i < 1200; i++)
 		strbuf_addch(&body, 'x');
