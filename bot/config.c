@@ -20,6 +20,7 @@ struct loader {
 	const char *file;	/* for messages */
 	char *dir;		/* directory of the file, for relative paths */
 	int failed;
+	struct strlist boot_keys;	/* per [boot "TREE"]: its first key, for messages */
 };
 
 static char *resolve_path(const struct loader *l, const char *value)
@@ -176,7 +177,8 @@ static int key_error(struct loader *l, const char *key, const char *value, const
  * of our sections, which. */
 static int unknown_key(struct loader *l, const char *key, const char *value)
 {
-	static const char *const sections[] = { "upstream", "tree", "notmuch", "smtp", "bot", "subscriber" };
+	static const char *const sections[] = { "upstream", "tree", "notmuch", "smtp", "bot", "subscriber",
+						"boot" };
 	struct strbuf sb = STRBUF_INIT;
 	const char *dot = strchr(key, '.');
 
@@ -353,11 +355,127 @@ static int sub_key(struct loader *l, const char *name, const char *sub, size_t s
 	return 0;
 }
 
+static void boot_init(struct sm_bot_boot *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->timeout = b->test_timeout = -1;
+	b->compare = b->bisect = -1;
+}
+
+static void boot_release(struct sm_bot_boot *b)
+{
+	free(b->source);
+	free(b->arch);
+	strlist_clear(&b->configs);
+	strlist_clear(&b->tests);
+	free(b->accel);
+	boot_init(b);
+}
+
+/* Words of a list value: split at commas and blanks. */
+static void split_words(struct strlist *out, const char *v)
+{
+	char *copy = xstrdup(v);
+
+	for (char *p = copy; *p; p++)
+		if (*p == ',' || isspace((unsigned char)*p))
+			*p = ' ';
+	strlist_split(out, copy, ' ');
+	free(copy);
+}
+
+/* A key of [boot] or [boot "TREE"] (b); the ones only [boot] has when
+ * global. Returns 0, -1 (an error), 1 (not a boot key). */
+static int boot_key(struct loader *l, struct sm_bot_boot *b, int global, const char *name,
+		    const char *key, const char *v)
+{
+	struct sm_bot_config *c = l->c;
+	long n;
+
+	if (!strcmp(key, "source")) {
+		free(b->source);
+		b->source = resolve_path(l, v);
+	} else if (!strcmp(key, "arch")) {
+		if (strcmp(v, "x86_64") && strcmp(v, "arm64"))
+			return key_error(l, name, v, "not an architecture (x86_64 or arm64)");
+		set_str(&b->arch, v);
+	} else if (!strcmp(key, "config")) {
+		struct strlist paths = STRLIST_INIT;
+
+		split_words(&paths, v);
+		for (size_t i = 0; i < paths.nr; i++)
+			strlist_append_nodup(&b->configs, resolve_path(l, paths.items[i]));
+		strlist_clear(&paths);
+	} else if (!strcmp(key, "tests") || !strcmp(key, "test")) {
+		size_t first = b->tests.nr;
+
+		split_words(&b->tests, v);
+		for (size_t i = first; i < b->tests.nr; i++)
+			if (!strchr(b->tests.items[i], '/'))
+				return key_error(l, name, v, "not a list of DIR/NAME test programs");
+	} else if (!strcmp(key, "timeout") || !strcmp(key, "testtimeout")) {
+		if (parse_long(l, name, v, 1, 86400, &n))
+			return -1;
+		*(!strcmp(key, "timeout") ? &b->timeout : &b->test_timeout) = n;
+	} else if (!strcmp(key, "accel")) {
+		if (strcmp(v, "kvm") && strcmp(v, "tcg"))
+			return key_error(l, name, v, "not an accelerator (kvm or tcg)");
+		set_str(&b->accel, v);
+	} else if (!strcmp(key, "compare")) {
+		return parse_bool(l, name, v, &b->compare);
+	} else if (!strcmp(key, "bisect")) {
+		return parse_bool(l, name, v, &b->bisect);
+	} else if (global && (!strcmp(key, "trees") || !strcmp(key, "tree"))) {
+		split_words(&c->boot_names, v);
+	} else if (global && !strcmp(key, "cachedir")) {
+		free(c->boot_cache);
+		c->boot_cache = resolve_path(l, v);
+	} else if (global && !strcmp(key, "distcchosts")) {
+		set_str(&c->boot_distcc, v);
+	} else if (global && !strcmp(key, "ccache")) {
+		return parse_bool(l, name, v, &c->boot_ccache);
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+static struct sm_bot_boot_tree *get_boot_tree(struct loader *l, const char *name,
+					      size_t len, const char *key)
+{
+	struct sm_bot_config *c = l->c;
+	struct sm_bot_boot_tree *b;
+
+	for (size_t i = 0; i < c->nr_boot_trees; i++)
+		if (strlen(c->boot_trees[i].name) == len && !memcmp(c->boot_trees[i].name, name, len))
+			return &c->boot_trees[i];
+	c->boot_trees = xrealloc(c->boot_trees, sizeof(*c->boot_trees) * (c->nr_boot_trees + 1));
+	b = &c->boot_trees[c->nr_boot_trees++];
+	b->name = xstrndup(name, len);
+	boot_init(&b->s);
+	strlist_append(&l->boot_keys, key);
+	return b;
+}
+
+static int boot_tree_key(struct loader *l, const char *name, const char *sub, size_t sublen,
+			 const char *key, const char *v)
+{
+	struct sm_bot_boot_tree *b = get_boot_tree(l, sub, sublen, name);
+	int ret = boot_key(l, &b->s, 0, name, key, v);
+
+	return ret > 0 ? unknown_key(l, name, v) : ret;
+}
+
 static int plain_key(struct loader *l, const char *name, const char *v)
 {
 	struct sm_bot_config *c = l->c;
 	long n;
 
+	if (starts_with(name, "boot.")) {
+		int ret = boot_key(l, &c->boot, 1, name, name + 5, v);
+
+		return ret > 0 ? unknown_key(l, name, v) : ret;
+	}
 	if (!strcmp(name, "upstream.repo")) {
 		free(c->upstream_repo);
 		c->upstream_repo = resolve_path(l, v);
@@ -477,6 +595,8 @@ static int entry_cb(const git_config_entry *e, void *payload)
 		return tree_key(l, name, dot1 + 1, (size_t)(dot2 - dot1 - 1), dot2 + 1, v) ? -1 : 0;
 	if (seclen == 10 && !strncmp(name, "subscriber", 10))
 		return sub_key(l, name, dot1 + 1, (size_t)(dot2 - dot1 - 1), dot2 + 1, v) ? -1 : 0;
+	if (seclen == 4 && !strncmp(name, "boot", 4))
+		return boot_tree_key(l, name, dot1 + 1, (size_t)(dot2 - dot1 - 1), dot2 + 1, v) ? -1 : 0;
 	return unknown_key(l, name, v);
 }
 
@@ -489,6 +609,99 @@ static int plain_name(const char *s)
 		if (!(isalnum((unsigned char)*s) || strchr("._+@-", *s)))
 			return 0;
 	return 1;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* o's settings over g's into out. */
+static void boot_merge(struct sm_bot_boot *out, const struct sm_bot_boot *g,
+		       const struct sm_bot_boot *o)
+{
+	const struct strlist *configs = o && o->configs.nr ? &o->configs : &g->configs;
+	const struct strlist *tests = o && o->tests.nr ? &o->tests : &g->tests;
+
+	boot_init(out);
+	out->source = dup_or_null(o && o->source ? o->source : g->source);
+	out->arch = dup_or_null(o && o->arch ? o->arch : g->arch);
+	out->accel = dup_or_null(o && o->accel ? o->accel : g->accel);
+	for (size_t i = 0; i < configs->nr; i++)
+		strlist_append(&out->configs, configs->items[i]);
+	for (size_t i = 0; i < tests->nr; i++)
+		strlist_append(&out->tests, tests->items[i]);
+	out->timeout = o && o->timeout >= 0 ? o->timeout : g->timeout;
+	out->test_timeout = o && o->test_timeout >= 0 ? o->test_timeout : g->test_timeout;
+	out->compare = o && o->compare >= 0 ? o->compare : g->compare;
+	out->bisect = o && o->bisect >= 0 ? o->bisect : g->bisect;
+	if (out->compare < 0)
+		out->compare = 0;
+	if (out->bisect < 0)
+		out->bisect = 0;
+	if (out->bisect)
+		out->compare = 1;
+}
+
+/* Every tree [boot] names is configured; the merged settings of each,
+ * in the trees' order. */
+static int validate_boot(struct loader *l)
+{
+	struct sm_bot_config *c = l->c;
+	struct sm_bot_boot_tree *merged;
+	size_t nr = 0;
+
+	for (size_t i = 0; i < c->boot_names.nr; i++)
+		if (!sm_bot_config_tree(c, c->boot_names.items[i])) {
+			struct strbuf where = STRBUF_INIT;
+			const char *key = "boot.trees";
+
+			where_prefix(l->file, key, NULL, &where);
+			if (where.len == strlen(l->file) + 2) {	/* spelt "tree"? */
+				key = "boot.tree";
+				strbuf_reset(&where);
+				where_prefix(l->file, key, NULL, &where);
+			}
+			sm_error("%s%s: tree %zu of the list has no [tree \"NAME\"] section",
+				 where.buf, key, i + 1);
+			strbuf_release(&where);
+			return -1;
+		}
+	for (size_t i = 0; i < c->nr_boot_trees; i++)
+		if (!sm_bot_config_tree(c, c->boot_trees[i].name)) {
+			struct strbuf where = STRBUF_INIT;
+
+			where_prefix(l->file, l->boot_keys.items[i], NULL, &where);
+			sm_error("%s[boot \"%s\"]: no [tree \"%s\"] section", where.buf,
+				 c->boot_trees[i].name, c->boot_trees[i].name);
+			strbuf_release(&where);
+			return -1;
+		}
+	merged = xcalloc(c->nr_trees + 1, sizeof(*merged));
+	for (size_t t = 0; t < c->nr_trees; t++) {
+		const char *name = c->trees[t].name;
+		const struct sm_bot_boot *over = NULL;
+		int on = 0;
+
+		for (size_t i = 0; i < c->boot_names.nr; i++)
+			on |= !strcmp(c->boot_names.items[i], name);
+		for (size_t i = 0; i < c->nr_boot_trees; i++)
+			if (!strcmp(c->boot_trees[i].name, name))
+				over = &c->boot_trees[i].s;
+		if (!on && !over)
+			continue;
+		merged[nr].name = xstrdup(name);
+		boot_merge(&merged[nr].s, &c->boot, over);
+		nr++;
+	}
+	for (size_t i = 0; i < c->nr_boot_trees; i++) {
+		free(c->boot_trees[i].name);
+		boot_release(&c->boot_trees[i].s);
+	}
+	free(c->boot_trees);
+	c->boot_trees = merged;
+	c->nr_boot_trees = nr;
+	return 0;
 }
 
 static int validate(struct loader *l)
@@ -546,6 +759,8 @@ static int validate(struct loader *l)
 				return -1;
 			}
 	}
+	if (validate_boot(l))
+		return -1;
 	if (c->smtp_user && !c->smtp_password_file && !c->smtp_password_env)
 		return sm_error("%s: smtp.user: set, but neither smtp.passwordFile nor smtp.passwordEnv", l->file);
 	/* A password goes over TLS, or in clear only to this machine or when the
@@ -563,7 +778,7 @@ static int validate(struct loader *l)
 
 int sm_bot_config_load(struct sm_bot_config *c, const char *path)
 {
-	struct loader l = { c, path, NULL, 0 };
+	struct loader l = { c, path, NULL, 0, STRLIST_INIT };
 	git_config *cfg = NULL;
 	const char *slash;
 	int ret = -1;
@@ -578,6 +793,7 @@ int sm_bot_config_load(struct sm_bot_config *c, const char *path)
 	c->notes_ref = xstrdup("refs/notes/stable-review");
 	c->check_applies = 1;
 	c->lock_timeout = 600;
+	boot_init(&c->boot);
 	if (!file_exists(path)) {
 		sm_bot_config_release(c);
 		return sm_error("%s: no such config file", path);
@@ -600,6 +816,7 @@ int sm_bot_config_load(struct sm_bot_config *c, const char *path)
 out:
 	git_config_free(cfg);
 	free(l.dir);
+	strlist_clear(&l.boot_keys);
 	if (ret)
 		sm_bot_config_release(c);
 	return ret;
@@ -642,7 +859,24 @@ void sm_bot_config_release(struct sm_bot_config *c)
 		strlist_clear(&s->keywords);
 	}
 	free(c->subs);
+	boot_release(&c->boot);
+	for (size_t i = 0; i < c->nr_boot_trees; i++) {
+		free(c->boot_trees[i].name);
+		boot_release(&c->boot_trees[i].s);
+	}
+	free(c->boot_trees);
+	strlist_clear(&c->boot_names);
+	free(c->boot_cache);
+	free(c->boot_distcc);
 	memset(c, 0, sizeof(*c));
+}
+
+const struct sm_bot_boot_tree *sm_bot_config_boot(const struct sm_bot_config *c, const char *tree)
+{
+	for (size_t i = 0; i < c->nr_boot_trees; i++)
+		if (!strcmp(c->boot_trees[i].name, tree))
+			return &c->boot_trees[i];
+	return NULL;
 }
 
 int sm_bot_host_is_loopback(const char *host)

@@ -30,6 +30,26 @@ struct sm_bot_subscriber {
 	int patches;			/* send the patches as replies (default 1) */
 };
 
+/* The boot stage's settings ([boot], and [boot "TREE"] for one tree: any
+ * key it sets overrides [boot]'s). Unset: NULL, empty, -1 (the ints). */
+struct sm_bot_boot {
+	char *source;			/* boot.source: the kernel source tarball */
+	char *arch;			/* boot.arch: x86_64, arm64 */
+	struct strlist configs;		/* boot.config: kconfig fragments (a list) */
+	struct strlist tests;		/* boot.tests: DIR/NAME programs (a list) */
+	long timeout;			/* boot.timeout: QEMU seconds */
+	long test_timeout;		/* boot.testTimeout: one test program's */
+	char *accel;			/* boot.accel: kvm, tcg */
+	int compare;			/* boot.compare */
+	int bisect;			/* boot.bisect (implies compare) */
+};
+
+/* One booted tree: [boot] merged with its [boot "TREE"]. */
+struct sm_bot_boot_tree {
+	char *name;			/* the tree */
+	struct sm_bot_boot s;
+};
+
 struct sm_bot_config {
 	char *path;			/* the file, as given */
 	char *upstream_repo;
@@ -66,6 +86,17 @@ struct sm_bot_config {
 	char *cve_dir;			/* bot.cveDir: kernel CVE records, or NULL */
 	struct sm_bot_subscriber *subs;
 	size_t nr_subs;
+	/* [boot]: the trees to boot (boot.trees, or a [boot "TREE"] section),
+	 * in cfg's tree order, each with its settings; none by default. */
+	struct sm_bot_boot boot;	/* [boot] itself */
+	struct sm_bot_boot_tree *boot_trees;	/* while loading: the [boot "TREE"]
+						 * sections; then the merged trees */
+	size_t nr_boot_trees;
+	struct strlist boot_names;	/* boot.trees */
+	char *boot_cache;		/* boot.cacheDir: kernel trees and builds
+					 * (default: `stablemate boot`'s cache) */
+	char *boot_distcc;		/* boot.distccHosts */
+	int boot_ccache;		/* boot.ccache */
 };
 
 /* Reads and validates path. Returns 0, or -1 with sm_error naming the file,
@@ -75,6 +106,8 @@ struct sm_bot_config {
 int sm_bot_config_load(struct sm_bot_config *c, const char *path);
 void sm_bot_config_release(struct sm_bot_config *c);
 const struct sm_bot_tree *sm_bot_config_tree(const struct sm_bot_config *c, const char *name);
+/* The boot settings of tree, or NULL when it is not booted. */
+const struct sm_bot_boot_tree *sm_bot_config_boot(const struct sm_bot_config *c, const char *tree);
 /* Does the subscriber follow tree? */
 int sm_bot_subscriber_wants_tree(const struct sm_bot_subscriber *s, const char *tree);
 /* The SMTP password from passwordFile (first line; a warning when others

@@ -1,5 +1,6 @@
-/* cycle: scan -> harvest -> report, and the daemon loop. */
+/* cycle: scan -> harvest -> boot -> report, and the daemon loop. */
 #include "bot/cycle.h"
+#include "bot/boot_stage.h"
 #include "bot/config.h"
 #include "bot/scan_config.h"
 #include "lib/fileio.h"
@@ -32,6 +33,7 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 	struct sm_bot_state state;
 	struct sm_report_opts ro = { 0 };
 	struct sm_lockfile lock = SM_LOCKFILE_INIT;
+	struct sm_bot_boot_results boot = { 0 };
 	const char *range;
 	double t0;
 	int ret = -1, state_open = 0;
@@ -102,8 +104,21 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 		}
 	}
 
+	/* [boot]: under the lock, before the mails that report it. A tree's
+	 * failure is its verdict: it never stops the cycle. */
+	if (cfg.nr_boot_trees && !sm_bot_stop) {
+		t0 = now_seconds();
+		sm_bot_boot(&cfg, rules, range, o->dry_run, &sm_bot_stop, &boot);
+		st->boot_seconds = now_seconds() - t0;
+		st->boot_trees = (unsigned)boot.nr;
+		st->booted = boot.booted;
+		st->boot_reused = boot.reused;
+		st->boot_failed = boot.failed;
+	}
+
 	if (!sm_bot_stop) {
 		ro.cfg = &cfg;
+		ro.boot = &boot;
 		ro.scan = &scan;
 		ro.range = range;
 		ro.dry_run = o->dry_run;
@@ -129,6 +144,7 @@ out:
 	if (state_open)
 		sm_bot_state_release(&state);
 	sm_lockfile_release(&lock);
+	sm_bot_boot_results_release(&boot);
 	sm_scan_result_release(&scan);
 	if (rules)
 		sm_rules_free(rules);
@@ -144,6 +160,9 @@ void sm_cycle_summary(const struct sm_cycle_stats *st, int dry_run, struct strbu
 	if (st->harvested)
 		strbuf_addf(out, "; harvested %u messages, %u new reviews", st->harvest.messages,
 			    st->harvest.reviews_added);
+	if (st->boot_trees)
+		strbuf_addf(out, "; booted %u tree%s (%u reused, %u failed)", st->booted,
+			    st->booted == 1 ? "" : "s", st->boot_reused, st->boot_failed);
 	strbuf_addf(out, "; %u new candidate%s for %u subscriber%s; %u mail%s %s",
 		    r->picks, r->picks == 1 ? "" : "s", r->subscribers, r->subscribers == 1 ? "" : "s",
 		    r->composed, r->composed == 1 ? "" : "s", dry_run ? "written (dry run)" : "composed");

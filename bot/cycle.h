@@ -1,5 +1,5 @@
-/* cycle: one whole bot run (scan, harvest, report) and the daemon loop
- * around it. */
+/* cycle: one whole bot run (scan, harvest, boot, report) and the daemon
+ * loop around it. */
 #ifndef SM_BOT_CYCLE_H
 #define SM_BOT_CYCLE_H
 #include <signal.h>
@@ -26,6 +26,9 @@ struct sm_cycle_stats {
 	int harvested;			/* the harvest step ran */
 	struct sm_harvest_stats harvest;
 	struct sm_report_stats report;
+	unsigned boot_trees;		/* [boot] trees with a result this cycle */
+	unsigned booted, boot_reused, boot_failed;
+	double boot_seconds;
 };
 
 /* 0, or -1 (sm_error names the step: "scan: ...", "harvest: ..."). */

@@ -522,6 +522,18 @@ static int report_one(struct ctx *x, struct sm_bot_state *st, const struct sm_bo
 			    "Answer a patch with Reviewed-by:, Acked-by:, Tested-by: or NAK: and a\n"
 			    "comment: stablemate files the reply as a review note on the upstream\n"
 			    "commit (git log --notes=stable-review).\n\n", nr);
+	/* The boot of each tree of the report ([boot]). */
+	for (size_t t = 0; x->o->boot && t < cfg->nr_trees; t++) {
+		const struct sm_bot_boot_result *br = sm_bot_boot_find(x->o->boot, cfg->trees[t].name);
+		int in = 0;
+
+		for (size_t p = 0; p < nr && !in; p++)
+			in = picks[p].tree == t;
+		if (!in || !br)
+			continue;
+		sm_bot_boot_block(br, &body);
+		strbuf_addch(&body, '\n');
+	}
 	for (size_t p = 0, n = 0; p < nr; p++) {
 		int seen = 0;
 

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
+#include "bot/boot_stage.h"
 #include "bot/config.h"
 #include "bot/state.h"
 #include "trees/scan.h"
@@ -24,6 +25,7 @@ struct sm_report_opts {
 	const char *maildir;			/* dry run: deliver here (created) ... */
 	FILE *out;				/* ... or, when NULL, as an mbox to out */
 	time_t now;				/* 0: time(NULL) */
+	const struct sm_bot_boot_results *boot;	/* [boot] results, or NULL */
 };
 
 struct sm_report_stats {

@@ -1,4 +1,4 @@
-/* stablemate run: one whole bot cycle: scan, harvest, report. Also holds
+/* stablemate run: one whole bot cycle: scan, harvest, boot, report. Also holds
  * the option handling `report` shares (report is a cycle without harvest). */
 #include "bot/cycle.h"
 #include "cli/bot_cli.h"
@@ -16,8 +16,9 @@ static const char *const synopsis[] = {
 static const struct sm_usage usage = { synopsis,
 "One whole bot cycle, as cron would run it: scan the upstream range for every\n"
 "configured tree, harvest the list replies of the notmuch database into review\n"
-"notes on the upstream commits (when notmuch.database is set), then compose\n"
-"and send the subscribers' reports (see 'stablemate report --help').\n",
+"notes on the upstream commits (when notmuch.database is set), boot the\n"
+"candidates of the trees a [boot] section names (see stablemate-config(5)),\n"
+"then compose and send the subscribers' reports (see 'stablemate report --help').\n",
 NULL
 };
 
@@ -61,6 +62,15 @@ static void print_json(const struct sm_cycle_stats *st, int dry_run)
 		json_int(&w, "reviews_added", st->harvest.reviews_added);
 		json_int(&w, "reviews_known", st->harvest.reviews_known);
 		json_double(&w, "seconds", st->harvest_seconds);
+		json_object_end(&w);
+	}
+	if (st->boot_trees) {
+		json_object_begin(&w, "boot");
+		json_int(&w, "trees", st->boot_trees);
+		json_int(&w, "booted", st->booted);
+		json_int(&w, "reused", st->boot_reused);
+		json_int(&w, "failed", st->boot_failed);
+		json_double(&w, "seconds", st->boot_seconds);
 		json_object_end(&w);
 	}
 	json_object_begin(&w, "report");

@@ -817,6 +817,10 @@ int boot_run(const struct boot_opts *user, struct boot_result *r)
 		}
 		strlist_append(&r->configs, o->configs.items[i]);
 	}
+	if (o->tarball && !file_exists(o->tarball)) {
+		sm_error("%s: kernel source tarball not found", o->tarball);
+		goto out;
+	}
 	arch = find_arch(o->arch);
 	if (!arch) {
 		sm_error("--arch %s: not x86_64 or arm64", o->arch);

@@ -167,6 +167,17 @@ static const struct {
 	  "subscriber \"jörg\": a subscriber name may hold only", 0, NULL },
 	{ "[subscriber \"jörg\"]\n", "[subscriber \"x\"]\n\ttrees = linux-6.1.y\n",
 	  "subscriber.x.address: missing", 0, NULL },
+	{ "[subscriber \"jörg\"]\n", "[boot]\n\tcolour = blue\n", "unknown key in [boot]", 30, "blue" },
+	{ "[subscriber \"jörg\"]\n", "[boot]\n\ttrees = linux-6.1.y linux-4.4.y\n",
+	  "boot.trees: tree 2 of the list has no [tree \"NAME\"] section", 30, "4.4" },
+	{ "[subscriber \"jörg\"]\n", "[boot \"linux-4.4.y\"]\n\ttests = a/b\n",
+	  "[boot \"linux-4.4.y\"]: no [tree \"linux-4.4.y\"] section", 30, NULL },
+	{ "[subscriber \"jörg\"]\n", "[boot]\n\tarch = sparc\n",
+	  "boot.arch: not an architecture (x86_64 or arm64)", 30, "sparc" },
+	{ "[subscriber \"jörg\"]\n", "[boot]\n\ttests = padding\n",
+	  "boot.tests: not a list of DIR/NAME test programs", 30, "padding" },
+	{ "[subscriber \"jörg\"]\n", "[boot \"linux-6.1.y\"]\n\tdistccHosts = b1/8\n",
+	  "unknown key in [boot]", 30, "b1/8" },
 	{ "security = starttls", "security = none",
 	  "smtp.security: none would send the password of smtp.user in clear to mail.example.org", 0, NULL },
 };
@@ -293,6 +304,61 @@ START_TEST(config_smtp_security)
 	ck_assert_msg(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n\tsecurity = none\n") == 0,
 		      "%s", sm_last_error());
 	sm_bot_config_release(&c);
+}
+END_TEST
+
+/* [boot]: the trees to boot, in the config's tree order, each with [boot]
+ * under its own [boot "TREE"]. */
+START_TEST(config_boot)
+{
+	struct sm_bot_config c;
+	struct strbuf sb = STRBUF_INIT;
+	const struct sm_bot_boot_tree *b;
+	char *path, *want;
+
+	strbuf_addstr(&sb, "[upstream]\n\trepo = linux\n[tree \"linux-6.1.y\"]\n\trepo = linux\n"
+		      "[tree \"linux-6.6.y\"]\n\trepo = linux\n[tree \"linux-5.15.y\"]\n\trepo = linux\n"
+		      "[bot]\n\tfrom = bot@example.org\n\tstateDir = s\n"
+		      "[subscriber \"g\"]\n\taddress = g@example.org\n"
+		      "[boot \"linux-6.6.y\"]\n\tsource = src/linux-source-6.6.tar.xz\n"
+		      "\ttests = alsa/a, alsa/b\n\tbisect = false\n\tarch = arm64\n"
+		      "[boot]\n\ttrees = linux-6.1.y\n\ttests = demo/padding\n\tconfig = frag.config\n"
+		      "\tbisect = true\n\ttimeout = 600\n\tdistccHosts = b1/8 b2/8\n\tccache = yes\n"
+		      "\tcacheDir = /var/cache/sm\n");
+	path = write_conf(sb.buf);
+	ck_assert_msg(sm_bot_config_load(&c, path) == 0, "%s", sm_last_error());
+	ck_assert_uint_eq(c.nr_boot_trees, 2);
+	ck_assert_ptr_null(sm_bot_config_boot(&c, "linux-5.15.y"));
+	b = sm_bot_config_boot(&c, "linux-6.1.y");
+	ck_assert_ptr_eq(b, &c.boot_trees[0]);
+	ck_assert_ptr_null(b->s.source);
+	ck_assert_ptr_null(b->s.arch);
+	ck_assert_uint_eq(b->s.tests.nr, 1);
+	ck_assert_str_eq(b->s.tests.items[0], "demo/padding");
+	want = xasprintf("%s/frag.config", tmp);
+	ck_assert_str_eq(b->s.configs.items[0], want);
+	free(want);
+	ck_assert_int_eq(b->s.bisect, 1);
+	ck_assert_int_eq(b->s.compare, 1);	/* bisect needs it */
+	ck_assert_int_eq(b->s.timeout, 600);
+	ck_assert_int_eq(b->s.test_timeout, -1);
+	b = sm_bot_config_boot(&c, "linux-6.6.y");
+	want = xasprintf("%s/src/linux-source-6.6.tar.xz", tmp);
+	ck_assert_str_eq(b->s.source, want);
+	free(want);
+	ck_assert_str_eq(b->s.arch, "arm64");
+	ck_assert_uint_eq(b->s.tests.nr, 2);
+	ck_assert_str_eq(b->s.tests.items[1], "alsa/b");
+	ck_assert_uint_eq(b->s.configs.nr, 1);	/* [boot]'s */
+	ck_assert_int_eq(b->s.bisect, 0);
+	ck_assert_int_eq(b->s.compare, 0);
+	ck_assert_int_eq(b->s.timeout, 600);
+	ck_assert_str_eq(c.boot_distcc, "b1/8 b2/8");
+	ck_assert_int_eq(c.boot_ccache, 1);
+	ck_assert_str_eq(c.boot_cache, "/var/cache/sm");
+	sm_bot_config_release(&c);
+	free(path);
+	strbuf_release(&sb);
 }
 END_TEST
 
@@ -995,6 +1061,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, config_secrets_never_printed);
 	tcase_add_test(tc, config_smtp_security);
 	tcase_add_test(tc, config_tree_names);
+	tcase_add_test(tc, config_boot);
 	tcase_add_test(tc, password_file_mode_warning);
 	tcase_add_test(tc, config_missing_file);
 	tcase_add_test(tc, password_file);
