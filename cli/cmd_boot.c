@@ -4,6 +4,7 @@
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,11 @@ int cmd_boot(int argc, char **argv)
 
 	if (bisect)
 		o.bisect = o.compare = 1;
+	o.progress = sm_progress_start_timer("Preparing the tree");
 	ret = boot_run(&o, &r);
+	if (ret < 0)
+		sm_progress_abort(&o.progress);
+	sm_progress_stop(&o.progress);
 	boot_opts_release(&o);
 	if (r.accel)
 		fprintf(stderr, "stablemate boot: accel %s: %s\n", r.accel,

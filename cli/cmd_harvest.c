@@ -1,5 +1,6 @@
 /* stablemate harvest: list replies -> reviews -> git notes on upstream commits. */
 #include "cli/cli.h"
+#include "lib/progress.h"
 #include "mail/harvest.h"
 #include "gitnotes/notes.h"
 #include "lib/util.h"
@@ -114,12 +115,15 @@ int cmd_harvest(int argc, char **argv)
 	json_init(&out.w, &sb);
 	json_object_begin(&out.w, NULL);
 	json_array_begin(&out.w, "events");
+	o.progress = sm_progress_start("Harvesting messages", 0);
 	ret = sm_harvest_report(&o, &st, on_event, &out);
 	json_array_end(&out.w);
 	if (ret < 0) {
+		sm_progress_abort(&o.progress);
 		strbuf_release(&sb);
 		return cli_fail("harvest");
 	}
+	sm_progress_stop(&o.progress);
 	if (out.json) {
 		json_object_begin(&out.w, "stats");
 		json_int(&out.w, "messages", st.messages);

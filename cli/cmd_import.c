@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "mail/import.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include "lib/strlist.h"
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,7 @@ int cmd_import(int argc, char **argv)
 	const char *maildir = NULL, *db = NULL, *pi = NULL;
 	struct strlist mboxes = STRLIST_INIT;
 	struct sm_importer *im;
+	struct sm_progress *progress;
 	struct sm_import_stats st;
 	int json = 0, r, bad_inputs = 0;
 	size_t max_message = 0, nr_inputs;
@@ -65,11 +67,14 @@ int cmd_import(int argc, char **argv)
 		return cli_fail("import");
 	}
 	sm_import_set_max_message(im, max_message);
+	progress = sm_progress_start("Importing messages", 0);
+	sm_import_set_progress(im, progress);
 	r = 0;
 	for (size_t i = 0; r >= 0 && i < mboxes.nr; i++) {
 		r = sm_import_mbox(im, mboxes.items[i]);
 		if (r > 0) {
 			/* A bad input is named; the others are still read. */
+			sm_progress_clear_line();
 			fprintf(stderr, "stablemate import: %s\n", sm_last_error());
 			bad_inputs++;
 			r = 0;
@@ -79,8 +84,11 @@ int cmd_import(int argc, char **argv)
 		r = sm_import_public_inbox(im, pi);
 	nr_inputs = mboxes.nr;
 	strlist_clear(&mboxes);
-	if (sm_import_finish(im, r, &st) < 0)
+	if (sm_import_finish(im, r, &st) < 0) {
+		sm_progress_abort(&progress);
 		return cli_fail("import");
+	}
+	sm_progress_stop(&progress);
 	if (json)
 		printf("{\"messages\":%u,\"written\":%u,\"existing\":%u,\"indexed\":%u,"
 		       "\"duplicates\":%u,\"skipped\":%u}\n", st.messages, st.written,

@@ -3,6 +3,7 @@
 #include "trees/missing.h"
 #include "trees/repo.h"
 #include "lib/json.h"
+#include "lib/progress.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -59,6 +60,7 @@ int cmd_missing(int argc, char **argv)
 	const char *path = ".", *cache_dir = NULL;
 	git_repository *repo = NULL;
 	struct sm_missing_result r;
+	struct sm_progress *progress;
 	int json = 0, ret = 0;
 	const struct sm_option options[] = {
 		OPT_REPO(&path, "the repository holding both branches (default: .)"),
@@ -73,10 +75,13 @@ int cmd_missing(int argc, char **argv)
 		return cli_usage_error("missing", "expected two branches, TREE_A and TREE_B");
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("missing");
-	if (sm_missing(repo, argv[0], argv[1], cache_dir, &r) < 0) {
+	progress = sm_progress_start("Indexing", 0);
+	if (sm_missing_progress(repo, argv[0], argv[1], cache_dir, &r, progress) < 0) {
+		sm_progress_abort(&progress);
 		git_repository_free(repo);
 		return cli_fail("missing");
 	}
+	sm_progress_stop(&progress);
 	if (json) {
 		struct strbuf sb = STRBUF_INIT;
 		struct json_writer w;

@@ -1,5 +1,6 @@
 /* stablemate scan: classify a mainline range for each stable tree. */
 #include "cli/cli.h"
+#include "lib/progress.h"
 #include "trees/scan.h"
 #include "mail/series.h"
 #include "trees/tree_state.h"
@@ -210,7 +211,11 @@ int cmd_scan(int argc, char **argv)
 		return cli_fail("scan");
 	}
 	o.rules = rules;
+	o.progress = sm_progress_start("Scanning", 0);
 	ret = sm_scan(&o, &r);
+	if (ret < 0)
+		sm_progress_abort(&o.progress);
+	sm_progress_stop(&o.progress);
 	series.upstream_ref = o.upstream_ref && *o.upstream_ref ? o.upstream_ref : r.lifecycle_ref;
 	if (ret == 0 && series.db_path && sm_series_annotate(&series, &o, &r, &sst) < 0) {
 		sm_scan_result_release(&r);

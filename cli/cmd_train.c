@@ -2,6 +2,7 @@
  * labelled commits: a labelled mbox, or a mainline range labelled by
  * whether the maintainer's stable trees carry each commit. */
 #include "cli/cli.h"
+#include "lib/progress.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -45,6 +46,7 @@ struct train_cli {
 	struct sm_rules *rules;
 	struct sm_trainset set;
 	unsigned skipped, unlabelled;
+	struct sm_progress *progress;	/* lib/progress.h, or NULL */
 };
 
 static int read_labels(const char *path, struct strbuf *buf, struct strmap *labels)
@@ -96,6 +98,7 @@ static void add_message(struct train_cli *t, const struct strmap *labels, const 
 		t->unlabelled++;
 	else
 		sm_trainset_add(&t->set, t->rules, &c, (int)label);
+	sm_progress_update(t->progress, t->set.nr_docs);
 	sm_commit_release(&c);
 }
 
@@ -182,8 +185,10 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 	}
 	states = xcalloc(nr, sizeof(*states));
 	for (; opened < nr; opened++)
-		if (sm_tree_state_open(&states[opened], &specs[opened], repo, upstream, cache_dir) < 0)
+		if (sm_tree_state_open_progress(&states[opened], &specs[opened], repo, upstream,
+						cache_dir, t->progress) < 0)
 			goto out;
+	sm_progress_phase(t->progress, "Reading commits", 0);
 	if (git_revwalk_new(&w, repo) < 0 || git_revwalk_push(w, &to) < 0 ||
 	    git_revwalk_hide(w, &from) < 0) {
 		sm_error("range %s: %s", range, sm_git_error());
@@ -216,6 +221,7 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 							NULL) != NULL;
 		sm_trainset_add(&t->set, t->rules, &c, stable);
 		sm_commit_release(&c);
+		sm_progress_update(t->progress, t->set.nr_docs);
 	}
 	strbuf_addf(source, "%s %s, labelled by %s", upstream, range, trees_arg);
 	ret = 0;
@@ -299,15 +305,20 @@ int cmd_train(int argc, char **argv)
 	if (sm_rules_load(&t.rules, rules_dir))
 		return cli_fail("train");
 	sm_trainset_init(&t.set, t.rules);
+	t.progress = o.progress = sm_progress_start("Reading commits", 0);
 	if (mbox ? from_mbox(&t, mbox, labels, &source) :
 	    from_trees(&t, upstream, range, trees, tree_repo, cache_dir, &source)) {
+		sm_progress_abort(&t.progress);
 		ret = cli_fail("train");
 		goto out;
 	}
 	if (sm_train_fit(&t.set, &o, &res)) {
+		sm_progress_abort(&t.progress);
 		ret = cli_fail("train");
 		goto out;
 	}
+	sm_progress_stop(&t.progress);
+	o.progress = NULL;
 	if (sm_train_write(&t.set, &o, &res, source.buf, output))
 		ret = cli_fail("train");
 	else if (!quiet)
@@ -321,6 +332,7 @@ int cmd_train(int argc, char **argv)
 			res.oof_maybe_precision, res.oof_maybe_recall);
 	sm_train_result_release(&res);
 out:
+	sm_progress_abort(&t.progress);
 	sm_trainset_release(&t.set);
 	sm_rules_free(t.rules);
 	strbuf_release(&source);

@@ -1,4 +1,5 @@
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -136,6 +137,11 @@ void sm_set_quiet(int q)
 	quiet = q;
 }
 
+int sm_is_quiet(void)
+{
+	return quiet;
+}
+
 void sm_warn(const char *fmt, ...)
 {
 	char line[1024];
@@ -149,6 +155,7 @@ void sm_warn(const char *fmt, ...)
 	for (char *p = line; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
+	sm_progress_clear_line();
 	fprintf(stderr, "stablemate: warning: %s\n", line);
 }
 

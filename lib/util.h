@@ -53,6 +53,7 @@ int sm_error_restore(const struct sm_error_state *st);
  * may silence them with sm_set_quiet(1). */
 void sm_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sm_set_quiet(int quiet);
+int sm_is_quiet(void);
 
 int starts_with(const char *s, const char *prefix);
 int istarts_with(const char *s, const char *prefix);

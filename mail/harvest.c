@@ -18,6 +18,7 @@
 #include "mail/thread.h"
 #include "gitnotes/notes.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <glib.h>
 #include <notmuch.h>
 #include <stdio.h>
@@ -280,6 +281,12 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 		goto out;
 	}
 	notmuch_query_set_sort(q, NOTMUCH_SORT_OLDEST_FIRST);
+	if (o->progress) {
+		unsigned count = 0;
+
+		if (notmuch_query_count_messages(q, &count) == NOTMUCH_STATUS_SUCCESS)
+			sm_progress_set_total(o->progress, count);
+	}
 	s = notmuch_query_search_threads(q, &threads);
 	if (s) {
 		sm_error("%s: query \"%s\": %s", o->db_path, base, notmuch_status_to_string(s));
@@ -292,6 +299,7 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 		notmuch_thread_destroy(th);
 		if (r < 0)
 			goto out;
+		sm_progress_update(o->progress, st->messages);
 	}
 	ret = flush(&h);
 	if (!ret && !o->dry_run) {

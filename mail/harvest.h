@@ -11,6 +11,8 @@
 	"and not tag:stablemate-harvested"
 #define SM_HARVEST_TAG "stablemate-harvested"
 
+struct sm_progress;
+
 struct sm_harvest_opts {
 	const char *db_path;		/* notmuch database (its mail root) */
 	const char *query;		/* NULL: SM_HARVEST_DEFAULT_QUERY */
@@ -20,6 +22,7 @@ struct sm_harvest_opts {
 	const char *bot_address;	/* the bot's own From: replies from it are ignored */
 	const char *aliases_file;	/* NULL, or known alternate addresses (mail/ident.h) */
 	int dry_run;			/* parse and map, write nothing */
+	struct sm_progress *progress;	/* counts the messages read (lib/progress.h), or NULL */
 };
 
 struct sm_harvest_stats {

@@ -3,6 +3,7 @@
 #include "mail/mbox.h"
 #include "mail/message.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include "lib/strbuf.h"
 #include "lib/fileio.h"
 #include <glib.h>
@@ -35,6 +36,7 @@ struct sm_importer {
 	struct pending *queue;
 	size_t nr, alloc;
 	struct sm_import_stats st;
+	struct sm_progress *progress;	/* counts messages; NULL: none */
 };
 
 void sm_import_step(const char *name)
@@ -177,6 +179,11 @@ fail:
 void sm_import_set_max_message(struct sm_importer *im, size_t max)
 {
 	im->max_message = max ? max : SM_MBOX_MAX_MESSAGE;
+}
+
+void sm_import_set_progress(struct sm_importer *im, struct sm_progress *progress)
+{
+	im->progress = progress;
 }
 
 size_t sm_import_max_message(const struct sm_importer *im)
@@ -373,6 +380,7 @@ int sm_import_message(struct sm_importer *im, const char *data, size_t len, cons
 	int ret;
 
 	im->st.messages++;
+	sm_progress_update(im->progress, im->st.messages);
 	/* A mail gmime cannot read is named and skipped, never imported. */
 	if (sm_mail_parse(&probe, data, len, what) < 0) {
 		sm_warn("%s (skipped)", sm_last_error());

@@ -28,6 +28,9 @@ int sm_import_message(struct sm_importer *im, const char *data, size_t len, cons
  * in one warning and skipped; 0 sets the default. */
 void sm_import_set_max_message(struct sm_importer *im, size_t max);
 size_t sm_import_max_message(const struct sm_importer *im);
+/* Counts the messages read on progress (lib/progress.h; NULL: none). */
+struct sm_progress;
+void sm_import_set_progress(struct sm_importer *im, struct sm_progress *progress);
 /* Counts and names (one warning) a message of size bytes that is skipped
  * for being over the limit. */
 void sm_import_too_big(struct sm_importer *im, const char *what, size_t size);

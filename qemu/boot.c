@@ -5,6 +5,7 @@
 #include "qemu/run.h"
 #include "lib/fileio.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -181,7 +182,7 @@ static int stage_script(const struct stage *st, const char *name, const char *co
 			const char *log, struct run_result *res)
 {
 	struct strlist argv = STRLIST_INIT;
-	struct run_opts o = { .log_path = log };
+	struct run_opts o = { .log_path = log, .meter = st->o->progress };
 	int ret;
 
 	strlist_append(&argv, "env");
@@ -421,6 +422,7 @@ static int build_and_boot(struct stage *st, struct boot_result *r, int compile_t
 	int ret = -1, s;
 
 	/* the kernel */
+	sm_progress_phase(o->progress, "Building the kernel", 0);
 	{
 		struct strlist args = STRLIST_INIT;
 
@@ -495,7 +497,10 @@ static int build_and_boot(struct stage *st, struct boot_result *r, int compile_t
 		struct qemu_accel ran;
 		struct strbuf qout = STRBUF_INIT;
 
+		q.meter = o->progress;
+		sm_progress_phase(o->progress, "Booting in QEMU", 0);
 		s = qemu_boot(&q, &res, &qout, &ran);
+		sm_progress_phase(o->progress, NULL, 0);
 		free(r->accel);
 		free(r->accel_reason);
 		r->accel = ran.accel;
@@ -864,8 +869,8 @@ int boot_run(const struct boot_opts *user, struct boot_result *r)
 		int s;
 
 		lock = lock_file(cache, "lock");
-		s = lock < 0 ? -1 : run_command(argv, &(struct run_opts){ .log_path = prep_log },
-						&res);
+		s = lock < 0 ? -1 : run_command(argv, &(struct run_opts){ .log_path = prep_log,
+								       .meter = o->progress }, &res);
 		if (lock >= 0)
 			close(lock);
 		lock = -1;

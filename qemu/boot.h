@@ -19,6 +19,8 @@
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 
+struct sm_progress;
+
 struct boot_opts {
 	const char *series_dir;		/* a series directory, or */
 	const char *branch;		/* the commits of a branch of repo */
@@ -39,10 +41,13 @@ struct boot_opts {
 					 * (implies compare) */
 	const char *distcc;		/* distcc hosts (DISTCC_HOSTS), or NULL */
 	int ccache;			/* compile through ccache */
+	/* A timer meter (lib/progress.h) showing the kernel build's and the
+	 * boot's time, or NULL. */
+	struct sm_progress *progress;
 };
 
 #define BOOT_OPTS_INIT { NULL, NULL, NULL, NULL, STRLIST_INIT, STRLIST_INIT, 0, 0, \
-			 NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, 0 }
+			 NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, 0, NULL }
 
 /* A test's change from the base to the series (--compare). */
 enum boot_change {

@@ -2,6 +2,7 @@
 #include "qemu/qemu.h"
 #include "lib/fileio.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kvm.h>
@@ -150,7 +151,7 @@ static int boot_once(const struct qemu_opts *o, const char *accel, unsigned prob
 {
 	struct strlist argv = STRLIST_INIT;
 	struct progress p = { o->log_path, o->progress_marker };
-	struct run_opts ro = { .capture = qemu_out, .timeout = o->timeout };
+	struct run_opts ro = { .capture = qemu_out, .timeout = o->timeout, .meter = o->meter };
 	int fd, ret;
 
 	if (probe) {

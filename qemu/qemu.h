@@ -23,6 +23,7 @@ struct qemu_opts {
 	 * $SM_BOOT_KVM_PROBE, else 30 s). */
 	const char *progress_marker;
 	unsigned kvm_probe;
+	struct sm_progress *meter;	/* ticked while QEMU runs (lib/progress.h), or NULL */
 };
 
 /* What qemu_boot() ran: the accelerator and why that one. */

@@ -1,6 +1,7 @@
 /* run: fork/exec with output collection and a hard deadline. */
 #include "qemu/run.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -124,6 +125,7 @@ int run_command(const char *const *argv, const struct run_opts *o,
 			if (left * 1000 < timeout_ms)
 				timeout_ms = (int)(left * 1000) + 1;
 		}
+		sm_progress_tick(o->meter);
 		if (!progressed) {
 			progressed = o->progress(o->progress_arg);
 			if (!progressed && run_now() >= stall_at) {

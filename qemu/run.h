@@ -5,6 +5,8 @@
 #define SM_QEMU_RUN_H
 #include "lib/strbuf.h"
 
+struct sm_progress;
+
 struct run_opts {
 	const char *cwd;		/* NULL: current directory */
 	const char *log_path;		/* stdout+stderr appended here, or NULL */
@@ -17,6 +19,9 @@ struct run_opts {
 	int (*progress)(void *progress_arg);
 	void *progress_arg;
 	unsigned progress_timeout;
+	/* A meter (lib/progress.h) ticked a few times a second while the
+	 * program runs, or NULL. */
+	struct sm_progress *meter;
 };
 
 struct run_result {

@@ -6,6 +6,7 @@
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,9 +379,11 @@ int sm_train_fit(const struct sm_trainset *t, const struct sm_train_opts *o,
 	for (size_t i = 0; i < t->nr_docs; i++)
 		fold[order[i]] = (unsigned char)(i % folds);
 	/* out-of-fold scores: each commit scored by a model that never saw it */
+	sm_progress_phase(o->progress, "Fitting", folds + 1);
 	for (unsigned f = 0; f < folds; f++) {
 		double bias;
 
+		sm_progress_update(o->progress, f);
 		fit(t, o, fold, (int)f, use, w, &bias);
 		for (size_t d = 0; d < t->nr_docs; d++)
 			if (fold[d] == f) {
@@ -400,7 +403,9 @@ int sm_train_fit(const struct sm_trainset *t, const struct sm_train_opts *o,
 	if (res->maybe_p > res->candidate_p)
 		res->maybe_p = res->candidate_p;
 	/* the model itself: every commit */
+	sm_progress_update(o->progress, folds);
 	fit(t, o, fold, -1, use, w, &res->bias);
+	sm_progress_update(o->progress, folds + 1);
 	for (size_t j = 0; j < t->nr_names; j++)
 		if (!use[j])
 			w[j] = 0;

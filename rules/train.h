@@ -32,6 +32,8 @@ struct sm_trainset {
 	size_t nr_positive;
 };
 
+struct sm_progress;
+
 struct sm_train_opts {
 	unsigned min_df;		/* open features in fewer documents are left out */
 	unsigned epochs;
@@ -43,6 +45,8 @@ struct sm_train_opts {
 					 * 0: the threshold of the best F1 */
 	double maybe_recall;		/* maybe: the same, for the wide net */
 	uint64_t seed;
+	/* a meter (lib/progress.h) the fit counts its folds on, or NULL */
+	struct sm_progress *progress;
 };
 
 void sm_train_opts_default(struct sm_train_opts *o);

@@ -48,6 +48,13 @@ static size_t compare(const struct sm_upstream_index *from, const struct sm_upst
 int sm_missing(git_repository *repo, const char *a, const char *b, const char *cache_dir,
 	       struct sm_missing_result *res)
 {
+	return sm_missing_progress(repo, a, b, cache_dir, res, NULL);
+}
+
+int sm_missing_progress(git_repository *repo, const char *a, const char *b,
+			const char *cache_dir, struct sm_missing_result *res,
+			struct sm_progress *progress)
+{
 	struct sm_upstream_index ia, ib;
 	git_oid oa, ob, base;
 	int has_base, ret = -1;
@@ -60,9 +67,11 @@ int sm_missing(git_repository *repo, const char *a, const char *b, const char *c
 	has_base = git_merge_base(&base, repo, &oa, &ob) == 0;
 	if (has_base)
 		git_oid_tostr(res->base, sizeof(res->base), &base);
-	if (sm_upstream_index_build(&ia, repo, a, has_base ? &base : NULL, cache_dir) < 0)
+	if (sm_upstream_index_build_progress(&ia, repo, a, has_base ? &base : NULL, cache_dir,
+					     progress) < 0)
 		return -1;
-	if (sm_upstream_index_build(&ib, repo, b, has_base ? &base : NULL, cache_dir) < 0)
+	if (sm_upstream_index_build_progress(&ib, repo, b, has_base ? &base : NULL, cache_dir,
+					     progress) < 0)
 		goto out_a;
 	res->a.cache = sm_cache_state_name(ia.cache_state);
 	res->b.cache = sm_cache_state_name(ib.cache_state);

@@ -30,6 +30,11 @@ struct sm_missing_result {
 
 int sm_missing(git_repository *repo, const char *a, const char *b, const char *cache_dir,
 	       struct sm_missing_result *res);
+/* The same, its index builds counted on progress (lib/progress.h, may be NULL). */
+struct sm_progress;
+int sm_missing_progress(git_repository *repo, const char *a, const char *b,
+			const char *cache_dir, struct sm_missing_result *res,
+			struct sm_progress *progress);
 void sm_missing_result_release(struct sm_missing_result *res);
 
 #endif

@@ -11,6 +11,7 @@
 #include "trees/strmap.h"
 #include "trees/afterlife.h"
 #include "lib/util.h"
+#include "lib/progress.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,8 +320,8 @@ static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
 	out->nr_trees = o->nr_trees;
 	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
 	for (; s->opened < o->nr_trees; s->opened++) {
-		if (sm_tree_state_open(&s->trees[s->opened], &o->trees[s->opened], s->repo,
-				       o->upstream, o->cache_dir) < 0)
+		if (sm_tree_state_open_progress(&s->trees[s->opened], &o->trees[s->opened],
+						s->repo, o->upstream, o->cache_dir, o->progress) < 0)
 			return -1;
 		out->tree_cache_state[s->opened] =
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
@@ -349,6 +350,12 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan
 	pthread_cond_init(&l.done, NULL);
 	threaded = use_thread(out->nr) && pthread_create(&th, NULL, loader_thread, &l) == 0;
 	ret = open_trees(s, out);
+	if (!ret && s->o->progress) {
+		char *title = xasprintf("Scanning %s", s->o->range);
+
+		sm_progress_phase(s->o->progress, title, out->nr);
+		free(title);
+	}
 	for (size_t j = 0; j < l.nr_chunks && !ret;) {
 		signed char st;
 		long c;
@@ -363,6 +370,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan
 
 			for (size_t i = j * l.chunk; i < end && !ret; i++)
 				ret = scan_commit(s, &out->items[i]);
+			sm_progress_update(s->o->progress, end);
 			j++;
 		} else if ((c = claim(&l)) >= 0) {
 			load_chunk(&l, s->repo, (size_t)c);

@@ -6,6 +6,8 @@
 #include "lib/strlist.h"
 #include "lib/json.h"
 
+struct sm_progress;
+
 struct sm_tree_spec {
 	const char *name;		/* "linux-6.1.y" */
 	const char *repo;		/* path of the repository holding the branch */
@@ -56,6 +58,9 @@ struct sm_scan_opts {
 	long long now;			/* the time soak is measured at; 0: now */
 	const char *queue_dir;		/* stable-queue checkout, or NULL */
 	const char *cve_dir;		/* kernel CVE records, or NULL */
+	/* Added by the progress work: a meter (lib/progress.h) the scan counts
+	 * its index builds and commits on, or NULL. */
+	struct sm_progress *progress;
 };
 
 struct sm_scan_result {

@@ -24,6 +24,13 @@ int sm_tree_version_from_name(const char *name, struct sm_version *v)
 int sm_tree_state_open(struct sm_tree_state *t, const struct sm_tree_spec *spec,
 		       git_repository *shared, const char *shared_path, const char *cache_dir)
 {
+	return sm_tree_state_open_progress(t, spec, shared, shared_path, cache_dir, NULL);
+}
+
+int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_spec *spec,
+				git_repository *shared, const char *shared_path,
+				const char *cache_dir, struct sm_progress *progress)
+{
 	char tag[64];
 	git_oid tagged;
 
@@ -48,8 +55,8 @@ int sm_tree_state_open(struct sm_tree_state *t, const struct sm_tree_spec *spec,
 		snprintf(t->base_name, sizeof(t->base_name), "%s", tag);
 	}
 	sm_clear_error();
-	if (sm_upstream_index_build(&t->idx, t->repo, spec->branch, t->has_base ? &t->base : NULL,
-				    cache_dir) < 0)
+	if (sm_upstream_index_build_progress(&t->idx, t->repo, spec->branch,
+					     t->has_base ? &t->base : NULL, cache_dir, progress) < 0)
 		goto fail;
 	return 0;
 fail:

@@ -22,6 +22,10 @@ struct sm_tree_state {
  * shared repository is used. Returns 0 or -1 (sm_error). */
 int sm_tree_state_open(struct sm_tree_state *t, const struct sm_tree_spec *spec,
 		       git_repository *shared, const char *shared_path, const char *cache_dir);
+/* The same, its index build counted on progress (may be NULL). */
+int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_spec *spec,
+				git_repository *shared, const char *shared_path,
+				const char *cache_dir, struct sm_progress *progress);
 void sm_tree_state_close(struct sm_tree_state *t);
 /* Fills spec->version from a name such as "linux-6.1.y", "stable-4.4" or
  * "6.1" (the first N.M in it). Returns 0 or -1 (sm_error naming it). */

@@ -5,6 +5,7 @@
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "lib/fileio.h"
+#include "lib/progress.h"
 #include <ctype.h>
 #include <glib.h>
 #include <stdio.h>
@@ -137,7 +138,7 @@ static int index_commit(struct sm_upstream_index *idx, git_repository *repo, con
 }
 
 static int walk(struct sm_upstream_index *idx, git_repository *repo, const git_oid *tip,
-		const git_oid *base, const git_oid *hide)
+		const git_oid *base, const git_oid *hide, struct sm_progress *progress)
 {
 	git_revwalk *w = NULL;
 	git_oid id;
@@ -156,11 +157,29 @@ static int walk(struct sm_upstream_index *idx, git_repository *repo, const git_o
 			git_revwalk_free(w);
 			return -1;
 		}
+		sm_progress_update(progress, idx->scanned);
 	}
 	git_revwalk_free(w);
 	if (err != GIT_ITEROVER)
 		return sm_error("%s: history walk failed (%s)", idx->refname, sm_git_error());
 	return 0;
+}
+
+/* walk() under the progress phase "Indexing BRANCH". */
+static int walk_counted(struct sm_upstream_index *idx, git_repository *repo, const git_oid *tip,
+			const git_oid *base, const git_oid *hide, struct sm_progress *progress)
+{
+	char *title;
+	int ret;
+
+	if (!progress)
+		return walk(idx, repo, tip, base, hide, NULL);
+	title = xasprintf("Indexing %s", idx->refname);
+	sm_progress_phase(progress, title, 0);
+	free(title);
+	ret = walk(idx, repo, tip, base, hide, progress);
+	sm_progress_update(progress, idx->scanned);
+	return ret;
 }
 
 static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
@@ -296,6 +315,13 @@ static char *cache_file(const char *cache_dir, const char *key_repo, const char 
 int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
 			    const char *branch, const git_oid *base, const char *cache_dir)
 {
+	return sm_upstream_index_build_progress(idx, repo, branch, base, cache_dir, NULL);
+}
+
+int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_repository *repo,
+				     const char *branch, const git_oid *base,
+				     const char *cache_dir, struct sm_progress *progress)
+{
 	git_oid tip, cached_tip;
 	const char *key_repo = git_repository_path(repo);
 	char *default_dir = NULL;
@@ -313,7 +339,7 @@ int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
 		cache_dir = default_dir = sm_default_cache_dir();
 	if (!*cache_dir) {
 		idx->cache_state = SM_CACHE_OFF;
-		ret = walk(idx, repo, &tip, base, NULL);
+		ret = walk_counted(idx, repo, &tip, base, NULL, progress);
 		goto done;
 	}
 	idx->cache_path = cache_file(cache_dir, key_repo, branch, idx->base[0] ? idx->base : "-");
@@ -348,10 +374,10 @@ int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
 		ret = 0;
 		break;
 	case SM_CACHE_INCREMENTAL:
-		ret = walk(idx, repo, &tip, base, &cached_tip);
+		ret = walk_counted(idx, repo, &tip, base, &cached_tip, progress);
 		break;
 	default:
-		ret = walk(idx, repo, &tip, base, NULL);
+		ret = walk_counted(idx, repo, &tip, base, NULL, progress);
 		break;
 	}
 	if (!ret && idx->cache_state != SM_CACHE_HIT)

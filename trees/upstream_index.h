@@ -64,6 +64,12 @@ struct sm_upstream_index {
  * Release with sm_upstream_index_release. */
 int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
 			    const char *branch, const git_oid *base, const char *cache_dir);
+/* The same, counting the commits it reads on progress (lib/progress.h,
+ * may be NULL) under the phase "Indexing BRANCH". */
+struct sm_progress;
+int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_repository *repo,
+				     const char *branch, const git_oid *base,
+				     const char *cache_dir, struct sm_progress *progress);
 void sm_upstream_index_release(struct sm_upstream_index *idx);
 
 /* Finds the branch's commit for an upstream commit: by the upstream id
