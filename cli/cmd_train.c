@@ -278,10 +278,10 @@ int cmd_train(int argc, char **argv)
 			     "candidate: the highest threshold keeping this out-of-fold\n"
 			     "recall (default: the threshold of the best out-of-fold F1)", opt_number),
 		OPT_CALLBACK(0, "maybe-recall", &o.maybe_recall, "R",
-			     "maybe: the same, for the wide net (default 0.97)", opt_number),
+			     "maybe: the same, for the wide net (default 0.95)", opt_number),
 		OPT_UINT(0, "min-df", &o.min_df, "N", "leave out words in fewer than N commits (default 3)"),
 		OPT_UINT(0, "epochs", &o.epochs, "N", "passes over the data (default 12)"),
-		OPT_CALLBACK(0, "l2", &o.l2, "X", "the pull toward the hand weights (default 100)",
+		OPT_CALLBACK(0, "l2", &o.l2, "X", "the pull toward the hand weights (default 10)",
 			     opt_number),
 		OPT_CALLBACK(0, "rate", &o.rate, "X", "AdaGrad's step (default 0.1)", opt_number),
 		OPT_CALLBACK(0, "smoothing", &o.smoothing, "X", "label smoothing (default 0.02)",

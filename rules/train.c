@@ -21,11 +21,11 @@ void sm_train_opts_default(struct sm_train_opts *o)
 	o->min_df = 3;
 	o->epochs = 12;
 	o->rate = 0.1;
-	o->l2 = 100.0;
+	o->l2 = 10.0;
 	o->smoothing = 0.02;
 	o->folds = 5;
 	o->candidate_recall = 0;	/* 0: the best F1 */
-	o->maybe_recall = 0.97;
+	o->maybe_recall = 0.95;
 	o->seed = 20161201;
 }
 
