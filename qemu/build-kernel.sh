@@ -43,8 +43,12 @@ case $wrap in
 "ccache distcc") ccvars=(CC="ccache ${cross}gcc"); export CCACHE_PREFIX=distcc ;;
 *) ccvars=(CC="$wrap ${cross}gcc") ;;
 esac
+# niceness 10 for the build, not 10 more than the caller's: under a `nice`
+# caller a nested `nice -n 10` would be 19, the last share of a busy machine
+cur=$(nice)
+more=$((cur < 10 ? 10 - cur : 0))
 mk() {
-	nice -n 10 make -s -C "$tree" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} \
+	nice -n "$more" make -s -C "$tree" O="$obj" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} \
 		"${ccvars[@]+"${ccvars[@]}"}" "$@"
 }
 
