@@ -73,7 +73,7 @@ static void locate_in(const char *file, const char *key, const char *value, int 
 		return;
 	}
 	dir = slash ? xstrndup(file, (size_t)(slash - file)) : xstrdup(".");
-	for (p = text.buf ? text.buf : (char *)""; *p && !(w->line && w->exact); p = next) {
+	for (p = text.buf; *p && !(w->line && w->exact); p = next) {
 		char *nl = strchr(p, '\n'), *line, *eq, *k, *v = NULL;
 
 		next = nl ? nl + 1 : p + strlen(p);
@@ -913,7 +913,7 @@ int sm_bot_config_smtp_password(const struct sm_bot_config *c, char **out)
 		if (!stat(c->smtp_password_file, &sb_st) && (sb_st.st_mode & 077))
 			sm_warn("%s: smtp.passwordFile: %s is readable by others (mode %04o): chmod 600 it",
 				c->path, c->smtp_password_file, (unsigned)(sb_st.st_mode & 07777));
-		nl = strchr(sb.buf ? sb.buf : "", '\n');
+		nl = strchr(sb.buf, '\n');
 		if (nl)
 			strbuf_setlen(&sb, (size_t)(nl - sb.buf));
 		*out = strbuf_detach(&sb, NULL);

@@ -158,7 +158,7 @@ static int load_reviews(struct site *s, const struct sm_scan_item *it, struct pa
 	}
 	if (r == 0) {
 		sm_note_release(&pr->note);
-		sm_note_parse(&pr->note, text.buf ? text.buf : "");
+		sm_note_parse(&pr->note, text.buf);
 	}
 	strbuf_release(&text);
 	for (size_t i = 0; i < pr->note.nr; i++) {

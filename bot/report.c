@@ -104,7 +104,7 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 		strbuf_release(&note);
 		return;
 	}
-	if (sm_notes_parse(note.buf ? note.buf : "", &rv, &nr) == 0) {
+	if (sm_notes_parse(note.buf, &rv, &nr) == 0) {
 		for (size_t i = 0; i < nr; i++) {
 			strbuf_reset(&line);
 			/* Trailers in another's name are shown as such, never as reviews. */
@@ -120,7 +120,7 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 				strbuf_addf(&line, "comment from %s", rv[i].author ? rv[i].author : "?");
 			if (rv[i].tree && *rv[i].tree)
 				strbuf_addf(&line, " (%s)", rv[i].tree);
-			strlist_append(&ci->reviews, strbuf_str(&line));
+			strlist_append(&ci->reviews, line.buf);
 			sm_review_release(&rv[i]);
 		}
 		free(rv);
@@ -362,9 +362,9 @@ static void patch_body(struct ctx *x, struct strbuf *b, const struct pick *pk)
 		strbuf_addf(b, "(the diff could not be read from %s)\n", x->cfg->upstream_repo);
 		return;
 	}
-	strbuf_addstr(b, strbuf_str(&ci->stat));
+	strbuf_addstr(b, ci->stat.buf);
 	strbuf_addch(b, '\n');
-	strbuf_addstr(b, strbuf_str(&ci->diff));
+	strbuf_addstr(b, ci->diff.buf);
 	strbuf_addstr(b, "-- \nstablemate\n");
 }
 
@@ -500,7 +500,7 @@ static int report_one(struct ctx *x, struct sm_bot_state *st, const struct sm_bo
 			one_tree = picks[p].tree;
 		else if (one_tree != picks[p].tree)
 			one_tree = (size_t)-2;
-		if (!strstr(trees.buf ? trees.buf : "", cfg->trees[picks[p].tree].name))
+		if (!strstr(trees.buf, cfg->trees[picks[p].tree].name))
 			strbuf_addf(&trees, "%s%s", trees.len ? ", " : "", cfg->trees[picks[p].tree].name);
 		strlist_append_nodup(&keys, key_of(s, scan->items[picks[p].item].id,
 						    cfg->trees[picks[p].tree].name));
@@ -602,6 +602,10 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 		goto out;
 	}
 	x.info = xcalloc(o->scan->nr ? o->scan->nr : 1, sizeof(*x.info));
+	for (size_t i = 0; i < o->scan->nr; i++) {
+		strbuf_init(&x.info[i].stat, 0);
+		strbuf_init(&x.info[i].diff, 0);
+	}
 	for (size_t i = 0; !ret && i < o->cfg->nr_subs; i++)
 		ret = report_one(&x, st, &o->cfg->subs[i], stats);
 	for (size_t i = 0; x.info && i < o->scan->nr; i++) {

@@ -140,7 +140,7 @@ int sm_queue_list(const struct sm_bot_state *st, struct strlist *names)
 /* Parses the envelope block of a queue file held in m->raw. */
 static int parse_envelope(struct sm_queued_mail *m, const char *path)
 {
-	const char *p = m->raw.buf ? m->raw.buf : "", *end = p + m->raw.len;
+	const char *p = m->raw.buf, *end = p + m->raw.len;
 
 	while (p < end && *p != '\n') {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -181,6 +181,7 @@ static int load_file(const struct sm_bot_state *st, const char *sub, const char 
 	int ret;
 
 	memset(m, 0, sizeof(*m));
+	strbuf_init(&m->raw, 0);
 	m->name = xstrdup(name);
 	ret = read_file(path, &m->raw);
 	if (!ret)
@@ -203,6 +204,7 @@ void sm_queued_mail_release(struct sm_queued_mail *m)
 	free(m->message_id);
 	strbuf_release(&m->raw);
 	memset(m, 0, sizeof(*m));
+	strbuf_init(&m->raw, 0);
 }
 
 /* Adds the keys of every file in sub/ to the known set. */
@@ -393,7 +395,7 @@ int sm_bot_state_fold(const struct sm_bot_state *st)
 		sm_queued_mail_release(&m);
 	}
 	if (!ret)
-		ret = write_file_atomic(path, log.buf ? log.buf : "", log.len);
+		ret = write_file_atomic(path, log.buf, log.len);
 	for (size_t i = 0; !ret && i < names.nr; i++) {
 		char *p = sub_path(st, "sent", names.items[i]);
 

@@ -320,7 +320,7 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 				} else if (!found[1] && found[2]) {
 					strbuf_add(&msg, tmp.buf, tmp.len);
 					strbuf_addstr(&msg, "\n\n");
-					strbuf_add(&msg, strbuf_str(&body), body.len);
+					strbuf_add(&msg, body.buf, body.len);
 				}
 				rc = found[0] || found[1] || found[2];
 				if (found[4]) {

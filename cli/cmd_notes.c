@@ -325,7 +325,7 @@ static int notes_show(int argc, char **argv)
 		else
 			add_summary(&out, shown, nshown, total);
 	}
-	fwrite(strbuf_str(&out), 1, out.len, stdout);
+	fwrite(out.buf, 1, out.len, stdout);
 	rc = 0;
 out:
 	for (size_t i = 0; i < nshown; i++)
@@ -432,7 +432,7 @@ static int read_add_input(git_repository *repo, const char *file, const char *co
 	}
 	if (read_file(file, &text))
 		return -1;
-	p = text.buf ? text.buf : "";
+	p = text.buf;
 	while (!rc && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
@@ -443,7 +443,7 @@ static int read_add_input(git_repository *repo, const char *file, const char *co
 			char *spec = xstrndup(id, strcspn(id, " \t\r\n"));
 			git_commit *c = NULL;
 
-			rc = add_section(in, file, section_line, &cur, have, section.buf ? section.buf : "");
+			rc = add_section(in, file, section_line, &cur, have, section.buf);
 			strbuf_reset(&section);
 			section_line = lineno + 1;
 			if (!rc && resolve_commit(repo, spec, &cur, &c))
@@ -457,7 +457,7 @@ static int read_add_input(git_repository *repo, const char *file, const char *co
 		p += len;
 	}
 	if (!rc)
-		rc = add_section(in, file, section_line, &cur, have, section.buf ? section.buf : "");
+		rc = add_section(in, file, section_line, &cur, have, section.buf);
 	strbuf_release(&text);
 	strbuf_release(&section);
 	return rc;

@@ -103,7 +103,7 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 		printf("\n%.12s %s\n", it->id, it->commit.subject ? it->commit.subject : "");
 		strbuf_reset(&sb);
 		sm_verdict_summary(&it->verdict, &sb);
-		printf("    any tree: %s\n", strbuf_str(&sb));
+		printf("    any tree: %s\n", sb.buf);
 		if (it->fixes_target)
 			printf("    fixes: %.12s (first released in %s)\n", it->fixes_target,
 			       it->fixes_first_release ? it->fixes_first_release : "no release");
@@ -112,7 +112,7 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 
 			strbuf_reset(&sb);
 			sm_verdict_summary(&tr->verdict, &sb);
-			printf("    %s: %s\n", o->trees[t].name, strbuf_str(&sb));
+			printf("    %s: %s\n", o->trees[t].name, sb.buf);
 			for (size_t k = 0; k < tr->verdict.nr_reasons; k++)
 				if (tree_reason(tr->verdict.reasons[k].code))
 					printf("        %s: %s\n", tr->verdict.reasons[k].code,

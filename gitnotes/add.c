@@ -47,7 +47,7 @@ static int apply_batch(struct sm_notes_txn *t, void *data)
 		if (added) {
 			strbuf_reset(&out);
 			sm_note_format(&note, &out);
-			if (strcmp(strbuf_str(&out), strbuf_str(&text)) && sm_notes_txn_write(t, commit, out.buf))
+			if (strcmp(out.buf, text.buf) && sm_notes_txn_write(t, commit, out.buf))
 				rc = -1;
 		}
 		sm_note_release(&note);

@@ -100,7 +100,7 @@ void sm_review_message_id(const char *in, struct strbuf *out)
 	size_t len;
 
 	add_one_line(&tmp, in ? in : "");
-	s = strbuf_str(&tmp);
+	s = tmp.buf;
 	len = tmp.len;
 	if (len >= 2 && s[0] == '<' && s[len - 1] == '>') {
 		s++;

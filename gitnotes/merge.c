@@ -40,7 +40,7 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 
 				/* blob content is not NUL-terminated */
 				strbuf_add(&text, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-				sm_note_parse(&n, text.buf ? text.buf : "");
+				sm_note_parse(&n, text.buf);
 				m->st.reviews_added += n.nr;
 				sm_note_release(&n);
 				strbuf_release(&text);
@@ -82,16 +82,16 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 			strbuf_add(&their_text, git_blob_rawcontent(blob),
 				   (size_t)git_blob_rawsize(blob));
 			git_blob_free(blob);
-			if (memchr(strbuf_str(&their_text), '\0', their_text.len)) {
+			if (memchr(their_text.buf, '\0', their_text.len)) {
 				strbuf_release(&their_text);
 				rc = sm_error("%s: the note of %s holds binary data (a NUL byte); "
 					      "not merging it", theirs_name(m), hex);
 				break;
 			}
-			sm_note_parse(&theirs, strbuf_str(&their_text));
+			sm_note_parse(&theirs, their_text.buf);
 			strbuf_release(&their_text);
 		}
-		sm_note_parse(&mine, strbuf_str(&ours));
+		sm_note_parse(&mine, ours.buf);
 		{
 			size_t other_before = mine.other.nr;
 
@@ -99,7 +99,7 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 			if (added || mine.other.nr != other_before) {
 				strbuf_reset(&out);
 				sm_note_format(&mine, &out);
-				if (strcmp(strbuf_str(&out), strbuf_str(&ours))) {
+				if (strcmp(out.buf, ours.buf)) {
 					if (sm_notes_txn_write(t, &annotated, out.buf))
 						rc = -1;
 					m->st.notes_changed++;

@@ -126,7 +126,7 @@ int sm_note_add(struct sm_note *n, const struct sm_review *r)
 	int found;
 
 	sm_review_message_id(r->message_id, &mid);
-	found = find_review(n, strbuf_str(&mid)) >= 0;
+	found = find_review(n, mid.buf) >= 0;
 	strbuf_release(&mid);
 	if (found)
 		return 0;

@@ -195,7 +195,7 @@ static int get_members(const char *json, size_t len, const char *const *keys,
 			goto bad;
 		ws(&c);
 		for (i = 0; i < n; i++)
-			if (!found[i] && !strcmp(strbuf_str(&k), keys[i]))
+			if (!found[i] && !strcmp(k.buf, keys[i]))
 				break;
 		if (i < n && raw) {
 			const char *start = c.p;

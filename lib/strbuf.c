@@ -4,18 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What buf points at while nothing is allocated (alloc == 0). Nothing writes
+ * into it or frees it: every write first grows the buffer. */
+char strbuf_slopbuf[1];
+
 void strbuf_init(struct strbuf *sb, size_t hint)
 {
-	sb->buf = NULL;
+	sb->buf = strbuf_slopbuf;
 	sb->len = sb->alloc = 0;
-	strbuf_grow(sb, hint);
+	if (hint)
+		strbuf_grow(sb, hint);
 }
 
 void strbuf_release(struct strbuf *sb)
 {
-	free(sb->buf);
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb, 0);
 }
 
 char *strbuf_detach(struct strbuf *sb, size_t *len)
@@ -26,8 +31,7 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	res = sb->buf;
 	if (len)
 		*len = sb->len;
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
+	strbuf_init(sb, 0);
 	return res;
 }
 
@@ -41,9 +45,13 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		need = sb->alloc * 2;
 	if (need < 64)
 		need = 64;
-	sb->buf = xrealloc(sb->buf, need);
-	if (!sb->alloc)
+	if (!sb->alloc) {
+		/* The slop buffer (or a zeroed strbuf's NULL): nothing to keep. */
+		sb->buf = xmalloc(need);
 		sb->buf[0] = '\0';
+	} else {
+		sb->buf = xrealloc(sb->buf, need);
+	}
 	sb->alloc = need;
 }
 
@@ -123,9 +131,4 @@ void strbuf_trim(struct strbuf *sb)
 		start++;
 	memmove(sb->buf, sb->buf + start, sb->len - start);
 	strbuf_setlen(sb, sb->len - start);
-}
-
-const char *strbuf_str(const struct strbuf *sb)
-{
-	return sb->buf ? sb->buf : "";
 }

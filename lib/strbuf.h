@@ -12,7 +12,8 @@ struct strbuf {
 	size_t alloc;
 };
 
-#define STRBUF_INIT { NULL, 0, 0 }
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { strbuf_slopbuf, 0, 0 }
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
@@ -27,7 +28,5 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_trim(struct strbuf *sb);
-/* Returns the buffer's text, "" for a never-used strbuf. */
-const char *strbuf_str(const struct strbuf *sb);
 
 #endif

@@ -48,7 +48,7 @@ int sm_ident_clean(const char *s, size_t len, struct strbuf *out)
 			strbuf_addch(&in, s[i]);
 		}
 	}
-	p = strbuf_str(&in);
+	p = in.buf;
 	end = p + in.len;
 	while (p < end && isspace((unsigned char)*p))
 		p++;
@@ -105,7 +105,7 @@ void sm_ident_address(const char *s, struct strbuf *out)
 		strbuf_release(&tmp);
 		return;
 	}
-	a = strbuf_str(&tmp);
+	a = tmp.buf;
 	lt = strrchr(a, '<');
 	if (lt)
 		strbuf_add(out, lt + 1, strlen(lt + 1) - 1);
@@ -172,7 +172,7 @@ int sm_aliases_load(struct sm_aliases *a, const char *path)
 		strbuf_release(&sb);
 		return -1;
 	}
-	rc = sm_aliases_parse(a, strbuf_str(&sb), path);
+	rc = sm_aliases_parse(a, sb.buf, path);
 	strbuf_release(&sb);
 	return rc;
 }

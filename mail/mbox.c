@@ -104,6 +104,9 @@ struct sm_mbox_parser *sm_mbox_parser_new(size_t max_message, sm_mbox_msg_fn fn,
 {
 	struct sm_mbox_parser *p = xcalloc(1, sizeof(*p));
 
+	strbuf_init(&p->line, 0);
+	strbuf_init(&p->held, 0);
+	strbuf_init(&p->msg, 0);
 	p->max = max_message ? max_message : SM_MBOX_MAX_MESSAGE;
 	p->fn = fn;
 	p->data = data;
@@ -188,7 +191,7 @@ static void set_from(struct sm_mbox_parser *p, const char *s, size_t n)
 static int emit(struct sm_mbox_parser *p)
 {
 	struct sm_mbox_msg m = {
-		.data = p->over ? NULL : strbuf_str(&p->msg),
+		.data = p->over ? NULL : p->msg.buf,
 		.len = p->over ? 0 : p->msg.len,
 		.n = ++p->count,
 		.size = p->size,

@@ -294,7 +294,7 @@ int sm_mail_parse_file(struct sm_mail *m, const char *path)
 		strbuf_release(&sb);
 		return -1;
 	}
-	ret = sm_mail_parse(m, sb.buf ? sb.buf : "", sb.len, path);
+	ret = sm_mail_parse(m, sb.buf, sb.len, path);
 	strbuf_release(&sb);
 	return ret;
 }

@@ -47,7 +47,7 @@ static int state_write(const char *file, const struct strlist *st)
 		strbuf_addstr(&sb, st->items[i]);
 		strbuf_addch(&sb, '\n');
 	}
-	ret = write_file_atomic(file, sb.buf ? sb.buf : "", sb.len);
+	ret = write_file_atomic(file, sb.buf, sb.len);
 	strbuf_release(&sb);
 	if (!ret)
 		sm_import_step("state written");

@@ -127,7 +127,7 @@ static int names_sender(const char *t, const char *sender,
 	if (!v || !strstr(t, "-by:"))
 		return 1;
 	sm_ident_address(v + 1, &addr);
-	same = sm_aliases_same(aliases, strbuf_str(&addr), sender);
+	same = sm_aliases_same(aliases, addr.buf, sender);
 	strbuf_release(&addr);
 	return same;
 }
@@ -165,7 +165,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			continue;
 		t = sm_review_trailer(p, len, sender.len ? author : NULL);
 		if (t) {
-			if (names_sender(t, strbuf_str(&sender), aliases)) {
+			if (names_sender(t, sender.buf, aliases)) {
 				if (!strlist_contains(&out->trailers, t))
 					strlist_append_nodup(&out->trailers, t);
 				else

@@ -204,6 +204,7 @@ int sm_stream_file(const char *path, sm_sink_fn sink, void *data)
 void sm_lines_init(struct sm_lines *l, size_t max, sm_line_fn fn, void *data)
 {
 	memset(l, 0, sizeof(*l));
+	strbuf_init(&l->cur, 0);
 	l->max = max;
 	l->fn = fn;
 	l->data = data;
@@ -215,7 +216,7 @@ static int line_end(struct sm_lines *l)
 	int rc;
 
 	l->lineno++;
-	rc = l->fn(too_long ? NULL : strbuf_str(&l->cur), l->cur_len, l->lineno, too_long, l->data);
+	rc = l->fn(too_long ? NULL : l->cur.buf, l->cur_len, l->lineno, too_long, l->data);
 	if (l->cur.alloc > 4 * CHUNK)
 		strbuf_release(&l->cur);	/* a long line's memory is not kept for the rest */
 	else

@@ -84,8 +84,8 @@ static char *last_line(struct strbuf *sb)
 	char *nl;
 
 	strbuf_trim(sb);
-	nl = strrchr(strbuf_str(sb), '\n');
-	return xstrdup(nl ? nl + 1 : strbuf_str(sb));
+	nl = strrchr(sb->buf, '\n');
+	return xstrdup(nl ? nl + 1 : sb->buf);
 }
 
 /* The commits of o->branch as format-patch files in run/patches. */
@@ -124,7 +124,7 @@ static int branch_patches(const struct boot_opts *o, const char *run,
 		}
 		if (res.exit_code) {
 			strbuf_trim(&out);
-			sm_error("%s: git format-patch %s: %s", repo, range, strbuf_str(&out));
+			sm_error("%s: git format-patch %s: %s", repo, range, out.buf);
 			free(range);
 			goto out;
 		}
@@ -203,7 +203,7 @@ static void set_build_error(struct boot_result *r, int exit_code, const char *wh
 	struct strbuf log = STRBUF_INIT;
 
 	read_file(r->build_log, &log);
-	r->build_error = build_log_first_error(strbuf_str(&log), log.len);
+	r->build_error = build_log_first_error(log.buf, log.len);
 	if (!r->build_error)
 		r->build_error = xasprintf("%s failed (exit %d), see %s", what, exit_code,
 					   r->build_log);
@@ -293,7 +293,7 @@ static int build_tests(const struct stage *st, struct boot_result *r)
 		char *path = xasprintf("%s/list", st->tests_dir);
 
 		if (mkdir_p(st->tests_dir, 0755) < 0 ||
-		    write_file_atomic(path, strbuf_str(&list), list.len) < 0)
+		    write_file_atomic(path, list.buf, list.len) < 0)
 			ret = -1;
 		free(path);
 	}
@@ -370,7 +370,7 @@ static int prepare_tree(struct stage *st, const char *log)
 		char *err;
 
 		read_file(log, &l);
-		err = build_log_first_error(strbuf_str(&l), l.len);
+		err = build_log_first_error(l.buf, l.len);
 		sm_error("%s", err ? err : "tree.sh: cannot prepare the kernel tree");
 		free(err);
 		strbuf_release(&l);
@@ -401,7 +401,7 @@ static int git_tree(const struct stage *st, const char *const *args, struct strb
 	}
 	if (res.exit_code) {
 		strbuf_trim(out ? out : &err);
-		sm_error("%s: git %s: %s", st->tree, args[0], strbuf_str(out ? out : &err));
+		sm_error("%s: git %s: %s", st->tree, args[0], (out ? out : &err)->buf);
 		strbuf_release(&err);
 		return -1;
 	}
@@ -478,7 +478,7 @@ static int build_and_boot(struct stage *st, struct boot_result *r, int compile_t
 			char *err;
 
 			read_file(r->build_log, &l);
-			err = build_log_first_error(strbuf_str(&l), l.len);
+			err = build_log_first_error(l.buf, l.len);
 			sm_error("%s", err ? err : "mkinitramfs.sh failed");
 			free(err);
 			strbuf_release(&l);
@@ -649,7 +649,7 @@ static void patchset_hash(struct boot_result *r)
 	if (run_command((const char *const *)argv.items, &(struct run_opts){ .capture = &out },
 			&res) < 0 || res.exit_code)
 		goto out;
-	for (const char *p = strbuf_str(&out); *p;) {
+	for (const char *p = out.buf; *p;) {
 		const char *eol = strchr(p, '\n');
 
 		strbuf_add(&list, p, 64);
@@ -712,7 +712,7 @@ static int run_stage(struct stage *st, struct boot_result *r)
 			strbuf_release(&out);
 			goto out;
 		}
-		for (char *p = strtok_r(out.buf ? out.buf : (char *)"", "\n", &save); p;
+		for (char *p = strtok_r(out.buf, "\n", &save); p;
 		     p = strtok_r(NULL, "\n", &save))
 			strlist_append(&commits, p);
 		strbuf_release(&out);

@@ -140,7 +140,7 @@ static int guest_progressed(void *arg)
 	int ok = 0;
 
 	if (read_file(p->path, &sb) == 0)
-		ok = p->marker ? strstr(strbuf_str(&sb), p->marker) != NULL : sb.len > 0;
+		ok = p->marker ? strstr(sb.buf, p->marker) != NULL : sb.len > 0;
 	strbuf_release(&sb);
 	return ok;
 }
@@ -184,7 +184,7 @@ static unsigned probe_seconds(const struct qemu_opts *o)
 
 static char *first_line(const struct strbuf *sb)
 {
-	const char *s = strbuf_str(sb), *nl;
+	const char *s = sb->buf, *nl;
 
 	while (*s == '\n' || *s == ' ')
 		s++;

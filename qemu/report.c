@@ -186,7 +186,7 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 		struct strbuf sum = STRBUF_INIT;
 
 		summary(r, &sum);
-		json_string(&w, "summary", sum.buf ? sum.buf : "");
+		json_string(&w, "summary", sum.buf);
 		strbuf_release(&sum);
 	}
 	if (first_bad(r))

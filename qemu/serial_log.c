@@ -333,7 +333,7 @@ void serial_log_parse(struct serial_log *log, const char *buf, size_t len)
 		if (i < len)
 			i++;
 		log->lines++;
-		parse_line(log, &cur, line.buf ? line.buf : (char *)"", log->lines);
+		parse_line(log, &cur, line.buf, log->lines);
 	}
 	strbuf_release(&line);
 }
@@ -346,7 +346,7 @@ int serial_log_parse_file(struct serial_log *log, const char *path)
 		strbuf_release(&sb);
 		return -1;
 	}
-	serial_log_parse(log, sb.buf ? sb.buf : "", sb.len);
+	serial_log_parse(log, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return 0;
 }

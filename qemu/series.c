@@ -24,7 +24,7 @@ static int read_lines(const char *path, struct strlist *out, const char *base,
 		strbuf_release(&sb);
 		return -1;
 	}
-	for (p = strtok_r(sb.buf ? sb.buf : (char *)"", "\n", &save); p;
+	for (p = strtok_r(sb.buf, "\n", &save); p;
 	     p = strtok_r(NULL, "\n", &save)) {
 		struct strbuf item = STRBUF_INIT;
 
@@ -192,9 +192,9 @@ int series_apply(const char *tree, const struct strlist *patches,
 		git(tree, abort_am, NULL, &res);
 		git(tree, check, &why, &res);
 		fail->patch = xstrdup(patches->items[i]);
-		apply_failure_parse(fail, strbuf_str(&why));
+		apply_failure_parse(fail, why.buf);
 		if (!fail->message)
-			apply_failure_parse(fail, strbuf_str(&out));
+			apply_failure_parse(fail, out.buf);
 		if (!fail->message) {
 			strbuf_trim(&out);
 			fail->message = xstrdup(out.len ? out.buf : "git am failed");

@@ -416,8 +416,8 @@ START_TEST(password_file_mode_warning)
 	close(fd);
 	close(saved);
 	ck_assert_int_eq(read_file(errfile, &err), 0);
-	ck_assert_msg(strstr(err.buf ? err.buf : "", "/pw is readable by others (mode 0644): chmod 600 it") &&
-		      !strstr(err.buf, "letmein"), "%s", err.buf ? err.buf : "");
+	ck_assert_msg(strstr(err.buf, "/pw is readable by others (mode 0644): chmod 600 it") &&
+		      !strstr(err.buf, "letmein"), "%s", err.buf);
 	ck_assert_ptr_null(strchr(strchr(err.buf, '\n') + 1, '\n'));	/* one line: 0600 says nothing */
 	strbuf_release(&err);
 	free(pwfile);

@@ -329,7 +329,7 @@ static unsigned load_mbox(struct sm_thread *t, const char *path)
 	struct load_ctx c = { t, path, 0 };
 
 	ck_assert_msg(sm_mbox_read(path, &sb) == 0, "%s: %s", path, sm_last_error());
-	ck_assert_int_ge(sm_mbox_split(sb.buf ? sb.buf : "", sb.len, load_one, &c), 0);
+	ck_assert_int_ge(sm_mbox_split(sb.buf, sb.len, load_one, &c), 0);
 	strbuf_release(&sb);
 	return c.broken;
 }
@@ -546,7 +546,7 @@ static void read_verify(const char *text, struct titled_list *l)
 			strbuf_addstr(&body, lines[i]);
 			strbuf_addch(&body, '\n');
 		}
-		body_trailers(strbuf_str(&body), &titled_get(l, title)->trailers);
+		body_trailers(body.buf, &titled_get(l, title)->trailers);
 		strbuf_release(&body);
 		if (lines[i])
 			i++;
@@ -568,7 +568,7 @@ START_TEST(b4_trailer_comparison)
 		return;
 	ck_assert_ptr_nonnull(d);
 	ck_assert_int_eq(read_file(srcdir_path("tests/b4-known-differences.txt"), &kb), 0);
-	kl = g_strsplit(strbuf_str(&kb), "\n", -1);
+	kl = g_strsplit(kb.buf, "\n", -1);
 	for (char **k = kl; *k; k++) {
 		char **f;
 		if (!**k || **k == '#')
@@ -610,7 +610,7 @@ START_TEST(b4_trailer_comparison)
 		compared++;
 		ck_assert_int_eq(read_file(ref, &rb), 0);
 		if (strstr(ref, ".verify"))
-			read_verify(strbuf_str(&rb), &exp);
+			read_verify(rb.buf, &exp);
 		else
 			sm_mbox_split(rb.buf, rb.len, ref_one, &exp);
 		for (size_t i = 0; i < t.nr; i++)
@@ -667,7 +667,7 @@ next:
 			strbuf_addf(&report, "\n  listed but no longer differs: %s", known.items[i]);
 	fprintf(stderr, "b4 comparison: %u threads, %u patches compared, %zu known differences\n",
 		compared, patches, known.nr);
-	ck_assert_msg(report.len == 0, "b4 comparison:%s", strbuf_str(&report));
+	ck_assert_msg(report.len == 0, "b4 comparison:%s", report.buf);
 	ck_assert_uint_ge(compared, 11);
 	strbuf_release(&report);
 	strbuf_release(&kb);

@@ -329,7 +329,7 @@ START_TEST(qemu_timeout_path)
 
 	ck_assert_int_eq(qemu_boot(&q, &res, &out, &ran), 0);
 	ck_assert_msg(res.timed_out, "qemu ended by itself: exit %d: %s", res.exit_code,
-		      strbuf_str(&out));
+		      out.buf);
 	ck_assert_str_eq(ran.accel, "tcg");
 	ck_assert_str_eq(ran.reason, "asked for");
 	qemu_accel_release(&ran);

@@ -151,9 +151,9 @@ START_TEST(patch_id_matches_git_on_real_mails)
 			path = xasprintf("%s/%s", top, de->d_name);
 			ck_assert(read_file(path, &text) == 0);
 			/* Plain-text patches only (not base64 or quoted-printable). */
-			if (!strstr(strbuf_str(&text), "\ndiff --git ") ||
-			    strstr(strbuf_str(&text), "Content-Transfer-Encoding: base64") ||
-			    strstr(strbuf_str(&text), "quoted-printable")) {
+			if (!strstr(text.buf, "\ndiff --git ") ||
+			    strstr(text.buf, "Content-Transfer-Encoding: base64") ||
+			    strstr(text.buf, "quoted-printable")) {
 				strbuf_release(&text);
 				free(path);
 				continue;

@@ -161,7 +161,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			sm_clear_error();
 			b->differs = strcmp(pid, res->patch_id) != 0;
 			if (b->differs)
-				b->lines_differ = lines_differ(strbuf_str(&fix_diff), strbuf_str(&sd));
+				b->lines_differ = lines_differ(fix_diff.buf, sd.buf);
 			strbuf_release(&sd);
 			if (have_mine && !res->mine_has && b->how != SM_MATCH_SAME_COMMIT)
 				b->applies = trial(repo, e->stable, &mt.tip, &b->conflicts);

@@ -230,7 +230,7 @@ static int check_against_libgit2(git_repository *repo, git_tree *ot, git_tree *n
 
 	if (diff_text_libgit2(repo, ot, nt, &ref) < 0)
 		ret = -1;
-	else if (ref.len != fast->len - from || memcmp(ref.buf ? ref.buf : "", fast->buf + from, ref.len))
+	else if (ref.len != fast->len - from || memcmp(ref.buf, fast->buf + from, ref.len))
 		ret = sm_error("commit %s: fast diff text differs from libgit2's", hex);
 	strbuf_release(&ref);
 	return ret;

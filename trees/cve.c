@@ -277,7 +277,7 @@ static int load_file(struct sm_cve_db *db, const char *path)
 	if (read_file(path, &text) < 0)
 		return -1;
 	memset(&rec, 0, sizeof(rec));
-	ps.p = text.buf ? text.buf : "";
+	ps.p = text.buf;
 	ps.end = ps.p + text.len;
 	ps.rec = &rec;
 	ps.depth = 0;

@@ -315,7 +315,7 @@ int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char
 
 		memcpy(want_tip, lc->tip, 41);
 		if (read_file(lc->cache_path, &text) < 0 ||
-		    read_cache(lc, text.buf ? text.buf : "", key_repo) < 0) {
+		    read_cache(lc, text.buf, key_repo) < 0) {
 			sm_clear_error();
 			clear_entries(lc);
 			lc->cache_state = SM_CACHE_REBUILT;

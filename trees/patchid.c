@@ -154,7 +154,7 @@ int sm_patch_id_commit(git_repository *repo, const git_oid *id, char out[41])
 		return sm_error("commit %s: not found in %s", hex, sm_repo_name(repo));
 	ret = sm_commit_diff_text(repo, c, &diff);
 	git_commit_free(c);
-	if (!ret && sm_patch_id_from_text(diff.buf ? diff.buf : "", diff.len, out) < 0)
+	if (!ret && sm_patch_id_from_text(diff.buf, diff.len, out) < 0)
 		ret = sm_error("commit %s: empty diff, no patch-id", hex);
 	strbuf_release(&diff);
 	return ret;

@@ -47,7 +47,7 @@ static int load_tree(struct sm_stable_queue *q, const char *name, const struct s
 			goto out;
 		}
 		free(file);
-		up = sm_find_upstream_ref(patch.buf ? patch.buf : "", patch.len);
+		up = sm_find_upstream_ref(patch.buf, patch.len);
 		if (!up)
 			continue;
 		ALLOC_GROW(t->patches, t->nr, t->alloc);

@@ -82,7 +82,7 @@ static int replay(git_repository *repo, const char *branch, const struct chain *
 			for (size_t k = 0; k < res->conflict_paths.nr; k++)
 				strbuf_addf(&paths, "%s%s", k ? ", " : "", res->conflict_paths.items[k]);
 			sm_error("%s: conflict replaying %.12s (\"%s\") in %s; branch left unchanged",
-				 branch, res->conflict_commit, res->conflict_subject, strbuf_str(&paths));
+				 branch, res->conflict_commit, res->conflict_subject, paths.buf);
 			strbuf_release(&paths);
 		}
 		if (r == 0)

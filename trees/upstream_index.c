@@ -351,7 +351,7 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 
 		memcpy(want_tip, idx->tip, 41);
 		if (read_file(idx->cache_path, &text) < 0 ||
-		    read_cache(idx, text.buf ? text.buf : "", key_repo, NULL, &why) < 0) {
+		    read_cache(idx, text.buf, key_repo, NULL, &why) < 0) {
 			sm_clear_error();
 			clear_entries(idx);
 			idx->cache_state = SM_CACHE_REBUILT;
