@@ -101,8 +101,10 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	va_copy(cp, ap);
 	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
+	}
 	if ((size_t)n >= sb->alloc - sb->len) {
 		strbuf_grow(sb, (size_t)n);
 		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);

@@ -1,4 +1,4 @@
-/* test_lib: the option parser, the error API and strbuf. */
+/* test_lib: the option parser, the error API, strbuf and strlist. */
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -172,6 +172,76 @@ START_TEST(error_wrap_keeps_both_texts)
 }
 END_TEST
 
+/* buf is "" from STRBUF_INIT on, without allocating, and the shared slop
+ * buffer is never written, freed or handed out by strbuf_detach. */
+START_TEST(strbuf_never_null)
+{
+	struct strbuf sb = STRBUF_INIT, z;
+	size_t len = 1;
+	char *s;
+
+	ck_assert_ptr_nonnull(sb.buf);
+	ck_assert_str_eq(sb.buf, "");
+	strbuf_reset(&sb);
+	strbuf_setlen(&sb, 0);
+	strbuf_trim(&sb);
+	ck_assert_uint_eq(sb.alloc, 0);
+	s = strbuf_detach(&sb, &len);
+	ck_assert_ptr_ne(s, strbuf_slopbuf);
+	ck_assert_str_eq(s, "");
+	ck_assert_uint_eq(len, 0);
+	free(s);
+	ck_assert_ptr_eq(sb.buf, strbuf_slopbuf);
+
+	strbuf_addstr(&sb, "  x y \n");
+	strbuf_trim(&sb);
+	ck_assert_str_eq(sb.buf, "x y");
+	ck_assert_uint_eq(sb.len, 3);
+	strbuf_release(&sb);
+	ck_assert_str_eq(sb.buf, "");
+	ck_assert_uint_eq(sb.len, 0);
+	strbuf_release(&sb);
+	strbuf_addf(&sb, "%d", 42);
+	ck_assert_str_eq(sb.buf, "42");
+	s = strbuf_detach(&sb, NULL);
+	ck_assert_str_eq(s, "42");
+	free(s);
+	ck_assert_str_eq(sb.buf, "");
+
+	memset(&z, 0xff, sizeof(z));
+	strbuf_init(&z, 0);
+	ck_assert_ptr_eq(z.buf, strbuf_slopbuf);
+	strbuf_init(&z, 100);
+	ck_assert_uint_ge(z.alloc, 101);
+	ck_assert_str_eq(z.buf, "");
+	strbuf_release(&z);
+	ck_assert_int_eq(strbuf_slopbuf[0], '\0');
+}
+END_TEST
+
+START_TEST(strlist_split_and_clear)
+{
+	struct strlist l = STRLIST_INIT;
+
+	strlist_split(&l, "", ',');
+	strlist_split(&l, " , ,", ',');
+	ck_assert_uint_eq(l.nr, 0);
+	strlist_split(&l, " a , ,b c,,", ',');
+	ck_assert_uint_eq(l.nr, 2);
+	ck_assert_str_eq(l.items[0], "a");
+	ck_assert_str_eq(l.items[1], "b c");
+	strlist_append(&l, "");
+	ck_assert_uint_eq(l.nr, 3);
+	ck_assert(strlist_contains(&l, "b c"));
+	ck_assert(strlist_contains(&l, ""));
+	ck_assert(!strlist_contains(&l, "b"));
+	strlist_clear(&l);
+	ck_assert_uint_eq(l.nr, 0);
+	ck_assert_ptr_null(l.items);
+	ck_assert(!strlist_contains(&l, "a"));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -184,6 +254,10 @@ static Suite *make_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, error_wrap_keeps_both_texts);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("strings");
+	tcase_add_test(tc, strbuf_never_null);
+	tcase_add_test(tc, strlist_split_and_clear);
 	suite_add_tcase(s, tc);
 	return s;
 }
