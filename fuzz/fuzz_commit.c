@@ -1,5 +1,6 @@
 /* libFuzzer target: the commit/mail text parser (stable tags, trailers,
  * Fixes:, upstream references, diff statistics) and the classifier. */
+#include "fuzz/fuzz.h"
 #include "rules/classify.h"
 #include "lib/util.h"
 #include <stdint.h>

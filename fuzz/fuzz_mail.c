@@ -1,6 +1,7 @@
 /* libFuzzer target: MIME to text (gmime: headers, multipart, transfer
  * encodings, charsets) and then the reply/trailer extraction and the
  * patch-subject parser that read the decoded text. */
+#include "fuzz/fuzz.h"
 #include "mail/message.h"
 #include "mail/reply.h"
 #include "mail/subject.h"
