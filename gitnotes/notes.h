@@ -45,8 +45,6 @@ int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr);
 /* Formats one review block as stored in the note. */
 void sm_review_format(const struct sm_review *r, struct strbuf *out);
 
-/* ---- additions beyond the contract ---- */
-
 /* Deep copy; NULL fields of src become "" in dst. dst is overwritten. */
 void sm_review_copy(struct sm_review *dst, const struct sm_review *src);
 

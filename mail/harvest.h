@@ -2,9 +2,9 @@
 #ifndef SM_MAIL_HARVEST_H
 #define SM_MAIL_HARVEST_H
 
-/* Messages are no longer tagged (each tag is a Xapian document rewrite); the
- * run records the database revision it read up to instead (mail/harvest.c).
- * The tag clause keeps out messages an older stablemate tagged. */
+/* A run does not tag the messages it reads (each tag is a Xapian document
+ * rewrite): it records the database revision it read up to (mail/harvest.c).
+ * The query leaves out messages carrying SM_HARVEST_TAG. */
 #define SM_HARVEST_DEFAULT_QUERY \
 	"(to:stable@vger.kernel.org or cc:stable@vger.kernel.org or " \
 	"to:linux-kernel@vger.kernel.org or cc:linux-kernel@vger.kernel.org) " \

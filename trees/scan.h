@@ -21,7 +21,7 @@ struct sm_scan_tree_result {
 	char *present_as;		/* the stable commit id when present */
 	int applies;			/* -1 not checked, 0 conflicts, 1 applies cleanly */
 	struct strlist deps;		/* upstream ids to apply first (tag prerequisites) */
-	/* Added by the lifecycle work (trees/afterlife.h): */
+	/* Set by trees/afterlife.h: */
 	struct strlist take_with;	/* later upstream fixes of it the tree lacks, oldest first */
 	char *queued;			/* the stable-queue patch it is queued as, or NULL */
 };
@@ -32,10 +32,9 @@ struct sm_scan_item {
 	struct sm_verdict verdict;	/* for no particular tree */
 	char *fixes_first_release;	/* first tag containing the Fixes: target, or NULL */
 	struct sm_scan_tree_result *trees;	/* opts->nr_trees entries */
-	/* Added by the trees work (not part of the first contract): */
 	char patch_id[41];		/* "" for merges and empty commits */
 	char *fixes_target;		/* full id of the Fixes: target that decided, or NULL */
-	/* Added by the lifecycle work (trees/afterlife.h): */
+	/* Set by trees/afterlife.h: */
 	long long committed;		/* committer time, seconds since the epoch */
 	char *reverted_by;		/* the upstream commit reverting it for good, or NULL */
 	struct strlist later_fixes;	/* later upstream commits fixing it, recursively */
@@ -52,7 +51,7 @@ struct sm_scan_opts {
 	const struct sm_rules *rules;
 	int check_applies;		/* try each candidate against each tree (slower) */
 	const char *cache_dir;		/* upstream-index cache; NULL: $XDG_CACHE_HOME/stablemate */
-	/* Added by the lifecycle work (trees/afterlife.h): */
+	/* For trees/afterlife.h: */
 	const char *upstream_ref;	/* read past the range up to here; NULL: HEAD's branch, "": off */
 	int min_soak_days;		/* hold back commits younger than this in mainline */
 	long long now;			/* the time soak is measured at; 0: now */
@@ -66,11 +65,11 @@ struct sm_scan_opts {
 struct sm_scan_result {
 	struct sm_scan_item *items;	/* in upstream (topological, oldest first) order */
 	size_t nr;
-	/* Added by the trees work: how each tree's upstream index was got
+	/* How each tree's upstream index was got
 	 * (sm_cache_state_name: "new", "hit", "incremental", "rebuilt", "off"). */
 	const char **tree_cache_state;	/* opts->nr_trees entries, static strings */
 	size_t nr_trees;		/* entries of each item's trees[] */
-	/* Added by the lifecycle work: the look-past-the-range index. */
+	/* The look-past-the-range index (trees/lifecycle.h). */
 	const char *lifecycle_cache;	/* sm_cache_state_name, NULL when off */
 	char *lifecycle_ref;		/* the branch it read, or NULL */
 	size_t lifecycle_nr;		/* commits it holds */
