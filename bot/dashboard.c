@@ -16,6 +16,7 @@
 /* What the pages need of one upstream commit's notes. */
 struct page_reviews {
 	struct sm_note note;
+	unsigned replies;	/* blocks that count as a review (sm_review_counts) */
 	unsigned acks;		/* Reviewed-by, Acked-by, Tested-by trailers */
 	unsigned naks;		/* Nacked-by / NAK */
 };
@@ -164,6 +165,8 @@ static int load_reviews(struct site *s, const struct sm_scan_item *it, struct pa
 	for (size_t i = 0; i < pr->note.nr; i++) {
 		const struct sm_review *rv = &pr->note.reviews[i];
 
+		if (sm_review_counts(rv))
+			pr->replies++;
 		for (size_t j = 0; j < rv->trailers.nr; j++) {
 			if (is_nak(rv->trailers.items[j]))
 				pr->naks++;
@@ -231,11 +234,11 @@ static void add_mail_state(struct strbuf *p, const struct site *s, const char *u
 
 static void add_review_count(struct strbuf *p, const struct page_reviews *pr)
 {
-	if (!pr->note.nr) {
+	if (!pr->replies) {
 		strbuf_addstr(p, "<span class=\"muted\">none</span>");
 		return;
 	}
-	strbuf_addf(p, "%zu repl%s", pr->note.nr, pr->note.nr == 1 ? "y" : "ies");
+	strbuf_addf(p, "%u repl%s", pr->replies, pr->replies == 1 ? "y" : "ies");
 	if (pr->acks)
 		strbuf_addf(p, ", %u ack%s", pr->acks, pr->acks == 1 ? "" : "s");
 	if (pr->naks)
@@ -443,7 +446,8 @@ static void add_review(struct site *s, struct strbuf *p, const struct sm_review 
 		strbuf_addstr(p, "</pre>\n");
 	}
 	strbuf_addstr(p, "</article>\n");
-	s->st->reviews++;
+	if (sm_review_counts(rv))
+		s->st->reviews++;
 }
 
 static int write_candidate_page(struct site *s, size_t i, time_t now)

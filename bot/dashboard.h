@@ -31,7 +31,7 @@ struct sm_dashboard_stats {
 	unsigned trees;
 	unsigned listed;	/* (candidate or maybe, tree) rows */
 	unsigned pages;		/* candidate pages */
-	unsigned reviews;	/* reviews shown */
+	unsigned reviews;	/* blocks shown that count as a review (sm_review_counts) */
 };
 
 /* Writes the site. 0 or -1 (sm_error names the file or repository). */
