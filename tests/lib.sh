@@ -22,3 +22,25 @@ skip() {
 	echo "SKIP: $*"
 	exit 77
 }
+
+# Soft checks, for tests that run many cases and report each one instead of
+# stopping at the first failure (trees_cli.sh, life_cli.sh). Use them after
+# `set +e`; end the test with `checks_done NAME`.
+fails=0
+ok() { echo "ok - $1"; }
+bad() { echo "not ok - $1"; fails=$((fails + 1)); }
+# expect NAME WANT_RC CMD...: runs CMD, output in $out, checks the exit code.
+expect() {
+	local name=$1 want=$2; shift 2
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else bad "$name (exit $rc, want $want): $out"; fi
+}
+# has NAME TEXT / hasnt NAME TEXT: $out holds TEXT, or does not.
+has() { if grep -qF -- "$2" <<<"$out"; then ok "$1"; else bad "$1: no '$2' in: $out"; fi; }
+hasnt() { if grep -qF -- "$2" <<<"$out"; then bad "$1: '$2' in: $out"; else ok "$1"; fi; }
+# json NAME PYTHON: PYTHON (with d = the JSON in $out) exits 0.
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $2" <<<"$out" && ok "$1" || bad "$1: $out"; }
+checks_done() {
+	echo "$1: $fails failed"
+	[ "$fails" = 0 ]
+}

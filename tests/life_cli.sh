@@ -5,23 +5,10 @@
 # order), "# after -rc3" before and after -rc3, "# after 4 weeks", the
 # minimum soak, a stable-queue directory, CVE records; the lifecycle index
 # cache (new, hit, incremental, rebuilt) and its errors.
-set -uo pipefail
-top=${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-sm=${STABLEMATE:-$top/stablemate}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sm-life-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+set +e	# soft checks: every case runs and is reported (lib.sh)
+top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
 export XDG_CACHE_HOME=$tmp/cache
-fails=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fails=$((fails + 1)); }
-expect() {
-	local name=$1 want=$2; shift 2
-	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" = "$want" ]; then ok "$name"; else bad "$name (exit $rc, want $want): $out"; fi
-}
-has() { if grep -qF -- "$2" <<<"$out"; then ok "$1"; else bad "$1: no '$2' in: $out"; fi; }
-hasnt() { if grep -qF -- "$2" <<<"$out"; then bad "$1: '$2' in: $out"; else ok "$1"; fi; }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $2" <<<"$out" && ok "$1" || bad "$1: $out"; }
 # verdict ID TREE-INDEX: the tree verdict of a commit in the JSON in $out
 verdict() { python3 -c "import json,sys; d=json.load(sys.stdin); print([c for c in d['commits'] if c['id']=='$1'][0]['trees'][$2]['verdict']['verdict'])" <<<"$out"; }
 
@@ -143,5 +130,4 @@ echo '{"cveMetadata": {"cveID": "CVE-2017-9999"' > "$tmp/cves/cve/published/2017
 expect "truncated CVE record" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --cve-dir "$tmp/cves"
 has "names the record" "CVE-2017-9999.json: not a JSON CVE record"
 
-echo "life_cli: $fails failed"
-[ "$fails" = 0 ]
+checks_done life_cli

@@ -8,26 +8,8 @@
 # Writes DIR/ids.sh: NAME=<full sha> for every commit named below.
 set -euo pipefail
 dir=$1
-mkdir -p "$dir"
-repo=$dir/linux
-rm -rf "$repo" "$dir/queue" "$dir/cves"
-git init -q -b master "$repo"
-cd "$repo"
-git config user.name "Test Maintainer"
-git config user.email "maint@example.org"
-git config commit.gpgsign false
-export GIT_AUTHOR_NAME="Kernel Dev" GIT_AUTHOR_EMAIL="dev@example.org"
-export GIT_COMMITTER_NAME="Test Maintainer" GIT_COMMITTER_EMAIL="maint@example.org"
-t=1500000000
-tick() { t=$((t + 3600)); export GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000"; }
-ids=$dir/ids.sh
-: > "$ids"
-record() { echo "$1=$(git rev-parse HEAD)" >> "$ids"; eval "$1=$(git rev-parse HEAD)"; }
-mkfile() {
-	mkdir -p "$(dirname "$1")"
-	for i in $(seq 1 "$2"); do echo "	int ${3}_$i = $i; /* $1 */"; done > "$1"
-}
-setline() { sed -i "${2}s|.*|$3|" "$1"; }
+rm -rf "$dir/queue" "$dir/cves"
+. "$(dirname "$0")/gitrepo.sh"
 # change FILE LINE TEXT SUBJECT BODY [TRAILER...]
 change() {
 	local f=$1 n=$2 text=$3 subj=$4 body=$5; shift 5

@@ -2,27 +2,10 @@
 # trees_cli.sh: the scan/missing/backports/deps/steal/yank/insert commands
 # end to end on the repository of trees_mkrepo.sh: text and JSON output,
 # --help, usage errors (exit 2) and failures (exit 1, one line).
-set -uo pipefail
-# grepq ARGS: grep -q that reads all of its input. In "cmd | grep -q x" under
-# pipefail, grep -q exits at the first match and cmd may die of SIGPIPE
-# (exit 141), failing the test now and then.
-grepq() { grep "$@" >/dev/null; }
-top=${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-sm=${STABLEMATE:-$top/stablemate}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sm-trees-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+set +e	# soft checks: every case runs and is reported (lib.sh)
+top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
 export XDG_CACHE_HOME=$tmp/cache
-fails=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1"; fails=$((fails + 1)); }
-# expect NAME WANT_RC CMD...: runs CMD, output in $out, checks the exit code.
-expect() {
-	local name=$1 want=$2; shift 2
-	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" = "$want" ]; then ok "$name"; else bad "$name (exit $rc, want $want): $out"; fi
-}
-has() { if grep -qF -- "$2" <<<"$out"; then ok "$1"; else bad "$1: no '$2' in: $out"; fi; }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $2" <<<"$out" && ok "$1" || bad "$1: $out"; }
 
 bash "$top/tests/trees_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "mkrepo failed"; exit 1; }
 . "$tmp/ids.sh"
@@ -139,5 +122,4 @@ has "insert conflict message" "does not apply after i41~4"
 [ "$(git rev-parse i41)" = "$before" ] && ok "insert conflict left the branch" || bad "insert conflict moved the branch"
 expect "insert without --after" 2 "$sm" insert i41 "$W8"
 
-echo "trees_cli: $fails failed"
-[ "$fails" = 0 ]
+checks_done trees_cli

@@ -11,29 +11,7 @@ dir=$1
 top=${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 fx=$top/tests/fixtures/trees
 seed=$(ls "$top"/../shared/seeds/001-*.patch 2>/dev/null | head -1 || true)
-mkdir -p "$dir"
-repo=$dir/linux
-rm -rf "$repo"
-git init -q -b master "$repo"
-cd "$repo"
-git config user.name "Test Maintainer"
-git config user.email "maint@example.org"
-git config commit.gpgsign false
-export GIT_AUTHOR_NAME="Kernel Dev" GIT_AUTHOR_EMAIL="dev@example.org"
-export GIT_COMMITTER_NAME="Test Maintainer" GIT_COMMITTER_EMAIL="maint@example.org"
-t=1500000000
-tick() { t=$((t + 3600)); export GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000"; }
-ids=$dir/ids.sh
-: > "$ids"
-record() { echo "$1=$(git rev-parse HEAD)" >> "$ids"; eval "$1=$(git rev-parse HEAD)"; }
-
-# A file of n numbered lines.
-mkfile() {
-	mkdir -p "$(dirname "$1")"
-	for i in $(seq 1 "$2"); do echo "	int ${3:-x}_$i = $i; /* $1 */"; done > "$1"
-}
-# setline FILE N TEXT
-setline() { sed -i "${2}s|.*|$3|" "$1"; }
+. "$top/tests/gitrepo.sh"
 # commit_msg MSGFILE [TRAILER...]: commit everything with a real message.
 commit_msg() {
 	local f=$1; shift
