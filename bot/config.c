@@ -509,7 +509,6 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		return key_error(l, name, v, "passwords are not kept in the config: use smtp.passwordFile or smtp.passwordEnv");
 	} else if (!strcmp(name, "smtp.passwordfile")) {
 		free(c->smtp_password_file);
-	free(c->smtp_ca_file);
 		c->smtp_password_file = resolve_path(l, v);
 	} else if (!strcmp(name, "smtp.cafile")) {
 		free(c->smtp_ca_file);
@@ -839,6 +838,7 @@ void sm_bot_config_release(struct sm_bot_config *c)
 	free(c->smtp_host);
 	free(c->smtp_user);
 	free(c->smtp_password_file);
+	free(c->smtp_ca_file);
 	free(c->smtp_password_env);
 	free(c->from);
 	free(c->list_id);

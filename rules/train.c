@@ -18,6 +18,7 @@
 
 void sm_train_opts_default(struct sm_train_opts *o)
 {
+	memset(o, 0, sizeof(*o));	/* every field not set below is off: no progress meter */
 	o->min_df = 3;
 	o->epochs = 12;
 	o->rate = 0.1;

@@ -49,6 +49,7 @@ struct sm_train_opts {
 	struct sm_progress *progress;
 };
 
+/* Sets every field: the defaults above, NULL and 0 elsewhere. */
 void sm_train_opts_default(struct sm_train_opts *o);
 
 struct sm_train_result {

@@ -304,6 +304,24 @@ START_TEST(config_smtp_security)
 	ck_assert_msg(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n\tsecurity = none\n") == 0,
 		      "%s", sm_last_error());
 	sm_bot_config_release(&c);
+	/* caFile and passwordFile are paths next to the config, each kept
+	 * whatever their order (one key once freed the other's path). */
+	{
+		char *ca = xasprintf("%s/ca.pem", tmp), *pw = xasprintf("%s/pw", tmp);
+
+		ck_assert_int_eq(write_file_atomic(ca, "-----BEGIN CERTIFICATE-----\n", 28), 0);
+		ck_assert_int_eq(write_file_atomic(pw, "letmein\n", 8), 0);
+		ck_assert_msg(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n\tuser = bot\n"
+					"\tcaFile = ca.pem\n\tpasswordFile = pw\n") == 0, "%s", sm_last_error());
+		ck_assert_str_eq(c.smtp_ca_file, ca);
+		ck_assert_str_eq(c.smtp_password_file, pw);
+		sm_bot_config_release(&c);
+		ck_assert_int_eq(load_smtp(&c, "[smtp]\n\thost = mail.example.org\n"
+					   "\tcaFile = no-such-ca.pem\n"), -1);
+		ck_assert_ptr_nonnull(strstr(sm_last_error(), "smtp.caFile"));
+		free(ca);
+		free(pw);
+	}
 }
 END_TEST
 
