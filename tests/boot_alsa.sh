@@ -12,10 +12,8 @@ set -euo pipefail
 [ -r /usr/src/linux-source-6.1.tar.xz ] || { echo "SKIP: no /usr/src/linux-source-6.1.tar.xz"; exit 77; }
 command -v qemu-system-x86_64 >/dev/null || { echo "SKIP: no qemu-system-x86_64"; exit 77; }
 
-src=${SM_SRCDIR:?} sm=${STABLEMATE:?}
-work=$(mktemp -d "${TMPDIR:-/tmp}/sm-boot-alsa.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${SM_SRCDIR:?}/tests/lib.sh"
+src=$SM_SRCDIR sm=${STABLEMATE:?} work=$TMP
 
 # positive: PASS, exit 0, all four subtests ok
 "$sm" boot --series "$src/kernel-patches" --run-dir "$work/pos" --json >"$work/pos.json" ||

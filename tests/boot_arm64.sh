@@ -12,10 +12,8 @@ set -euo pipefail
 for p in qemu-system-aarch64 aarch64-linux-gnu-gcc; do
 	command -v $p >/dev/null || { echo "SKIP: no $p"; exit 77; }
 done
-src=${SM_SRCDIR:?} sm=${STABLEMATE:?}
-work=$(mktemp -d "${TMPDIR:-/tmp}/sm-boot-arm64.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${SM_SRCDIR:?}/tests/lib.sh"
+src=$SM_SRCDIR sm=${STABLEMATE:?} work=$TMP
 
 "$sm" boot --arch arm64 --series "$src/kernel-patches" --run-dir "$work/pos" --json >"$work/pos.json" ||
 	{ cat "$work/pos.json"; tail -30 "$work/pos/serial.log" 2>/dev/null; fail "arm64 positive run did not pass"; }

@@ -9,11 +9,9 @@
 # the schema. Also a series that regresses nothing, and one that does not
 # build.
 set -euo pipefail
-src=${SM_SRCDIR:?} sm=${STABLEMATE:?}
 command -v gcc >/dev/null || { echo "SKIP: no gcc"; exit 77; }
-work=$(mktemp -d "${TMPDIR:-/tmp}/sm-boot-bisect.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${SM_SRCDIR:?}/tests/lib.sh"
+src=$SM_SRCDIR sm=${STABLEMATE:?} work=$TMP
 export STABLEMATE_DATADIR=$src/tests/fixtures/boot-stub STABLEMATE_CACHE=$work/cache
 
 mkdir -p "$work/bin"

@@ -4,15 +4,9 @@
 # to linux-6.1, which must stop the stage with the patch's name and the
 # failing hunk (the real cached kernel tree is reset and `git am` runs).
 set -euo pipefail
-# grepq ARGS: grep -q that reads all of its input. In "cmd | grep -q x" under
-# pipefail, grep -q exits at the first match and cmd may die of SIGPIPE
-# (exit 141), failing the test now and then.
-grepq() { grep "$@" >/dev/null; }
-src=${SM_SRCDIR:?} sm=${STABLEMATE:?}
-work=$(mktemp -d "${TMPDIR:-/tmp}/sm-boot-cli.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect() {	# expect CODE STDERR-SUBSTRING CMD...
+. "${SM_SRCDIR:?}/tests/lib.sh"
+src=$SM_SRCDIR sm=${STABLEMATE:?} work=$TMP
+expect_exit() {	# expect_exit CODE STDERR-SUBSTRING CMD...: or fail
 	local code=$1 msg=$2 rc=0
 	shift 2
 	"$@" >"$work/out" 2>"$work/err" || rc=$?
@@ -21,22 +15,22 @@ expect() {	# expect CODE STDERR-SUBSTRING CMD...
 }
 
 "$sm" boot --help | grepq "^usage: stablemate boot" || fail "--help"
-expect 2 "give exactly one of --series DIR or --branch B" "$sm" boot
-expect 2 "--timeout: 'soon' is not a number of seconds" "$sm" boot --series x --timeout soon
-expect 2 "--accel: 'xen' is not kvm or tcg" "$sm" boot --series x --accel xen
-expect 2 "--repo and --base go with --branch" "$sm" boot --series x --repo y
-expect 2 "--arch: 'riscv' is not x86_64 or arm64" "$sm" boot --series x --arch riscv
-expect 2 "--distcc: no hosts" "$sm" boot --series x --distcc ""
-expect 1 "stablemate boot: $work/none: not a series directory" "$sm" boot --series "$work/none"
+expect_exit 2 "give exactly one of --series DIR or --branch B" "$sm" boot
+expect_exit 2 "--timeout: 'soon' is not a number of seconds" "$sm" boot --series x --timeout soon
+expect_exit 2 "--accel: 'xen' is not kvm or tcg" "$sm" boot --series x --accel xen
+expect_exit 2 "--repo and --base go with --branch" "$sm" boot --series x --repo y
+expect_exit 2 "--arch: 'riscv' is not x86_64 or arm64" "$sm" boot --series x --arch riscv
+expect_exit 2 "--distcc: no hosts" "$sm" boot --series x --distcc ""
+expect_exit 1 "stablemate boot: $work/none: not a series directory" "$sm" boot --series "$work/none"
 mkdir "$work/bad" && echo "0001-missing.patch" >"$work/bad/series"
-expect 1 "stablemate boot: $work/bad/series:1: $work/bad/0001-missing.patch: no such patch" \
+expect_exit 1 "stablemate boot: $work/bad/series:1: $work/bad/0001-missing.patch: no such patch" \
 	"$sm" boot --series "$work/bad"
-expect 1 "$work/frag: config fragment not found" \
+expect_exit 1 "$work/frag: config fragment not found" \
 	"$sm" boot --series "$src/kernel-patches" --config "$work/frag"
 # relative paths, as a user types them, are the caller's directory's
-(cd "$work" && expect 1 "stablemate boot: $work/bad/series:1: $work/bad/0001-missing.patch: no such patch" \
+(cd "$work" && expect_exit 1 "stablemate boot: $work/bad/series:1: $work/bad/0001-missing.patch: no such patch" \
 	"$sm" boot --series bad)
-(cd "$work" && expect 1 "stablemate boot: $work/frag: config fragment not found" \
+(cd "$work" && expect_exit 1 "stablemate boot: $work/frag: config fragment not found" \
 	"$sm" boot --series "$src/kernel-patches" --config ./frag)
 
 [ -r /usr/src/linux-source-6.1.tar.xz ] || { echo "SKIP: no /usr/src/linux-source-6.1.tar.xz"; exit 77; }

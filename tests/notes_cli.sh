@@ -3,14 +3,8 @@
 # temp dir, read back with the plain git CLI; another maintainer's notes
 # fetched with git and merged; concurrent writers; bad input.
 set -euo pipefail
-# grepq ARGS: grep -q that reads all of its input. In "cmd | grep -q x" under
-# pipefail, grep -q exits at the first match and cmd may die of SIGPIPE
-# (exit 141), failing the test now and then.
-grepq() { grep "$@" >/dev/null; }
-S=${STABLEMATE:-./stablemate}
-T=$(mktemp -d "${TMPDIR:-/tmp}/sm-notes-cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+S=$STABLEMATE T=$TMP
 export GIT_AUTHOR_NAME="Up Stream" GIT_AUTHOR_EMAIL=up@example.org
 export GIT_COMMITTER_NAME="Up Stream" GIT_COMMITTER_EMAIL=up@example.org
 cd "$T"
