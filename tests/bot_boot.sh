@@ -17,15 +17,8 @@
 #  5. a dry run boots nothing and shows the recorded result.
 . "$(dirname "$0")/lib.sh"
 . "$SM_SRCDIR/tests/bot_smtpd.sh"
-why=$(smtpd_usable) || skip "$why"
 command -v gcc >/dev/null || skip "no gcc"
-
-trap 'smtpd_stop; rm -rf "$TMP"' EXIT
-chmod 755 "$TMP"
-cd "$TMP"
-SRV=$TMP/srv
-smtpd_start "$SRV" || fail "cannot start OpenSMTPD"
-MAIL=$SRV/mail
+smtpd_test_start
 
 export STABLEMATE_DATADIR=$SM_SRCDIR/tests/fixtures/boot-stub
 export PATH=$SM_SRCDIR/tests/fixtures/boot-stub/bin:$PATH	# its qemu-system-x86_64

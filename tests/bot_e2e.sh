@@ -16,15 +16,8 @@
 #     database, else sent again under the same Message-ID.
 . "$(dirname "$0")/lib.sh"
 . "$SM_SRCDIR/tests/bot_smtpd.sh"
-why=$(smtpd_usable) || skip "$why"
 command -v notmuch >/dev/null || skip "notmuch is not installed"
-
-trap 'smtpd_stop; rm -rf "$TMP"' EXIT
-chmod 755 "$TMP"
-cd "$TMP"
-SRV=$TMP/srv
-smtpd_start "$SRV" refused@example.org || fail "cannot start OpenSMTPD"
-MAIL=$SRV/mail
+smtpd_test_start refused@example.org
 LIST=$MAIL/stable-list
 
 "$SM_SRCDIR/bot/sample-repo.sh" "$SM_SRCDIR/sample/bot/commits" "$TMP/linux" >/dev/null

@@ -65,6 +65,20 @@ smtpd_stop() {
 	SMTPD_PID=
 }
 
+# smtpd_test_start [REFUSED_ADDRESS]: for a test that sourced tests/lib.sh:
+# skips when OpenSMTPD cannot run here, else starts it under $TMP/srv (its
+# Maildirs under $MAIL), stopped at exit, and enters $TMP.
+smtpd_test_start() {
+	local why
+	why=$(smtpd_usable) || skip "$why"
+	trap 'smtpd_stop; rm -rf "$TMP"' EXIT
+	chmod 755 "$TMP"	# smtpd delivers as nobody
+	cd "$TMP"
+	SRV=$TMP/srv
+	smtpd_start "$SRV" "$@" || fail "cannot start OpenSMTPD"
+	MAIL=$SRV/mail
+}
+
 # maildir_count DIR: messages delivered into a Maildir.
 maildir_count() {
 	find "$1/new" "$1/cur" -type f 2>/dev/null | wc -l
