@@ -61,7 +61,7 @@ static char *get_str(const struct strbuf *json, const char *key)
 {
 	struct strbuf v = STRBUF_INIT;
 
-	if (json_get_string(json->buf, json->len, key, &v) != 1) {
+	if (json_get_string(json->buf, json->len, key, &v) != JSON_FOUND) {
 		strbuf_release(&v);
 		return NULL;
 	}
@@ -84,7 +84,7 @@ static int load_result(const char *path, struct sm_bot_boot_result *r, char **in
 	r->bisected = get_str(&json, "bisected");
 	r->bisected_upstream = get_str(&json, "bisected_upstream");
 	r->arch = get_str(&json, "arch");
-	if (json_get_raw(json.buf, json.len, "patches", &raw) == 1)
+	if (json_get_raw(json.buf, json.len, "patches", &raw) == JSON_FOUND)
 		r->patches = strtol(raw.buf, NULL, 10);
 	regs = get_str(&json, "regressions");
 	if (regs)

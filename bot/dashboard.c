@@ -157,7 +157,7 @@ static int load_reviews(struct site *s, const struct sm_scan_item *it, struct pa
 		strbuf_release(&text);
 		return -1;
 	}
-	if (r == 0) {
+	if (r == SM_NOTE_FOUND) {
 		sm_note_release(&pr->note);
 		sm_note_parse(&pr->note, text.buf);
 	}
@@ -189,11 +189,13 @@ static char *load_boot(const struct sm_dashboard_opts *o, const char *tree)
 	file_slug(&slug, tree);
 	path = xasprintf("%s/boot/%s.json", o->cfg->state_dir, slug.buf);
 	if (file_exists(path) && !read_file(path, &json) &&
-	    json_get_string(json.buf, json.len, "verdict", &verdict) == 1) {
+	    json_get_string(json.buf, json.len, "verdict", &verdict) == JSON_FOUND) {
 		strbuf_addstr(&line, verdict.buf);
-		if (json_get_string(json.buf, json.len, "summary", &summary) == 1 && summary.len)
+		if (json_get_string(json.buf, json.len, "summary", &summary) == JSON_FOUND &&
+		    summary.len)
 			strbuf_addf(&line, ": %s", summary.buf);
-		if (json_get_string(json.buf, json.len, "bisected", &bisected) == 1 && bisected.len)
+		if (json_get_string(json.buf, json.len, "bisected", &bisected) == JSON_FOUND &&
+		    bisected.len)
 			strbuf_addf(&line, " (first bad patch: %s)", bisected.buf);
 	}
 	sm_clear_error();

@@ -100,7 +100,7 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 
 	if (git_oid_fromstr(&oid, id))
 		return;
-	if (sm_notes_read(x->repo, x->cfg->notes_ref, &oid, &note) != 0) {
+	if (sm_notes_read(x->repo, x->cfg->notes_ref, &oid, &note) != SM_NOTE_FOUND) {
 		strbuf_release(&note);
 		return;
 	}

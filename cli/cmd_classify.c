@@ -264,11 +264,12 @@ static void add_json_file(void *ctx, const char *e, size_t len)
 	struct strbuf path = STRBUF_INIT, num = STRBUF_INIT;
 	unsigned long added = 0, removed = 0;
 
-	if (len && e[0] == '{' && json_get_string(e, len, "file", &path) == 1 && path.len) {
-		if (json_get_raw(e, len, "added", &num) == 1)
+	if (len && e[0] == '{' && json_get_string(e, len, "file", &path) == JSON_FOUND &&
+	    path.len) {
+		if (json_get_raw(e, len, "added", &num) == JSON_FOUND)
 			added = strtoul(num.buf, NULL, 10);
 		strbuf_reset(&num);
-		if (json_get_raw(e, len, "removed", &num) == 1)
+		if (json_get_raw(e, len, "removed", &num) == JSON_FOUND)
 			removed = strtoul(num.buf, NULL, 10);
 		sm_commit_add_file(c, path.buf, path.len, (unsigned)added, (unsigned)removed);
 	}
@@ -343,7 +344,8 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 			m += sizeof(cve_preamble) - 1;
 		sm_commit_parse_message(&c, m, strlen(m));
 		strbuf_reset(&tmp);
-		if (json_get_raw(line, n, "files", &tmp) == 1 && tmp.len && tmp.buf[0] == '[')
+		if (json_get_raw(line, n, "files", &tmp) == JSON_FOUND && tmp.len &&
+		    tmp.buf[0] == '[')
 			each_array_element(tmp.buf, tmp.len, add_json_file, &c);
 		sm_classify(b->o->rules, &c, &b->o->tree, &v);
 		batch_line(b->o, id.len ? id.buf : NULL, &c, &v, &b->out);

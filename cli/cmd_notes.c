@@ -270,7 +270,7 @@ static int notes_show(int argc, char **argv)
 			strbuf_release(&text);
 			goto out;
 		}
-		shown[i].found = r == 0;
+		shown[i].found = r == SM_NOTE_FOUND;
 		sm_note_parse(&shown[i].note, text.buf);
 		total += shown[i].note.nr;
 		strbuf_release(&text);

@@ -37,7 +37,13 @@ int sm_review_counts(const struct sm_review *r);
  * ref, the note is re-read and merged, never overwritten. 0 or -1. */
 int sm_notes_add_review(git_repository *repo, const char *notes_ref,
 			const git_oid *commit, const struct sm_review *r, int *added);
-/* The note text of commit: 0 found, 1 no note, -1 error (sm_error). */
+/* What sm_notes_read returns when it did not fail (-1, sm_error). */
+enum sm_note_status {
+	SM_NOTE_FOUND = 0,	/* the note's text was appended to out */
+	SM_NOTE_NONE = 1,	/* commit has no note */
+};
+
+/* The note text of commit: SM_NOTE_FOUND, SM_NOTE_NONE, or -1 (sm_error). */
 int sm_notes_read(git_repository *repo, const char *notes_ref,
 		  const git_oid *commit, struct strbuf *out);
 /* Parses note text into reviews (caller releases each and frees the array). */

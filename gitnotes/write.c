@@ -51,7 +51,7 @@ int sm_notes_read(git_repository *repo, const char *notes_ref,
 		notes_ref = SM_NOTES_REF_DEFAULT;
 	err = git_note_read(&note, repo, notes_ref, commit);
 	if (err == GIT_ENOTFOUND)
-		return 1;
+		return SM_NOTE_NONE;
 	if (err < 0) {
 		git_oid_tostr(hex, sizeof(hex), commit);
 		return sm_error("%s: reading the note of %s: %s", notes_ref, hex, sm_git_error());
@@ -62,7 +62,7 @@ int sm_notes_read(git_repository *repo, const char *notes_ref,
 		git_oid_tostr(hex, sizeof(hex), commit);
 		return sm_error("%s: reading the note of %s: %s", notes_ref, hex, sm_git_error());
 	}
-	return 0;
+	return SM_NOTE_FOUND;
 }
 
 static int make_signature(git_repository *repo, git_signature **sig)

@@ -203,7 +203,7 @@ static int get_members(const char *json, size_t len, const char *const *keys,
 			if (skip_value(&c, 0))
 				goto bad;
 			strbuf_add(outs[i], start, (size_t)(c.p - start));
-			found[i] = 1;
+			found[i] = JSON_FOUND;
 			ret++;
 		} else if (i < n) {
 			int rc = read_member_value(&c, outs[i]);

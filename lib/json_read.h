@@ -5,16 +5,26 @@
 #include <stddef.h>
 #include "lib/strbuf.h"
 
+/* What the readers return for a member when the JSON could be read (bad
+ * JSON: -1). */
+enum json_member_status {
+	JSON_ABSENT = 0,	/* no such member (or not of the type asked for) */
+	JSON_FOUND = 1,		/* its value was appended to out */
+};
+
 /* Finds top-level member key of the object in json[0..len) and appends its
  * value to out: a string decoded to UTF-8, or an array of strings joined
- * with '\n'. Returns 1 found, 0 absent (or not a string), -1 bad JSON. */
+ * with '\n'. Returns JSON_FOUND, JSON_ABSENT (also when not a string), or -1
+ * (bad JSON). */
 int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out);
-/* The same for n keys in one pass: found[i] is 1 when keys[i] was there
- * (value appended to outs[i]). Returns the number found, -1 bad JSON. */
+/* The same for n keys in one pass: found[i] is JSON_FOUND when keys[i] was
+ * there (value appended to outs[i]), else JSON_ABSENT. Returns the number
+ * found, -1 bad JSON. */
 int json_get_strings(const char *json, size_t len, const char *const *keys,
 		     struct strbuf *const *outs, int *found, size_t n);
 /* Appends the JSON text of member key's value as it stands (any type: an
- * array of objects, a number). Returns 1 found, 0 absent, -1 bad JSON. */
+ * array of objects, a number). Returns JSON_FOUND, JSON_ABSENT, or -1 (bad
+ * JSON). */
 int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *out);
 
 #endif

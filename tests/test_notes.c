@@ -121,7 +121,7 @@ static char *note_text(const git_oid *oid)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	ck_assert_int_eq(sm_notes_read(repo, SM_NOTES_REF_DEFAULT, oid, &sb), 0);
+	ck_assert_int_eq(sm_notes_read(repo, SM_NOTES_REF_DEFAULT, oid, &sb), SM_NOTE_FOUND);
 	strbuf_addstr(&sb, "");
 	return strbuf_detach(&sb, NULL);
 }
@@ -385,7 +385,7 @@ START_TEST(test_add_and_git_cli)
 	struct strbuf none = STRBUF_INIT;
 
 	repo_setup();
-	ck_assert_int_eq(sm_notes_read(repo, NULL, &c1, &none), 1);
+	ck_assert_int_eq(sm_notes_read(repo, NULL, &c1, &none), SM_NOTE_NONE);
 	review_init(&r, "r1@x", "Jörg Rödel <joro@8bytes.org>", "2024-01-02T15:30:12Z", "6.1",
 		    "Reviewed-by: Jörg Rödel <joro@8bytes.org>", "Fine by me.");
 	ck_assert_int_eq(sm_notes_add_review(repo, NULL, &c1, &r, &added), 0);

@@ -557,12 +557,12 @@ START_TEST(json_reader)
 	struct strbuf sb = STRBUF_INIT;
 	const char *j = "{\"cve\": \"CVE-1\", \"n\": [1, {\"a\": \"}\"}], \"description\": \"a\\nb \\u00e9\\ud83d\\ude00\", \"files\": [\"x.c\", \"y.c\"]}";
 
-	ck_assert_int_eq(json_get_string(j, strlen(j), "description", &sb), 1);
+	ck_assert_int_eq(json_get_string(j, strlen(j), "description", &sb), JSON_FOUND);
 	ck_assert_str_eq(sb.buf, "a\nb \xc3\xa9\xf0\x9f\x98\x80");
 	strbuf_reset(&sb);
-	ck_assert_int_eq(json_get_string(j, strlen(j), "files", &sb), 1);
+	ck_assert_int_eq(json_get_string(j, strlen(j), "files", &sb), JSON_FOUND);
 	ck_assert_str_eq(sb.buf, "x.c\ny.c");
-	ck_assert_int_eq(json_get_string(j, strlen(j), "absent", &sb), 0);
+	ck_assert_int_eq(json_get_string(j, strlen(j), "absent", &sb), JSON_ABSENT);
 	ck_assert_int_eq(json_get_string("{\"a\": }", 7, "b", &sb), -1);
 	ck_assert_int_eq(json_get_string("[1]", 3, "b", &sb), -1);
 	strbuf_release(&sb);

@@ -606,7 +606,7 @@ START_TEST(yank_replays_and_keeps_backup)
 	struct sm_rewrite_result res;
 	char *out;
 
-	ck_assert_msg(sm_yank(r, "y41", id("S3"), &res) == 0, "%s", sm_last_error());
+	ck_assert_msg(sm_yank(r, "y41", id("S3"), &res) == SM_PICK_CLEAN, "%s", sm_last_error());
 	ck_assert_int_eq(res.replayed, 2);
 	ck_assert_str_eq(res.old_tip, id("S5"));
 	out = git_out("git log --format=%%s %s", "v4.1..y41");
@@ -635,7 +635,7 @@ START_TEST(yank_conflict_leaves_branch)
 	char *out;
 
 	/* S2B changes the line S2 introduced: without S2 it cannot apply. */
-	ck_assert_int_eq(sm_yank(r, "yc41", id("S2"), &res), 1);
+	ck_assert_int_eq(sm_yank(r, "yc41", id("S2"), &res), SM_PICK_CONFLICT);
 	ck_assert_str_eq(res.conflict_commit, id("S2B"));
 	ck_assert_int_eq(res.conflict_paths.nr, 1);
 	ck_assert_str_eq(res.conflict_paths.items[0], "net/tls/tls_sw.c");
@@ -673,7 +673,8 @@ START_TEST(insert_in_the_middle)
 	char *out;
 
 	o.after = id("S1");
-	ck_assert_msg(sm_insert(r, "i41", id("W1"), &o, &res) == 0, "%s", sm_last_error());
+	ck_assert_msg(sm_insert(r, "i41", id("W1"), &o, &res) == SM_PICK_CLEAN, "%s",
+		      sm_last_error());
 	ck_assert_int_eq(res.replayed, 5);
 	out = git_out("git log --format=%%s %s", "v4.1..i41");
 	ck_assert_str_eq(out, "Linux 4.1.1\n"
@@ -693,7 +694,7 @@ START_TEST(insert_in_the_middle)
 	/* W8 conflicts with the stable-only S2: the branch stays. */
 	out = git_out("git rev-parse %s", "i41");
 	o.after = "i41~4";	/* S1's rewrite is i41~5; this is the rewritten S2 */
-	ck_assert_int_eq(sm_insert(r, "i41", id("W8"), &o, &res), 1);
+	ck_assert_int_eq(sm_insert(r, "i41", id("W8"), &o, &res), SM_PICK_CONFLICT);
 	ck_assert(strstr(sm_last_error(), "does not apply"));
 	{
 		char *now = git_out("git rev-parse %s", "i41");

@@ -89,7 +89,7 @@ static int trial(git_repository *repo, const char *hex, const git_oid *onto_id,
 	if (git_oid_fromstr(&id, hex) == 0 && git_commit_lookup(&c, repo, &id) == 0 &&
 	    git_commit_lookup(&onto, repo, onto_id) == 0) {
 		r = sm_pick_tree(repo, c, onto, &tree, conflicts);
-		r = r == 0 ? 1 : r == 1 ? 0 : -1;
+		r = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
 	}
 	sm_clear_error();
 	git_commit_free(c);

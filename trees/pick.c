@@ -36,13 +36,13 @@ int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_o
 			git_index_conflict_iterator_free(it);
 		}
 		git_index_free(index);
-		return 1;
+		return SM_PICK_CONFLICT;
 	}
 	ret = git_index_write_tree_to(tree, index, repo);
 	git_index_free(index);
 	if (ret < 0)
 		return sm_error("commit %.12s: cannot write the picked tree (%s)", hex, sm_git_error());
-	return 0;
+	return SM_PICK_CLEAN;
 }
 
 char *sm_stable_message(const char *msg, const char *upstream, const char *signoff)

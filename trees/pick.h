@@ -6,9 +6,17 @@
 #include <git2.h>
 #include "lib/strlist.h"
 
-/* Applies pick's change (against its first parent) onto onto. Returns 0
- * and sets *tree when clean, 1 on a conflict (conflicting paths appended
- * to conflicts when not NULL), -1 on error (sm_error). */
+/* What sm_pick_tree returns when it did not fail (and sm_yank, sm_insert
+ * in trees/rewrite.h); a failure is -1 (sm_error). */
+enum sm_pick_status {
+	SM_PICK_CLEAN = 0,	/* the change applied */
+	SM_PICK_CONFLICT = 1,	/* it did not; nothing was written */
+};
+
+/* Applies pick's change (against its first parent) onto onto. Returns
+ * SM_PICK_CLEAN and sets *tree when clean, SM_PICK_CONFLICT on a conflict
+ * (conflicting paths appended to conflicts when not NULL), -1 on error
+ * (sm_error). */
 int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_oid *tree,
 		 struct strlist *conflicts);
 /* The message of a stable backport: subject, blank line, "commit <upstream>

@@ -56,7 +56,8 @@ static int collect(git_repository *repo, const char *branch, const git_oid *tip,
 	return 0;
 }
 
-/* Replays ch onto base; *out gets the new tip. 0, 1 conflict, -1 error. */
+/* Replays ch onto base; *out gets the new tip. SM_PICK_CLEAN, SM_PICK_CONFLICT
+ * or -1 (sm_error). */
 static int replay(git_repository *repo, const char *branch, const struct chain *ch,
 		  const git_oid *base, const git_signature *committer, git_oid *out,
 		  struct sm_rewrite_result *res)
@@ -74,7 +75,7 @@ static int replay(git_repository *repo, const char *branch, const struct chain *
 			return sm_error("%s: %s", branch, sm_git_error());
 		}
 		r = sm_pick_tree(repo, c, onto, &tree, &res->conflict_paths);
-		if (r == 1) {
+		if (r == SM_PICK_CONFLICT) {
 			struct strbuf paths = STRBUF_INIT;
 
 			git_oid_tostr(res->conflict_commit, 41, &ch->ids[i]);
@@ -85,7 +86,7 @@ static int replay(git_repository *repo, const char *branch, const struct chain *
 				 branch, res->conflict_commit, res->conflict_subject, paths.buf);
 			strbuf_release(&paths);
 		}
-		if (r == 0)
+		if (r == SM_PICK_CLEAN)
 			r = sm_commit_write(repo, git_commit_author(c),
 					    committer ? committer : git_commit_committer(c),
 					    git_commit_message(c), &tree, &cur, &cur);
@@ -96,7 +97,7 @@ static int replay(git_repository *repo, const char *branch, const struct chain *
 		res->replayed++;
 	}
 	*out = cur;
-	return 0;
+	return SM_PICK_CLEAN;
 }
 
 static int update_branch(git_repository *repo, git_reference *ref, const char *shortname,
@@ -172,8 +173,8 @@ int sm_yank(git_repository *repo, const char *branch, const char *commit,
 	if (git_signature_default(&committer, repo) < 0)
 		committer = NULL;
 	ret = replay(repo, branch, &ch, &base, committer, &new_tip, res);
-	if (ret == 0 && update_branch(repo, ref, git_reference_shorthand(ref), &tip, &new_tip,
-				      "yank", res) < 0)
+	if (ret == SM_PICK_CLEAN &&
+	    update_branch(repo, ref, git_reference_shorthand(ref), &tip, &new_tip, "yank", res) < 0)
 		ret = -1;
 out:
 	git_signature_free(committer);
@@ -210,8 +211,8 @@ int sm_insert(git_repository *repo, const char *branch, const char *commit,
 	if (sm_committer(&committer, repo, o->signoff) < 0)
 		goto out;
 	r = sm_pick_tree(repo, pick, after, &tree, &res->conflict_paths);
-	if (r) {
-		if (r == 1) {
+	if (r != SM_PICK_CLEAN) {
+		if (r == SM_PICK_CONFLICT) {
 			git_oid_tostr(res->conflict_commit, 41, &pick_id);
 			res->conflict_subject = xstrdup(git_commit_summary(pick) ? git_commit_summary(pick) : "");
 			sm_error("%s: %.12s (\"%s\") does not apply after %s (conflict in %s); "
@@ -229,8 +230,8 @@ int sm_insert(git_repository *repo, const char *branch, const char *commit,
 	if (sm_commit_write(repo, git_commit_author(pick), committer, msg, &tree, &after_id, &base) < 0)
 		goto out;
 	ret = replay(repo, branch, &ch, &base, committer, &new_tip, res);
-	if (ret == 0 && update_branch(repo, ref, git_reference_shorthand(ref), &tip, &new_tip,
-				      "insert", res) < 0)
+	if (ret == SM_PICK_CLEAN &&
+	    update_branch(repo, ref, git_reference_shorthand(ref), &tip, &new_tip, "insert", res) < 0)
 		ret = -1;
 out:
 	free(msg);

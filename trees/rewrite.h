@@ -6,13 +6,14 @@
 #ifndef SM_TREES_REWRITE_H
 #define SM_TREES_REWRITE_H
 #include <git2.h>
+#include "trees/pick.h"
 #include "lib/strlist.h"
 
 struct sm_rewrite_result {
 	char old_tip[41], new_tip[41];
 	char *backup_ref;		/* refs/stablemate/backup/<branch> */
 	size_t replayed;		/* commits replayed above the change */
-	/* On a conflict (return 1): the commit that did not replay. */
+	/* On a conflict (SM_PICK_CONFLICT): the commit that did not replay. */
 	char conflict_commit[41];
 	char *conflict_subject;
 	struct strlist conflict_paths;
@@ -24,9 +25,10 @@ struct sm_insert_opts {
 	int stable_line;	/* add "commit <sha> upstream." and Signed-off-by */
 };
 
-/* Both return 0 when the branch was rewritten, 1 on a conflict (branch
- * untouched, res says where, sm_error has the one-line message), -1 on
- * another error (sm_error). Release res with sm_rewrite_result_release. */
+/* Both return SM_PICK_CLEAN (trees/pick.h) when the branch was rewritten,
+ * SM_PICK_CONFLICT on a conflict (branch untouched, res says where, sm_error
+ * has the one-line message), -1 on another error (sm_error). Release res
+ * with sm_rewrite_result_release. */
 int sm_yank(git_repository *repo, const char *branch, const char *commit,
 	    struct sm_rewrite_result *res);
 int sm_insert(git_repository *repo, const char *branch, const char *commit,

@@ -77,7 +77,7 @@ static int try_apply(struct sm_tree_state *t, const char *id)
 		return -1;	/* the tree's repository lacks the commit */
 	if (git_commit_lookup(&onto, t->repo, &t->tip) == 0 && git_commit_parentcount(c) == 1) {
 		r = sm_pick_tree(t->repo, c, onto, &tree, NULL);
-		r = r == 0 ? 1 : r == 1 ? 0 : -1;
+		r = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
 	}
 	sm_clear_error();
 	git_commit_free(onto);

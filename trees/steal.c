@@ -50,7 +50,7 @@ static int pick_one(git_repository *repo, const char *upstream_id, git_oid *cur,
 		ret = 0;
 		goto out;
 	}
-	if (r == 1) {
+	if (r == SM_PICK_CONFLICT) {
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_addstr(&sb, "does not apply: conflict in ");
