@@ -35,6 +35,10 @@ struct sm_cycle_stats {
 int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st);
 /* One-line summary of a cycle ("scanned 120 commits; harvested ...; ..."). */
 void sm_cycle_summary(const struct sm_cycle_stats *st, int dry_run, struct strbuf *out);
+/* The same figures as one JSON object (run --json): dry_run, scanned,
+ * scan_seconds, harvest (when harvested), boot (when booted), report. */
+struct json_writer;
+void sm_cycle_stats_json(const struct sm_cycle_stats *st, int dry_run, struct json_writer *w);
 
 struct sm_daemon_opts {
 	struct sm_cycle_opts cycle;

@@ -1,9 +1,9 @@
 /* stablemate backports: where a fix was backported, and how it differs. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "trees/backports.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
-#include "lib/json.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -82,54 +82,10 @@ int cmd_backports(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		struct strbuf sb = STRBUF_INIT;
-		struct json_writer w;
+		struct cli_json j;
 
-		json_init(&w, &sb);
-		json_object_begin(&w, NULL);
-		json_string(&w, "fix", r.fix);
-		json_string(&w, "subject", r.subject);
-		json_string(&w, "patch_id", r.patch_id);
-		json_array_begin(&w, "trees");
-		for (size_t i = 0; i < r.nr; i++) {
-			const struct sm_backport *b = &r.trees[i];
-
-			json_object_begin(&w, NULL);
-			json_string(&w, "tree", b->tree);
-			json_bool(&w, "backported", b->how != SM_MATCH_NONE);
-			if (b->how != SM_MATCH_NONE) {
-				json_string(&w, "stable", b->stable);
-				json_string(&w, "matched_by", sm_match_name(b->how));
-				json_bool(&w, "differs", b->differs);
-				json_int(&w, "lines_differ", b->lines_differ);
-			}
-			if (b->applies < 0)
-				json_null(&w, "applies_to_mine");
-			else
-				json_bool(&w, "applies_to_mine", b->applies);
-			json_array_begin(&w, "conflicts");
-			for (size_t k = 0; k < b->conflicts.nr; k++)
-				json_string(&w, NULL, b->conflicts.items[k]);
-			json_array_end(&w);
-			json_object_end(&w);
-		}
-		json_array_end(&w);
-		if (r.mine) {
-			json_object_begin(&w, "mine");
-			json_string(&w, "tree", r.mine);
-			json_bool(&w, "has_fix", r.mine_has);
-			if (r.mine_has)
-				json_string(&w, "as", r.mine_as);
-			if (r.upstream_applies < 0)
-				json_null(&w, "upstream_applies");
-			else
-				json_bool(&w, "upstream_applies", r.upstream_applies);
-			json_object_end(&w);
-		}
-		json_object_end(&w);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		fputc('\n', stdout);
-		strbuf_release(&sb);
+		sm_backports_result_json(&r, cli_json_begin(&j));
+		cli_json_end(&j);
 	} else {
 		printf("%.12s %s\n", r.fix, r.subject);
 		for (size_t i = 0; i < r.nr; i++) {

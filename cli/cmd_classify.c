@@ -1,5 +1,6 @@
 /* stablemate classify: the verdict on commit messages, mails or a corpus. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
 #include "lib/json_read.h"
@@ -105,22 +106,20 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	char tv[32];
 
 	if (o->json) {
-		struct strbuf out = STRBUF_INIT;
-		struct json_writer w;
+		struct cli_json j;
+		struct json_writer *w = cli_json_begin(&j);
 
-		json_init(&w, &out);
-		json_object_begin(&w, NULL);
-		json_string(&w, "id", c->id);
-		json_string(&w, "subject", c->subject);
-		json_string(&w, "author", c->author);
-		json_string(&w, "tree", o->tree.version.major ?
+		json_object_begin(w, NULL);
+		json_string(w, "id", c->id);
+		json_string(w, "subject", c->subject);
+		json_string(w, "author", c->author);
+		json_string(w, "tree", o->tree.version.major ?
 			    sm_version_str(&o->tree.version, tv, sizeof(tv)) : NULL);
-		json_string(&w, "upstream", c->upstream_sha);
-		tags_json(c, &w);
-		sm_verdict_json(v, &w, "verdict");
-		json_object_end(&w);
-		puts(out.buf);
-		strbuf_release(&out);
+		json_string(w, "upstream", c->upstream_sha);
+		tags_json(c, w);
+		sm_verdict_json(v, w, "verdict");
+		json_object_end(w);
+		cli_json_end(&j);
 		return;
 	}
 	printf("%s%s%s\n", c->id ? c->id : "", c->id ? "  " : "", c->subject ? c->subject : "");
@@ -158,29 +157,26 @@ static int looks_like_mbox(const char *buf, size_t len)
 
 /* One JSON line per record, compact, for corpus runs. */
 static void batch_line(const struct classify_opts *o, const char *id, const struct sm_commit *c,
-		       const struct sm_verdict *v, struct strbuf *out)
+		       const struct sm_verdict *v, struct cli_json *out)
 {
-	struct json_writer w;
+	struct json_writer *w = &out->w;
 
-	strbuf_reset(out);
-	json_init(&w, out);
-	json_object_begin(&w, NULL);
-	json_string(&w, "id", id ? id : c->id);
-	json_string(&w, "subject", c->subject);
-	json_string(&w, "verdict", sm_verdict_name(v->kind));
-	json_int(&w, "score", v->score);
-	json_array_begin(&w, "reasons");
+	json_object_begin(w, NULL);
+	json_string(w, "id", id ? id : c->id);
+	json_string(w, "subject", c->subject);
+	json_string(w, "verdict", sm_verdict_name(v->kind));
+	json_int(w, "score", v->score);
+	json_array_begin(w, "reasons");
 	for (size_t i = 0; i < v->nr_reasons; i++)
-		json_string(&w, NULL, v->reasons[i].code);
-	json_array_end(&w);
-	json_object_end(&w);
-	strbuf_addch(out, '\n');
-	fwrite(out->buf, 1, out->len, stdout);
+		json_string(w, NULL, v->reasons[i].code);
+	json_array_end(w);
+	json_object_end(w);
+	cli_json_flush(out);
 }
 
 struct batch_ctx {
 	struct classify_opts *o;
-	struct strbuf out;
+	struct cli_json out;	/* one record's line at a time */
 	unsigned records, bad;
 	/* The input, read as a stream: */
 	const char *path;
@@ -421,8 +417,11 @@ static int batch_input(const char *buf, size_t len, void *ctx)
 
 static int run_batch(struct classify_opts *o, const char *path, size_t max_record)
 {
-	struct batch_ctx b = { o, STRBUF_INIT, 0, 0, path, max_record, 0, { 0 }, NULL };
-	int rc = sm_stream_file(path, batch_input, &b);
+	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record };
+	int rc;
+
+	cli_json_begin(&b.out);
+	rc = sm_stream_file(path, batch_input, &b);
 
 	if (rc >= 0 && b.mode == 'j')
 		rc = sm_lines_finish(&b.lines);
@@ -433,7 +432,7 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 		fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", b.records, b.bad);
 	sm_lines_release(&b.lines);
 	sm_mbox_parser_free(b.mbox);
-	strbuf_release(&b.out);
+	cli_json_discard(&b.out);
 	return rc < 0 ? cli_fail("classify") : 0;
 }
 

@@ -1,9 +1,9 @@
 /* stablemate deps: commits a fix needs before it applies to a tree. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "trees/deps.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
-#include "lib/json.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -63,45 +63,10 @@ int cmd_deps(int argc, char **argv)
 		return cli_fail("deps");
 	}
 	if (json) {
-		struct strbuf sb = STRBUF_INIT;
-		struct json_writer w;
+		struct cli_json j;
 
-		json_init(&w, &sb);
-		json_object_begin(&w, NULL);
-		json_string(&w, "fix", r.fix);
-		json_string(&w, "subject", r.subject);
-		json_string(&w, "tree", tree.name);
-		if (r.base[0])
-			json_string(&w, "base", r.base);
-		else
-			json_null(&w, "base");
-		json_int(&w, "already_in_tree", (long long)r.already_in_tree);
-		json_int(&w, "levels", r.level);
-		json_bool(&w, "truncated", r.truncated);
-		json_array_begin(&w, "deps");
-		for (size_t i = 0; i < r.nr; i++) {
-			json_object_begin(&w, NULL);
-			json_string(&w, "id", r.deps[i].id);
-			json_string(&w, "subject", r.deps[i].subject);
-			json_int(&w, "lines", r.deps[i].lines);
-			json_int(&w, "level", r.deps[i].level);
-			json_bool(&w, "new_file", r.deps[i].new_file);
-			json_array_begin(&w, "paths");
-			for (size_t k = 0; k < r.deps[i].paths.nr; k++)
-				json_string(&w, NULL, r.deps[i].paths.items[k]);
-			json_array_end(&w);
-			json_object_end(&w);
-		}
-		json_array_end(&w);
-		json_array_begin(&w, "files_not_in_tree");
-		for (size_t k = 0; k < r.missing_files.nr; k++)
-			json_string(&w, NULL, r.missing_files.items[k]);
-		json_array_end(&w);
-		json_bool(&w, "feature_missing", r.missing_files.nr > 0);
-		json_object_end(&w);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		fputc('\n', stdout);
-		strbuf_release(&sb);
+		sm_deps_result_json(&r, tree.name, cli_json_begin(&j));
+		cli_json_end(&j);
 	} else {
 		printf("%.12s %s\n", r.fix, r.subject);
 		printf("needs %zu commit%s first in %s (%zu more found are already there)\n", r.nr,

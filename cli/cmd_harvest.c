@@ -1,5 +1,6 @@
 /* stablemate harvest: list replies -> reviews -> git notes on upstream commits. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "lib/progress.h"
 #include "mail/harvest.h"
 #include "gitnotes/notes.h"
@@ -31,7 +32,7 @@ static const struct sm_usage usage = { synopsis,
 };
 
 struct out {
-	struct json_writer w;
+	struct cli_json j;	/* the document, written whether or not --json */
 	int json;
 };
 
@@ -39,6 +40,7 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 		     const char *commit, const char *patch_id, const char *subject)
 {
 	struct out *o = data;
+	struct json_writer *w = &o->j.w;
 
 	if (!strcmp(ev, "written")) {
 		const char *crash = getenv("SM_HARVEST_CRASH_AFTER_NOTE");
@@ -53,38 +55,32 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 	}
 	if (!o->json)
 		return;	/* the summary line says it all; --json lists each event */
-	json_object_begin(&o->w, NULL);
-	json_string(&o->w, "event", ev);
+	json_object_begin(w, NULL);
+	json_string(w, "event", ev);
 	if (r) {
-		json_string(&o->w, "commit", commit);
-		json_string(&o->w, "message_id", r->message_id);
-		json_string(&o->w, "author", r->author);
-		json_string(&o->w, "date", r->date);
-		json_string(&o->w, "tree", r->tree);
-		json_string(&o->w, "subject", r->subject);
-		json_string(&o->w, "link", r->link);
-		json_bool(&o->w, "via_cover", r->via_cover);
-		json_array_begin(&o->w, "trailers");
-		for (size_t i = 0; i < r->trailers.nr; i++)
-			json_string(&o->w, NULL, r->trailers.items[i]);
-		json_array_end(&o->w);
-		json_array_begin(&o->w, "unverified");
-		for (size_t i = 0; i < r->unverified.nr; i++)
-			json_string(&o->w, NULL, r->unverified.items[i]);
-		json_array_end(&o->w);
-		json_string(&o->w, "comment", r->comment);
+		json_string(w, "commit", commit);
+		json_string(w, "message_id", r->message_id);
+		json_string(w, "author", r->author);
+		json_string(w, "date", r->date);
+		json_string(w, "tree", r->tree);
+		json_string(w, "subject", r->subject);
+		json_string(w, "link", r->link);
+		json_bool(w, "via_cover", r->via_cover);
+		json_strlist(w, "trailers", &r->trailers);
+		json_strlist(w, "unverified", &r->unverified);
+		json_string(w, "comment", r->comment);
 	} else {
-		json_string(&o->w, "patch_message_id", patch_id);
-		json_string(&o->w, "subject", subject);
+		json_string(w, "patch_message_id", patch_id);
+		json_string(w, "subject", subject);
 	}
-	json_object_end(&o->w);
+	json_object_end(w);
 }
 
 int cmd_harvest(int argc, char **argv)
 {
 	struct sm_harvest_opts o = { 0 };
 	struct sm_harvest_stats st;
-	struct strbuf sb = STRBUF_INIT;
+	struct json_writer *w;
 	struct out out = { 0 };
 	int ret;
 	const struct sm_option options[] = {
@@ -112,33 +108,33 @@ int cmd_harvest(int argc, char **argv)
 	if (!o.db_path || !o.repo)
 		return cli_usage_error("harvest", "--db and -C/--repo are required");
 
-	json_init(&out.w, &sb);
-	json_object_begin(&out.w, NULL);
-	json_array_begin(&out.w, "events");
+	w = cli_json_begin(&out.j);
+	json_object_begin(w, NULL);
+	json_array_begin(w, "events");
 	o.progress = sm_progress_start("Harvesting messages", 0);
 	ret = sm_harvest_report(&o, &st, on_event, &out);
-	json_array_end(&out.w);
+	json_array_end(w);
 	if (ret < 0) {
 		sm_progress_abort(&o.progress);
-		strbuf_release(&sb);
+		cli_json_discard(&out.j);
 		return cli_fail("harvest");
 	}
 	sm_progress_stop(&o.progress);
 	if (out.json) {
-		json_object_begin(&out.w, "stats");
-		json_int(&out.w, "messages", st.messages);
-		json_int(&out.w, "patches", st.patches);
-		json_int(&out.w, "mapped", st.mapped);
-		json_int(&out.w, "unmapped", st.unmapped);
-		json_int(&out.w, "reviews_added", st.reviews_added);
-		json_int(&out.w, "reviews_known", st.reviews_known);
-		json_int(&out.w, "skipped_broken", st.skipped_broken);
-		json_int(&out.w, "unverified", st.unverified);
-		json_int(&out.w, "bad_message_ids", st.bad_ids);
-		json_object_end(&out.w);
-		json_bool(&out.w, "dry_run", o.dry_run);
-		json_object_end(&out.w);
-		printf("%s\n", sb.buf);
+		json_object_begin(w, "stats");
+		json_int(w, "messages", st.messages);
+		json_int(w, "patches", st.patches);
+		json_int(w, "mapped", st.mapped);
+		json_int(w, "unmapped", st.unmapped);
+		json_int(w, "reviews_added", st.reviews_added);
+		json_int(w, "reviews_known", st.reviews_known);
+		json_int(w, "skipped_broken", st.skipped_broken);
+		json_int(w, "unverified", st.unverified);
+		json_int(w, "bad_message_ids", st.bad_ids);
+		json_object_end(w);
+		json_bool(w, "dry_run", o.dry_run);
+		json_object_end(w);
+		cli_json_end(&out.j);
 	} else {
 		printf("harvest: %u messages, %u patches (%u mapped, %u unmapped), "
 		       "%u reviews %s, %u already known, %u broken mails skipped\n",
@@ -148,7 +144,7 @@ int cmd_harvest(int argc, char **argv)
 			printf("harvest: %u replies with trailers in another's name (kept as "
 			       "Unverified:), %u unusable Message-IDs kept under a derived id\n",
 			       st.unverified, st.bad_ids);
+		cli_json_discard(&out.j);
 	}
-	strbuf_release(&sb);
 	return 0;
 }

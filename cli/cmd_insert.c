@@ -1,5 +1,6 @@
 /* stablemate insert: rewrite a branch with one more commit in the middle. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "trees/rewrite.h"
 #include "trees/repo.h"
 #include "lib/util.h"
@@ -27,9 +28,6 @@ static const struct sm_usage usage = { synopsis,
 "Example:\n"
 "  stablemate insert -C ~/linux-stable --after 0badc0ffee12 6.1-queue 1a2b3c4d5e6f\n"
 };
-
-int cli_rewrite_report(const char *cmd, const char *branch, int ret, int json,
-		       struct sm_rewrite_result *r);
 
 int cmd_insert(int argc, char **argv)
 {

@@ -1,8 +1,8 @@
 /* stablemate missing: upstream commits in one stable tree and not the other. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "trees/missing.h"
 #include "trees/repo.h"
-#include "lib/json.h"
 #include "lib/progress.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -37,24 +37,6 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 		printf("  %.12s %.12s %s\n", s->only[i].upstream, s->only[i].stable, s->only[i].subject);
 }
 
-static void json_side(struct json_writer *w, const char *key, const struct sm_missing_side *s)
-{
-	json_object_begin(w, key);
-	json_string(w, "branch", s->branch);
-	json_int(w, "total", (long long)s->total);
-	json_string(w, "index_cache", s->cache ? s->cache : "off");
-	json_array_begin(w, "only_here");
-	for (size_t i = 0; i < s->nr; i++) {
-		json_object_begin(w, NULL);
-		json_string(w, "upstream", s->only[i].upstream);
-		json_string(w, "stable", s->only[i].stable);
-		json_string(w, "subject", s->only[i].subject);
-		json_object_end(w);
-	}
-	json_array_end(w);
-	json_object_end(w);
-}
-
 int cmd_missing(int argc, char **argv)
 {
 	const char *path = ".", *cache_dir = NULL;
@@ -83,22 +65,10 @@ int cmd_missing(int argc, char **argv)
 	}
 	sm_progress_stop(&progress);
 	if (json) {
-		struct strbuf sb = STRBUF_INIT;
-		struct json_writer w;
+		struct cli_json j;
 
-		json_init(&w, &sb);
-		json_object_begin(&w, NULL);
-		if (r.base[0])
-			json_string(&w, "merge_base", r.base);
-		else
-			json_null(&w, "merge_base");
-		json_int(&w, "in_both", (long long)r.in_both);
-		json_side(&w, "a", &r.a);
-		json_side(&w, "b", &r.b);
-		json_object_end(&w);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		fputc('\n', stdout);
-		strbuf_release(&sb);
+		sm_missing_result_json(&r, cli_json_begin(&j));
+		cli_json_end(&j);
 	} else {
 		printf("merge base %.12s; %zu commits in both\n", r.base[0] ? r.base : "(none)",
 		       r.in_both);

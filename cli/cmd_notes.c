@@ -1,6 +1,7 @@
 /* stablemate notes: show the review notes of a commit (upstream or stable),
  * merge another maintainer's notes ref, add review blocks from a file. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "gitnotes/notes.h"
 #include "gitnotes/sync.h"
 #include "trees/repo.h"
@@ -157,14 +158,8 @@ static void review_json(struct json_writer *w, const struct sm_review *r, const 
 	json_string(w, "subject", r->subject);
 	json_string(w, "link", r->link);
 	json_bool(w, "via_cover_letter", r->via_cover);
-	json_array_begin(w, "trailers");
-	for (size_t i = 0; i < r->trailers.nr; i++)
-		json_string(w, NULL, r->trailers.items[i]);
-	json_array_end(w);
-	json_array_begin(w, "unverified");
-	for (size_t i = 0; i < r->unverified.nr; i++)
-		json_string(w, NULL, r->unverified.items[i]);
-	json_array_end(w);
+	json_strlist(w, "trailers", &r->trailers);
+	json_strlist(w, "unverified", &r->unverified);
 	json_bool(w, "counts_as_review", sm_review_counts(r));
 	json_string(w, "comment", r->comment);
 	json_object_end(w);
@@ -276,32 +271,29 @@ static int notes_show(int argc, char **argv)
 		strbuf_release(&text);
 	}
 	if (o.json) {
-		struct json_writer w;
+		struct cli_json j;
+		struct json_writer *w = cli_json_begin(&j);
 
-		json_init(&w, &out);
-		json_object_begin(&w, NULL);
-		json_string(&w, "commit", hex);
-		if (uphex[0])
-			json_string(&w, "upstream", uphex);
-		else
-			json_null(&w, "upstream");
-		json_string(&w, "notes_ref", o.notes_ref);
-		json_array_begin(&w, "reviews");
+		json_object_begin(w, NULL);
+		json_string(w, "commit", hex);
+		json_string(w, "upstream", uphex[0] ? uphex : NULL);
+		json_string(w, "notes_ref", o.notes_ref);
+		json_array_begin(w, "reviews");
 		for (size_t i = 0; i < nshown; i++) {
 			char on[GIT_OID_HEXSZ + 1];
 
 			git_oid_tostr(on, sizeof(on), &shown[i].oid);
-			for (size_t j = 0; j < shown[i].note.nr; j++)
-				review_json(&w, &shown[i].note.reviews[j], on);
+			for (size_t k = 0; k < shown[i].note.nr; k++)
+				review_json(w, &shown[i].note.reviews[k], on);
 		}
-		json_array_end(&w);
-		json_array_begin(&w, "other_text");
+		json_array_end(w);
+		json_array_begin(w, "other_text");
 		for (size_t i = 0; i < nshown; i++)
-			for (size_t j = 0; j < shown[i].note.other.nr; j++)
-				json_string(&w, NULL, shown[i].note.other.items[j]);
-		json_array_end(&w);
-		json_object_end(&w);
-		strbuf_addch(&out, '\n');
+			for (size_t k = 0; k < shown[i].note.other.nr; k++)
+				json_string(w, NULL, shown[i].note.other.items[k]);
+		json_array_end(w);
+		json_object_end(w);
+		cli_json_end(&j);
 	} else {
 		int any = 0;
 
@@ -324,8 +316,8 @@ static int notes_show(int argc, char **argv)
 				    uphex[0] ? " or its upstream " : "", uphex, o.notes_ref);
 		else
 			add_summary(&out, shown, nshown, total);
+		fwrite(out.buf, 1, out.len, stdout);
 	}
-	fwrite(out.buf, 1, out.len, stdout);
 	rc = 0;
 out:
 	for (size_t i = 0; i < nshown; i++)

@@ -3,7 +3,7 @@
 #include "bot/cycle.h"
 #include "cli/bot_cli.h"
 #include "cli/cli.h"
-#include "lib/json.h"
+#include "cli/output.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -46,48 +46,6 @@ int bot_opt_dry_run(const struct sm_option *opt, const char *arg)
 	return 0;
 }
 
-static void print_json(const struct sm_cycle_stats *st, int dry_run)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct json_writer w;
-
-	json_init(&w, &sb);
-	json_object_begin(&w, NULL);
-	json_bool(&w, "dry_run", dry_run);
-	json_int(&w, "scanned", (long long)st->scanned);
-	json_double(&w, "scan_seconds", st->scan_seconds);
-	if (st->harvested) {
-		json_object_begin(&w, "harvest");
-		json_int(&w, "messages", st->harvest.messages);
-		json_int(&w, "reviews_added", st->harvest.reviews_added);
-		json_int(&w, "reviews_known", st->harvest.reviews_known);
-		json_double(&w, "seconds", st->harvest_seconds);
-		json_object_end(&w);
-	}
-	if (st->boot_trees) {
-		json_object_begin(&w, "boot");
-		json_int(&w, "trees", st->boot_trees);
-		json_int(&w, "booted", st->booted);
-		json_int(&w, "reused", st->boot_reused);
-		json_int(&w, "failed", st->boot_failed);
-		json_double(&w, "seconds", st->boot_seconds);
-		json_object_end(&w);
-	}
-	json_object_begin(&w, "report");
-	json_int(&w, "subscribers", st->report.subscribers);
-	json_int(&w, "candidates", st->report.picks);
-	json_int(&w, "composed", st->report.composed);
-	json_int(&w, "sent", st->report.sent);
-	json_int(&w, "refused", st->report.refused);
-	json_int(&w, "left_queued", st->report.left);
-	json_double(&w, "compose_seconds", st->compose_seconds);
-	json_double(&w, "send_seconds", st->send_seconds);
-	json_object_end(&w);
-	json_object_end(&w);
-	puts(sb.buf);
-	strbuf_release(&sb);
-}
-
 int bot_cycle_command(const char *cmd, const struct sm_usage *usage, int harvest, int argc,
 		      char **argv)
 {
@@ -113,8 +71,12 @@ int bot_cycle_command(const char *cmd, const struct sm_usage *usage, int harvest
 	o.config = bot_config_path(config);
 	o.out = stdout;
 	ret = sm_bot_cycle(&o, &st);
-	if (json)
-		print_json(&st, o.dry_run);
+	if (json) {
+		struct cli_json j;
+
+		sm_cycle_stats_json(&st, o.dry_run, cli_json_begin(&j));
+		cli_json_end(&j);
+	}
 	if (ret)
 		return cli_fail(cmd);
 	if (!quiet && !json) {

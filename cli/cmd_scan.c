@@ -1,5 +1,6 @@
 /* stablemate scan: classify a mainline range for each stable tree. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "lib/progress.h"
 #include "trees/scan.h"
 #include "mail/series.h"
@@ -225,14 +226,10 @@ int cmd_scan(int argc, char **argv)
 		ret = cli_fail("scan");
 	} else {
 		if (json) {
-			struct strbuf sb = STRBUF_INIT;
-			struct json_writer w;
+			struct cli_json j;
 
-			json_init(&w, &sb);
-			sm_scan_result_json(&r, &o, &w);
-			fwrite(sb.buf, 1, sb.len, stdout);
-			fputc('\n', stdout);
-			strbuf_release(&sb);
+			sm_scan_result_json(&r, &o, cli_json_begin(&j));
+			cli_json_end(&j);
 		} else {
 			print_text(&r, &o, candidates);
 			if (series.db_path)

@@ -1,9 +1,9 @@
 /* stablemate steal: cherry-pick a range's candidates onto a new branch. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "trees/steal.h"
 #include "trees/tree_state.h"
 #include "rules/classify.h"
-#include "lib/json.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -88,39 +88,10 @@ int cmd_steal(int argc, char **argv)
 		return cli_fail("steal");
 	}
 	if (json) {
-		struct strbuf sb = STRBUF_INIT;
-		struct json_writer w;
+		struct cli_json j;
 
-		json_init(&w, &sb);
-		json_object_begin(&w, NULL);
-		json_string(&w, "branch", r.refname);
-		json_string(&w, "base", r.base);
-		json_string(&w, "tip", r.tip);
-		json_int(&w, "scanned", (long long)r.nr_scanned);
-		json_int(&w, "picked", (long long)r.nr_picked);
-		json_array_begin(&w, "commits");
-		for (size_t i = 0; i < r.nr; i++) {
-			json_object_begin(&w, NULL);
-			json_string(&w, "upstream", r.entries[i].upstream);
-			json_string(&w, "subject", r.entries[i].subject);
-			if (r.entries[i].reason) {
-				json_null(&w, "stable");
-				json_string(&w, "left_out", r.entries[i].reason);
-			} else {
-				json_string(&w, "stable", r.entries[i].stable);
-				json_null(&w, "left_out");
-			}
-			if (r.entries[i].with)
-				json_string(&w, "with", r.entries[i].with);
-			else
-				json_null(&w, "with");
-			json_object_end(&w);
-		}
-		json_array_end(&w);
-		json_object_end(&w);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		fputc('\n', stdout);
-		strbuf_release(&sb);
+		sm_steal_result_json(&r, cli_json_begin(&j));
+		cli_json_end(&j);
 	} else {
 		printf("created %s at %.12s: %zu of %zu candidates picked onto %s (%.12s), %zu commits scanned\n",
 		       o.branch, r.tip, r.nr_picked, r.nr, o.onto.name, r.base, r.nr_scanned);

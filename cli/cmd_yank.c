@@ -1,8 +1,8 @@
 /* stablemate yank: rewrite a branch without one commit. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "trees/rewrite.h"
 #include "trees/repo.h"
-#include "lib/json.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -27,53 +27,6 @@ static const struct sm_usage usage = { synopsis,
 "Example:\n"
 "  stablemate yank -C ~/linux-stable 6.1-queue 1a2b3c4d5e6f\n"
 };
-
-int cli_rewrite_report(const char *cmd, const char *branch, int ret, int json,
-		       struct sm_rewrite_result *r);
-
-int cli_rewrite_report(const char *cmd, const char *branch, int ret, int json,
-		       struct sm_rewrite_result *r)
-{
-	if (ret < 0)
-		return cli_fail(cmd);
-	if (json) {
-		struct strbuf sb = STRBUF_INIT;
-		struct json_writer w;
-
-		json_init(&w, &sb);
-		json_object_begin(&w, NULL);
-		json_string(&w, "branch", branch);
-		json_bool(&w, "rewritten", ret == 0);
-		json_string(&w, "old_tip", r->old_tip);
-		if (ret == 0) {
-			json_string(&w, "new_tip", r->new_tip);
-			json_string(&w, "backup", r->backup_ref);
-			json_int(&w, "replayed", (long long)r->replayed);
-		} else {
-			json_object_begin(&w, "conflict");
-			json_string(&w, "commit", r->conflict_commit);
-			json_string(&w, "subject", r->conflict_subject ? r->conflict_subject : "");
-			json_array_begin(&w, "paths");
-			for (size_t i = 0; i < r->conflict_paths.nr; i++)
-				json_string(&w, NULL, r->conflict_paths.items[i]);
-			json_array_end(&w);
-			json_object_end(&w);
-		}
-		json_object_end(&w);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		fputc('\n', stdout);
-		strbuf_release(&sb);
-	} else if (ret == 0) {
-		printf("%s: %.12s -> %.12s, %zu commit%s replayed; old tip kept in %s\n", branch,
-		       r->old_tip, r->new_tip, r->replayed, r->replayed == 1 ? "" : "s",
-		       r->backup_ref);
-	}
-	if (ret == 1) {
-		fprintf(stderr, "stablemate %s: %s\n", cmd, sm_last_error());
-		return 1;
-	}
-	return 0;
-}
 
 int cmd_yank(int argc, char **argv)
 {

@@ -122,6 +122,14 @@ void json_string(struct json_writer *w, const char *key, const char *value)
 	json_string_len(w, key, value, strlen(value));
 }
 
+void json_strlist(struct json_writer *w, const char *key, const struct strlist *list)
+{
+	json_array_begin(w, key);
+	for (size_t i = 0; i < list->nr; i++)
+		json_string(w, NULL, list->items[i]);
+	json_array_end(w);
+}
+
 void json_int(struct json_writer *w, const char *key, long long value)
 {
 	json_key(w, key);

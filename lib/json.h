@@ -3,6 +3,7 @@
 #ifndef SM_JSON_H
 #define SM_JSON_H
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 
 struct json_writer {
 	struct strbuf *out;
@@ -22,6 +23,8 @@ void json_int(struct json_writer *w, const char *key, long long value);
 void json_double(struct json_writer *w, const char *key, double value);
 void json_bool(struct json_writer *w, const char *key, int value);
 void json_null(struct json_writer *w, const char *key);
+/* An array of list's strings (possibly empty). */
+void json_strlist(struct json_writer *w, const char *key, const struct strlist *list);
 /* Append s as a quoted JSON string (invalid UTF-8 bytes become U+FFFD). */
 void json_quote(struct strbuf *out, const char *s, size_t len);
 

@@ -3,6 +3,7 @@
 #include "trees/pick.h"
 #include "trees/patchid.h"
 #include "trees/repo.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <ctype.h>
@@ -186,4 +187,51 @@ void sm_backports_result_release(struct sm_backports_result *res)
 	free(res->trees);
 	free(res->subject);
 	memset(res, 0, sizeof(*res));
+}
+
+/* A bool that may be unknown (< 0: null). */
+static void json_bool_or_null(struct json_writer *w, const char *key, int value)
+{
+	if (value < 0)
+		json_null(w, key);
+	else
+		json_bool(w, key, value);
+}
+
+static void backport_json(const struct sm_backport *b, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "tree", b->tree);
+	json_bool(w, "backported", b->how != SM_MATCH_NONE);
+	if (b->how != SM_MATCH_NONE) {
+		json_string(w, "stable", b->stable);
+		json_string(w, "matched_by", sm_match_name(b->how));
+		json_bool(w, "differs", b->differs);
+		json_int(w, "lines_differ", b->lines_differ);
+	}
+	json_bool_or_null(w, "applies_to_mine", b->applies);
+	json_strlist(w, "conflicts", &b->conflicts);
+	json_object_end(w);
+}
+
+void sm_backports_result_json(const struct sm_backports_result *res, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "fix", res->fix);
+	json_string(w, "subject", res->subject);
+	json_string(w, "patch_id", res->patch_id);
+	json_array_begin(w, "trees");
+	for (size_t i = 0; i < res->nr; i++)
+		backport_json(&res->trees[i], w);
+	json_array_end(w);
+	if (res->mine) {
+		json_object_begin(w, "mine");
+		json_string(w, "tree", res->mine);
+		json_bool(w, "has_fix", res->mine_has);
+		if (res->mine_has)
+			json_string(w, "as", res->mine_as);
+		json_bool_or_null(w, "upstream_applies", res->upstream_applies);
+		json_object_end(w);
+	}
+	json_object_end(w);
 }

@@ -36,5 +36,10 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 		 size_t nr, const struct sm_tree_spec *mine, const char *cache_dir,
 		 struct sm_backports_result *res);
 void sm_backports_result_release(struct sm_backports_result *res);
+/* res as one JSON object: fix, subject, patch_id, trees[] (tree, backported,
+ * and when it was: stable, matched_by, differs, lines_differ; then
+ * applies_to_mine (null when not checked) and conflicts[]), and with a tree
+ * of mine, mine (tree, has_fix, as, upstream_applies). */
+void sm_backports_result_json(const struct sm_backports_result *res, struct json_writer *w);
 
 #endif

@@ -1,6 +1,7 @@
 #include "trees/deps.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include <string.h>
 
@@ -329,4 +330,36 @@ void sm_deps_result_release(struct sm_deps_result *res)
 	free(res->subject);
 	strlist_clear(&res->missing_files);
 	memset(res, 0, sizeof(*res));
+}
+
+static void dep_json(const struct sm_dep *d, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "id", d->id);
+	json_string(w, "subject", d->subject);
+	json_int(w, "lines", d->lines);
+	json_int(w, "level", d->level);
+	json_bool(w, "new_file", d->new_file);
+	json_strlist(w, "paths", &d->paths);
+	json_object_end(w);
+}
+
+void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
+			 struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "fix", res->fix);
+	json_string(w, "subject", res->subject);
+	json_string(w, "tree", tree);
+	json_string(w, "base", res->base[0] ? res->base : NULL);
+	json_int(w, "already_in_tree", (long long)res->already_in_tree);
+	json_int(w, "levels", res->level);
+	json_bool(w, "truncated", res->truncated);
+	json_array_begin(w, "deps");
+	for (size_t i = 0; i < res->nr; i++)
+		dep_json(&res->deps[i], w);
+	json_array_end(w);
+	json_strlist(w, "files_not_in_tree", &res->missing_files);
+	json_bool(w, "feature_missing", res->missing_files.nr > 0);
+	json_object_end(w);
 }

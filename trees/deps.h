@@ -47,5 +47,10 @@ int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tr
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res);
 void sm_deps_result_release(struct sm_deps_result *res);
+/* res for the tree named tree as one JSON object: fix, subject, tree, base
+ * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,
+ * lines, level, new_file, paths[]), files_not_in_tree[], feature_missing. */
+void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
+			 struct json_writer *w);
 
 #endif

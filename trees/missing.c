@@ -1,6 +1,7 @@
 #include "trees/missing.h"
 #include "trees/upstream_index.h"
 #include "trees/repo.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include <ctype.h>
 #include <string.h>
@@ -96,4 +97,32 @@ void sm_missing_result_release(struct sm_missing_result *res)
 	side_release(&res->a);
 	side_release(&res->b);
 	memset(res, 0, sizeof(*res));
+}
+
+static void side_json(const struct sm_missing_side *s, struct json_writer *w, const char *key)
+{
+	json_object_begin(w, key);
+	json_string(w, "branch", s->branch);
+	json_int(w, "total", (long long)s->total);
+	json_string(w, "index_cache", s->cache ? s->cache : "off");
+	json_array_begin(w, "only_here");
+	for (size_t i = 0; i < s->nr; i++) {
+		json_object_begin(w, NULL);
+		json_string(w, "upstream", s->only[i].upstream);
+		json_string(w, "stable", s->only[i].stable);
+		json_string(w, "subject", s->only[i].subject);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+}
+
+void sm_missing_result_json(const struct sm_missing_result *res, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "merge_base", res->base[0] ? res->base : NULL);
+	json_int(w, "in_both", (long long)res->in_both);
+	side_json(&res->a, w, "a");
+	side_json(&res->b, w, "b");
+	json_object_end(w);
 }

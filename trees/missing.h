@@ -36,5 +36,9 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 			const char *cache_dir, struct sm_missing_result *res,
 			struct sm_progress *progress);
 void sm_missing_result_release(struct sm_missing_result *res);
+/* res as one JSON object: merge_base (null when none), in_both, and each
+ * side ("a", "b"): branch, total, index_cache, only_here[]. */
+struct json_writer;
+void sm_missing_result_json(const struct sm_missing_result *res, struct json_writer *w);
 
 #endif

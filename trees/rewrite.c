@@ -1,6 +1,7 @@
 #include "trees/rewrite.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include <string.h>
 
@@ -250,4 +251,25 @@ void sm_rewrite_result_release(struct sm_rewrite_result *res)
 	free(res->conflict_subject);
 	strlist_clear(&res->conflict_paths);
 	memset(res, 0, sizeof(*res));
+}
+
+void sm_rewrite_result_json(const struct sm_rewrite_result *res, const char *branch,
+			    int status, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "branch", branch);
+	json_bool(w, "rewritten", status == SM_PICK_CLEAN);
+	json_string(w, "old_tip", res->old_tip);
+	if (status == SM_PICK_CLEAN) {
+		json_string(w, "new_tip", res->new_tip);
+		json_string(w, "backup", res->backup_ref);
+		json_int(w, "replayed", (long long)res->replayed);
+	} else {
+		json_object_begin(w, "conflict");
+		json_string(w, "commit", res->conflict_commit);
+		json_string(w, "subject", res->conflict_subject ? res->conflict_subject : "");
+		json_strlist(w, "paths", &res->conflict_paths);
+		json_object_end(w);
+	}
+	json_object_end(w);
 }

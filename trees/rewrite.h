@@ -34,5 +34,12 @@ int sm_yank(git_repository *repo, const char *branch, const char *commit,
 int sm_insert(git_repository *repo, const char *branch, const char *commit,
 	      const struct sm_insert_opts *o, struct sm_rewrite_result *res);
 void sm_rewrite_result_release(struct sm_rewrite_result *res);
+/* The outcome status (SM_PICK_CLEAN or SM_PICK_CONFLICT) of a yank or an
+ * insert on branch, with its res, as one JSON object: branch, rewritten,
+ * old_tip, then new_tip, backup, replayed when clean, else conflict
+ * (commit, subject, paths[]). */
+struct json_writer;
+void sm_rewrite_result_json(const struct sm_rewrite_result *res, const char *branch,
+			    int status, struct json_writer *w);
 
 #endif

@@ -1,6 +1,7 @@
 #include "trees/steal.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <stdio.h>
@@ -189,4 +190,30 @@ void sm_steal_result_release(struct sm_steal_result *res)
 	free(res->entries);
 	free(res->refname);
 	memset(res, 0, sizeof(*res));
+}
+
+static void steal_entry_json(const struct sm_steal_entry *e, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "upstream", e->upstream);
+	json_string(w, "subject", e->subject);
+	json_string(w, "stable", e->reason ? NULL : e->stable);
+	json_string(w, "left_out", e->reason);
+	json_string(w, "with", e->with);
+	json_object_end(w);
+}
+
+void sm_steal_result_json(const struct sm_steal_result *res, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "branch", res->refname);
+	json_string(w, "base", res->base);
+	json_string(w, "tip", res->tip);
+	json_int(w, "scanned", (long long)res->nr_scanned);
+	json_int(w, "picked", (long long)res->nr_picked);
+	json_array_begin(w, "commits");
+	for (size_t i = 0; i < res->nr; i++)
+		steal_entry_json(&res->entries[i], w);
+	json_array_end(w);
+	json_object_end(w);
 }

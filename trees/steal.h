@@ -44,5 +44,8 @@ struct sm_steal_result {
  * no branch created). */
 int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res);
 void sm_steal_result_release(struct sm_steal_result *res);
+/* res as one JSON object: branch, base, tip, scanned, picked, commits[]
+ * (upstream, subject, stable and left_out (one of them null), with). */
+void sm_steal_result_json(const struct sm_steal_result *res, struct json_writer *w);
 
 #endif

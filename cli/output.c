@@ -1,0 +1,51 @@
+/* output: JSON documents of the subcommands onto stdout. */
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "trees/rewrite.h"
+#include <stdio.h>
+
+struct json_writer *cli_json_begin(struct cli_json *j)
+{
+	strbuf_init(&j->buf, 0);
+	json_init(&j->w, &j->buf);
+	return &j->w;
+}
+
+void cli_json_flush(struct cli_json *j)
+{
+	strbuf_addch(&j->buf, '\n');
+	fwrite(j->buf.buf, 1, j->buf.len, stdout);
+	strbuf_reset(&j->buf);
+	json_init(&j->w, &j->buf);
+}
+
+void cli_json_end(struct cli_json *j)
+{
+	cli_json_flush(j);
+	cli_json_discard(j);
+}
+
+void cli_json_discard(struct cli_json *j)
+{
+	strbuf_release(&j->buf);
+}
+
+int cli_rewrite_report(const char *cmd, const char *branch, int status, int json,
+		       const struct sm_rewrite_result *r)
+{
+	if (status < 0)
+		return cli_fail(cmd);
+	if (json) {
+		struct cli_json j;
+
+		sm_rewrite_result_json(r, branch, status, cli_json_begin(&j));
+		cli_json_end(&j);
+	} else if (status == SM_PICK_CLEAN) {
+		printf("%s: %.12s -> %.12s, %zu commit%s replayed; old tip kept in %s\n", branch,
+		       r->old_tip, r->new_tip, r->replayed, r->replayed == 1 ? "" : "s",
+		       r->backup_ref);
+	}
+	if (status == SM_PICK_CONFLICT)
+		return cli_fail(cmd);
+	return 0;
+}

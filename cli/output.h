@@ -1,0 +1,39 @@
+/* output: how a subcommand prints a result as JSON. The result type owns its
+ * shape (a *_json() function next to its *_release(), e.g.
+ * sm_scan_result_json, sm_verdict_json); the command only frames it:
+ *
+ *	struct cli_json j;
+ *
+ *	sm_missing_result_json(&r, cli_json_begin(&j));
+ *	cli_json_end(&j);
+ *
+ * One document is one line on stdout. A write error is not checked here:
+ * main() checks stdout once at exit (exit 128, one line on stderr). */
+#ifndef SM_CLI_OUTPUT_H
+#define SM_CLI_OUTPUT_H
+#include "lib/json.h"
+#include "lib/strbuf.h"
+
+struct cli_json {
+	struct strbuf buf;
+	struct json_writer w;
+};
+
+/* Starts an empty document in j; returns its writer. */
+struct json_writer *cli_json_begin(struct cli_json *j);
+/* Writes the document and a newline to stdout, and empties j for the next
+ * document (the buffer is kept: a loop of records reuses it). */
+void cli_json_flush(struct cli_json *j);
+/* cli_json_flush, then frees j's buffer. */
+void cli_json_end(struct cli_json *j);
+/* Frees j's buffer without writing anything (an error came up mid-way). */
+void cli_json_discard(struct cli_json *j);
+
+/* yank and insert: prints the outcome status of sm_yank/sm_insert on branch
+ * (the JSON of r, or a line when rewritten; a conflict or an error as
+ * "stablemate CMD: <error>" on stderr). Returns the exit code, 0 or 1. */
+struct sm_rewrite_result;
+int cli_rewrite_report(const char *cmd, const char *branch, int status, int json,
+		       const struct sm_rewrite_result *r);
+
+#endif
