@@ -1,5 +1,6 @@
 /* stablemate fetch: a thread mbox (t.mbox.gz) over HTTP into the maildir. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "mail/fetch.h"
 #include "mail/import.h"
 #include "lib/util.h"
@@ -68,12 +69,6 @@ int cmd_fetch(int argc, char **argv)
 	r = sm_fetch_thread(from, msgid, max_reply, sm_import_max_message(im), fetched_one, &ctx);
 	if (sm_import_finish(im, r, &st) < 0)
 		return cli_fail("fetch");
-	if (json)
-		printf("{\"messages\":%u,\"written\":%u,\"existing\":%u,\"indexed\":%u,"
-		       "\"duplicates\":%u,\"skipped\":%u}\n", st.messages, st.written,
-		       st.existing, st.indexed, st.duplicates, st.skipped);
-	else
-		printf("fetch: %u messages, %u written, %u already there, %u indexed, %u skipped\n",
-		       st.messages, st.written, st.existing, st.indexed, st.skipped);
+	cli_import_stats("fetch", &st, json, 0);
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* stablemate import: mbox or public-inbox archive -> maildir (+ notmuch). */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "mail/import.h"
 #include "lib/util.h"
 #include "lib/progress.h"
@@ -89,14 +90,7 @@ int cmd_import(int argc, char **argv)
 		return cli_fail("import");
 	}
 	sm_progress_stop(&progress);
-	if (json)
-		printf("{\"messages\":%u,\"written\":%u,\"existing\":%u,\"indexed\":%u,"
-		       "\"duplicates\":%u,\"skipped\":%u}\n", st.messages, st.written,
-		       st.existing, st.indexed, st.duplicates, st.skipped);
-	else
-		printf("import: %u messages, %u written, %u already there, %u indexed, "
-		       "%u duplicate Message-IDs, %u skipped\n", st.messages, st.written,
-		       st.existing, st.indexed, st.duplicates, st.skipped);
+	cli_import_stats("import", &st, json, 1);
 	if (bad_inputs) {
 		fprintf(stderr, "stablemate import: %d of %zu inputs could not be read whole "
 			"(named above)\n", bad_inputs, nr_inputs);

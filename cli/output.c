@@ -1,6 +1,7 @@
 /* output: JSON documents of the subcommands onto stdout. */
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "mail/import.h"
 #include "trees/rewrite.h"
 #include <stdio.h>
 
@@ -48,4 +49,21 @@ int cli_rewrite_report(const char *cmd, const char *branch, int status, int json
 	if (status == SM_PICK_CONFLICT)
 		return cli_fail(cmd);
 	return 0;
+}
+
+void cli_import_stats(const char *cmd, const struct sm_import_stats *st, int json,
+		      int duplicates)
+{
+	struct cli_json j;
+
+	if (json) {
+		sm_import_stats_json(st, cli_json_begin(&j));
+		cli_json_end(&j);
+		return;
+	}
+	printf("%s: %u messages, %u written, %u already there, %u indexed, ", cmd,
+	       st->messages, st->written, st->existing, st->indexed);
+	if (duplicates)
+		printf("%u duplicate Message-IDs, ", st->duplicates);
+	printf("%u skipped\n", st->skipped);
 }

@@ -29,6 +29,12 @@ void cli_json_end(struct cli_json *j);
 /* Frees j's buffer without writing anything (an error came up mid-way). */
 void cli_json_discard(struct cli_json *j);
 
+/* import and fetch: st as JSON, or as the line "CMD: N messages, N written,
+ * ..." (naming the duplicate Message-IDs when duplicates is set). */
+struct sm_import_stats;
+void cli_import_stats(const char *cmd, const struct sm_import_stats *st, int json,
+		      int duplicates);
+
 /* yank and insert: prints the outcome status of sm_yank/sm_insert on branch
  * (the JSON of r, or a line when rewritten; a conflict or an error as
  * "stablemate CMD: <error>" on stderr). Returns the exit code, 0 or 1. */

@@ -2,6 +2,7 @@
 #include "mail/import.h"
 #include "mail/mbox.h"
 #include "mail/message.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include "lib/progress.h"
 #include "lib/strbuf.h"
@@ -488,4 +489,16 @@ int sm_import_flush(struct sm_importer *im)
 const char *sm_import_maildir(const struct sm_importer *im)
 {
 	return im->maildir;
+}
+
+void sm_import_stats_json(const struct sm_import_stats *st, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_int(w, "messages", st->messages);
+	json_int(w, "written", st->written);
+	json_int(w, "existing", st->existing);
+	json_int(w, "indexed", st->indexed);
+	json_int(w, "duplicates", st->duplicates);
+	json_int(w, "skipped", st->skipped);
+	json_object_end(w);
 }

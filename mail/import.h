@@ -16,6 +16,11 @@ struct sm_import_stats {
 	unsigned skipped;	/* not a mail (one warning each) */
 };
 
+/* st as one JSON object: messages, written, existing, indexed, duplicates,
+ * skipped. */
+struct json_writer;
+void sm_import_stats_json(const struct sm_import_stats *st, struct json_writer *w);
+
 struct sm_importer;
 
 /* maildir is created as needed. db_path NULL: no indexing; otherwise the
