@@ -121,17 +121,7 @@ int cmd_harvest(int argc, char **argv)
 	}
 	sm_progress_stop(&o.progress);
 	if (out.json) {
-		json_object_begin(w, "stats");
-		json_int(w, "messages", st.messages);
-		json_int(w, "patches", st.patches);
-		json_int(w, "mapped", st.mapped);
-		json_int(w, "unmapped", st.unmapped);
-		json_int(w, "reviews_added", st.reviews_added);
-		json_int(w, "reviews_known", st.reviews_known);
-		json_int(w, "skipped_broken", st.skipped_broken);
-		json_int(w, "unverified", st.unverified);
-		json_int(w, "bad_message_ids", st.bad_ids);
-		json_object_end(w);
+		sm_harvest_stats_json(&st, w, "stats");
 		json_bool(w, "dry_run", o.dry_run);
 		json_object_end(w);
 		cli_json_end(&out.j);

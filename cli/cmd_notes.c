@@ -147,24 +147,6 @@ static int resolve_commit(git_repository *repo, const char *spec, git_oid *oid,
 	return sm_error("%s: no such commit in %s", spec, git_repository_path(repo));
 }
 
-static void review_json(struct json_writer *w, const struct sm_review *r, const char *on)
-{
-	json_object_begin(w, NULL);
-	json_string(w, "message_id", r->message_id);
-	json_string(w, "commit", on);
-	json_string(w, "tree", r->tree);
-	json_string(w, "author", r->author);
-	json_string(w, "date", r->date);
-	json_string(w, "subject", r->subject);
-	json_string(w, "link", r->link);
-	json_bool(w, "via_cover_letter", r->via_cover);
-	json_strlist(w, "trailers", &r->trailers);
-	json_strlist(w, "unverified", &r->unverified);
-	json_bool(w, "counts_as_review", sm_review_counts(r));
-	json_string(w, "comment", r->comment);
-	json_object_end(w);
-}
-
 struct shown {
 	git_oid oid;
 	const char *why;	/* "upstream", "commit" */
@@ -284,7 +266,7 @@ static int notes_show(int argc, char **argv)
 
 			git_oid_tostr(on, sizeof(on), &shown[i].oid);
 			for (size_t k = 0; k < shown[i].note.nr; k++)
-				review_json(w, &shown[i].note.reviews[k], on);
+				sm_review_json(&shown[i].note.reviews[k], on, w);
 		}
 		json_array_end(w);
 		json_array_begin(w, "other_text");

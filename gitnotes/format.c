@@ -18,6 +18,7 @@
  * stripspace (no trailing blanks, no double blank lines), so a person's
  * `git notes edit` does not change it. */
 #include "gitnotes/format.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include <ctype.h>
 #include <string.h>
@@ -375,4 +376,22 @@ int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr)
 	n.nr = n.alloc = 0;
 	sm_note_release(&n);
 	return 0;
+}
+
+void sm_review_json(const struct sm_review *r, const char *commit, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "message_id", r->message_id);
+	json_string(w, "commit", commit);
+	json_string(w, "tree", r->tree);
+	json_string(w, "author", r->author);
+	json_string(w, "date", r->date);
+	json_string(w, "subject", r->subject);
+	json_string(w, "link", r->link);
+	json_bool(w, "via_cover_letter", r->via_cover);
+	json_strlist(w, "trailers", &r->trailers);
+	json_strlist(w, "unverified", &r->unverified);
+	json_bool(w, "counts_as_review", sm_review_counts(r));
+	json_string(w, "comment", r->comment);
+	json_object_end(w);
 }

@@ -30,6 +30,11 @@ void sm_review_release(struct sm_review *r);
 /* Does the block count as a review? Not when its only trailers are
  * unverified, nor when the mail had no usable sender (no Author:). */
 int sm_review_counts(const struct sm_review *r);
+/* r, a review of commit (40 hex), as one JSON object: message_id, commit,
+ * tree, author, date, subject, link, via_cover_letter, trailers[],
+ * unverified[], counts_as_review, comment. */
+struct json_writer;
+void sm_review_json(const struct sm_review *r, const char *commit, struct json_writer *w);
 
 /* Adds r to the note on commit (creating or merging). *added is 1 when the
  * review was new, 0 when a review with that Message-ID was already there.

@@ -17,6 +17,7 @@
 #include "mail/review.h"
 #include "mail/thread.h"
 #include "gitnotes/notes.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include "lib/progress.h"
 #include <glib.h>
@@ -335,4 +336,20 @@ out:
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st)
 {
 	return sm_harvest_report(o, st, NULL, NULL);
+}
+
+void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer *w,
+			   const char *key)
+{
+	json_object_begin(w, key);
+	json_int(w, "messages", st->messages);
+	json_int(w, "patches", st->patches);
+	json_int(w, "mapped", st->mapped);
+	json_int(w, "unmapped", st->unmapped);
+	json_int(w, "reviews_added", st->reviews_added);
+	json_int(w, "reviews_known", st->reviews_known);
+	json_int(w, "skipped_broken", st->skipped_broken);
+	json_int(w, "unverified", st->unverified);
+	json_int(w, "bad_message_ids", st->bad_ids);
+	json_object_end(w);
 }

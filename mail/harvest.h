@@ -33,6 +33,12 @@ struct sm_harvest_stats {
 };
 
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
+/* st as a JSON object (under key, NULL in an array): messages, patches,
+ * mapped, unmapped, reviews_added, reviews_known, skipped_broken,
+ * unverified, bad_message_ids. */
+struct json_writer;
+void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer *w,
+			   const char *key);
 
 /* What sm_harvest_report() tells its callback, one call per event:
  *   "review"   r and commit (40 hex) set: a review to write to that commit's

@@ -1,5 +1,6 @@
 /* commit: parse a commit as git or a mail prints it into struct sm_commit. */
 #include "rules/commit.h"
+#include "lib/json.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <ctype.h>
@@ -427,4 +428,39 @@ void sm_commit_release(struct sm_commit *c)
 		free(c->files[i].path);
 	free(c->files);
 	memset(c, 0, sizeof(*c));
+}
+
+void sm_commit_tags_json(const struct sm_commit *c, struct json_writer *w)
+{
+	char a[32];
+
+	json_array_begin(w, "stable_tags");
+	for (size_t i = 0; i < c->nr_stable; i++) {
+		const struct sm_stable_tag *t = &c->stable[i];
+
+		json_object_begin(w, NULL);
+		json_string(w, "line", t->line);
+		json_string(w, "address", t->address);
+		json_string(w, "kind", sm_stable_kind_name(t->kind));
+		if (t->kind == SM_STABLE_FROM || t->kind == SM_STABLE_RANGE)
+			json_string(w, "from", sm_version_str(&t->from, a, sizeof(a)));
+		if (t->kind == SM_STABLE_RANGE || t->kind == SM_STABLE_UPTO || t->kind == SM_STABLE_ONLY)
+			json_string(w, "to", sm_version_str(&t->to, a, sizeof(a)));
+		json_bool(w, "noautosel", t->noautosel);
+		json_string(w, "prereq", t->prereq_sha);
+		json_string(w, "prereq_subject", t->prereq_subject);
+		json_string(w, "condition", t->condition);
+		json_string(w, "comment", t->comment);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_array_begin(w, "fixes");
+	for (size_t i = 0; i < c->nr_fixes; i++) {
+		json_object_begin(w, NULL);
+		json_string(w, "sha", c->fixes[i].sha);
+		json_string(w, "subject", c->fixes[i].subject);
+		json_string(w, "problem", c->fixes[i].problem);
+		json_object_end(w);
+	}
+	json_array_end(w);
 }

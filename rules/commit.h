@@ -105,6 +105,11 @@ const char *sm_find_stat_block(const char *text, const char *end);
 /* Adds the files of a numstat/--stat block (up to a blank line or a diff). */
 void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len);
 void sm_commit_release(struct sm_commit *c);
+/* c's tags as members of the JSON object open in w: stable_tags[] (line,
+ * address, kind, from, to, noautosel, prereq, prereq_subject, condition,
+ * comment) and fixes[] (sha, subject, problem). */
+struct json_writer;
+void sm_commit_tags_json(const struct sm_commit *c, struct json_writer *w);
 
 /* The first trailer with key (case-insensitive), or NULL. */
 const struct sm_trailer *sm_commit_trailer(const struct sm_commit *c, const char *key);
