@@ -30,7 +30,7 @@ struct sm_notes_txn {
 int sm_notes_txn_run(git_repository *repo, const char *notes_ref,
 		     int (*apply)(struct sm_notes_txn *t, void *data), void *data,
 		     const char *log_message);
-/* 0 found (appended to out), 1 no note, -1 error. */
+/* SM_NOTE_FOUND (text appended to out), SM_NOTE_NONE, or -1 (sm_error). */
 int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strbuf *out);
 int sm_notes_txn_write(struct sm_notes_txn *t, const git_oid *commit, const char *text);
 void sm_notes_txn_release(struct sm_notes_txn *t);

@@ -129,14 +129,14 @@ int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strb
 	for (size_t i = t->nr_pending; i-- > 0;) {
 		if (git_oid_equal(&t->pending[i].commit, commit)) {
 			strbuf_addstr(out, t->pending[i].text);
-			return 0;
+			return SM_NOTE_FOUND;
 		}
 	}
 	if (!t->base)
-		return 1;
+		return SM_NOTE_NONE;
 	err = git_note_commit_read(&note, t->repo, t->base, commit);
 	if (err == GIT_ENOTFOUND)
-		return 1;
+		return SM_NOTE_NONE;
 	if (err < 0) {
 		git_oid_tostr(hex, sizeof(hex), commit);
 		return sm_error("%s: reading the note of %s: %s", t->ref, hex, sm_git_error());
@@ -155,7 +155,7 @@ int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strb
 			return sm_error("%s: the note of %s holds binary data (a NUL byte); "
 					"not rewriting it", t->ref, hex);
 	}
-	return 0;
+	return SM_NOTE_FOUND;
 }
 
 int sm_notes_txn_write(struct sm_notes_txn *t, const git_oid *commit, const char *text)
