@@ -73,7 +73,7 @@ int cmd_import(int argc, char **argv)
 	r = 0;
 	for (size_t i = 0; r >= 0 && i < mboxes.nr; i++) {
 		r = sm_import_mbox(im, mboxes.items[i]);
-		if (r > 0) {
+		if (r == SM_IMPORT_BAD_INPUT) {
 			/* A bad input is named; the others are still read. */
 			sm_progress_clear_line();
 			fprintf(stderr, "stablemate import: %s\n", sm_last_error());

@@ -561,7 +561,7 @@ static int notes_sync(int argc, char **argv)
 			printf("%s: %zu notes read, %zu reviews added, %zu notes changed\n", sr->name,
 			       sr->merge.notes, sr->merge.reviews_added, sr->merge.notes_changed);
 	}
-	rc = r ? 1 : 0;	/* a failed remote was named above */
+	rc = r == SM_SYNC_SOME_FAILED ? 1 : 0;	/* a failed remote was named above */
 	sm_notes_sync_result_release(&res);
 	git_repository_free(repo);
 	free(o.notes_ref);

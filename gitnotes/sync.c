@@ -193,7 +193,7 @@ static void sync_one(git_repository *repo, const char *notes_ref, git_remote *r,
 int sm_notes_sync(git_repository *repo, const char *notes_ref, struct sm_notes_sync_result *res)
 {
 	git_strarray names = { 0 };
-	int ret = 0;
+	int ret = SM_SYNC_ALL;
 
 	memset(res, 0, sizeof(*res));
 	if (!notes_ref)
@@ -214,7 +214,7 @@ int sm_notes_sync(git_repository *repo, const char *notes_ref, struct sm_notes_s
 			sr->name = xstrdup(names.strings[i]);
 			sync_one(repo, notes_ref, r, spec, sr);
 			if (sr->failed)
-				ret = 1;
+				ret = SM_SYNC_SOME_FAILED;
 			free(spec);
 		}
 		git_remote_free(r);

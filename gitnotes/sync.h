@@ -39,10 +39,17 @@ struct sm_notes_sync_result {
 	size_t nr;
 };
 
+/* What sm_notes_sync returns when something could be tried (else -1). */
+enum sm_sync_status {
+	SM_SYNC_ALL = 0,		/* every remote synced */
+	SM_SYNC_SOME_FAILED = 1,	/* some did not: their error is in the result */
+};
+
 /* Fetches and merges every configured remote whose fetch refspecs include
  * notes_ref. A remote that fails is recorded and the others still synced.
- * Returns 0 when every remote synced, 1 when some failed (their error in
- * the result), -1 when nothing could be tried (sm_error). */
+ * Returns SM_SYNC_ALL when every remote synced, SM_SYNC_SOME_FAILED when
+ * some failed (their error in the result), -1 when nothing could be tried
+ * (sm_error). */
 int sm_notes_sync(git_repository *repo, const char *notes_ref, struct sm_notes_sync_result *res);
 void sm_notes_sync_result_release(struct sm_notes_sync_result *res);
 

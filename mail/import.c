@@ -445,7 +445,7 @@ int sm_import_mbox(struct sm_importer *im, const char *path)
 		if (ret == 0)
 			sm_error("%s", err);
 		free(err);
-		return ret < 0 ? -1 : 1;
+		return ret < 0 ? -1 : SM_IMPORT_BAD_INPUT;
 	}
 	return flush_batch(im);
 }

@@ -42,10 +42,17 @@ void sm_import_too_big(struct sm_importer *im, const char *what, size_t size);
 /* One message of an mbox stream (mail/mbox.h), named "what: message N". */
 int sm_import_mbox_message(struct sm_importer *im, const struct sm_mbox_msg *m,
 			   const char *what);
-/* Reads the mbox (gzipped or not) as a stream. 0; -1 when writing or
- * indexing failed (stop); 1 when the input itself is bad (missing,
- * unreadable, corrupt or truncated gzip: sm_error names it; the messages
- * before the damage are imported, a cut-off last one is not). */
+/* What sm_import_mbox returns when it did not fail (-1, sm_error). */
+enum sm_import_status {
+	SM_IMPORT_DONE = 0,
+	SM_IMPORT_BAD_INPUT = 1,	/* the input is damaged; go on with the next */
+};
+
+/* Reads the mbox (gzipped or not) as a stream. SM_IMPORT_DONE, -1 when
+ * writing or indexing failed (stop); SM_IMPORT_BAD_INPUT when the input
+ * itself is bad (missing, unreadable, corrupt or truncated gzip: sm_error
+ * names it; the messages before the damage are imported, a cut-off last
+ * one is not). */
 int sm_import_mbox(struct sm_importer *im, const char *path);
 /* git_dir is one epoch (N.git or any repo whose commits carry blob "m") or
  * a public-inbox top directory holding git/N.git. Only commits after the

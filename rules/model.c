@@ -102,7 +102,7 @@ int sm_model_load(struct sm_model **out, const char *path)
 
 	*out = NULL;
 	if (!file_exists(path))
-		return 1;
+		return SM_MODEL_ABSENT;
 	if (read_file(path, &sb))
 		return -1;
 	for (size_t i = 0; i < sb.len; i++)
@@ -191,7 +191,7 @@ int sm_model_load(struct sm_model **out, const char *path)
 	m->maybe = sm_model_score_of(m->maybe_p);
 	strbuf_release(&sb);
 	*out = m;
-	return 0;
+	return SM_MODEL_LOADED;
 bad_format:
 	sm_error("%s:%u: not a model file (expected \"format %s\" first)", path, lineno,
 		 SM_MODEL_FORMAT);

@@ -26,8 +26,14 @@ struct sm_model {
 	size_t mask, nr;
 };
 
-/* Reads path. Returns 0, 1 when the file does not exist (*out NULL), or
- * -1 (sm_error names file and line). */
+/* What sm_model_load returns when it did not fail (-1). */
+enum sm_model_status {
+	SM_MODEL_LOADED = 0,
+	SM_MODEL_ABSENT = 1,	/* no such file: *out is NULL (the hand weights decide) */
+};
+
+/* Reads path. Returns SM_MODEL_LOADED, SM_MODEL_ABSENT, or -1 (sm_error
+ * names file and line). */
 int sm_model_load(struct sm_model **out, const char *path);
 void sm_model_free(struct sm_model *m);
 /* The weight of a feature by its name's hash, 0 when the model lacks it. */

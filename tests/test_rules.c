@@ -920,7 +920,7 @@ START_TEST(train_is_deterministic)
 	sm_train_result_release(&res);
 	ck_assert(read_file(a, &sa) == 0 && read_file(b, &sb) == 0);
 	ck_assert_str_eq(sa.buf, sb.buf);
-	ck_assert_int_eq(sm_model_load(&m, a), 0);
+	ck_assert_int_eq(sm_model_load(&m, a), SM_MODEL_LOADED);
 	ck_assert(sm_model_weight(m, sm_feature_hash("s:fix", 5)) > 0.3);
 	ck_assert(sm_model_weight(m, sm_feature_hash("s:add", 5)) < -0.3);
 	sm_model_free(m);
