@@ -89,6 +89,9 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 	if (r->lifecycle_ref)
 		printf("  upstream %s: index %s, %zu commits from the range start\n",
 		       r->lifecycle_ref, r->lifecycle_cache, r->lifecycle_nr);
+	if (r->diff_cache)
+		printf("  diff cache %s: %zu of %zu commits' diffs read from it\n", r->diff_cache,
+		       r->diff_cache_hits, r->nr);
 	if (o->queue_dir)
 		printf("  queue %s: %zu patches\n", o->queue_dir, r->nr_queued);
 	if (o->cve_dir)

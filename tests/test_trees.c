@@ -12,6 +12,7 @@
 #include "trees/missing.h"
 #include "trees/backports.h"
 #include "trees/deps.h"
+#include "trees/diff_cache.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -517,6 +518,183 @@ START_TEST(scan_failure_paths)
 }
 END_TEST
 
+/* ---- the diff cache ---- */
+
+static void same_diff_facts(const struct sm_scan_result *a, const struct sm_scan_result *b)
+{
+	ck_assert_int_eq(a->nr, b->nr);
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct sm_commit *x = &a->items[i].commit, *y = &b->items[i].commit;
+
+		ck_assert_str_eq(a->items[i].id, b->items[i].id);
+		ck_assert_str_eq(a->items[i].patch_id, b->items[i].patch_id);
+		ck_assert_int_eq(x->has_diff, y->has_diff);
+		ck_assert(!memcmp(&x->diff, &y->diff, sizeof(x->diff)));
+		ck_assert_int_eq(x->nr_files, y->nr_files);
+		for (size_t k = 0; k < x->nr_files; k++) {
+			ck_assert_str_eq(x->files[k].path, y->files[k].path);
+			ck_assert_uint_eq(x->files[k].added, y->files[k].added);
+			ck_assert_uint_eq(x->files[k].removed, y->files[k].removed);
+			ck_assert_uint_eq(x->files[k].is_new, y->files[k].is_new);
+			ck_assert_uint_eq(x->files[k].is_deleted, y->files[k].is_deleted);
+		}
+		ck_assert_int_eq(a->items[i].verdict.score, b->items[i].verdict.score);
+	}
+}
+
+/* The single file of a diff-cache directory. */
+static char *diff_cache_file(const char *cache)
+{
+	char *dir = xasprintf("%s/diff-cache", cache), *path = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			ck_assert_ptr_null(path);
+			path = xasprintf("%s/%s", dir, e->d_name);
+		}
+	closedir(d);
+	free(dir);
+	ck_assert_ptr_nonnull(path);
+	return path;
+}
+
+START_TEST(scan_diff_cache_same_facts)
+{
+	struct sm_scan_opts o;
+	struct sm_scan_result cold, warm, again;
+	char *cache = xasprintf("%s/cache-diff", tmp), *path;
+	struct strbuf text = STRBUF_INIT;
+
+	scan_opts(&o, "v4.4..v4.5");
+	o.check_applies = 0;
+	ck_assert_msg(sm_scan(&o, &cold) == 0, "%s", sm_last_error());
+	ck_assert_str_eq(cold.diff_cache, "off");
+	o.cache_dir = cache;
+	ck_assert_msg(sm_scan(&o, &warm) == 0, "%s", sm_last_error());
+	ck_assert_str_eq(warm.diff_cache, "new");
+	ck_assert_int_eq(warm.diff_cache_hits, 0);
+	sm_scan_result_release(&warm);
+	ck_assert_msg(sm_scan(&o, &warm) == 0, "%s", sm_last_error());
+	ck_assert_str_eq(warm.diff_cache, "hit");
+	ck_assert_int_eq(warm.diff_cache_hits, 13);	/* 14 commits, one merge */
+	same_diff_facts(&cold, &warm);
+	sm_scan_result_release(&warm);
+
+	/* A longer range from the same start: the new commits are added. */
+	scan_opts(&o, "v4.4..master");
+	o.check_applies = 0;
+	o.cache_dir = cache;
+	ck_assert_msg(sm_scan(&o, &warm) == 0, "%s", sm_last_error());
+	ck_assert_str_eq(warm.diff_cache, warm.nr > 14 ? "incremental" : "hit");
+	ck_assert_int_eq(warm.diff_cache_hits, 13);
+	sm_scan_result_release(&warm);
+	scan_opts(&o, "v4.4..v4.5");
+	o.check_applies = 0;
+	o.cache_dir = cache;
+
+	/* Damaged: one byte changed, cut short, another version's: ignored. */
+	path = diff_cache_file(cache);
+	ck_assert(read_file(path, &text) == 0);
+	for (int round = 0; round < 4; round++) {
+		struct strbuf bad = STRBUF_INIT;
+
+		strbuf_add(&bad, text.buf, text.len);
+		if (round == 0)
+			bad.buf[bad.len / 2] ^= 1;
+		else if (round == 1)
+			strbuf_setlen(&bad, bad.len / 2);
+		else if (round == 2)
+			memcpy(strstr(bad.buf, "diff-cache 1 "), "diff-cache 0 ", 13);
+		else
+			strbuf_setlen(&bad, 0);
+		ck_assert(write_file_atomic(path, bad.buf, bad.len) == 0);
+		strbuf_release(&bad);
+		ck_assert_msg(sm_scan(&o, &again) == 0, "%s", sm_last_error());
+		ck_assert_str_eq(again.diff_cache, "rebuilt");
+		ck_assert_int_eq(again.diff_cache_hits, 0);
+		same_diff_facts(&cold, &again);
+		sm_scan_result_release(&again);
+		/* ... and written anew. */
+		ck_assert_msg(sm_scan(&o, &again) == 0, "%s", sm_last_error());
+		ck_assert_str_eq(again.diff_cache, "hit");
+		same_diff_facts(&cold, &again);
+		sm_scan_result_release(&again);
+	}
+	strbuf_release(&text);
+	sm_scan_result_release(&cold);
+	free(path);
+	free(cache);
+}
+END_TEST
+
+/* Paths are stored with their length: spaces and newlines survive. */
+START_TEST(diff_cache_keeps_any_path)
+{
+	struct sm_diff_cache dc;
+	struct sm_commit c, got;
+	char *cache = xasprintf("%s/cache-paths", tmp);
+	const char *from = "0123456789abcdef0123456789abcdef01234567";
+	const char *a = "1111111111111111111111111111111111111111";
+	const char *b = "2222222222222222222222222222222222222222";
+	char pid[41];
+
+	memset(&c, 0, sizeof(c));
+	memset(&got, 0, sizeof(got));
+	sm_commit_add_file(&c, "dir/a b\nc.c", 11, 3, 1);
+	sm_commit_add_file(&c, "x", 1, 0, 7);
+	c.files[1].is_deleted = 1;
+	sm_diff_cache_open(&dc, cache, "/some/repo/.git/", from);
+	ck_assert_int_eq(dc.state, SM_CACHE_NEW);
+	ck_assert_int_eq(sm_diff_cache_note(&dc, a), 0);
+	sm_diff_cache_add(&dc, a, &c, "3333333333333333333333333333333333333333");
+	sm_diff_cache_add(&dc, b, &got, "");	/* got: an empty commit */
+	sm_diff_cache_write(&dc);
+	sm_diff_cache_release(&dc);
+
+	/* Another repository's file is not this one's. */
+	sm_diff_cache_open(&dc, cache, "/other/repo/.git/", from);
+	ck_assert_int_eq(dc.state, SM_CACHE_NEW);
+	sm_diff_cache_release(&dc);
+
+	sm_diff_cache_open(&dc, cache, "/some/repo/.git/", from);
+	ck_assert_int_eq(dc.state, SM_CACHE_HIT);
+	memset(&got, 0, sizeof(got));
+	ck_assert_int_eq(sm_diff_cache_get(&dc, a, &got, pid), 1);
+	ck_assert_str_eq(pid, "3333333333333333333333333333333333333333");
+	ck_assert_int_eq(got.nr_files, 2);
+	ck_assert_str_eq(got.files[0].path, "dir/a b\nc.c");
+	ck_assert_uint_eq(got.files[0].added, 3);
+	ck_assert_str_eq(got.files[1].path, "x");
+	ck_assert_uint_eq(got.files[1].is_deleted, 1);
+	ck_assert(!memcmp(&got.diff, &c.diff, sizeof(c.diff)));
+	ck_assert_int_eq(got.has_diff, 1);
+	sm_commit_release(&got);
+	memset(&got, 0, sizeof(got));
+	ck_assert_int_eq(sm_diff_cache_get(&dc, b, &got, pid), 1);
+	ck_assert_str_eq(pid, "");
+	ck_assert_int_eq(got.has_diff, 0);
+	ck_assert_int_eq(got.nr_files, 0);
+	sm_commit_release(&got);
+	ck_assert_int_eq(sm_diff_cache_get(&dc, from, &got, pid), 0);
+	ck_assert_int_eq(sm_diff_cache_note(&dc, a), 1);
+	ck_assert_int_eq(sm_diff_cache_note(&dc, from), 0);
+	ck_assert_int_eq(dc.state, SM_CACHE_INCREMENTAL);
+	sm_diff_cache_release(&dc);
+
+	/* Off: nothing read or written. */
+	sm_diff_cache_open(&dc, "", "/some/repo/.git/", from);
+	ck_assert_int_eq(dc.state, SM_CACHE_OFF);
+	ck_assert_int_eq(sm_diff_cache_get(&dc, a, &got, pid), 0);
+	sm_diff_cache_write(&dc);
+	sm_diff_cache_release(&dc);
+	sm_commit_release(&c);
+	free(cache);
+}
+END_TEST
+
 /* ---- steal ---- */
 
 static char *git_out(const char *fmt, const char *arg)
@@ -818,6 +996,8 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, first_release_from_tag_graph);
 	tcase_add_test(tc, scan_classifies_for_each_tree);
 	tcase_add_test(tc, scan_failure_paths);
+	tcase_add_test(tc, scan_diff_cache_same_facts);
+	tcase_add_test(tc, diff_cache_keeps_any_path);
 	tcase_add_test(tc, steal_picks_candidates_in_order);
 	tcase_add_test(tc, yank_replays_and_keeps_backup);
 	tcase_add_test(tc, yank_conflict_leaves_branch);

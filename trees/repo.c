@@ -92,22 +92,31 @@ int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
 	out->committer = sm_signature_str(git_commit_committer(c));
 	if (git_commit_parentcount(c) > 1)
 		out->is_merge = 1;
-	if (with_diff && !out->is_merge) {
-		struct strbuf diff = STRBUF_INIT;
-
-		if (sm_commit_diff_text(repo, c, &diff) < 0) {
-			strbuf_release(&diff);
-			sm_commit_release(out);
-			return -1;
-		}
-		if (diff.len) {
-			sm_commit_parse_diff(out, diff.buf, diff.len);
-			if (patch_id && sm_patch_id_from_text(diff.buf, diff.len, patch_id) < 0) {
-				sm_clear_error();
-				patch_id[0] = '\0';
-			}
-		}
-		strbuf_release(&diff);
+	if (with_diff && !out->is_merge && sm_commit_load_diff(repo, c, out, patch_id) < 0) {
+		sm_commit_release(out);
+		return -1;
 	}
+	return 0;
+}
+
+int sm_commit_load_diff(git_repository *repo, git_commit *c, struct sm_commit *out,
+			char patch_id[41])
+{
+	struct strbuf diff = STRBUF_INIT;
+
+	if (patch_id)
+		patch_id[0] = '\0';
+	if (sm_commit_diff_text(repo, c, &diff) < 0) {
+		strbuf_release(&diff);
+		return -1;
+	}
+	if (diff.len) {
+		sm_commit_parse_diff(out, diff.buf, diff.len);
+		if (patch_id && sm_patch_id_from_text(diff.buf, diff.len, patch_id) < 0) {
+			sm_clear_error();
+			patch_id[0] = '\0';
+		}
+	}
+	strbuf_release(&diff);
 	return 0;
 }

@@ -27,6 +27,12 @@ int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
  * Returns 0 or -1 (sm_error). Release out with sm_commit_release. */
 int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
 		   struct sm_commit *out, char patch_id[41]);
+/* The diff part of sm_commit_load alone: the diff statistics of c against
+ * its first parent added to out (parsed without its diff), and the
+ * patch-id when patch_id is not NULL ("" for an empty diff). Returns 0 or
+ * -1 (sm_error); out is left for the caller to release either way. */
+int sm_commit_load_diff(git_repository *repo, git_commit *c, struct sm_commit *out,
+			char patch_id[41]);
 /* "Name <email>" of a signature, caller frees. */
 char *sm_signature_str(const git_signature *sig);
 /* The repository's path for messages (work dir, else the git dir). */

@@ -10,6 +10,7 @@
 #include "trees/tree_state.h"
 #include "trees/strmap.h"
 #include "trees/afterlife.h"
+#include "trees/diff_cache.h"
 #include "lib/util.h"
 #include "lib/progress.h"
 #include <pthread.h>
@@ -184,8 +185,10 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, const struct
 }
 
 /* The part of a commit that needs the repository: message, diff
- * statistics and patch-id (one diff). Runs on either thread. */
-static int load_commit(git_repository *repo, const git_oid *id, struct sm_scan_item *it)
+ * statistics and patch-id (one diff, unless the diff cache has the facts
+ * already). Runs on either thread. */
+static int load_commit(git_repository *repo, const struct sm_diff_cache *dc, const git_oid *id,
+		       struct sm_scan_item *it)
 {
 	git_commit *c = NULL;
 	int ret;
@@ -193,7 +196,9 @@ static int load_commit(git_repository *repo, const git_oid *id, struct sm_scan_i
 	git_oid_tostr(it->id, sizeof(it->id), id);
 	if (git_commit_lookup(&c, repo, id) < 0)
 		return sm_error("commit %s: unreadable (%s)", it->id, sm_git_error());
-	ret = sm_commit_load(repo, c, 1, &it->commit, it->patch_id);
+	ret = sm_commit_load(repo, c, 0, &it->commit, it->patch_id);
+	if (!ret && !it->commit.is_merge && !sm_diff_cache_get(dc, it->id, &it->commit, it->patch_id))
+		ret = sm_commit_load_diff(repo, c, &it->commit, it->patch_id);
 	git_commit_free(c);
 	return ret;
 }
@@ -245,6 +250,7 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
  * for a short range (the tests compare both). */
 struct loader {
 	const char *path;
+	const struct sm_diff_cache *dc;	/* read-only while loading */
 	const git_oid *ids;
 	struct sm_scan_item *items;
 	size_t nr, chunk, nr_chunks;	/* chunk: commits per chunk, 1 to 32 */
@@ -272,7 +278,7 @@ static void load_chunk(struct loader *l, git_repository *repo, size_t c)
 	int ok = 1;
 
 	for (size_t i = c * l->chunk; ok && i < end; i++)
-		ok = load_commit(repo, &l->ids[i], &l->items[i]) == 0;
+		ok = load_commit(repo, l->dc, &l->ids[i], &l->items[i]) == 0;
 	pthread_mutex_lock(&l->mu);
 	l->state[c] = ok ? 1 : -1;
 	if (!ok && !l->error[0])
@@ -332,7 +338,8 @@ static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
 	return 0;
 }
 
-static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan_result *out)
+static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct sm_diff_cache *dc,
+			  struct sm_scan_result *out)
 {
 	struct loader l;
 	pthread_t th;
@@ -340,6 +347,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan
 
 	memset(&l, 0, sizeof(l));
 	l.path = s->o->upstream;
+	l.dc = dc;
 	l.ids = ids;
 	l.items = out->items;
 	l.nr = out->nr;
@@ -395,6 +403,24 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, struct sm_scan
 	return ret;
 }
 
+/* Files the facts of the commits the cache lacked (all of the range's
+ * are written, so that the file follows the range). */
+static void update_diff_cache(struct sm_diff_cache *dc, const struct sm_scan_result *out)
+{
+	for (size_t i = 0; i < out->nr; i++)
+		if (!out->items[i].commit.is_merge)
+			sm_diff_cache_note(dc, out->items[i].id);
+	if (!dc->misses)
+		return;
+	for (size_t i = 0; i < out->nr; i++) {
+		const struct sm_scan_item *it = &out->items[i];
+
+		if (!it->commit.is_merge)
+			sm_diff_cache_add(dc, it->id, &it->commit, it->patch_id);
+	}
+	sm_diff_cache_write(dc);
+}
+
 static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 {
 	git_revwalk *w = NULL;
@@ -404,6 +430,8 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 
 	const char *dots = strstr(s->o->range, "..");
 	git_oid from, to;
+	struct sm_diff_cache dc;
+	char hex[GIT_OID_HEXSZ + 1];
 	char *a;
 
 	if (!dots || dots == s->o->range || !dots[2] || strstr(s->o->range, "..."))
@@ -436,7 +464,14 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	/* Zeroed items: released with the rest whatever was filled in. */
 	out->items = xcalloc(nr + 1, sizeof(*out->items));
 	out->nr = nr;
-	ret = load_and_judge(s, ids, out);
+	git_oid_tostr(hex, sizeof(hex), &from);
+	sm_diff_cache_open(&dc, s->o->cache_dir, git_repository_path(s->repo), hex);
+	ret = load_and_judge(s, ids, &dc, out);
+	if (!ret)
+		update_diff_cache(&dc, out);
+	out->diff_cache = sm_cache_state_name(dc.state);
+	out->diff_cache_hits = dc.hits;
+	sm_diff_cache_release(&dc);
 	free(ids);
 	return ret;
 }

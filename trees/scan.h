@@ -74,6 +74,10 @@ struct sm_scan_result {
 	char *lifecycle_ref;		/* the branch it read, or NULL */
 	size_t lifecycle_nr;		/* commits it holds */
 	size_t nr_queued, nr_cves;	/* queue patches and CVE records read */
+	/* The diff cache (trees/diff_cache.h): sm_cache_state_name, and how
+	 * many commits' diffs it saved building. */
+	const char *diff_cache;
+	size_t diff_cache_hits;
 };
 
 int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out);
