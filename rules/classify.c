@@ -321,6 +321,28 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 			       d->id_table_lines == 1 ? "y" : "ies");
 }
 
+void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
+			const struct sm_tree_ctx *tree, struct sm_verdict *model,
+			struct sm_verdict *v)
+{
+	if (!r->model) {
+		sm_classify(r, c, tree, v);
+		return;
+	}
+	/* sm_classify's steps, the model's reasons copied in their place. */
+	sm_verdict_init(v);
+	if (c->is_merge)
+		sm_verdict_veto(v, "merge", "merge commit");
+	classify_stable_tags(r, c, tree, v, 0);
+	if (!model->nr_reasons)
+		sm_model_explain(r, r->model, c, model);
+	for (size_t i = 0; i < model->nr_reasons; i++)
+		sm_verdict_add(v, model->reasons[i].code, model->reasons[i].weight, "%s",
+			       model->reasons[i].text);
+	diff_vetoes(c, v);
+	sm_verdict_finish(r, v);
+}
+
 void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
 		 const struct sm_tree_ctx *tree, struct sm_verdict *v)
 {

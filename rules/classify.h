@@ -48,6 +48,14 @@ int sm_rules_promote_weight(const struct sm_rules *r);
 /* Classifies c for tree (NULL or version.major 0: for no particular tree). */
 void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
 		 const struct sm_tree_ctx *tree, struct sm_verdict *out);
+/* sm_classify of one commit for several trees: the learned model's part of
+ * the verdict depends on the commit alone, so it is worked out once into
+ * *model (sm_verdict_init'ed by the caller before the first call for the
+ * commit, sm_verdict_release'd after the last) and copied by the next
+ * calls. out is what sm_classify gives. */
+void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
+			const struct sm_tree_ctx *tree, struct sm_verdict *model,
+			struct sm_verdict *out);
 
 /* For callers that add reasons of their own (scan: already present,
  * Fixes target not in the tree...): add, then re-run sm_verdict_finish. */

@@ -324,6 +324,57 @@ START_TEST(seed_is_candidate)
 }
 END_TEST
 
+/* The model's reasons worked out once per commit and copied for each tree
+ * give sm_classify's verdict, reason for reason. */
+START_TEST(classify_shared_is_classify)
+{
+	static const char *const files[] = {
+		"sample/commits/seed-e4ec8cc8039a.patch",
+		"sample/commits/hwmon-occ-fix-response-length.eml",
+		"sample/commits/tegra-stable-tagged.eml",
+		"sample/commits/hwmon-aquacomputer-add-quadro.eml",
+	};
+	const struct sm_tree_ctx trees[] = {
+		{ NULL, { 0, 0, -1 } }, { "linux-6.1.y", { 6, 1, -1 } },
+		{ "linux-4.4.y", { 4, 4, -1 } }, { "linux-6.6.y", { 6, 6, -1 } },
+	};
+
+	ck_assert_ptr_nonnull(rules);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct sm_commit c;
+		struct sm_verdict model;
+
+		ck_assert(read_file(srcdir_path(files[i]), &sb) == 0);
+		ck_assert_int_eq(sm_commit_parse(&c, sb.buf, sb.len), 0);
+		sm_verdict_init(&model);
+		for (size_t t = 0; t < ARRAY_SIZE(trees); t++) {
+			const struct sm_tree_ctx *tree = t ? &trees[t] : NULL;
+			struct sm_verdict a, b;
+
+			sm_classify(rules, &c, tree, &a);
+			sm_classify_shared(rules, &c, tree, &model, &b);
+			ck_assert_int_eq(a.kind, b.kind);
+			ck_assert_int_eq(a.score, b.score);
+			ck_assert_int_eq(a.vetoed, b.vetoed);
+			ck_assert_int_eq(a.manual_only, b.manual_only);
+			ck_assert_int_eq(a.nr_reasons, b.nr_reasons);
+			for (size_t k = 0; k < a.nr_reasons; k++) {
+				ck_assert_str_eq(a.reasons[k].code, b.reasons[k].code);
+				ck_assert_str_eq(a.reasons[k].text, b.reasons[k].text);
+				ck_assert_int_eq(a.reasons[k].weight, b.reasons[k].weight);
+			}
+			sm_verdict_release(&a);
+			sm_verdict_release(&b);
+		}
+		ck_assert_int_gt(model.nr_reasons, 0);
+		sm_verdict_release(&model);
+		sm_commit_release(&c);
+		strbuf_release(&sb);
+	}
+}
+END_TEST
+
 START_TEST(word_boundaries)
 {
 	struct sm_verdict v;
@@ -966,6 +1017,7 @@ static Suite *make_suite(void)
 	t = tcase_create("classify");
 	tcase_add_checked_fixture(t, setup_rules, teardown_rules);
 	tcase_add_test(t, seed_is_candidate);
+	tcase_add_test(t, classify_shared_is_classify);
 	tcase_add_test(t, word_boundaries);
 	tcase_add_test(t, tree_out_of_range_rejects);
 	tcase_add_test(t, noautosel_never_candidate);

@@ -86,8 +86,8 @@ static int try_apply(struct sm_tree_state *t, const char *id)
 	return r;
 }
 
-static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, const struct fixes_target **tg,
-		       size_t nr_tg, size_t unresolved, size_t ti)
+static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_verdict *model,
+		       const struct fixes_target **tg, size_t nr_tg, size_t unresolved, size_t ti)
 {
 	struct sm_tree_state *t = &s->trees[ti];
 	struct sm_scan_tree_result *tr = &it->trees[ti];
@@ -101,7 +101,7 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, const struct
 	const struct sm_upstream_entry *ff_entry = NULL;
 
 	tr->applies = -1;
-	sm_classify(s->o->rules, &it->commit, &ctx, &tr->verdict);
+	sm_classify_shared(s->o->rules, &it->commit, &ctx, model, &tr->verdict);
 	sm_version_str(&spec->version, vbuf, sizeof(vbuf));
 
 	e = sm_upstream_index_find(&t->idx, it->id, it->patch_id, it->commit.subject, &how);
@@ -209,8 +209,10 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 	const struct fixes_target **tg;
 	size_t nr_tg = 0, unresolved = 0;
 	const struct sm_release *first = NULL;
+	struct sm_verdict model;	/* the model's reasons, the same for every tree */
 
-	sm_classify(s->o->rules, &it->commit, NULL, &it->verdict);
+	sm_verdict_init(&model);
+	sm_classify_shared(s->o->rules, &it->commit, NULL, &model, &it->verdict);
 	sm_afterlife_item(&s->life, it);
 
 	tg = xcalloc(it->commit.nr_fixes + 1, sizeof(*tg));
@@ -237,7 +239,8 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 		it->fixes_first_release = xstrdup(first->name);
 	it->trees = xcalloc(s->o->nr_trees + 1, sizeof(*it->trees));
 	for (size_t ti = 0; ti < s->o->nr_trees; ti++)
-		judge_tree(s, it, tg, nr_tg, unresolved, ti);
+		judge_tree(s, it, &model, tg, nr_tg, unresolved, ti);
+	sm_verdict_release(&model);
 	free(tg);
 	return 0;
 }
