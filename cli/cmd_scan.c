@@ -92,6 +92,8 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 	if (r->diff_cache)
 		printf("  diff cache %s: %zu of %zu commits' diffs read from it\n", r->diff_cache,
 		       r->diff_cache_hits, r->nr);
+	if (r->release_map_cache)
+		printf("  release map %s\n", r->release_map_cache);
 	if (o->queue_dir)
 		printf("  queue %s: %zu patches\n", o->queue_dir, r->nr_queued);
 	if (o->cve_dir)

@@ -4,7 +4,8 @@
 # a scan that builds every diff and of one that reads them all from the cache
 # is byte for byte the same; a damaged cache file (a byte changed, cut short,
 # emptied, garbage, a directory in its place) is ignored with no error and the
-# same output; --no-cache and one loading thread give the same commits.
+# same output; the same for the release map; --no-cache and one loading
+# thread give the same commits.
 . "$(dirname "$0")/lib.sh"
 bash "$SM_SRCDIR/tests/trees_mkrepo.sh" "$TMP" > /dev/null 2>&1 || fail "trees_mkrepo.sh"
 cd "$TMP/linux"
@@ -67,6 +68,24 @@ cmp dir.json warm.json || fail "directory: the JSON differs"
 grepq -F "cannot write the diff cache" dir.err || fail "directory: no warning: $(cat dir.err)"
 rmdir "$file"
 
+# The release map (first release of each Fixes: target): kept, and a
+# damaged or emptied one is rebuilt with the same output.
+map=$(echo "$cache"/release-map/*.map)
+[ -f "$map" ] || fail "no release map in $cache"
+grepq -Fx "  release map hit" warm.txt || fail "release map: $(cat warm.txt)"
+for how in byte empty; do
+	if [ $how = byte ]; then
+		python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[len(b)//2]^=1; open(p,'wb').write(b)" "$map"
+	else
+		: > "$map"
+	fi
+	scan --cache-dir "$cache" > map.txt 2> map.err || fail "release map $how: $(cat map.err)"
+	[ ! -s map.err ] || fail "release map $how: said $(cat map.err)"
+	grepq -Fx "  release map rebuilt" map.txt || fail "release map $how: $(cat map.txt)"
+	scan --cache-dir "$cache" --json > map.json || fail "release map $how: --json"
+	cmp map.json warm.json || fail "release map $how: the JSON differs"
+done
+
 # A longer range from the same start adds to the file; the window still hits.
 RANGE=v4.4..linux-4.4.y scan --cache-dir "$cache" > long.txt || fail "longer range"
 scan --cache-dir "$cache" --json > again.json || fail "scan after the longer range"
@@ -80,5 +99,5 @@ scan --no-cache --json > off.json || fail "--no-cache"
 cmp <(no_state off.json) <(no_state warm.json) || fail "--no-cache: the JSON differs"
 scan --no-cache > off.txt
 grepq -F "diff cache off: 0 of 14" off.txt || fail "--no-cache: $(cat off.txt)"
-[ ! -e "$XDG_CACHE_HOME/stablemate/diff-cache" ] || fail "--no-cache wrote a diff cache"
+[ ! -e "$XDG_CACHE_HOME/stablemate" ] || fail "--no-cache wrote a cache: $(ls -R "$XDG_CACHE_HOME")"
 echo "ok - scan_cache.sh"

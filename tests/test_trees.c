@@ -372,6 +372,67 @@ START_TEST(first_release_from_tag_graph)
 }
 END_TEST
 
+/* The same answers from the map kept on disk; a damaged map or another
+ * set of tags is not trusted. */
+START_TEST(release_map_cache)
+{
+	static const char *const names[] = { "BASE41", "C1", "E1", "S1", "W1", "BASE45" };
+	git_repository *r = open_repo();
+	struct sm_release_tags plain, t;
+	char *cache = xasprintf("%s/cache-releases", tmp), *out;
+	struct strbuf text = STRBUF_INIT;
+	int st;
+
+	ck_assert(sm_release_tags_load(&plain, r) == 0);
+	for (int round = 0; round < 6; round++) {
+		static const int want[] = { SM_CACHE_NEW, SM_CACHE_HIT, SM_CACHE_REBUILT,
+					    SM_CACHE_REBUILT, SM_CACHE_REBUILT, SM_CACHE_HIT };
+
+		ck_assert(sm_release_tags_load(&t, r) == 0);
+		sm_release_tags_cache(&t, r, cache);
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+			git_oid oid;
+			const struct sm_release *a, *b;
+
+			git_oid_fromstr(&oid, id(names[i]));
+			a = sm_first_release(&plain, r, &oid);
+			b = sm_first_release(&t, r, &oid);
+			ck_assert(!a == !b);
+			if (a)
+				ck_assert_str_eq(a->name, b->name);
+			ck_assert_int_eq(sm_release_tags_resolve(&t, r, id(names[i]), &oid), 0);
+			ck_assert_str_eq(git_oid_tostr_s(&oid), id(names[i]));
+		}
+		ck_assert_int_eq(plain.map_nr, t.map_nr);
+		ck_assert_msg(t.map_cache_state == want[round], "round %d: %d", round,
+			      t.map_cache_state);
+		strbuf_reset(&text);
+		ck_assert(read_file(t.map_cache_path, &text) == 0);
+		if (round == 1)		/* a bit of an id flipped */
+			text.buf[text.len / 2] ^= 1;
+		else if (round == 2)	/* cut short */
+			strbuf_setlen(&text, text.len - 30);
+		else if (round == 3)	/* a map for other tags */
+			text.buf[strlen("stablemate-release-map 1\ntags ")] ^= 1;
+		if (round >= 1 && round <= 3)
+			ck_assert(write_file_atomic(t.map_cache_path, text.buf, text.len) == 0);
+		sm_release_tags_release(&t);
+		if (round == 3) {	/* a new release tag: a new map */
+			out = run(&st, "cd '%s' && git tag -a -m v4.6 v4.6 %s", repo_path,
+				  id("BASE45"));
+			free(out);
+			ck_assert_int_eq(st, 0);
+		}
+	}
+	out = run(&st, "cd '%s' && git tag -d v4.6", repo_path);
+	free(out);
+	strbuf_release(&text);
+	sm_release_tags_release(&plain);
+	git_repository_free(r);
+	free(cache);
+}
+END_TEST
+
 /* ---- scan ---- */
 
 static struct sm_tree_spec trees[2] = {
@@ -607,7 +668,7 @@ START_TEST(scan_diff_cache_same_facts)
 		else if (round == 1)
 			strbuf_setlen(&bad, bad.len / 2);
 		else if (round == 2)
-			memcpy(strstr(bad.buf, "diff-cache 1 "), "diff-cache 0 ", 13);
+			memcpy(strstr(bad.buf, "diff-cache 2 "), "diff-cache 0 ", 13);
 		else
 			strbuf_setlen(&bad, 0);
 		ck_assert(write_file_atomic(path, bad.buf, bad.len) == 0);
@@ -994,6 +1055,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, index_cache_is_incremental_and_never_trusted);
 	tcase_add_test(tc, index_unknown_branch_is_an_error);
 	tcase_add_test(tc, first_release_from_tag_graph);
+	tcase_add_test(tc, release_map_cache);
 	tcase_add_test(tc, scan_classifies_for_each_tree);
 	tcase_add_test(tc, scan_failure_paths);
 	tcase_add_test(tc, scan_diff_cache_same_facts);

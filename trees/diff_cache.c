@@ -10,14 +10,19 @@
  * 170 bytes a commit (1.7 MB per 10,000), parsed in a few milliseconds.
  *
  * The file (text; a path is written with its length, so any byte goes):
- *	stablemate-diff-cache 1 libgit2 1.5.1
+ *	stablemate-diff-cache 2 libgit2 1.5.1
  *	repo /path/to/linux/.git/
  *	from <40 hex: the range start>
  *	count <entries>
- *	<id> <patch-id or -> <has_diff> <the 13 sm_diffstat numbers> <files>
+ *	walk <40 hex: the range end, or -> <commits>
+ *	<id> <patch-id, - for none, m for no facts> <has_diff> <the 13 sm_diffstat numbers> <files>
  *	<added> <removed> <1: new, 2: deleted> <path length> <path>	(per file)
  *	...
  *	end <SHA-1 of everything above this line>
+ * The first <commits> entries are the range start..end in the order the
+ * scan walks it (topological, oldest first; merges are listed with no
+ * facts): the set and its order follow from the two ids, so a rerun of the
+ * same range walks no history either.
  * Anything that does not parse exactly so, or whose header is not this
  * build's, is ignored whole (state "rebuilt") and written anew. */
 #include "trees/diff_cache.h"
@@ -30,7 +35,7 @@
 
 /* Bump when what is stored, or what sm_commit_parse_diff, the diff text
  * (trees/commitdiff.c) or the patch-id derive from a diff, changes. */
-#define DIFF_CACHE_VERSION 1
+#define DIFF_CACHE_VERSION 2
 #define MAGIC "stablemate-diff-cache"
 #define END_LEN (4 + 40 + 1)	/* "end <sha1>\n" */
 
@@ -40,6 +45,7 @@ struct sm_diff_cache_entry {
 	int has_diff;
 	struct sm_diffstat diff;
 	size_t file, nr_files;	/* into dc->files */
+	int no_facts;		/* listed for the walk only (a merge) */
 	int added;		/* sm_diff_cache_add'ed again this run */
 };
 
@@ -122,7 +128,8 @@ static int parse_entry(struct sm_diff_cache *dc, char **pos, const char *end)
 	e = memset(&dc->entries[dc->nr++], 0, sizeof(*e));
 	memcpy(e->id, p, 40);
 	p += 41;
-	if (end - p >= 2 && p[0] == '-' && p[1] == ' ') {
+	if (end - p >= 2 && (p[0] == '-' || p[0] == 'm') && p[1] == ' ') {
+		e->no_facts = p[0] == 'm';
 		p += 2;
 	} else if (hex40(p, end) && end - p > 40 && p[40] == ' ') {
 		memcpy(e->patch_id, p, 40);
@@ -154,7 +161,7 @@ static int parse(struct sm_diff_cache *dc)
 	struct strbuf want = STRBUF_INIT;
 	char *p = dc->text.buf, *end;
 	gchar *sum;
-	unsigned count;
+	unsigned count, walk;
 	int ok;
 
 	if (dc->text.len < END_LEN || dc->text.buf[dc->text.len - 1] != '\n')
@@ -174,8 +181,20 @@ static int parse(struct sm_diff_cache *dc)
 	if (!ok || strncmp(p, "count ", 6))
 		return -1;
 	p += 6;
-	if (num((const char **)&p, end, &count, '\n') < 0)
+	if (num((const char **)&p, end, &count, '\n') < 0 || strncmp(p, "walk ", 5))
 		return -1;
+	p += 5;
+	if (hex40(p, end) && end - p > 40 && p[40] == ' ') {
+		memcpy(dc->walk_to, p, 40);
+		p += 41;
+	} else if (end - p >= 2 && p[0] == '-' && p[1] == ' ') {
+		p += 2;
+	} else {
+		return -1;
+	}
+	if (num((const char **)&p, end, &walk, '\n') < 0 || walk > count)
+		return -1;
+	dc->walk_nr = walk;
 	while (p < end)
 		if (parse_entry(dc, &p, end) < 0)
 			return -1;
@@ -185,7 +204,8 @@ static int parse(struct sm_diff_cache *dc)
 static void reset_entries(struct sm_diff_cache *dc)
 {
 	strmap_clear(&dc->by_id);
-	dc->nr = dc->nr_files = 0;
+	dc->nr = dc->nr_files = dc->walk_nr = 0;
+	dc->walk_to[0] = '\0';
 	strbuf_release(&dc->text);
 }
 
@@ -233,7 +253,7 @@ int sm_diff_cache_get(const struct sm_diff_cache *dc, const char *id, struct sm_
 	const struct sm_diff_cache_entry *e;
 	size_t i;
 
-	if (!dc->nr || !strmap_get(&dc->by_id, id, &i))
+	if (!dc->nr || !strmap_get(&dc->by_id, id, &i) || dc->entries[i].no_facts)
 		return 0;
 	e = &dc->entries[i];
 	c->has_diff = e->has_diff;
@@ -252,7 +272,7 @@ int sm_diff_cache_note(struct sm_diff_cache *dc, const char *id)
 {
 	size_t i;
 
-	if (dc->nr && strmap_get(&dc->by_id, id, &i)) {
+	if (dc->nr && strmap_get(&dc->by_id, id, &i) && !dc->entries[i].no_facts) {
 		dc->hits++;
 		return 1;
 	}
@@ -265,6 +285,12 @@ int sm_diff_cache_note(struct sm_diff_cache *dc, const char *id)
 static void add_entry(struct strbuf *sb, const char *id, const char *patch_id, int has_diff,
 		      const struct sm_diffstat *d, const struct sm_diff_file *files, size_t nr)
 {
+	static const struct sm_diffstat none;
+
+	if (!d) {	/* no facts */
+		patch_id = "m";
+		d = &none;
+	}
 	strbuf_addf(sb, "%s %s %d %u %u %u %u %u %u %u %d %u %u %u %u %d %zu\n", id,
 		    *patch_id ? patch_id : "-", !!has_diff, d->files, d->added, d->removed,
 		    d->doc_files, d->code_lines_changed, d->id_table_lines, d->comment_lines,
@@ -285,8 +311,34 @@ void sm_diff_cache_add(struct sm_diff_cache *dc, const char *id, const struct sm
 		return;
 	if (dc->nr && strmap_get(&dc->by_id, id, &i))
 		dc->entries[i].added = 1;
-	add_entry(&dc->out, id, patch_id, c->has_diff, &c->diff, c->files, c->nr_files);
+	if (c)
+		add_entry(&dc->out, id, patch_id, c->has_diff, &c->diff, c->files, c->nr_files);
+	else
+		add_entry(&dc->out, id, "", 0, NULL, NULL, 0);
 	dc->nr_out++;
+}
+
+int sm_diff_cache_walk(const struct sm_diff_cache *dc, const char *to, git_oid **ids, size_t *nr)
+{
+	git_oid *list;
+
+	if (!dc->path || strcmp(dc->walk_to, to))
+		return 0;
+	list = xcalloc(dc->walk_nr + 1, sizeof(*list));
+	for (size_t i = 0; i < dc->walk_nr; i++)
+		if (git_oid_fromstr(&list[i], dc->entries[i].id) < 0) {
+			free(list);
+			return 0;
+		}
+	*ids = list;
+	*nr = dc->walk_nr;
+	return 1;
+}
+
+void sm_diff_cache_set_walk(struct sm_diff_cache *dc, const char *to, size_t nr)
+{
+	snprintf(dc->new_walk_to, sizeof(dc->new_walk_to), "%s", to);
+	dc->new_walk_nr = nr;
 }
 
 void sm_diff_cache_write(struct sm_diff_cache *dc)
@@ -301,14 +353,16 @@ void sm_diff_cache_write(struct sm_diff_cache *dc)
 	for (size_t i = 0; i < dc->nr; i++)
 		kept += !dc->entries[i].added;
 	header(&sb, dc->key);
-	strbuf_addf(&sb, "count %zu\n", dc->nr_out + kept);
+	strbuf_addf(&sb, "count %zu\nwalk %s %zu\n", dc->nr_out + kept,
+		    dc->new_walk_to[0] && dc->new_walk_nr <= dc->nr_out ? dc->new_walk_to : "-",
+		    dc->new_walk_nr <= dc->nr_out ? dc->new_walk_nr : 0);
 	strbuf_add(&sb, dc->out.buf, dc->out.len);
 	for (size_t i = 0; i < dc->nr; i++) {
 		const struct sm_diff_cache_entry *e = &dc->entries[i];
 
 		if (!e->added)
-			add_entry(&sb, e->id, e->patch_id, e->has_diff, &e->diff,
-				  dc->files + e->file, e->nr_files);
+			add_entry(&sb, e->id, e->patch_id, e->has_diff,
+				  e->no_facts ? NULL : &e->diff, dc->files + e->file, e->nr_files);
 	}
 	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
 	strbuf_addf(&sb, "end %s\n", sum);

@@ -325,6 +325,7 @@ static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
 
 	if (sm_release_tags_load(&s->tags, s->repo) < 0)
 		return -1;
+	sm_release_tags_cache(&s->tags, s->repo, o->cache_dir);
 	s->trees = xcalloc(o->nr_trees + 1, sizeof(*s->trees));
 	out->nr_trees = o->nr_trees;
 	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
@@ -406,35 +407,66 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	return ret;
 }
 
-/* Files the facts of the commits the cache lacked (all of the range's
- * are written, so that the file follows the range). */
-static void update_diff_cache(struct sm_diff_cache *dc, const struct sm_scan_result *out)
+/* Files the facts of the commits the cache lacked, and the walk (all of
+ * the range's commits are written, in order, so that the file follows the
+ * range). */
+static void update_diff_cache(struct sm_diff_cache *dc, const struct sm_scan_result *out,
+			      const char *to, int walk_cached)
 {
 	for (size_t i = 0; i < out->nr; i++)
 		if (!out->items[i].commit.is_merge)
 			sm_diff_cache_note(dc, out->items[i].id);
-	if (!dc->misses)
+	if (!dc->misses && walk_cached)
 		return;
 	for (size_t i = 0; i < out->nr; i++) {
 		const struct sm_scan_item *it = &out->items[i];
 
-		if (!it->commit.is_merge)
-			sm_diff_cache_add(dc, it->id, &it->commit, it->patch_id);
+		sm_diff_cache_add(dc, it->id, it->commit.is_merge ? NULL : &it->commit,
+				  it->patch_id);
 	}
+	sm_diff_cache_set_walk(dc, to, out->nr);
 	sm_diff_cache_write(dc);
 }
 
-static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
+/* The range's commits, topological, oldest first. */
+static int walk_ids(struct scan_ctx *s, const git_oid *from, const git_oid *to, git_oid **out,
+		    size_t *nr_out)
 {
 	git_revwalk *w = NULL;
 	git_oid id, *ids = NULL;
 	size_t nr = 0, alloc = 0;
-	int err, ret;
+	int err;
 
+	if (git_revwalk_new(&w, s->repo) < 0)
+		return sm_error("%s: %s", s->o->range, sm_git_error());
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, to) < 0 || git_revwalk_hide(w, from) < 0) {
+		git_revwalk_free(w);
+		return sm_error("range %s: %s", s->o->range, sm_git_error());
+	}
+	while (!(err = git_revwalk_next(&id, w))) {
+		ALLOC_GROW(ids, nr, alloc);
+		ids[nr++] = id;
+	}
+	git_revwalk_free(w);
+	if (err != GIT_ITEROVER) {
+		free(ids);
+		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
+	}
+	*out = ids;
+	*nr_out = nr;
+	return 0;
+}
+
+static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
+{
+	git_oid *ids = NULL;
+	size_t nr = 0;
+	int ret, walk_cached;
 	const char *dots = strstr(s->o->range, "..");
 	git_oid from, to;
 	struct sm_diff_cache dc;
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GIT_OID_HEXSZ + 1], to_hex[GIT_OID_HEXSZ + 1];
 	char *a;
 
 	if (!dots || dots == s->o->range || !dots[2] || strstr(s->o->range, "..."))
@@ -448,30 +480,20 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	}
 	free(a);
 	s->from = from;
-	if (git_revwalk_new(&w, s->repo) < 0)
-		return sm_error("%s: %s", s->o->range, sm_git_error());
-	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	if (git_revwalk_push(w, &to) < 0 || git_revwalk_hide(w, &from) < 0) {
-		git_revwalk_free(w);
-		return sm_error("range %s: %s", s->o->range, sm_git_error());
-	}
-	while (!(err = git_revwalk_next(&id, w))) {
-		ALLOC_GROW(ids, nr, alloc);
-		ids[nr++] = id;
-	}
-	git_revwalk_free(w);
-	if (err != GIT_ITEROVER) {
-		free(ids);
-		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
+	git_oid_tostr(hex, sizeof(hex), &from);
+	git_oid_tostr(to_hex, sizeof(to_hex), &to);
+	sm_diff_cache_open(&dc, s->o->cache_dir, git_repository_path(s->repo), hex);
+	walk_cached = sm_diff_cache_walk(&dc, to_hex, &ids, &nr);
+	if (!walk_cached && walk_ids(s, &from, &to, &ids, &nr) < 0) {
+		sm_diff_cache_release(&dc);
+		return -1;
 	}
 	/* Zeroed items: released with the rest whatever was filled in. */
 	out->items = xcalloc(nr + 1, sizeof(*out->items));
 	out->nr = nr;
-	git_oid_tostr(hex, sizeof(hex), &from);
-	sm_diff_cache_open(&dc, s->o->cache_dir, git_repository_path(s->repo), hex);
 	ret = load_and_judge(s, ids, &dc, out);
 	if (!ret)
-		update_diff_cache(&dc, out);
+		update_diff_cache(&dc, out, to_hex, walk_cached);
 	out->diff_cache = sm_cache_state_name(dc.state);
 	out->diff_cache_hits = dc.hits;
 	sm_diff_cache_release(&dc);
@@ -495,6 +517,8 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	free(s.trees);
 	if (s.life_open)
 		sm_afterlife_close(&s.life);
+	if (s.tags.map_built)
+		out->release_map_cache = sm_cache_state_name(s.tags.map_cache_state);
 	for (size_t i = 0; i < s.nr_targets; i++)
 		free(s.abbrevs[i]);
 	free(s.abbrevs);

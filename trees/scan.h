@@ -78,6 +78,9 @@ struct sm_scan_result {
 	 * many commits' diffs it saved building. */
 	const char *diff_cache;
 	size_t diff_cache_hits;
+	/* The first-release map of the release tags (trees/tags.h):
+	 * sm_cache_state_name, NULL when the scan needed none. */
+	const char *release_map_cache;
 };
 
 int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out);

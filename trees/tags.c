@@ -1,6 +1,11 @@
 #include "trees/tags.h"
 #include "trees/repo.h"
+#include "trees/upstream_index.h"	/* sm_default_cache_dir, enum sm_cache_state */
 #include "lib/util.h"
+#include "lib/fileio.h"
+#include "lib/strbuf.h"
+#include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 struct load_ctx {
@@ -62,6 +67,7 @@ void sm_release_tags_release(struct sm_release_tags *t)
 	free(t->tags);
 	free(t->map);
 	free(t->sorted);
+	free(t->map_cache_path);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -126,11 +132,154 @@ static int cmp_oid(const void *a, const void *b)
 	return git_oid_cmp(a, b);
 }
 
+/* The map on disk (release-map/<sha1 of the repository>.map), binary:
+ *	stablemate-release-map 1\n
+ *	tags <SHA-1 of the "name commit" lines of the tags, in version order>\n
+ *	count <n>\n
+ *	n x (20-byte commit id, 2-byte release index, little-endian), by id
+ *	end <SHA-1 of everything above>\n
+ * The tags line is the key: the map follows from the tags alone. */
+#define MAP_MAGIC "stablemate-release-map 1\n"
+#define MAP_END_LEN (4 + 40 + 1)
+
+static void map_header(const struct sm_release_tags *t, struct strbuf *sb)
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA1);
+	char hex[GIT_OID_HEXSZ + 1];
+
+	for (size_t k = 0; k < t->nr; k++) {
+		git_oid_tostr(hex, sizeof(hex), &t->tags[k].commit);
+		g_checksum_update(ck, (const guchar *)t->tags[k].name, (gssize)strlen(t->tags[k].name));
+		g_checksum_update(ck, (const guchar *)" ", 1);
+		g_checksum_update(ck, (const guchar *)hex, GIT_OID_HEXSZ);
+		g_checksum_update(ck, (const guchar *)"\n", 1);
+	}
+	strbuf_addf(sb, MAP_MAGIC "tags %s\n", g_checksum_get_string(ck));
+	g_checksum_free(ck);
+}
+
+/* Reads the cached map for these tags; 0, or -1 when there is none. */
+static int read_map(struct sm_release_tags *t)
+{
+	struct strbuf text = STRBUF_INIT, want = STRBUF_INIT;
+	const unsigned char *p, *end;
+	unsigned long long count = 0;
+	gchar *sum = NULL;
+	size_t size = 1024, digits = 0;
+	int ret = -1;
+
+	if (read_file(t->map_cache_path, &text) < 0) {
+		sm_clear_error();
+		goto out;
+	}
+	if (text.len < MAP_END_LEN || memcmp(text.buf + text.len - MAP_END_LEN, "end ", 4) ||
+	    text.buf[text.len - 1] != '\n')
+		goto out;
+	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)text.buf,
+					  text.len - MAP_END_LEN);
+	map_header(t, &want);
+	if (memcmp(sum, text.buf + text.len - MAP_END_LEN + 4, 40) || text.len < want.len ||
+	    memcmp(text.buf, want.buf, want.len) || strncmp(text.buf + want.len, "count ", 6))
+		goto out;
+	p = (const unsigned char *)text.buf + want.len + 6;
+	end = (const unsigned char *)text.buf + text.len - MAP_END_LEN;
+	/* The digits, then the newline (binary data follows: no sscanf). */
+	for (; p < end && *p >= '0' && *p <= '9' && count < (1ULL << 40); p++, digits++)
+		count = count * 10 + (unsigned)(*p - '0');
+	if (!digits || p >= end || *p++ != '\n')
+		goto out;
+	if ((unsigned long long)(end - p) != count * 22)
+		goto out;
+	while (size < (count + 1) * 2)
+		size *= 2;
+	t->map_size = size;
+	t->map = xcalloc(size, sizeof(*t->map));
+	t->sorted = xcalloc(count + 1, sizeof(*t->sorted));
+	for (size_t i = 0; i < count; i++, p += 22) {
+		unsigned release = p[20] | (unsigned)p[21] << 8;
+
+		if (release >= t->nr)
+			goto out;
+		memcpy(t->sorted[i].id, p, GIT_OID_RAWSZ);
+		if (i && git_oid_cmp(&t->sorted[i - 1], &t->sorted[i]) >= 0)
+			goto out;
+		map_put(t, &t->sorted[i], release);
+	}
+	ret = 0;
+out:
+	if (ret < 0) {
+		free(t->map);
+		free(t->sorted);
+		t->map = NULL;
+		t->sorted = NULL;
+		t->map_size = t->map_nr = 0;
+	}
+	g_free(sum);
+	strbuf_release(&want);
+	strbuf_release(&text);
+	return ret;
+}
+
+static void write_map(const struct sm_release_tags *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	gchar *sum;
+	char *dir;
+
+	map_header(t, &sb);
+	strbuf_addf(&sb, "count %zu\n", t->map_nr);
+	for (size_t i = 0; i < t->map_nr; i++) {
+		unsigned release = map_get(t, &t->sorted[i])->release;
+
+		strbuf_add(&sb, t->sorted[i].id, GIT_OID_RAWSZ);
+		strbuf_addch(&sb, (char)(release & 0xff));
+		strbuf_addch(&sb, (char)(release >> 8));
+	}
+	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
+	strbuf_addf(&sb, "end %s\n", sum);
+	g_free(sum);
+	dir = xstrdup(t->map_cache_path);
+	*strrchr(dir, '/') = '\0';
+	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(t->map_cache_path, sb.buf, sb.len) < 0)
+		sm_warn("%s: cannot write the release map: %s", t->map_cache_path, sm_last_error());
+	free(dir);
+	strbuf_release(&sb);
+}
+
+void sm_release_tags_cache(struct sm_release_tags *t, git_repository *repo,
+			   const char *cache_dir)
+{
+	char *default_dir = NULL;
+	gchar *sum;
+
+	free(t->map_cache_path);
+	t->map_cache_path = NULL;
+	t->map_cache_state = SM_CACHE_OFF;
+	if (!cache_dir)
+		cache_dir = default_dir = sm_default_cache_dir();
+	if (*cache_dir) {
+		sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, git_repository_path(repo), -1);
+		t->map_cache_path = xasprintf("%s/release-map/%s.map", cache_dir, sum);
+		g_free(sum);
+	}
+	free(default_dir);
+}
+
 static void build_map(struct sm_release_tags *t, git_repository *repo)
 {
 	size_t n = 0;
+	int err, complete = 1;
 
 	t->map_built = 1;
+	if (t->map_cache_path) {
+		int exists = file_exists(t->map_cache_path);
+
+		if (exists && t->nr <= 0xffff && read_map(t) == 0) {
+			t->map_cache_state = SM_CACHE_HIT;
+			return;
+		}
+		t->map_cache_state = exists ? SM_CACHE_REBUILT : SM_CACHE_NEW;
+	}
 	for (size_t k = 0; k < t->nr; k++) {
 		git_revwalk *w = NULL;
 		git_oid id;
@@ -140,8 +289,9 @@ static void build_map(struct sm_release_tags *t, git_repository *repo)
 		if (git_revwalk_push(w, &t->tags[k].commit) == 0) {
 			for (size_t j = 0; j < k; j++)
 				git_revwalk_hide(w, &t->tags[j].commit);
-			while (git_revwalk_next(&id, w) == 0)
+			while ((err = git_revwalk_next(&id, w)) == 0)
 				map_put(t, &id, (unsigned)k);
+			complete &= err == GIT_ITEROVER;
 		}
 		git_revwalk_free(w);
 	}
@@ -150,6 +300,9 @@ static void build_map(struct sm_release_tags *t, git_repository *repo)
 		if (t->map[i].used)
 			t->sorted[n++] = t->map[i].id;
 	qsort(t->sorted, n, sizeof(*t->sorted), cmp_oid);
+	/* A walk that failed half-way is not kept. */
+	if (t->map_cache_path && t->nr <= 0xffff && complete)
+		write_map(t);
 }
 
 int sm_release_tags_resolve(struct sm_release_tags *t, git_repository *repo, const char *hex,

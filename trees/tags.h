@@ -22,11 +22,22 @@ struct sm_release_tags {
 	size_t map_size, map_nr;
 	int map_built;
 	git_oid *sorted;		/* the map's commits, sorted, for prefixes */
+	/* sm_release_tags_cache: where the map is kept between runs, and how
+	 * it was got (sm_cache_state_name; SM_CACHE_OFF, 0: no cache). */
+	char *map_cache_path;
+	int map_cache_state;
 };
 
 /* Reads refs/tags/v* release tags. Returns 0 or -1 (sm_error). */
 int sm_release_tags_load(struct sm_release_tags *t, git_repository *repo);
 void sm_release_tags_release(struct sm_release_tags *t);
+/* Keeps the first-release map of sm_first_release in cache_dir (NULL: the
+ * default, "": off) between runs, under the repository and the exact set
+ * of release tags (a new or moved tag makes a new map): a run whose tags
+ * did not change walks no history for it. A damaged or foreign file is
+ * ignored and rewritten; a file that cannot be written is a warning. */
+void sm_release_tags_cache(struct sm_release_tags *t, git_repository *repo,
+			   const char *cache_dir);
 /* The earliest release containing commit, or NULL when none does. The
  * first call walks the history of every release tag once (commits of
  * tag k not reachable from an older tag belong to tag k); later calls are
