@@ -157,7 +157,9 @@ void sm_afterlife_item(struct sm_afterlife *a, struct sm_scan_item *it)
 	git_commit *c = NULL;
 	git_oid oid;
 
-	if (git_oid_fromstr(&oid, it->id) == 0 && git_commit_lookup(&c, a->repo, &oid) == 0) {
+	/* Set by the loading already (scan's load_commit), else read here. */
+	if (!it->committed && git_oid_fromstr(&oid, it->id) == 0 &&
+	    git_commit_lookup(&c, a->repo, &oid) == 0) {
 		it->committed = (long long)git_commit_committer(c)->when.time;
 		git_commit_free(c);
 	}

@@ -196,6 +196,8 @@ static int load_commit(git_repository *repo, const struct sm_diff_cache *dc, con
 	git_oid_tostr(it->id, sizeof(it->id), id);
 	if (git_commit_lookup(&c, repo, id) < 0)
 		return sm_error("commit %s: unreadable (%s)", it->id, sm_git_error());
+	/* The committer time, for trees/afterlife.h, while the commit is read. */
+	it->committed = (long long)git_commit_committer(c)->when.time;
 	ret = sm_commit_load(repo, c, 0, &it->commit, it->patch_id);
 	if (!ret && !it->commit.is_merge && !sm_diff_cache_get(dc, it->id, &it->commit, it->patch_id))
 		ret = sm_commit_load_diff(repo, c, &it->commit, it->patch_id);
