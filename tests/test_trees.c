@@ -13,6 +13,7 @@
 #include "trees/backports.h"
 #include "trees/deps.h"
 #include "trees/diff_cache.h"
+#include "trees/ancestry.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -429,6 +430,58 @@ START_TEST(release_map_cache)
 	strbuf_release(&text);
 	sm_release_tags_release(&plain);
 	git_repository_free(r);
+	free(cache);
+}
+END_TEST
+
+/* Kept answers are git_graph_descendant_of's; a damaged file is not read. */
+START_TEST(ancestry_cache)
+{
+	static const char *const pairs[][2] = {
+		{ "BASE45", "BASE41" }, { "BASE41", "BASE45" }, { "S2", "BASE41" },
+		{ "C1", "S1" }, { "BASE45", "BASE41" },
+	};
+	git_repository *r = open_repo();
+	char *cache = xasprintf("%s/cache-ancestry", tmp), *dir = xasprintf("%s/ancestry", cache);
+	struct strbuf text = STRBUF_INIT;
+
+	for (int round = 0; round < 3; round++) {
+		for (size_t i = 0; i < ARRAY_SIZE(pairs); i++) {
+			git_oid a, b;
+
+			git_oid_fromstr(&a, id(pairs[i][0]));
+			git_oid_fromstr(&b, id(pairs[i][1]));
+			ck_assert_int_eq(sm_descendant_of_cached(r, &a, &b, cache),
+					 git_graph_descendant_of(r, &a, &b));
+			ck_assert_int_eq(sm_descendant_of_cached(r, &a, &b, ""),
+					 git_graph_descendant_of(r, &a, &b));
+		}
+		{
+			DIR *d = opendir(dir);
+			struct dirent *e;
+			char *path = NULL;
+
+			ck_assert_ptr_nonnull(d);
+			while ((e = readdir(d)))
+				if (e->d_name[0] != '.')
+					path = xasprintf("%s/%s", dir, e->d_name);
+			closedir(d);
+			ck_assert_ptr_nonnull(path);
+			strbuf_reset(&text);
+			ck_assert(read_file(path, &text) == 0);
+			/* four distinct pairs, then the end line */
+			ck_assert_int_eq(text.len, strlen("stablemate-ancestry 1\n") + 4 * 84 + 45);
+			ck_assert(strstr(text.buf, id("S2")));
+			/* flip an answer: only the checksum tells */
+			ck_assert(strstr(text.buf, " 1\n"));
+			strstr(text.buf, " 1\n")[1] = '0';
+			ck_assert(write_file_atomic(path, text.buf, text.len) == 0);
+			free(path);
+		}
+	}
+	strbuf_release(&text);
+	git_repository_free(r);
+	free(dir);
 	free(cache);
 }
 END_TEST
@@ -1056,6 +1109,7 @@ static Suite *make_suite(void)
 	tcase_add_test(tc, index_unknown_branch_is_an_error);
 	tcase_add_test(tc, first_release_from_tag_graph);
 	tcase_add_test(tc, release_map_cache);
+	tcase_add_test(tc, ancestry_cache);
 	tcase_add_test(tc, scan_classifies_for_each_tree);
 	tcase_add_test(tc, scan_failure_paths);
 	tcase_add_test(tc, scan_diff_cache_same_facts);

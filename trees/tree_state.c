@@ -1,6 +1,7 @@
 #include "trees/tree_state.h"
 #include "trees/repo.h"
 #include "trees/tags.h"
+#include "trees/ancestry.h"
 #include "lib/util.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_sp
 	snprintf(tag, sizeof(tag), "v%d.%d", spec->version.major, spec->version.minor);
 	if (spec->version.major && sm_resolve_commit(t->repo, tag, &tagged) == 0 &&
 	    (git_oid_equal(&tagged, &t->tip) ||
-	     git_graph_descendant_of(t->repo, &t->tip, &tagged) == 1)) {
+	     sm_descendant_of_cached(t->repo, &t->tip, &tagged, cache_dir) == 1)) {
 		t->has_base = 1;
 		t->base = tagged;
 		snprintf(t->base_name, sizeof(t->base_name), "%s", tag);

@@ -1,0 +1,119 @@
+/* ancestry: git_graph_descendant_of answers on disk.
+ *
+ * One small text file per repository, rewritten whole (temporary file +
+ * rename) when an answer is added:
+ *	stablemate-ancestry 1
+ *	<commit> <ancestor> <1|0>	(newest first, at most KEEP lines)
+ *	end <SHA-1 of everything above>
+ * A file that does not end so is ignored. */
+#include "trees/ancestry.h"
+#include "trees/upstream_index.h"	/* sm_default_cache_dir */
+#include "lib/util.h"
+#include "lib/fileio.h"
+#include "lib/strbuf.h"
+#include <glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAGIC "stablemate-ancestry 1\n"
+#define LINE_LEN (40 + 1 + 40 + 1 + 1 + 1)
+#define END_LEN (4 + 40 + 1)
+#define KEEP 256
+
+/* The answers in text (already checked), or "" when the file is unusable. */
+static void read_answers(const char *path, struct strbuf *text)
+{
+	gchar *sum;
+	size_t body;
+	int ok;
+
+	if (read_file(path, text) < 0) {
+		sm_clear_error();
+		strbuf_reset(text);
+		return;
+	}
+	if (text->len < strlen(MAGIC) + END_LEN ||
+	    memcmp(text->buf + text->len - END_LEN, "end ", 4) ||
+	    text->buf[text->len - 1] != '\n' || !starts_with(text->buf, MAGIC)) {
+		strbuf_reset(text);
+		return;
+	}
+	body = text->len - END_LEN;
+	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)text->buf, body);
+	ok = !memcmp(sum, text->buf + body + 4, 40) && (body - strlen(MAGIC)) % LINE_LEN == 0;
+	g_free(sum);
+	for (size_t i = strlen(MAGIC); ok && i < body; i += LINE_LEN) {
+		const char *l = text->buf + i;
+
+		ok = l[40] == ' ' && l[81] == ' ' && (l[82] == '0' || l[82] == '1') &&
+		     l[83] == '\n';
+	}
+	if (!ok)
+		strbuf_reset(text);
+	else
+		strbuf_setlen(text, body);
+}
+
+static void write_answers(const char *path, const struct strbuf *old, const char *line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t from = strlen(MAGIC), nr = 1;
+	gchar *sum;
+	char *dir;
+
+	strbuf_addstr(&sb, MAGIC);
+	strbuf_addstr(&sb, line);
+	for (size_t i = from; i < old->len && nr < KEEP; i += LINE_LEN, nr++)
+		strbuf_add(&sb, old->buf + i, LINE_LEN);
+	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
+	strbuf_addf(&sb, "end %s\n", sum);
+	g_free(sum);
+	dir = xstrdup(path);
+	*strrchr(dir, '/') = '\0';
+	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(path, sb.buf, sb.len) < 0)
+		sm_warn("%s: cannot write the ancestry cache: %s", path, sm_last_error());
+	free(dir);
+	strbuf_release(&sb);
+}
+
+int sm_descendant_of_cached(git_repository *repo, const git_oid *commit,
+			    const git_oid *ancestor, const char *cache_dir)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *default_dir = NULL, *path;
+	char key[2 * GIT_OID_HEXSZ + 2], line[LINE_LEN + 1];
+	gchar *sum;
+	int r;
+
+	if (!cache_dir)
+		cache_dir = default_dir = sm_default_cache_dir();
+	if (!*cache_dir) {
+		free(default_dir);
+		return git_graph_descendant_of(repo, commit, ancestor) == 1;
+	}
+	sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, git_repository_path(repo), -1);
+	path = xasprintf("%s/ancestry/%s", cache_dir, sum);
+	g_free(sum);
+	free(default_dir);
+	git_oid_tostr(key, GIT_OID_HEXSZ + 1, commit);
+	key[GIT_OID_HEXSZ] = ' ';
+	git_oid_tostr(key + GIT_OID_HEXSZ + 1, GIT_OID_HEXSZ + 1, ancestor);
+	read_answers(path, &text);
+	for (size_t i = strlen(MAGIC); i < text.len; i += LINE_LEN)
+		if (!memcmp(text.buf + i, key, sizeof(key) - 1)) {
+			r = text.buf[i + sizeof(key)] == '1';
+			goto out;
+		}
+	r = git_graph_descendant_of(repo, commit, ancestor);
+	if (r == 0 || r == 1) {
+		snprintf(line, sizeof(line), "%s %d\n", key, r);
+		write_answers(path, &text, line);
+	} else {
+		sm_clear_error();
+		r = 0;
+	}
+out:
+	strbuf_release(&text);
+	free(path);
+	return r;
+}
