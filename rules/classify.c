@@ -336,9 +336,7 @@ void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
 	classify_stable_tags(r, c, tree, v, 0);
 	if (!model->nr_reasons)
 		sm_model_explain(r, r->model, c, model);
-	for (size_t i = 0; i < model->nr_reasons; i++)
-		sm_verdict_add(v, model->reasons[i].code, model->reasons[i].weight, "%s",
-			       model->reasons[i].text);
+	sm_verdict_add_reasons(v, model);
 	diff_vetoes(c, v);
 	sm_verdict_finish(r, v);
 }

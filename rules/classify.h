@@ -64,6 +64,8 @@ void sm_verdict_add(struct sm_verdict *v, const char *code, int weight,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void sm_verdict_veto(struct sm_verdict *v, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Appends copies of from's reasons (not its veto or manual_only). */
+void sm_verdict_add_reasons(struct sm_verdict *v, const struct sm_verdict *from);
 void sm_verdict_finish(const struct sm_rules *r, struct sm_verdict *v);
 void sm_verdict_release(struct sm_verdict *v);
 const char *sm_verdict_name(enum sm_verdict_kind k);

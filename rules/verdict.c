@@ -34,6 +34,19 @@ void sm_verdict_add(struct sm_verdict *v, const char *code, int weight, const ch
 	va_end(ap);
 }
 
+void sm_verdict_add_reasons(struct sm_verdict *v, const struct sm_verdict *from)
+{
+	for (size_t i = 0; i < from->nr_reasons; i++) {
+		struct sm_reason *r;
+
+		ALLOC_GROW(v->reasons, v->nr_reasons, v->alloc_reasons);
+		r = &v->reasons[v->nr_reasons++];
+		r->code = xstrdup(from->reasons[i].code);
+		r->text = xstrdup(from->reasons[i].text);
+		r->weight = from->reasons[i].weight;
+	}
+}
+
 void sm_verdict_veto(struct sm_verdict *v, const char *code, const char *fmt, ...)
 {
 	va_list ap;
