@@ -1,6 +1,8 @@
 /* diffstat: what a unified diff changes, in the terms check_relevant needs:
  * how many lines, whether only documentation, comments or whitespace, and
- * whether it only adds device-ID table entries. */
+ * whether it only adds device-ID table entries.
+ * scan keeps what sm_commit_parse_diff derives in its diff cache: a change
+ * to what it counts bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
 #include "rules/commit.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"

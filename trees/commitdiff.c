@@ -9,7 +9,10 @@
  * give (the diff statistics and the patch-id are computed from it). The
  * cases whose headers have more to say (binary files, empty files, mode
  * or type changes, submodules, paths git would quote) are left to that
- * libgit2 path for the whole commit. */
+ * libgit2 path for the whole commit.
+ *
+ * scan keeps what it derives from this text in its diff cache: a change to
+ * the text bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
 #include "trees/repo.h"
 #include "lib/util.h"
 #include <string.h>
