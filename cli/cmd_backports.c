@@ -8,23 +8,21 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate backports [-C REPO] --trees BRANCH[=VER][,BRANCH...] [--mine BRANCH[=VER]]",
-	"                     [--cache-dir DIR | --no-cache] [--json] FIX",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate backports [-C REPO] --trees BRANCH[=VER][,BRANCH...] [--mine BRANCH[=VER]]\n"
+		    "                     [--cache-dir DIR | --no-cache] [--json] FIX",
+	.description =
 "Shows where the upstream commit FIX was backported into other stable trees:\n"
 "for each tree, the stable commit (found by the upstream id its message\n"
 "names, by patch-id, or by subject), whether it differs from the upstream\n"
 "patch (patch-id, and how many +/- lines are in one and not the other), and,\n"
 "with --mine, whether that backport cherry-picks cleanly onto my tree (tried\n"
 "in memory; nothing is written). Each tree is indexed from its release tag.\n",
+	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate backports -C ~/linux --trees linux-6.6.y,linux-6.1.y --mine linux-5.15.y 1a2b3c4d5e6f\n"
+"  stablemate backports -C ~/linux --trees linux-6.6.y,linux-6.1.y --mine linux-5.15.y 1a2b3c4d5e6f\n",
 };
 
 static int opt_trees(const struct sm_option *opt, const char *arg)

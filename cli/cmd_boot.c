@@ -9,25 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate boot (--series DIR | --branch B [-C REPO] [--base REV])",
-	"                [--config FRAGMENT]... [--test DIR/NAME]... [--timeout S]",
-	"                [--test-timeout S] [--accel kvm|tcg] [--cache-dir DIR]",
-	"                [--run-dir DIR] [--arch x86_64|arm64] [--compare] [--bisect]",
-	"                [--kcidb FILE] [--distcc HOSTS] [--ccache] [--json | --mail]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate boot (--series DIR | --branch B [-C REPO] [--base REV])\n"
+		    "                [--config FRAGMENT]... [--test DIR/NAME]... [--timeout S]\n"
+		    "                [--test-timeout S] [--accel kvm|tcg] [--cache-dir DIR]\n"
+		    "                [--run-dir DIR] [--arch x86_64|arm64] [--compare] [--bisect]\n"
+		    "                [--kcidb FILE] [--distcc HOSTS] [--ccache] [--json | --mail]",
+	.description =
 	"Resets the cached linux-source-6.1 tree to its base, applies the patches in\n"
 	"order with git am, builds tinyconfig + qemu/kernel.config + the fragments,\n"
 	"boots the kernel in QEMU with an initramfs of busybox and the test programs\n"
 	"(tools/testing/selftests/DIR/NAME.c of the patched tree, built static) and\n"
 	"reports each test's KTAP result, kernel oops/BUG/panic/WARNING lines and\n"
 	"the boot time.\n",
+	.epilog =
 	"Exit status: 0 when the verdict is pass, 1 otherwise (fail, timeout, panic,\n"
 	"apply-failed, build-failed, regressed, or an error), 2 on a usage error.\n"
-	"With --compare a test that fails on the base too does not make it 1.\n"
+	"With --compare a test that fails on the base too does not make it 1.\n",
 };
 
 static int opt_accel(const struct sm_option *opt, const char *arg)

@@ -13,14 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]",
-	"stablemate classify --tags [FILE|-]",
-	"stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]\n"
+		    "stablemate classify --tags [FILE|-]\n"
+		    "stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
+	.description =
 "Decides whether a commit is stable material and prints the verdict\n"
 "(candidate, maybe or reject), its score and every reason.\n"
 "\n"
@@ -28,11 +25,12 @@ static const struct sm_usage usage = { synopsis,
 "or `git format-patch` print it (with the diff, or `--numstat`/`--stat`\n"
 "lines), a mail, or a bare commit message; an mbox of several is\n"
 "classified message by message.\n",
+	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file), 2 on bad usage.\n"
 "\n"
 "Example:\n"
-"  git show e4ec8cc8039a | stablemate classify --tree 6.1\n"
+"  git show e4ec8cc8039a | stablemate classify --tree 6.1\n",
 };
 
 struct classify_opts {

@@ -8,13 +8,10 @@
 #include <string.h>
 
 
-static const char *const synopsis[] = {
-	"stablemate daemon --interval SECS [--config FILE] [--range R] [--retry SECS]",
-	"                  [--max-backoff SECS] [--cycles N] [--dry-run=MAILDIR] [-q]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate daemon --interval SECS [--config FILE] [--range R] [--retry SECS]\n"
+		    "                  [--max-backoff SECS] [--cycles N] [--dry-run=MAILDIR] [-q]",
+	.description =
 "Runs 'stablemate run' every SECS seconds, one log line per cycle on stdout.\n"
 "After a failed cycle it retries after --retry seconds (default 60, or the\n"
 "interval if shorter), doubling the delay on each failure in a row up to\n"
@@ -22,7 +19,6 @@ static const struct sm_usage usage = { synopsis,
 "lets the current step finish (a mail being sent is finished, unsent mails\n"
 "stay queued), saves the state and exits 0. The config is read again each\n"
 "cycle, so edits take effect without a restart.\n",
-NULL
 };
 
 static void on_signal(int sig)

@@ -7,13 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate dashboard [--config FILE] --out DIR [--range REV..REV]",
-	"                     [--commit-url URL] [--thread-url URL] [-q]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate dashboard [--config FILE] --out DIR [--range REV..REV]\n"
+		    "                     [--commit-url URL] [--thread-url URL] [-q]",
+	.description =
 "Writes a static site (plain HTML and CSS, no server needed; it works from\n"
 "file:// and behind any web server): per tree the candidates and maybes of\n"
 "the configured range with verdict, score and reasons, the reviews in the\n"
@@ -21,7 +18,6 @@ static const struct sm_usage usage = { synopsis,
 "and a page per candidate with links to the upstream commit and the list\n"
 "threads. The scan uses the upstream index cache, so it is quick when\n"
 "`run` has scanned the same range before.\n",
-NULL
 };
 
 int cmd_dashboard(int argc, char **argv)

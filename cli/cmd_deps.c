@@ -8,13 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate deps [-C REPO] --tree BRANCH[=VER] [--depth N] [--cache-dir DIR | --no-cache]",
-	"                [--json] FIX",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate deps [-C REPO] --tree BRANCH[=VER] [--depth N] [--cache-dir DIR | --no-cache]\n"
+		    "                [--json] FIX",
+	.description =
 "Lists the commits that must go into the tree before FIX applies: the lines\n"
 "FIX changes (and, for pure additions, the lines around them) are blamed in\n"
 "FIX's parent through libgit2, back to the tree's branch point (its release\n"
@@ -25,10 +22,11 @@ static const struct sm_usage usage = { synopsis,
 "belongs to a feature the tree does not have. Dependencies of dependencies\n"
 "are followed the same way, level by level (--depth; \"via\" marks a commit\n"
 "only a dependency needs), up to 64 commits.\n",
+	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate deps -C ~/linux --tree linux-6.1.y 1a2b3c4d5e6f\n"
+"  stablemate deps -C ~/linux --tree linux-6.1.y 1a2b3c4d5e6f\n",
 };
 
 int cmd_deps(int argc, char **argv)

@@ -7,17 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate fetch MSGID --from URL --maildir DIR [--db DIR] [--json]",
-	"                 [--max-size SIZE] [--max-message-size SIZE]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate fetch MSGID --from URL --maildir DIR [--db DIR] [--json]\n"
+		    "                 [--max-size SIZE] [--max-message-size SIZE]",
+	.description =
 	"Downloads URL/MSGID/t.mbox.gz (the whole thread, as lore.kernel.org and\n"
 	"every public-inbox serve it; b4 does the same) and imports its messages\n"
 	"like 'stablemate import --mbox', message by message while it arrives.\n",
-	NULL
 };
 
 struct fetch_ctx {

@@ -11,14 +11,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static const char *const synopsis[] = {
-	"stablemate harvest --db DIR -C GIT_DIR [--query Q] [--upstream-ref REF]",
-	"                   [--notes-ref REF] [--bot-address ADDR] [--aliases FILE]",
-	"                   [--dry-run] [--json]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate harvest --db DIR -C GIT_DIR [--query Q] [--upstream-ref REF]\n"
+		    "                   [--notes-ref REF] [--bot-address ADDR] [--aliases FILE]\n"
+		    "                   [--dry-run] [--json]",
+	.description =
 	"Reads the threads of the notmuch database DIR that match Q (default: the\n"
 	"stable and linux-kernel lists) and changed since the last harvest of Q into\n"
 	"the same notes ref and repository, links each reply to the patch (or cover\n"
@@ -27,8 +24,9 @@ static const struct sm_usage usage = { synopsis,
 	"ref " SM_NOTES_REF_DEFAULT "). Then the database revision read up to is\n"
 	"recorded in the database's config (stablemate.harvest-<sha1>); messages are\n"
 	"not tagged.\n",
+	.epilog =
 	"SM_HARVEST_CRASH_AFTER_NOTE=1 (tests) exits with 3 right after the first\n"
-	"note write, before the revision is recorded.\n"
+	"note write, before the revision is recorded.\n",
 };
 
 struct out {

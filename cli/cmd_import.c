@@ -8,13 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate import --maildir DIR [--db DIR] (--mbox FILE... | --public-inbox GIT_DIR)",
-	"                  [--max-message-size SIZE] [--json]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate import --maildir DIR [--db DIR] (--mbox FILE... | --public-inbox GIT_DIR)\n"
+		    "                  [--max-message-size SIZE] [--json]",
+	.description =
 	"Writes each message to DIR/cur/ (atomically, through DIR/tmp/; the file is\n"
 	"named after the SHA-1 of its bytes, so importing twice writes nothing new)\n"
 	"and indexes it into the notmuch database (created when missing). Mails\n"
@@ -22,7 +19,6 @@ static const struct sm_usage usage = { synopsis,
 	"stream, one message in memory at a time. An input that is missing or\n"
 	"damaged (a truncated .gz) is named on stderr, the other inputs are still\n"
 	"imported, and the exit status is 1.\n",
-	NULL
 };
 
 int cmd_import(int argc, char **argv)

@@ -7,13 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate insert [-C REPO] --after X [--signoff 'Name <email>'] [--as-is]",
-	"                  [--json] BRANCH COMMIT",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate insert [-C REPO] --after X [--signoff 'Name <email>'] [--as-is]\n"
+		    "                  [--json] BRANCH COMMIT",
+	.description =
 "Rewrites BRANCH with COMMIT cherry-picked right after its commit X, and the\n"
 "commits that were above X replayed on top, all in memory. The inserted\n"
 "commit keeps its author and gets the stable-style \"commit <sha> upstream.\"\n"
@@ -22,11 +19,12 @@ static const struct sm_usage usage = { synopsis,
 "in refs/stablemate/backup/BRANCH. On a conflict stablemate stops, names the\n"
 "commit and files, and leaves BRANCH as it was. The work tree, the index and\n"
 "HEAD are never touched, so a checked-out BRANCH is refused.\n",
+	.epilog =
 "Exit status: 0 when rewritten, 1 on a conflict or another error, 2 on a usage\n"
 "error.\n"
 "\n"
 "Example:\n"
-"  stablemate insert -C ~/linux-stable --after 0badc0ffee12 6.1-queue 1a2b3c4d5e6f\n"
+"  stablemate insert -C ~/linux-stable --after 0badc0ffee12 6.1-queue 1a2b3c4d5e6f\n",
 };
 
 int cmd_insert(int argc, char **argv)

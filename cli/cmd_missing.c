@@ -8,12 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--json] TREE_A TREE_B",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--json] TREE_A TREE_B",
+	.description =
 "Lists the upstream commits that one stable branch carries and the other does\n"
 "not, both ways, since the two branches' merge base (e.g. Greg's linux-6.1.y\n"
 "against mine). Each commit stands for the upstream id its message names\n"
@@ -23,11 +20,12 @@ static const struct sm_usage usage = { synopsis,
 "git patch-id --stable), then by subject. Merges and release commits\n"
 "(\"Linux 6.1.5\") are left out. Both branches' indexes are cached, keyed by\n"
 "their tips, so a rerun only reads new commits.\n",
+	.epilog =
 "Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\".\n"
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n"
+"  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n",
 };
 
 static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other)

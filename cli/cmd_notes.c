@@ -12,16 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate notes show COMMIT [-C DIR] [--notes-ref REF] [--json]",
-	"stablemate notes merge REF [-C DIR] [--notes-ref REF]",
-	"stablemate notes add [COMMIT] [FILE] [-C DIR] [--notes-ref REF] [--one-by-one]",
-	"stablemate notes setup [--remote NAME URL] [-C DIR] [--notes-ref REF]",
-	"stablemate notes sync [-C DIR] [--notes-ref REF]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate notes show COMMIT [-C DIR] [--notes-ref REF] [--json]\n"
+		    "stablemate notes merge REF [-C DIR] [--notes-ref REF]\n"
+		    "stablemate notes add [COMMIT] [FILE] [-C DIR] [--notes-ref REF] [--one-by-one]\n"
+		    "stablemate notes setup [--remote NAME URL] [-C DIR] [--notes-ref REF]\n"
+		    "stablemate notes sync [-C DIR] [--notes-ref REF]",
+	.description =
 "Reviews harvested from the lists are git notes on the upstream commit,\n"
 "under refs/notes/stable-review (one block per review; see the README).\n"
 "\n"
@@ -36,7 +33,6 @@ static const struct sm_usage usage = { synopsis,
 "          whose notes are fetched into refs/notes/remotes/NAME/stable-review\n"
 "  sync    fetch the notes of every remote set up so, and merge each into\n"
 "          ours review by review\n",
-NULL
 };
 
 /* The options every notes subcommand takes (before or after its name). */

@@ -8,18 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate run [--config FILE] [--range REV..REV] [--dry-run[=MAILDIR]] [--json] [-q]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate run [--config FILE] [--range REV..REV] [--dry-run[=MAILDIR]] [--json] [-q]",
+	.description =
 "One whole bot cycle, as cron would run it: scan the upstream range for every\n"
 "configured tree, harvest the list replies of the notmuch database into review\n"
 "notes on the upstream commits (when notmuch.database is set), boot the\n"
 "candidates of the trees a [boot] section names (see stablemate-config(5)),\n"
 "then compose and send the subscribers' reports (see 'stablemate report --help').\n",
-NULL
 };
 
 const char *bot_config_path(const char *given)

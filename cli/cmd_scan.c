@@ -12,16 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate scan [-C REPO] --range A..B --tree BRANCH[=VERSION]...",
-	"                [--tree-repo PATH] [--check-applies] [--candidates]",
-	"                [--rules DIR] [--cache-dir DIR | --no-cache] [--json]",
-	"                [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]",
-	"                [--queue DIR] [--cve-dir DIR] [--notmuch DB [--series-whole]]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate scan [-C REPO] --range A..B --tree BRANCH[=VERSION]...\n"
+		    "                [--tree-repo PATH] [--check-applies] [--candidates]\n"
+		    "                [--rules DIR] [--cache-dir DIR | --no-cache] [--json]\n"
+		    "                [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
+		    "                [--queue DIR] [--cve-dir DIR] [--notmuch DB [--series-whole]]",
+	.description =
 "Classifies every commit of a mainline range and says, for each stable tree,\n"
 "whether it is a candidate and why. On top of the classifier's reasons (stable\n"
 "tag, Fixes:, keywords, size...) each tree gets:\n"
@@ -49,11 +46,12 @@ static const struct sm_usage usage = { synopsis,
 "                   1/7 and 2/7 are not in the tree)\n"
 "  series-part      with --series-whole: an earlier part the candidate needs\n"
 "                   (the deps blame finds it), promoted to a candidate\n",
+	.epilog =
 "Exit status: 0 on success, 1 on an error (unknown revision, shallow\n"
 "repository...), 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate scan -C ~/linux --range v6.6..v6.7 --tree linux-6.1.y --tree linux-6.6.y\n"
+"  stablemate scan -C ~/linux --range v6.6..v6.7 --tree linux-6.1.y --tree linux-6.6.y\n",
 };
 
 static int tree_reason(const char *code)

@@ -8,16 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate steal [-C REPO] --range A..B --onto BRANCH[=VER] --branch NEW",
-	"                 [--signoff 'Name <email>'] [--include-maybe] [--rules DIR]",
-	"                 [--cache-dir DIR | --no-cache] [--json]",
-	"                 [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]",
-	"                 [--queue DIR]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate steal [-C REPO] --range A..B --onto BRANCH[=VER] --branch NEW\n"
+		    "                 [--signoff 'Name <email>'] [--include-maybe] [--rules DIR]\n"
+		    "                 [--cache-dir DIR | --no-cache] [--json]\n"
+		    "                 [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
+		    "                 [--queue DIR]",
+	.description =
 "Scans the range like 'stablemate scan' for the tree BRANCH and creates the\n"
 "branch NEW at BRANCH's tip with every candidate cherry-picked in upstream\n"
 "order. Each picked commit keeps its author; its message gets the stable-style\n"
@@ -29,11 +26,12 @@ static const struct sm_usage usage = { synopsis,
 "that was reverted upstream, or is in the --queue directory, is not picked.\n"
 "The cherry-picks are done in memory: the work tree, the index and\n"
 "HEAD are never touched, and BRANCH does not move.\n",
+	.epilog =
 "Exit status: 0 when NEW was created (even if some candidates were left out),\n"
 "1 on an error (nothing created), 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate steal -C ~/linux --range v6.6..v6.7 --onto linux-6.1.y --branch 6.1-queue\n"
+"  stablemate steal -C ~/linux --range v6.6..v6.7 --onto linux-6.1.y --branch 6.1-queue\n",
 };
 
 int cmd_steal(int argc, char **argv)

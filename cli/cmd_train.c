@@ -17,13 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate train --mbox FILE --labels TSV [options]",
-	"stablemate train --upstream REPO --range A..B --trees BRANCH,BRANCH... [options]",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate train --mbox FILE --labels TSV [options]\n"
+		    "stablemate train --upstream REPO --range A..B --trees BRANCH,BRANCH... [options]",
+	.description =
 "Fits the learned classifier to labelled commits and writes it as a model\n"
 "file (`classify`, `scan` and the bot read model.rules from the rules\n"
 "directory). The fit is deterministic: the same commits give the same file.\n"
@@ -35,11 +32,12 @@ static const struct sm_usage usage = { synopsis,
 "when one of the comma-separated stable branches carries it (by the upstream\n"
 "id its backport names, patch-id or subject, as scan finds it); A should be\n"
 "at or after the trees' release.\n",
+	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on bad usage.\n"
 "\n"
 "Examples:\n"
 "  zcat tip-commits.mbox.gz | stablemate train --mbox - --labels tip-commits-labels.tsv -o rules/model.rules\n"
-"  stablemate train --upstream ~/linux --range v6.6..v6.8 --trees linux-6.6.y -o ~/rules/model.rules\n"
+"  stablemate train --upstream ~/linux --range v6.6..v6.8 --trees linux-6.6.y -o ~/rules/model.rules\n",
 };
 
 struct train_cli {

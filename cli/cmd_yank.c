@@ -7,12 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const synopsis[] = {
-	"stablemate yank [-C REPO] [--json] BRANCH COMMIT",
-	NULL
-};
-
-static const struct sm_usage usage = { synopsis,
+static const struct sm_usage usage = {
+	.synopsis = "stablemate yank [-C REPO] [--json] BRANCH COMMIT",
+	.description =
 "Rewrites BRANCH without COMMIT: the commits above COMMIT are replayed, in\n"
 "memory, onto COMMIT's parent (authors and messages kept). Only when every one\n"
 "replays cleanly does BRANCH move, checked against its old tip; the old tip\n"
@@ -21,11 +18,12 @@ static const struct sm_usage usage = { synopsis,
 "commit and files, and leaves BRANCH as it was. The work tree, the index and\n"
 "HEAD are never touched, so a checked-out BRANCH is refused, and so is history\n"
 "with a merge above COMMIT.\n",
+	.epilog =
 "Exit status: 0 when rewritten, 1 on a conflict or another error, 2 on a usage\n"
 "error.\n"
 "\n"
 "Example:\n"
-"  stablemate yank -C ~/linux-stable 6.1-queue 1a2b3c4d5e6f\n"
+"  stablemate yank -C ~/linux-stable 6.1-queue 1a2b3c4d5e6f\n",
 };
 
 int cmd_yank(int argc, char **argv)

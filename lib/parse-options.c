@@ -293,10 +293,16 @@ static void usage_block(const struct sm_option *o, struct strbuf *out)
 void parse_options_usage(const struct sm_option *opts, const struct sm_usage *u,
 			 struct strbuf *out)
 {
-	for (size_t i = 0; u->synopsis[i]; i++)
-		strbuf_addf(out, "%s%s\n", i ? "       " : "usage: ", u->synopsis[i]);
-	if (u->doc)
-		strbuf_addf(out, "\n%s", u->doc);
+	const char *line = u->synopsis;
+
+	strbuf_addstr(out, "usage: ");
+	for (const char *nl; (nl = strchr(line, '\n')); line = nl + 1) {
+		strbuf_add(out, line, nl - line + 1);
+		strbuf_addstr(out, "       ");
+	}
+	strbuf_addf(out, "%s\n", line);
+	if (u->description)
+		strbuf_addf(out, "\n%s", u->description);
 	strbuf_addstr(out, "\nOptions:\n");
 	usage_block(opts, out);
 	strbuf_addstr(out, "  -h, --help            this text\n"

@@ -98,10 +98,22 @@ struct sm_option {
 	{ .type = OPTION_ALIAS, .short_name = (s), .long_name = (l), .help = (target) }
 #define OPT_INHERIT(table) { .type = OPTION_INHERIT, .value = (void *)(table) }
 
-/* What --help prints around the generated option block. */
+/* What --help prints around the generated option block. A command declares
+ * one, with designated initializers (an absent member is NULL):
+ *
+ *	static const struct sm_usage usage = {
+ *		.synopsis = "stablemate scan [-C REPO] --range A..B --tree BRANCH...\n"
+ *			    "                [--json]",
+ *		.description =
+ *	"Classifies every commit of a mainline range ...\n",
+ *		.epilog =
+ *	"Exit status: 0 on success, 1 on an error, 2 on a usage error.\n",
+ *	};
+ */
 struct sm_usage {
-	const char *const *synopsis;	/* "stablemate scan ...", one a line, NULL-ended */
-	const char *doc;		/* the paragraphs after the synopsis, or NULL */
+	const char *synopsis;		/* its lines joined by '\n', no '\n' at the end;
+					 * "usage: " or 7 spaces go before each */
+	const char *description;	/* the paragraphs after the synopsis, or NULL */
 	const char *epilog;		/* after the options (exit status, example), or NULL */
 };
 
@@ -117,7 +129,7 @@ struct sm_usage {
  * PARSE_OPT_VERSION (--version seen). */
 int parse_options(int argc, char **argv, const struct sm_option *opts, unsigned flags);
 
-/* Appends the whole --help text: "usage: " + synopsis, doc, "Options:" and
+/* Appends the whole --help text: "usage: " + synopsis, description, "Options:" and
  * one line (or more) per visible option, epilog. */
 void parse_options_usage(const struct sm_option *opts, const struct sm_usage *u,
 			 struct strbuf *out);

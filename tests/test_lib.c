@@ -132,8 +132,12 @@ END_TEST
 
 START_TEST(options_usage)
 {
-	static const char *const synopsis[] = { "cmd [-C DIR] A", "cmd --tree B", NULL };
-	struct sm_usage u = { synopsis, "Does things.\n", "Exit status: 0.\n" };
+	static const struct sm_usage u = {
+		.synopsis = "cmd [-C DIR] A\n"
+			    "cmd --tree B",
+		.description = "Does things.\n",
+		.epilog = "Exit status: 0.\n",
+	};
 	struct strbuf sb = STRBUF_INIT;
 
 	parse_options_usage(table, &u, &sb);
