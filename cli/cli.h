@@ -64,6 +64,11 @@ int cli_opt_size(const struct sm_option *opt, const char *arg);
 	OPT_ALIAS(0, "cache", "cache-dir"), \
 	OPT_CALLBACK_F(0, "no-cache", (v), NULL, "do not read or write the index cache", \
 		       PARSE_OPT_NOARG, cli_opt_no_cache)
+/* --upstream-ref REF, where to look past a range for reverts and later fixes,
+ * and --no-upstream-ref (sets v to "": nowhere). h and no_h are their help. */
+#define OPT_UPSTREAM_REF(v, h, no_h) \
+	OPT_STRING(0, "upstream-ref", (v), "REF", (h)), \
+	OPT_CALLBACK_F(0, "no-upstream-ref", (v), NULL, (no_h), PARSE_OPT_NOARG, cli_opt_no_cache)
 #define OPT_JSON(v) OPT_BOOL(0, "json", (v), "print the result as JSON")
 /* -q/--quiet: no warnings (sm_set_quiet); v (an int *, or NULL) is set to 1. */
 #define OPT_QUIET(v) \

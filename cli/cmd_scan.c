@@ -162,12 +162,11 @@ int cmd_scan(int argc, char **argv)
 		OPT_STRING(0, "rules", &rules_dir, "DIR", "the classifier's rules directory"),
 		OPT_CACHE_DIR(&o.cache_dir),
 		OPT_JSON(&json),
-		OPT_STRING(0, "upstream-ref", &o.upstream_ref, "REF",
-			   "look past the range up to REF for reverts and later\n"
-			   "fixes (default: the branch HEAD of -C is on); read\n"
-			   "once into an index cached like the tree indexes"),
-		OPT_CALLBACK_F(0, "no-upstream-ref", &o.upstream_ref, NULL,
-			       "do not look past the range", PARSE_OPT_NOARG, cli_opt_no_cache),
+		OPT_UPSTREAM_REF(&o.upstream_ref,
+				 "look past the range up to REF for reverts and later\n"
+				 "fixes (default: the branch HEAD of -C is on); read\n"
+				 "once into an index cached like the tree indexes",
+				 "do not look past the range"),
 		OPT_DAYS("min-soak-days", &o.min_soak_days,
 			 "hold back (maybe) commits in mainline for less than N\n"
 			 "days (default 0)"),

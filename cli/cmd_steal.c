@@ -56,11 +56,10 @@ int cmd_steal(int argc, char **argv)
 		OPT_STRING(0, "rules", &rules_dir, "DIR", "the classifier's rules directory"),
 		OPT_CACHE_DIR(&o.cache_dir),
 		OPT_JSON(&json),
-		OPT_STRING(0, "upstream-ref", &o.upstream_ref, "REF",
-			   "where to look for reverts and later fixes (default:\n"
-			   "the branch HEAD is on)"),
-		OPT_CALLBACK_F(0, "no-upstream-ref", &o.upstream_ref, NULL,
-			       "look nowhere past the range", PARSE_OPT_NOARG, cli_opt_no_cache),
+		OPT_UPSTREAM_REF(&o.upstream_ref,
+				 "where to look for reverts and later fixes (default:\n"
+				 "the branch HEAD is on)",
+				 "look nowhere past the range"),
 		OPT_DAYS("min-soak-days", &o.min_soak_days,
 			 "leave out commits in mainline for less than N days"),
 		OPT_STRING(0, "queue", &o.queue_dir, "DIR",
