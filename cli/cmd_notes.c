@@ -189,26 +189,18 @@ static void add_summary(struct strbuf *out, const struct shown *shown, size_t ns
 	strlist_clear(&trees);
 }
 
-static int notes_show(int argc, char **argv)
+static int notes_show(const struct opts *o, git_repository *repo)
 {
-	struct opts o;
-	git_repository *repo = NULL;
 	git_commit *commit = NULL;
 	git_oid oid;
 	struct shown shown[2];
 	size_t nshown = 0, total = 0;
 	char hex[GIT_OID_HEXSZ + 1], uphex[GIT_OID_HEXSZ + 1] = "";
 	struct strbuf out = STRBUF_INIT;
-	int rc = 1;
+	int rc = -1;
 
-	if (parse_opts(argc, argv, show_options, &o, "show"))
-		return 2;
-	if (o.nargs != 1) {
-		free(o.notes_ref);
-		return cli_usage_error("notes", "show needs exactly one COMMIT");
-	}
 	memset(shown, 0, sizeof(shown));
-	if (sm_repo_open(&repo, o.repo_dir) || resolve_commit(repo, o.args[0], &oid, &commit))
+	if (resolve_commit(repo, o->args[0], &oid, &commit))
 		goto out;
 	git_oid_tostr(hex, sizeof(hex), &oid);
 	if (commit) {
@@ -237,7 +229,7 @@ static int notes_show(int argc, char **argv)
 	shown[nshown++].why = "commit";
 	for (size_t i = 0; i < nshown; i++) {
 		struct strbuf text = STRBUF_INIT;
-		int r = sm_notes_read(repo, o.notes_ref, &shown[i].oid, &text);
+		int r = sm_notes_read(repo, o->notes_ref, &shown[i].oid, &text);
 
 		if (r < 0) {
 			strbuf_release(&text);
@@ -248,14 +240,14 @@ static int notes_show(int argc, char **argv)
 		total += shown[i].note.nr;
 		strbuf_release(&text);
 	}
-	if (o.json) {
+	if (o->json) {
 		struct cli_json j;
 		struct json_writer *w = cli_json_begin(&j);
 
 		json_object_begin(w, NULL);
 		json_string(w, "commit", hex);
 		json_string(w, "upstream", uphex[0] ? uphex : NULL);
-		json_string(w, "notes_ref", o.notes_ref);
+		json_string(w, "notes_ref", o->notes_ref);
 		json_array_begin(w, "reviews");
 		for (size_t i = 0; i < nshown; i++) {
 			char on[GIT_OID_HEXSZ + 1];
@@ -291,7 +283,7 @@ static int notes_show(int argc, char **argv)
 		}
 		if (!any)
 			strbuf_addf(&out, "no reviews of %s%s%s in %s\n", hex,
-				    uphex[0] ? " or its upstream " : "", uphex, o.notes_ref);
+				    uphex[0] ? " or its upstream " : "", uphex, o->notes_ref);
 		else
 			add_summary(&out, shown, nshown, total);
 		fwrite(out.buf, 1, out.len, stdout);
@@ -302,43 +294,25 @@ out:
 		sm_note_release(&shown[i].note);
 	strbuf_release(&out);
 	git_commit_free(commit);
-	git_repository_free(repo);
-	if (rc)
-		rc = cli_fail("notes");
-	free(o.notes_ref);
 	return rc;
 }
 
-static int notes_merge(int argc, char **argv)
+static int notes_merge(const struct opts *o, git_repository *repo)
 {
-	struct opts o;
-	git_repository *repo = NULL;
 	struct sm_notes_merge_stats st;
-	char *theirs = NULL;
-	int rc = 1;
+	char *theirs = full_ref(o->args[0]);
+	int rc = -1;
 
-	if (parse_opts(argc, argv, merge_options, &o, "merge"))
-		return 2;
-	if (o.nargs != 1) {
-		free(o.notes_ref);
-		return cli_usage_error("notes", "merge needs exactly one REF");
-	}
-	theirs = full_ref(o.args[0]);
-	if (sm_repo_open(&repo, o.repo_dir) ||
-	    sm_notes_merge_ref(repo, o.notes_ref, theirs, &st))
+	if (sm_notes_merge_ref(repo, o->notes_ref, theirs, &st))
 		goto out;
 	if (st.up_to_date)
-		printf("%s: already merged into %s\n", theirs, o.notes_ref);
+		printf("%s: already merged into %s\n", theirs, o->notes_ref);
 	else
 		printf("merged %s into %s: %zu notes read, %zu reviews added, %zu notes changed\n",
-		       theirs, o.notes_ref, st.notes, st.reviews_added, st.notes_changed);
+		       theirs, o->notes_ref, st.notes, st.reviews_added, st.notes_changed);
 	rc = 0;
 out:
-	git_repository_free(repo);
-	if (rc)
-		rc = cli_fail("notes");
 	free(theirs);
-	free(o.notes_ref);
 	return rc;
 }
 
@@ -433,44 +407,34 @@ static int read_add_input(git_repository *repo, const char *file, const char *co
 	return rc;
 }
 
-static int notes_add(int argc, char **argv)
+static int notes_add(const struct opts *o, git_repository *repo)
 {
-	struct opts o;
-	git_repository *repo = NULL;
 	struct add_input in = { NULL, NULL, 0, 0 };
 	const char *commit = NULL, *file = "-";
 	size_t added = 0;
-	int rc = 1;
+	int rc = -1;
 
-	if (parse_opts(argc, argv, add_options, &o, "add"))
-		return 2;
-	if (o.nargs > 2) {
-		free(o.notes_ref);
-		return cli_usage_error("notes", "add takes at most COMMIT and FILE");
-	}
-	if (sm_repo_open(&repo, o.repo_dir))
-		goto out;
-	if (o.nargs == 2) {
-		commit = o.args[0];
-		file = o.args[1];
-	} else if (o.nargs == 1) {
+	if (o->nargs == 2) {
+		commit = o->args[0];
+		file = o->args[1];
+	} else if (o->nargs == 1) {
 		/* One argument: a file if one exists by that name, else COMMIT. */
-		if (file_exists(o.args[0]) || !strcmp(o.args[0], "-"))
-			file = o.args[0];
+		if (file_exists(o->args[0]) || !strcmp(o->args[0], "-"))
+			file = o->args[0];
 		else
-			commit = o.args[0];
+			commit = o->args[0];
 	}
 	if (read_add_input(repo, file, commit, &in))
 		goto out;
-	if (o.one_by_one) {
+	if (o->one_by_one) {
 		for (size_t i = 0; i < in.nr; i++) {
 			int one;
 
-			if (sm_notes_add_review(repo, o.notes_ref, &in.commits[i], &in.reviews[i], &one))
+			if (sm_notes_add_review(repo, o->notes_ref, &in.commits[i], &in.reviews[i], &one))
 				goto out;
 			added += (size_t)one;
 		}
-	} else if (sm_notes_add_batch(repo, o.notes_ref, in.commits, in.reviews, in.nr, &added)) {
+	} else if (sm_notes_add_batch(repo, o->notes_ref, in.commits, in.reviews, in.nr, &added)) {
 		goto out;
 	}
 	printf("%zu review%s added, %zu already there\n", added, added == 1 ? "" : "s",
@@ -481,69 +445,42 @@ out:
 		sm_review_release(&in.reviews[i]);
 	free(in.reviews);
 	free(in.commits);
-	git_repository_free(repo);
-	if (rc)
-		rc = cli_fail("notes");
-	free(o.notes_ref);
 	return rc;
 }
 
-static int notes_setup(int argc, char **argv)
+static int notes_setup(const struct opts *o, git_repository *repo)
 {
-	struct opts o;
-	git_repository *repo = NULL;
 	struct sm_notes_setup_result res;
-	const char *url = NULL;
+	const char *url = o->nargs ? o->args[0] : NULL;
 	char *remote_ref = NULL;
-	int rc = 1;
+	int rc = -1;
 
-	if (parse_opts(argc, argv, setup_options, &o, "setup"))
-		return 2;
-	if (o.nargs > 1 || (o.nargs == 1 && !notes_remote)) {
-		free(o.notes_ref);
-		return cli_usage_error("notes", "setup takes a URL only with --remote NAME");
-	}
-	if (o.nargs == 1)
-		url = o.args[0];
-	if (sm_repo_open(&repo, o.repo_dir) ||
-	    sm_notes_setup(repo, o.notes_ref, notes_remote, url, &res))
+	if (sm_notes_setup(repo, o->notes_ref, notes_remote, url, &res))
 		goto out;
-	printf("notes.displayRef %s %s: plain `git log` shows the reviews\n", o.notes_ref,
+	printf("notes.displayRef %s %s: plain `git log` shows the reviews\n", o->notes_ref,
 	       res.display_added ? "added" : "already set");
 	if (notes_remote) {
-		remote_ref = sm_notes_remote_ref(notes_remote, o.notes_ref);
+		remote_ref = sm_notes_remote_ref(notes_remote, o->notes_ref);
 		printf("remote %s%s: its %s is fetched into %s (%s)\n", notes_remote,
-		       res.remote_created ? " added" : "", o.notes_ref, remote_ref,
+		       res.remote_created ? " added" : "", o->notes_ref, remote_ref,
 		       res.refspec_added ? "refspec added" : "refspec already there");
 	}
 	rc = 0;
 out:
-	git_repository_free(repo);
-	if (rc)
-		rc = cli_fail("notes");
 	free(remote_ref);
-	free(o.notes_ref);
 	return rc;
 }
 
-static int notes_sync(int argc, char **argv)
+/* Returns -1, or 1 when a remote failed (named on stderr), else 0. */
+static int notes_sync(const struct opts *o, git_repository *repo)
 {
-	struct opts o;
-	git_repository *repo = NULL;
 	struct sm_notes_sync_result res = { 0 };
-	int rc = 1, r;
+	int r = sm_notes_sync(repo, o->notes_ref, &res);
 
-	if (parse_opts(argc, argv, merge_options, &o, "sync"))
-		return 2;
-	if (o.nargs) {
-		free(o.notes_ref);
-		return cli_usage_error("notes", "sync takes no arguments");
+	if (r < 0) {
+		sm_notes_sync_result_release(&res);
+		return -1;
 	}
-	if (sm_repo_open(&repo, o.repo_dir))
-		goto out;
-	r = sm_notes_sync(repo, o.notes_ref, &res);
-	if (r < 0)
-		goto out;
 	for (size_t i = 0; i < res.nr; i++) {
 		const struct sm_notes_sync_remote *sr = &res.remotes[i];
 
@@ -557,40 +494,58 @@ static int notes_sync(int argc, char **argv)
 			printf("%s: %zu notes read, %zu reviews added, %zu notes changed\n", sr->name,
 			       sr->merge.notes, sr->merge.reviews_added, sr->merge.notes_changed);
 	}
-	rc = r == SM_SYNC_SOME_FAILED ? 1 : 0;	/* a failed remote was named above */
 	sm_notes_sync_result_release(&res);
+	return r == SM_SYNC_SOME_FAILED ? 1 : 0;
+}
+
+/* A notes subcommand: its options, how many arguments it takes (the usage
+ * error when not) and what it does in the opened repository; run returns
+ * -1 with sm_error() set, or the exit code. */
+static const struct notes_cmd {
+	const char *name;
+	const struct sm_option *options;
+	int min_args, max_args;
+	int args_need_remote;	/* an argument only with --remote */
+	const char *args_error;
+	int (*run)(const struct opts *o, git_repository *repo);
+} notes_cmds[] = {
+	{ "show", show_options, 1, 1, 0, "show needs exactly one COMMIT", notes_show },
+	{ "merge", merge_options, 1, 1, 0, "merge needs exactly one REF", notes_merge },
+	{ "add", add_options, 0, 2, 0, "add takes at most COMMIT and FILE", notes_add },
+	{ "setup", setup_options, 0, 1, 1, "setup takes a URL only with --remote NAME",
+	  notes_setup },
+	{ "sync", merge_options, 0, 0, 0, "sync takes no arguments", notes_sync },
+};
+
+static int run_notes_cmd(const struct notes_cmd *c, int argc, char **argv)
+{
+	struct opts o;
+	git_repository *repo = NULL;
+	int rc;
+
+	if (parse_opts(argc, argv, c->options, &o, c->name))
+		return 2;
+	if (o.nargs < c->min_args || o.nargs > c->max_args ||
+	    (o.nargs && c->args_need_remote && !notes_remote))
+		rc = cli_usage_error("notes", "%s", c->args_error);
+	else if (sm_repo_open(&repo, o.repo_dir) || (rc = c->run(&o, repo)) < 0)
+		rc = cli_fail("notes");
 	git_repository_free(repo);
 	free(o.notes_ref);
 	return rc;
-out:
-	sm_notes_sync_result_release(&res);
-	git_repository_free(repo);
-	free(o.notes_ref);
-	return cli_fail("notes");
 }
 
 int cmd_notes(int argc, char **argv)
 {
-	int rc;
-
 	argc = cli_parse_options("notes", argc, argv, all_options, &usage,
 				 PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc < 1) {
 		cli_print_usage(stderr, all_options, &usage);
 		return 2;
 	}
-	if (!strcmp(argv[0], "show"))
-		rc = notes_show(argc, argv);
-	else if (!strcmp(argv[0], "merge"))
-		rc = notes_merge(argc, argv);
-	else if (!strcmp(argv[0], "add"))
-		rc = notes_add(argc, argv);
-	else if (!strcmp(argv[0], "setup"))
-		rc = notes_setup(argc, argv);
-	else if (!strcmp(argv[0], "sync"))
-		rc = notes_sync(argc, argv);
-	else
-		rc = cli_usage_error("notes", "'%s' is not a notes command (show, merge, add, setup, sync)",
-				     argv[0]);
-	return rc;
+	for (size_t i = 0; i < ARRAY_SIZE(notes_cmds); i++)
+		if (!strcmp(argv[0], notes_cmds[i].name))
+			return run_notes_cmd(&notes_cmds[i], argc, argv);
+	return cli_usage_error("notes", "'%s' is not a notes command (show, merge, add, setup, sync)",
+			       argv[0]);
 }
