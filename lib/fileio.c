@@ -82,6 +82,23 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return 0;
 }
 
+int write_cache_file(const char *path, const void *data, size_t len, const char *what)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int ret = 0;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		ret = mkdir_p(dir, 0755);
+	}
+	if (!ret)
+		ret = write_file_atomic(path, data, len);
+	if (ret < 0)
+		sm_warn("%s: cannot write the %s: %s", path, what, sm_last_error());
+	free(dir);
+	return ret;
+}
+
 int mkdir_p(const char *path, unsigned mode)
 {
 	char *p = xstrdup(path);

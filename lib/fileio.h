@@ -10,6 +10,11 @@
 /* Reads path ("-" is stdin) into sb (appending). Returns 0 or -1 (sm_error). */
 int read_file(const char *path, struct strbuf *sb);
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* A cache file's write: creates path's directory (mkdir -p) and writes data
+ * with write_file_atomic(). A cache that cannot be written is not an error:
+ * on failure it warns "PATH: cannot write the WHAT: <error>" (sm_warn) and
+ * returns -1, else 0. */
+int write_cache_file(const char *path, const void *data, size_t len, const char *what);
 /* mkdir -p; returns 0 or -1 (sm_error). */
 int mkdir_p(const char *path, unsigned mode);
 int file_exists(const char *path);

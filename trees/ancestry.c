@@ -59,7 +59,6 @@ static void write_answers(const char *path, const struct strbuf *old, const char
 	struct strbuf sb = STRBUF_INIT;
 	size_t from = strlen(MAGIC), nr = 1;
 	gchar *sum;
-	char *dir;
 
 	strbuf_addstr(&sb, MAGIC);
 	strbuf_addstr(&sb, line);
@@ -68,11 +67,7 @@ static void write_answers(const char *path, const struct strbuf *old, const char
 	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
 	strbuf_addf(&sb, "end %s\n", sum);
 	g_free(sum);
-	dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(path, sb.buf, sb.len) < 0)
-		sm_warn("%s: cannot write the ancestry cache: %s", path, sm_last_error());
-	free(dir);
+	write_cache_file(path, sb.buf, sb.len, "ancestry cache");
 	strbuf_release(&sb);
 }
 
@@ -80,21 +75,13 @@ int sm_descendant_of_cached(git_repository *repo, const git_oid *commit,
 			    const git_oid *ancestor, const char *cache_dir)
 {
 	struct strbuf text = STRBUF_INIT;
-	char *default_dir = NULL, *path;
+	char *path;
 	char key[2 * GIT_OID_HEXSZ + 2], line[LINE_LEN + 1];
-	gchar *sum;
 	int r;
 
-	if (!cache_dir)
-		cache_dir = default_dir = sm_default_cache_dir();
-	if (!*cache_dir) {
-		free(default_dir);
+	path = sm_cache_file(cache_dir, "ancestry", git_repository_path(repo), "");
+	if (!path)
 		return git_graph_descendant_of(repo, commit, ancestor) == 1;
-	}
-	sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, git_repository_path(repo), -1);
-	path = xasprintf("%s/ancestry/%s", cache_dir, sum);
-	g_free(sum);
-	free(default_dir);
 	git_oid_tostr(key, GIT_OID_HEXSZ + 1, commit);
 	key[GIT_OID_HEXSZ] = ' ';
 	git_oid_tostr(key + GIT_OID_HEXSZ + 1, GIT_OID_HEXSZ + 1, ancestor);

@@ -213,24 +213,17 @@ static void reset_entries(struct sm_diff_cache *dc)
 void sm_diff_cache_open(struct sm_diff_cache *dc, const char *cache_dir, const char *repo_path,
 			const char *from)
 {
-	char *default_dir = NULL;
-	gchar *sum;
-
 	memset(dc, 0, sizeof(*dc));
 	strbuf_init(&dc->text, 0);
 	strbuf_init(&dc->out, 0);
 	dc->state = SM_CACHE_OFF;
-	if (!cache_dir)
-		cache_dir = default_dir = sm_default_cache_dir();
-	if (!*cache_dir) {
-		free(default_dir);
+	dc->key = xasprintf("repo %s\nfrom %s", repo_path, from);
+	dc->path = sm_cache_file(cache_dir, "diff-cache", dc->key, ".facts");
+	if (!dc->path) {
+		free(dc->key);
+		dc->key = NULL;
 		return;
 	}
-	dc->key = xasprintf("repo %s\nfrom %s", repo_path, from);
-	sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, dc->key, -1);
-	dc->path = xasprintf("%s/diff-cache/%s.facts", cache_dir, sum);
-	g_free(sum);
-	free(default_dir);
 	if (!file_exists(dc->path)) {
 		dc->state = SM_CACHE_NEW;
 		return;
@@ -347,7 +340,6 @@ void sm_diff_cache_write(struct sm_diff_cache *dc)
 	struct strbuf sb = STRBUF_INIT;
 	size_t kept = 0;
 	gchar *sum;
-	char *dir;
 
 	if (!dc->path)
 		return;
@@ -368,11 +360,7 @@ void sm_diff_cache_write(struct sm_diff_cache *dc)
 	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
 	strbuf_addf(&sb, "end %s\n", sum);
 	g_free(sum);
-	dir = xstrdup(dc->path);
-	*strrchr(dir, '/') = '\0';
-	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(dc->path, sb.buf, sb.len) < 0)
-		sm_warn("%s: cannot write the diff cache: %s", dc->path, sm_last_error());
-	free(dir);
+	write_cache_file(dc->path, sb.buf, sb.len, "diff cache");
 	strbuf_release(&sb);
 }
 

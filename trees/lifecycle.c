@@ -1,11 +1,11 @@
 /* lifecycle: the index of later Fixes: targets and reverts (see lifecycle.h). */
 #include "trees/lifecycle.h"
+#include "trees/branch_cache.h"
 #include "trees/repo.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "lib/fileio.h"
 #include <ctype.h>
-#include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -139,10 +139,12 @@ static int is_id(const char *s, size_t len, int allow_short)
 	return 1;
 }
 
-/* "<id> <reverts|-> <fix,fix|-> <subject>" */
-static int read_entry(struct sm_lifecycle *lc, const char *p, const char *nl)
+/* Reads one cache entry line, "<id> <reverts|-> <fix,fix|-> <subject>"
+ * (sm_branch_cache_entry_fn). */
+static int read_entry(void *data, const char *p, size_t len)
 {
-	const char *f1 = memchr(p, ' ', nl - p), *f2, *f3;
+	struct sm_lifecycle *lc = data;
+	const char *nl = p + len, *f1 = memchr(p, ' ', len), *f2, *f3;
 	struct sm_life_entry *e;
 
 	if (!f1 || !(f2 = memchr(f1 + 1, ' ', nl - f1 - 1)) || !(f3 = memchr(f2 + 1, ' ', nl - f2 - 1)))
@@ -171,36 +173,6 @@ static int read_entry(struct sm_lifecycle *lc, const char *p, const char *nl)
 	return 0;
 }
 
-static int read_cache(struct sm_lifecycle *lc, const char *text, const char *key_repo)
-{
-	const char *p = text;
-	char repo[4096], ref[4096], base[64], tip[64];
-	unsigned long count = 0, seen = 0;
-	int n = 0;
-
-	if (!skip_prefix(p, CACHE_MAGIC "\n", &p))
-		return -1;
-	if (sscanf(p, "repo %4095[^\n]\nbranch %4095[^\n]\nbase %63s\ntip %63s\ncount %lu\n%n",
-		   repo, ref, base, tip, &count, &n) != 5 || !n)
-		return -1;
-	p += n;
-	if (strcmp(repo, key_repo) || strcmp(ref, lc->refname) ||
-	    strcmp(base, lc->base[0] ? lc->base : "-") || !is_id(tip, strlen(tip), 0))
-		return -1;
-	while (*p && !starts_with(p, "end\n")) {
-		const char *nl = strchr(p, '\n');
-
-		if (!nl || read_entry(lc, p, nl) < 0)
-			return -1;
-		seen++;
-		p = nl + 1;
-	}
-	if (!starts_with(p, "end\n") || p[4] != '\0' || seen != count)
-		return -1;
-	memcpy(lc->tip, tip, 41);
-	return 0;
-}
-
 static void clear_entries(struct sm_lifecycle *lc)
 {
 	for (size_t i = 0; i < lc->nr; i++) {
@@ -210,25 +182,19 @@ static void clear_entries(struct sm_lifecycle *lc)
 	lc->nr = 0;
 }
 
-static void write_cache(const struct sm_lifecycle *lc, const char *key_repo)
+static void write_cache(const struct sm_lifecycle *lc, struct sm_branch_cache *bc)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *dir;
 
-	strbuf_addf(&sb, CACHE_MAGIC "\nrepo %s\nbranch %s\nbase %s\ntip %s\ncount %zu\n",
-		    key_repo, lc->refname, lc->base[0] ? lc->base : "-", lc->tip, lc->nr);
+	bc->count = lc->nr;
+	sm_branch_cache_header(bc, &sb);
 	for (size_t i = 0; i < lc->nr; i++) {
 		const struct sm_life_entry *e = &lc->entries[i];
 
 		strbuf_addf(&sb, "%s %s %s %s\n", e->id, e->reverts[0] ? e->reverts : "-",
 			    e->fixes[0] ? e->fixes : "-", e->subject);
 	}
-	strbuf_addstr(&sb, "end\n");
-	dir = xstrdup(lc->cache_path);
-	*strrchr(dir, '/') = '\0';
-	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(lc->cache_path, sb.buf, sb.len) < 0)
-		sm_warn("%s: cannot write the lifecycle cache: %s", lc->cache_path, sm_last_error());
-	free(dir);
+	sm_branch_cache_write(lc->cache_path, &sb, "lifecycle cache");
 	strbuf_release(&sb);
 }
 
@@ -272,25 +238,11 @@ static void build_maps(struct sm_lifecycle *lc)
 		qsort(lc->refs, lc->nr_refs, sizeof(*lc->refs), ref_cmp);
 }
 
-static char *cache_file(const char *cache_dir, const char *key_repo, const char *ref,
-			const char *base)
-{
-	char *key = xasprintf("%s\n%s\n%s", key_repo, ref, base);
-	gchar *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, key, -1);
-	char *path = xasprintf("%s/lifecycle-index/%s.idx", cache_dir, sum);
-
-	g_free(sum);
-	free(key);
-	return path;
-}
-
 int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char *branch,
 		       const git_oid *base, const char *cache_dir)
 {
+	struct sm_branch_cache bc = { .magic = CACHE_MAGIC };
 	git_oid tip, cached_tip;
-	const char *key_repo = git_repository_path(repo);
-	char *default_dir = NULL;
-	struct strbuf text = STRBUF_INIT;
 	int ret = -1;
 
 	memset(lc, 0, sizeof(*lc));
@@ -300,48 +252,30 @@ int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char
 	git_oid_tostr(lc->tip, sizeof(lc->tip), &tip);
 	if (base)
 		git_oid_tostr(lc->base, sizeof(lc->base), base);
-	if (!cache_dir)
-		cache_dir = default_dir = sm_default_cache_dir();
-	if (!*cache_dir) {
+	bc.repo = git_repository_path(repo);
+	bc.refname = lc->refname;
+	bc.base = lc->base[0] ? lc->base : "-";
+	bc.tip = lc->tip;
+	lc->cache_path = sm_branch_cache_path(&bc, cache_dir, "lifecycle-index");
+	if (!lc->cache_path) {
 		lc->cache_state = SM_CACHE_OFF;
 		ret = walk(lc, repo, &tip, base, NULL);
 		goto done;
 	}
-	lc->cache_path = cache_file(cache_dir, key_repo, branch, lc->base[0] ? lc->base : "-");
-	if (!file_exists(lc->cache_path)) {
-		lc->cache_state = SM_CACHE_NEW;
-	} else {
-		char want_tip[41];
-
-		memcpy(want_tip, lc->tip, 41);
-		if (read_file(lc->cache_path, &text) < 0 ||
-		    read_cache(lc, text.buf, key_repo) < 0) {
-			sm_clear_error();
-			clear_entries(lc);
-			lc->cache_state = SM_CACHE_REBUILT;
-		} else if (!strcmp(lc->tip, want_tip)) {
-			lc->cache_state = SM_CACHE_HIT;
-		} else if (git_oid_fromstr(&cached_tip, lc->tip) == 0 &&
-			   git_graph_descendant_of(repo, &tip, &cached_tip) == 1) {
-			lc->cache_state = SM_CACHE_INCREMENTAL;
-		} else {
-			clear_entries(lc);
-			lc->cache_state = SM_CACHE_REBUILT;
-		}
-		memcpy(lc->tip, want_tip, 41);
-	}
+	lc->cache_state = sm_branch_cache_read(&bc, lc->cache_path, repo, read_entry, lc,
+					       &cached_tip);
+	if (lc->cache_state == SM_CACHE_REBUILT)
+		clear_entries(lc);
 	if (lc->cache_state == SM_CACHE_HIT)
 		ret = 0;
 	else
 		ret = walk(lc, repo, &tip, base,
 			   lc->cache_state == SM_CACHE_INCREMENTAL ? &cached_tip : NULL);
 	if (!ret && lc->cache_state != SM_CACHE_HIT)
-		write_cache(lc, key_repo);
+		write_cache(lc, &bc);
 done:
 	if (!ret)
 		build_maps(lc);
-	free(default_dir);
-	strbuf_release(&text);
 	return ret;
 }
 

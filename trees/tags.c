@@ -224,7 +224,6 @@ static void write_map(const struct sm_release_tags *t)
 {
 	struct strbuf sb = STRBUF_INIT;
 	gchar *sum;
-	char *dir;
 
 	map_header(t, &sb);
 	strbuf_addf(&sb, "count %zu\n", t->map_nr);
@@ -238,31 +237,17 @@ static void write_map(const struct sm_release_tags *t)
 	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
 	strbuf_addf(&sb, "end %s\n", sum);
 	g_free(sum);
-	dir = xstrdup(t->map_cache_path);
-	*strrchr(dir, '/') = '\0';
-	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(t->map_cache_path, sb.buf, sb.len) < 0)
-		sm_warn("%s: cannot write the release map: %s", t->map_cache_path, sm_last_error());
-	free(dir);
+	write_cache_file(t->map_cache_path, sb.buf, sb.len, "release map");
 	strbuf_release(&sb);
 }
 
 void sm_release_tags_cache(struct sm_release_tags *t, git_repository *repo,
 			   const char *cache_dir)
 {
-	char *default_dir = NULL;
-	gchar *sum;
-
 	free(t->map_cache_path);
-	t->map_cache_path = NULL;
+	t->map_cache_path = sm_cache_file(cache_dir, "release-map", git_repository_path(repo),
+					  ".map");
 	t->map_cache_state = SM_CACHE_OFF;
-	if (!cache_dir)
-		cache_dir = default_dir = sm_default_cache_dir();
-	if (*cache_dir) {
-		sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, git_repository_path(repo), -1);
-		t->map_cache_path = xasprintf("%s/release-map/%s.map", cache_dir, sum);
-		g_free(sum);
-	}
-	free(default_dir);
 }
 
 static void build_map(struct sm_release_tags *t, git_repository *repo)

@@ -1,4 +1,5 @@
 #include "trees/upstream_index.h"
+#include "trees/branch_cache.h"
 #include "trees/repo.h"
 #include "trees/patchid.h"
 #include "rules/commit.h"
@@ -42,6 +43,23 @@ char *sm_default_cache_dir(void)
 	if (x && *x)
 		return xasprintf("%s/stablemate", x);
 	return xasprintf("%s/.cache/stablemate", home && *home ? home : "/tmp");
+}
+
+char *sm_cache_file(const char *cache_dir, const char *subdir, const char *key,
+		    const char *suffix)
+{
+	char *default_dir = NULL, *path = NULL;
+	gchar *sum;
+
+	if (!cache_dir)
+		cache_dir = default_dir = sm_default_cache_dir();
+	if (*cache_dir) {
+		sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, key, -1);
+		path = xasprintf("%s/%s/%s%s", cache_dir, subdir, sum, suffix);
+		g_free(sum);
+	}
+	free(default_dir);
+	return path;
 }
 
 static struct sm_upstream_entry *new_entry(struct sm_upstream_index *idx)
@@ -194,80 +212,34 @@ static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
 	return 1;
 }
 
-/* Parses a cache file into idx (entries and tip). Returns 0, or -1 with
- * *why set when the file is not a well-formed cache for this key. */
-static int read_cache(struct sm_upstream_index *idx, const char *text, const char *key_repo,
-		      const char *why_buf_unused, const char **why)
+/* Reads one cache entry line, "<stable> <upstream|-> <patch-id|-> <subject>"
+ * (sm_branch_cache_entry_fn). */
+static int read_entry(void *data, const char *p, size_t len)
 {
-	const char *p = text;
-	char line_repo[4096], line_ref[4096], base[64], tip[64];
-	unsigned long count = 0, seen = 0;
-	int n;
+	struct sm_upstream_index *idx = data;
+	const char *nl = p + len, *f1, *f2, *f3;
+	struct sm_upstream_entry *e;
 
-	(void)why_buf_unused;
-	*why = "not a stablemate index";
-	if (!skip_prefix(p, CACHE_MAGIC "\n", &p))
+	f1 = memchr(p, ' ', nl - p);
+	if (!f1)
 		return -1;
-	n = 0;
-	if (sscanf(p, "repo %4095[^\n]\n%n", line_repo, &n) != 1 || !n)
+	f2 = memchr(f1 + 1, ' ', nl - f1 - 1);
+	if (!f2)
 		return -1;
-	p += n;
-	n = 0;
-	if (sscanf(p, "branch %4095[^\n]\n%n", line_ref, &n) != 1 || !n)
+	f3 = memchr(f2 + 1, ' ', nl - f2 - 1);
+	if (!f3)
 		return -1;
-	p += n;
-	n = 0;
-	if (sscanf(p, "base %63s\n%n", base, &n) != 1 || !n)
+	if (!is_hex40_or_dash(p, f1 - p, 0) || p[0] == '-' ||
+	    !is_hex40_or_dash(f1 + 1, f2 - f1 - 1, 1) ||
+	    !is_hex40_or_dash(f2 + 1, f3 - f2 - 1, 0))
 		return -1;
-	p += n;
-	n = 0;
-	if (sscanf(p, "tip %63s\n%n", tip, &n) != 1 || !n)
-		return -1;
-	p += n;
-	n = 0;
-	if (sscanf(p, "count %lu\n%n", &count, &n) != 1 || !n)
-		return -1;
-	p += n;
-	*why = "written for another repository, branch or base";
-	if (strcmp(line_repo, key_repo) || strcmp(line_ref, idx->refname) ||
-	    strcmp(base, idx->base[0] ? idx->base : "-"))
-		return -1;
-	*why = "malformed entry";
-	if (!is_hex40_or_dash(tip, strlen(tip), 0) || tip[0] == '-')
-		return -1;
-	while (*p && !starts_with(p, "end\n")) {
-		const char *nl = strchr(p, '\n'), *f1, *f2, *f3;
-		struct sm_upstream_entry *e;
-
-		if (!nl)
-			return -1;
-		f1 = memchr(p, ' ', nl - p);
-		if (!f1)
-			return -1;
-		f2 = memchr(f1 + 1, ' ', nl - f1 - 1);
-		if (!f2)
-			return -1;
-		f3 = memchr(f2 + 1, ' ', nl - f2 - 1);
-		if (!f3)
-			return -1;
-		if (!is_hex40_or_dash(p, f1 - p, 0) || p[0] == '-' ||
-		    !is_hex40_or_dash(f1 + 1, f2 - f1 - 1, 1) ||
-		    !is_hex40_or_dash(f2 + 1, f3 - f2 - 1, 0))
-			return -1;
-		e = new_entry(idx);
-		memcpy(e->stable, p, 40);
-		if (f1[1] != '-')
-			memcpy(e->upstream, f1 + 1, f2 - f1 - 1);
-		if (f2[1] != '-')
-			memcpy(e->patch_id, f2 + 1, 40);
-		e->subject = xstrndup(f3 + 1, nl - f3 - 1);
-		seen++;
-		p = nl + 1;
-	}
-	*why = "truncated";
-	if (!starts_with(p, "end\n") || p[4] != '\0' || seen != count)
-		return -1;
-	memcpy(idx->tip, tip, 41);
+	e = new_entry(idx);
+	memcpy(e->stable, p, 40);
+	if (f1[1] != '-')
+		memcpy(e->upstream, f1 + 1, f2 - f1 - 1);
+	if (f2[1] != '-')
+		memcpy(e->patch_id, f2 + 1, 40);
+	e->subject = xstrndup(f3 + 1, nl - f3 - 1);
 	return 0;
 }
 
@@ -278,38 +250,20 @@ static void clear_entries(struct sm_upstream_index *idx)
 	idx->nr = 0;
 }
 
-static void write_cache(const struct sm_upstream_index *idx, const char *key_repo)
+static void write_cache(const struct sm_upstream_index *idx, struct sm_branch_cache *bc)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *dir;
 
-	strbuf_addf(&sb, CACHE_MAGIC "\nrepo %s\nbranch %s\nbase %s\ntip %s\ncount %zu\n",
-		    key_repo, idx->refname, idx->base[0] ? idx->base : "-", idx->tip, idx->nr);
+	bc->count = idx->nr;
+	sm_branch_cache_header(bc, &sb);
 	for (size_t i = 0; i < idx->nr; i++) {
 		const struct sm_upstream_entry *e = &idx->entries[i];
 
 		strbuf_addf(&sb, "%s %s %s %s\n", e->stable, e->upstream[0] ? e->upstream : "-",
 			    e->patch_id[0] ? e->patch_id : "-", e->subject);
 	}
-	strbuf_addstr(&sb, "end\n");
-	dir = xstrdup(idx->cache_path);
-	*strrchr(dir, '/') = '\0';
-	if (mkdir_p(dir, 0755) < 0 || write_file_atomic(idx->cache_path, sb.buf, sb.len) < 0)
-		sm_warn("%s: cannot write the index cache: %s", idx->cache_path, sm_last_error());
-	free(dir);
+	sm_branch_cache_write(idx->cache_path, &sb, "index cache");
 	strbuf_release(&sb);
-}
-
-static char *cache_file(const char *cache_dir, const char *key_repo, const char *ref,
-			const char *base)
-{
-	char *key = xasprintf("%s\n%s\n%s", key_repo, ref, base);
-	gchar *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, key, -1);
-	char *path = xasprintf("%s/upstream-index/%s.idx", cache_dir, sum);
-
-	g_free(sum);
-	free(key);
-	return path;
 }
 
 int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
@@ -322,10 +276,8 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 				     const char *branch, const git_oid *base,
 				     const char *cache_dir, struct sm_progress *progress)
 {
+	struct sm_branch_cache bc = { .magic = CACHE_MAGIC };
 	git_oid tip, cached_tip;
-	const char *key_repo = git_repository_path(repo);
-	char *default_dir = NULL;
-	struct strbuf text = STRBUF_INIT;
 	int ret = -1;
 
 	memset(idx, 0, sizeof(*idx));
@@ -335,40 +287,21 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 	git_oid_tostr(idx->tip, sizeof(idx->tip), &tip);
 	if (base)
 		git_oid_tostr(idx->base, sizeof(idx->base), base);
-	if (!cache_dir)
-		cache_dir = default_dir = sm_default_cache_dir();
-	if (!*cache_dir) {
+	bc.repo = git_repository_path(repo);
+	bc.refname = idx->refname;
+	bc.base = idx->base[0] ? idx->base : "-";
+	bc.tip = idx->tip;
+	idx->cache_path = sm_branch_cache_path(&bc, cache_dir, "upstream-index");
+	if (!idx->cache_path) {
 		idx->cache_state = SM_CACHE_OFF;
 		ret = walk_counted(idx, repo, &tip, base, NULL, progress);
 		goto done;
 	}
-	idx->cache_path = cache_file(cache_dir, key_repo, branch, idx->base[0] ? idx->base : "-");
-	if (!file_exists(idx->cache_path)) {
-		idx->cache_state = SM_CACHE_NEW;
-	} else {
-		const char *why = NULL;
-		char want_tip[41];
-
-		memcpy(want_tip, idx->tip, 41);
-		if (read_file(idx->cache_path, &text) < 0 ||
-		    read_cache(idx, text.buf, key_repo, NULL, &why) < 0) {
-			sm_clear_error();
-			clear_entries(idx);
-			idx->cache_state = SM_CACHE_REBUILT;
-		} else if (!strcmp(idx->tip, want_tip)) {
-			idx->cache_state = SM_CACHE_HIT;
-		} else if (git_oid_fromstr(&cached_tip, idx->tip) == 0 &&
-			   git_graph_descendant_of(repo, &tip, &cached_tip) == 1) {
-			idx->cache_state = SM_CACHE_INCREMENTAL;
-		} else {
-			/* The branch was rewritten (or the tip is unknown): the
-			 * cached entries may name commits no longer on it. */
-			clear_entries(idx);
-			idx->cache_state = SM_CACHE_REBUILT;
-		}
-		memcpy(idx->tip, want_tip, 41);
-		idx->from_cache = idx->nr;
-	}
+	idx->cache_state = sm_branch_cache_read(&bc, idx->cache_path, repo, read_entry, idx,
+						&cached_tip);
+	if (idx->cache_state == SM_CACHE_REBUILT)
+		clear_entries(idx);
+	idx->from_cache = idx->nr;
 	switch (idx->cache_state) {
 	case SM_CACHE_HIT:
 		ret = 0;
@@ -381,12 +314,10 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 		break;
 	}
 	if (!ret && idx->cache_state != SM_CACHE_HIT)
-		write_cache(idx, key_repo);
+		write_cache(idx, &bc);
 done:
 	if (!ret)
 		build_maps(idx);
-	free(default_dir);
-	strbuf_release(&text);
 	return ret;
 }
 

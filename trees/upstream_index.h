@@ -90,5 +90,10 @@ const char *sm_match_name(enum sm_match how);
 const char *sm_cache_state_name(enum sm_cache_state s);
 /* The default cache directory (caller frees). */
 char *sm_default_cache_dir(void);
+/* The path of a cache file: cache_dir/subdir/<SHA-1 of key>suffix, cache_dir
+ * NULL meaning sm_default_cache_dir(). NULL when cache_dir is "" (caching
+ * off). Caller frees. */
+char *sm_cache_file(const char *cache_dir, const char *subdir, const char *key,
+		    const char *suffix);
 
 #endif
