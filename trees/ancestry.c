@@ -7,23 +7,20 @@
  *	end <SHA-1 of everything above>
  * A file that does not end so is ignored. */
 #include "trees/ancestry.h"
-#include "trees/upstream_index.h"	/* sm_default_cache_dir */
+#include "trees/cache.h"
 #include "lib/util.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
-#include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAGIC "stablemate-ancestry 1\n"
 #define LINE_LEN (40 + 1 + 40 + 1 + 1 + 1)
-#define END_LEN (4 + 40 + 1)
 #define KEEP 256
 
 /* The answers in text (already checked), or "" when the file is unusable. */
 static void read_answers(const char *path, struct strbuf *text)
 {
-	gchar *sum;
 	size_t body;
 	int ok;
 
@@ -32,16 +29,8 @@ static void read_answers(const char *path, struct strbuf *text)
 		strbuf_reset(text);
 		return;
 	}
-	if (text->len < strlen(MAGIC) + END_LEN ||
-	    memcmp(text->buf + text->len - END_LEN, "end ", 4) ||
-	    text->buf[text->len - 1] != '\n' || !starts_with(text->buf, MAGIC)) {
-		strbuf_reset(text);
-		return;
-	}
-	body = text->len - END_LEN;
-	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)text->buf, body);
-	ok = !memcmp(sum, text->buf + body + 4, 40) && (body - strlen(MAGIC)) % LINE_LEN == 0;
-	g_free(sum);
+	ok = sm_cache_check_sum(text->buf, text->len, &body) && body >= strlen(MAGIC) &&
+	     starts_with(text->buf, MAGIC) && (body - strlen(MAGIC)) % LINE_LEN == 0;
 	for (size_t i = strlen(MAGIC); ok && i < body; i += LINE_LEN) {
 		const char *l = text->buf + i;
 
@@ -58,15 +47,12 @@ static void write_answers(const char *path, const struct strbuf *old, const char
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t from = strlen(MAGIC), nr = 1;
-	gchar *sum;
 
 	strbuf_addstr(&sb, MAGIC);
 	strbuf_addstr(&sb, line);
 	for (size_t i = from; i < old->len && nr < KEEP; i += LINE_LEN, nr++)
 		strbuf_add(&sb, old->buf + i, LINE_LEN);
-	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
-	strbuf_addf(&sb, "end %s\n", sum);
-	g_free(sum);
+	sm_cache_add_sum(&sb);
 	write_cache_file(path, sb.buf, sb.len, "ancestry cache");
 	strbuf_release(&sb);
 }

@@ -19,7 +19,7 @@
 #define SM_TREES_BRANCH_CACHE_H
 #include <stddef.h>
 #include <git2.h>
-#include "trees/upstream_index.h"	/* enum sm_cache_state */
+#include "trees/cache.h"
 #include "lib/strbuf.h"
 
 /* The header of a cache file. The strings are borrowed: they must outlive

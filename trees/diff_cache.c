@@ -30,7 +30,6 @@
 #include "lib/util.h"
 #include "lib/fileio.h"
 #include <git2.h>
-#include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,7 +37,6 @@
  * (trees/commitdiff.c) or the patch-id derive from a diff, changes. */
 #define DIFF_CACHE_VERSION 2
 #define MAGIC "stablemate-diff-cache"
-#define END_LEN (4 + 40 + 1)	/* "end <sha1>\n" */
 
 struct sm_diff_cache_entry {
 	char id[41];
@@ -161,20 +159,13 @@ static int parse(struct sm_diff_cache *dc)
 {
 	struct strbuf want = STRBUF_INIT;
 	char *p = dc->text.buf, *end;
-	gchar *sum;
+	size_t body;
 	unsigned count, walk;
 	int ok;
 
-	if (dc->text.len < END_LEN || dc->text.buf[dc->text.len - 1] != '\n')
+	if (!sm_cache_check_sum(dc->text.buf, dc->text.len, &body))
 		return -1;
-	end = dc->text.buf + dc->text.len - END_LEN;
-	if (memcmp(end, "end ", 4))
-		return -1;
-	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)p, (gsize)(end - p));
-	ok = sum && !memcmp(sum, end + 4, 40);
-	g_free(sum);
-	if (!ok)
-		return -1;
+	end = dc->text.buf + body;
 	header(&want, dc->key);
 	ok = (size_t)(end - p) >= want.len && !memcmp(p, want.buf, want.len);
 	p += want.len;
@@ -339,7 +330,6 @@ void sm_diff_cache_write(struct sm_diff_cache *dc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t kept = 0;
-	gchar *sum;
 
 	if (!dc->path)
 		return;
@@ -357,9 +347,7 @@ void sm_diff_cache_write(struct sm_diff_cache *dc)
 			add_entry(&sb, e->id, e->patch_id, e->has_diff,
 				  e->no_facts ? NULL : &e->diff, dc->files + e->file, e->nr_files);
 	}
-	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
-	strbuf_addf(&sb, "end %s\n", sum);
-	g_free(sum);
+	sm_cache_add_sum(&sb);
 	write_cache_file(dc->path, sb.buf, sb.len, "diff cache");
 	strbuf_release(&sb);
 }

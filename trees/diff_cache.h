@@ -17,7 +17,7 @@
 #include "lib/strbuf.h"
 #include "rules/commit.h"
 #include "trees/strmap.h"
-#include "trees/upstream_index.h"	/* enum sm_cache_state */
+#include "trees/cache.h"
 
 struct sm_diff_cache_entry;
 

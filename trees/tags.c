@@ -1,6 +1,6 @@
 #include "trees/tags.h"
 #include "trees/repo.h"
-#include "trees/upstream_index.h"	/* sm_default_cache_dir, enum sm_cache_state */
+#include "trees/cache.h"
 #include "lib/util.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -140,7 +140,6 @@ static int cmp_oid(const void *a, const void *b)
  *	end <SHA-1 of everything above>\n
  * The tags line is the key: the map follows from the tags alone. */
 #define MAP_MAGIC "stablemate-release-map 1\n"
-#define MAP_END_LEN (4 + 40 + 1)
 
 static void map_header(const struct sm_release_tags *t, struct strbuf *sb)
 {
@@ -164,25 +163,21 @@ static int read_map(struct sm_release_tags *t)
 	struct strbuf text = STRBUF_INIT, want = STRBUF_INIT;
 	const unsigned char *p, *end;
 	unsigned long long count = 0;
-	gchar *sum = NULL;
-	size_t size = 1024, digits = 0;
+	size_t size = 1024, digits = 0, body;
 	int ret = -1;
 
 	if (read_file(t->map_cache_path, &text) < 0) {
 		sm_clear_error();
 		goto out;
 	}
-	if (text.len < MAP_END_LEN || memcmp(text.buf + text.len - MAP_END_LEN, "end ", 4) ||
-	    text.buf[text.len - 1] != '\n')
+	if (!sm_cache_check_sum(text.buf, text.len, &body))
 		goto out;
-	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)text.buf,
-					  text.len - MAP_END_LEN);
 	map_header(t, &want);
-	if (memcmp(sum, text.buf + text.len - MAP_END_LEN + 4, 40) || text.len < want.len ||
-	    memcmp(text.buf, want.buf, want.len) || strncmp(text.buf + want.len, "count ", 6))
+	if (body < want.len || memcmp(text.buf, want.buf, want.len) ||
+	    strncmp(text.buf + want.len, "count ", 6))
 		goto out;
 	p = (const unsigned char *)text.buf + want.len + 6;
-	end = (const unsigned char *)text.buf + text.len - MAP_END_LEN;
+	end = (const unsigned char *)text.buf + body;
 	/* The digits, then the newline (binary data follows: no sscanf). */
 	for (; p < end && *p >= '0' && *p <= '9' && count < (1ULL << 40); p++, digits++)
 		count = count * 10 + (unsigned)(*p - '0');
@@ -214,7 +209,6 @@ out:
 		t->sorted = NULL;
 		t->map_size = t->map_nr = 0;
 	}
-	g_free(sum);
 	strbuf_release(&want);
 	strbuf_release(&text);
 	return ret;
@@ -223,7 +217,6 @@ out:
 static void write_map(const struct sm_release_tags *t)
 {
 	struct strbuf sb = STRBUF_INIT;
-	gchar *sum;
 
 	map_header(t, &sb);
 	strbuf_addf(&sb, "count %zu\n", t->map_nr);
@@ -234,9 +227,7 @@ static void write_map(const struct sm_release_tags *t)
 		strbuf_addch(&sb, (char)(release & 0xff));
 		strbuf_addch(&sb, (char)(release >> 8));
 	}
-	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA1, (const guchar *)sb.buf, sb.len);
-	strbuf_addf(&sb, "end %s\n", sum);
-	g_free(sum);
+	sm_cache_add_sum(&sb);
 	write_cache_file(t->map_cache_path, sb.buf, sb.len, "release map");
 	strbuf_release(&sb);
 }

@@ -8,7 +8,6 @@
 #include "lib/fileio.h"
 #include "lib/progress.h"
 #include <ctype.h>
-#include <glib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,43 +22,6 @@ const char *sm_match_name(enum sm_match how)
 	case SM_MATCH_SUBJECT: return "subject";
 	default: return "none";
 	}
-}
-
-const char *sm_cache_state_name(enum sm_cache_state s)
-{
-	switch (s) {
-	case SM_CACHE_NEW: return "new";
-	case SM_CACHE_HIT: return "hit";
-	case SM_CACHE_INCREMENTAL: return "incremental";
-	case SM_CACHE_REBUILT: return "rebuilt";
-	default: return "off";
-	}
-}
-
-char *sm_default_cache_dir(void)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	if (x && *x)
-		return xasprintf("%s/stablemate", x);
-	return xasprintf("%s/.cache/stablemate", home && *home ? home : "/tmp");
-}
-
-char *sm_cache_file(const char *cache_dir, const char *subdir, const char *key,
-		    const char *suffix)
-{
-	char *default_dir = NULL, *path = NULL;
-	gchar *sum;
-
-	if (!cache_dir)
-		cache_dir = default_dir = sm_default_cache_dir();
-	if (*cache_dir) {
-		sum = g_compute_checksum_for_string(G_CHECKSUM_SHA1, key, -1);
-		path = xasprintf("%s/%s/%s%s", cache_dir, subdir, sum, suffix);
-		g_free(sum);
-	}
-	free(default_dir);
-	return path;
 }
 
 static struct sm_upstream_entry *new_entry(struct sm_upstream_index *idx)

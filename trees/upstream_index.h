@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <git2.h>
 #include "trees/strmap.h"
+#include "trees/cache.h"
 
 enum sm_match {
 	SM_MATCH_NONE,
@@ -31,14 +32,6 @@ struct sm_upstream_entry {
 	char patch_id[41];	/* only for commits naming no upstream id; "" for
 				 * others, merges and empty commits */
 	char *subject;
-};
-
-enum sm_cache_state {
-	SM_CACHE_OFF,		/* no cache used */
-	SM_CACHE_NEW,		/* no cache file yet: built and written */
-	SM_CACHE_HIT,		/* cache tip == branch tip */
-	SM_CACHE_INCREMENTAL,	/* cache extended with the new commits */
-	SM_CACHE_REBUILT,	/* cache did not match or did not parse */
 };
 
 struct sm_upstream_index {
@@ -87,13 +80,5 @@ const struct sm_upstream_entry *sm_upstream_index_entry(const struct sm_upstream
 const char *sm_upstream_index_upstream_of(const struct sm_upstream_index *idx, const char *stable);
 
 const char *sm_match_name(enum sm_match how);
-const char *sm_cache_state_name(enum sm_cache_state s);
-/* The default cache directory (caller frees). */
-char *sm_default_cache_dir(void);
-/* The path of a cache file: cache_dir/subdir/<SHA-1 of key>suffix, cache_dir
- * NULL meaning sm_default_cache_dir(). NULL when cache_dir is "" (caching
- * off). Caller frees. */
-char *sm_cache_file(const char *cache_dir, const char *subdir, const char *key,
-		    const char *suffix);
 
 #endif
