@@ -1,7 +1,9 @@
-/* branch_cache: the text cache file of an index over one branch (the
+/* branch_cache: the on-disk cache of an index over one branch (the
  * upstream index, trees/upstream_index.h; the lifecycle index,
- * trees/lifecycle.h). One file per repository + branch + base, stamped
- * with the tip its entries run to:
+ * trees/lifecycle.h), and the building of such an index through it.
+ *
+ * One text file per repository + branch + base, stamped with the tip its
+ * entries run to:
  *	<magic>
  *	repo <git_repository_path()>
  *	branch <the branch as given>
@@ -10,11 +12,12 @@
  *	count <number of entry lines>
  *	<the entry lines, in the index's own format>
  *	end
- * Each index keeps its own magic line and entry format; this module reads
- * and writes the rest and decides how the index is brought up to the
- * branch's tip: from the file alone (same tip), from the file and the new
- * commits (the tip grew), or from scratch (no file, another key, a
- * rewritten branch, a file that does not parse). */
+ * Each index keeps its own magic line and entry format (struct
+ * sm_branch_index_ops); this module reads and writes the rest and decides
+ * how the index is brought up to the branch's tip: from the file alone
+ * (same tip), from the file and the new commits (the tip grew), or from
+ * scratch (no file, another key, a rewritten branch, a file that does not
+ * parse, which is never trusted). */
 #ifndef SM_TREES_BRANCH_CACHE_H
 #define SM_TREES_BRANCH_CACHE_H
 #include <stddef.h>
@@ -22,50 +25,44 @@
 #include "trees/cache.h"
 #include "lib/strbuf.h"
 
-/* The header of a cache file. The strings are borrowed: they must outlive
- * the struct, which needs no release. */
-struct sm_branch_cache {
-	const char *magic;	/* the first line, without its newline */
-	const char *repo;	/* key: git_repository_path() of the repository */
-	const char *refname;	/* key: the branch as given */
-	const char *base;	/* key: the base's full id, or "-" */
-	const char *tip;	/* the branch's tip now: full id */
-	size_t count;		/* entry lines (only sm_branch_cache_header reads it) */
+/* What an index brings of its own; data is the index (or a context around
+ * it), handed to each op. */
+struct sm_branch_index_ops {
+	const char *magic;	/* the first line of its files, without newline */
+	const char *subdir;	/* its files are cache_dir/subdir/<SHA-1>.idx */
+	const char *what;	/* its files in the write warning ("index cache") */
+	/* Adds the entry of one cache line (len bytes before its newline).
+	 * Returns 0, or -1 when the line does not parse (no sm_error). */
+	int (*read_entry)(void *data, const char *line, size_t len);
+	/* Appends every entry's cache line (with its newline) to sb; returns
+	 * their number. */
+	size_t (*write_entries)(void *data, struct strbuf *sb);
+	/* Drops every entry (read from a file that turned out unusable). */
+	void (*clear)(void *data);
+	/* Adds, oldest first, the commits of tip that are in neither base nor
+	 * hide (each may be NULL). Returns 0 or -1 (sm_error). */
+	int (*walk)(void *data, git_repository *repo, const git_oid *tip, const git_oid *base,
+		    const git_oid *hide);
 };
 
-/* The file for c's key: cache_dir/subdir/<SHA-1 of repo, refname, base>.idx
- * (cache_dir as for sm_cache_file: NULL is the default directory). NULL
- * when cache_dir is "" (caching off). Caller frees. */
-char *sm_branch_cache_path(const struct sm_branch_cache *c, const char *cache_dir,
-			   const char *subdir);
+/* What sm_branch_index_build tells an index about its branch and cache. */
+struct sm_branch_head {
+	char tip[41];			/* the branch's tip */
+	char base[41];			/* base's id; "" for the whole history */
+	enum sm_cache_state cache_state;
+	size_t from_cache;		/* entries read from the file */
+	char *cache_path;		/* the file; NULL when caching is off */
+};
 
-/* An index's entry parser: line is one entry line, len bytes before its
- * newline. Returns 0, or -1 when the line does not parse (no sm_error). */
-typedef int (*sm_branch_cache_entry_fn)(void *data, const char *line, size_t len);
-
-/* Reads the file at path, checking its magic line and key against c and
- * handing each entry line to entry(data, ...), and says how the index of
- * c->tip is to be built:
- *  SM_CACHE_NEW          there is no file; entry() was not called.
- *  SM_CACHE_HIT          the file's tip is c->tip: the entries are the index.
- *  SM_CACHE_INCREMENTAL  c->tip descends from the file's tip, stored in
- *                        *cached_tip: the entries cover base..*cached_tip.
- *  SM_CACHE_REBUILT      the file is another key's, does not parse, or its
- *                        tip is no longer on the branch: the caller drops
- *                        what entry() added and reads base..tip.
- * Never an error: an unreadable file is SM_CACHE_REBUILT (sm_error is
- * cleared). */
-enum sm_cache_state sm_branch_cache_read(const struct sm_branch_cache *c, const char *path,
-					 git_repository *repo, sm_branch_cache_entry_fn entry,
-					 void *data, git_oid *cached_tip);
-
-/* Appends c's header (its magic line to its count line) to sb: the start
- * of the text sm_branch_cache_write writes. */
-void sm_branch_cache_header(const struct sm_branch_cache *c, struct strbuf *sb);
-/* Ends sb (the header, then the entry lines each ending in a newline) with
- * "end" and writes it to path atomically, creating its directory. A file
- * that cannot be written is a warning ("PATH: cannot write the WHAT: ..."),
- * not an error. sb stays the caller's to release. */
-void sm_branch_cache_write(const char *path, struct strbuf *sb, const char *what);
+/* Builds an index of refname (any revision naming a commit) over
+ * base..refname (base NULL: the whole history) in repo: reads the cache
+ * file, walks what it lacks and writes it back unless it was a hit.
+ * cache_dir NULL means sm_default_cache_dir(), "" turns the cache off.
+ * Fills head; its cache_path is the caller's to free, also on failure.
+ * Returns 0, or -1 (sm_error) when refname does not name a commit or a
+ * walk fails. A file that cannot be written is a warning, not an error. */
+int sm_branch_index_build(const struct sm_branch_index_ops *ops, void *data,
+			  git_repository *repo, const char *refname, const git_oid *base,
+			  const char *cache_dir, struct sm_branch_head *head);
 
 #endif

@@ -4,7 +4,6 @@
 #include "trees/repo.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
-#include "lib/fileio.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -139,8 +138,7 @@ static int is_id(const char *s, size_t len, int allow_short)
 	return 1;
 }
 
-/* Reads one cache entry line, "<id> <reverts|-> <fix,fix|-> <subject>"
- * (sm_branch_cache_entry_fn). */
+/* Reads one cache entry line, "<id> <reverts|-> <fix,fix|-> <subject>". */
 static int read_entry(void *data, const char *p, size_t len)
 {
 	struct sm_lifecycle *lc = data;
@@ -182,21 +180,39 @@ static void clear_entries(struct sm_lifecycle *lc)
 	lc->nr = 0;
 }
 
-static void write_cache(const struct sm_lifecycle *lc, struct sm_branch_cache *bc)
+static void clear_cb(void *data)
 {
-	struct strbuf sb = STRBUF_INIT;
+	clear_entries(data);
+}
 
-	bc->count = lc->nr;
-	sm_branch_cache_header(bc, &sb);
+static size_t write_entries(void *data, struct strbuf *sb)
+{
+	const struct sm_lifecycle *lc = data;
+
 	for (size_t i = 0; i < lc->nr; i++) {
 		const struct sm_life_entry *e = &lc->entries[i];
 
-		strbuf_addf(&sb, "%s %s %s %s\n", e->id, e->reverts[0] ? e->reverts : "-",
+		strbuf_addf(sb, "%s %s %s %s\n", e->id, e->reverts[0] ? e->reverts : "-",
 			    e->fixes[0] ? e->fixes : "-", e->subject);
 	}
-	sm_branch_cache_write(lc->cache_path, &sb, "lifecycle cache");
-	strbuf_release(&sb);
+	return lc->nr;
 }
+
+static int walk_cb(void *data, git_repository *repo, const git_oid *tip, const git_oid *base,
+		   const git_oid *hide)
+{
+	return walk(data, repo, tip, base, hide);
+}
+
+static const struct sm_branch_index_ops life_ops = {
+	.magic = CACHE_MAGIC,
+	.subdir = "lifecycle-index",
+	.what = "lifecycle cache",
+	.read_entry = read_entry,
+	.write_entries = write_entries,
+	.clear = clear_cb,
+	.walk = walk_cb,
+};
 
 static int ref_cmp(const void *a, const void *b)
 {
@@ -241,39 +257,16 @@ static void build_maps(struct sm_lifecycle *lc)
 int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char *branch,
 		       const git_oid *base, const char *cache_dir)
 {
-	struct sm_branch_cache bc = { .magic = CACHE_MAGIC };
-	git_oid tip, cached_tip;
-	int ret = -1;
+	struct sm_branch_head head;
+	int ret;
 
 	memset(lc, 0, sizeof(*lc));
 	lc->refname = xstrdup(branch);
-	if (sm_resolve_commit(repo, branch, &tip) < 0)
-		return -1;
-	git_oid_tostr(lc->tip, sizeof(lc->tip), &tip);
-	if (base)
-		git_oid_tostr(lc->base, sizeof(lc->base), base);
-	bc.repo = git_repository_path(repo);
-	bc.refname = lc->refname;
-	bc.base = lc->base[0] ? lc->base : "-";
-	bc.tip = lc->tip;
-	lc->cache_path = sm_branch_cache_path(&bc, cache_dir, "lifecycle-index");
-	if (!lc->cache_path) {
-		lc->cache_state = SM_CACHE_OFF;
-		ret = walk(lc, repo, &tip, base, NULL);
-		goto done;
-	}
-	lc->cache_state = sm_branch_cache_read(&bc, lc->cache_path, repo, read_entry, lc,
-					       &cached_tip);
-	if (lc->cache_state == SM_CACHE_REBUILT)
-		clear_entries(lc);
-	if (lc->cache_state == SM_CACHE_HIT)
-		ret = 0;
-	else
-		ret = walk(lc, repo, &tip, base,
-			   lc->cache_state == SM_CACHE_INCREMENTAL ? &cached_tip : NULL);
-	if (!ret && lc->cache_state != SM_CACHE_HIT)
-		write_cache(lc, &bc);
-done:
+	ret = sm_branch_index_build(&life_ops, lc, repo, branch, base, cache_dir, &head);
+	memcpy(lc->tip, head.tip, sizeof(lc->tip));
+	memcpy(lc->base, head.base, sizeof(lc->base));
+	lc->cache_state = head.cache_state;
+	lc->cache_path = head.cache_path;
 	if (!ret)
 		build_maps(lc);
 	return ret;

@@ -3,7 +3,7 @@
  * start) into an index of each commit's Fixes: targets and the commit its
  * "This reverts commit <sha>" line names.
  *
- * The index is cached like the upstream index (trees/upstream_index.h):
+ * The index is cached as the upstream index is (trees/branch_cache.h):
  * one file per repository + branch + base, stamped with the tip; a tip
  * that grew is read incrementally, a rewritten branch or a file that does
  * not parse is rebuilt. */

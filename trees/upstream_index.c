@@ -5,7 +5,6 @@
 #include "rules/commit.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
-#include "lib/fileio.h"
 #include "lib/progress.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -174,11 +173,16 @@ static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
 	return 1;
 }
 
-/* Reads one cache entry line, "<stable> <upstream|-> <patch-id|-> <subject>"
- * (sm_branch_cache_entry_fn). */
+/* The index being built, for its sm_branch_index_ops. */
+struct build {
+	struct sm_upstream_index *idx;
+	struct sm_progress *progress;
+};
+
+/* Reads one cache entry line, "<stable> <upstream|-> <patch-id|-> <subject>". */
 static int read_entry(void *data, const char *p, size_t len)
 {
-	struct sm_upstream_index *idx = data;
+	struct sm_upstream_index *idx = ((struct build *)data)->idx;
 	const char *nl = p + len, *f1, *f2, *f3;
 	struct sm_upstream_entry *e;
 
@@ -212,21 +216,41 @@ static void clear_entries(struct sm_upstream_index *idx)
 	idx->nr = 0;
 }
 
-static void write_cache(const struct sm_upstream_index *idx, struct sm_branch_cache *bc)
+static void clear_cb(void *data)
 {
-	struct strbuf sb = STRBUF_INIT;
+	clear_entries(((struct build *)data)->idx);
+}
 
-	bc->count = idx->nr;
-	sm_branch_cache_header(bc, &sb);
+static size_t write_entries(void *data, struct strbuf *sb)
+{
+	const struct sm_upstream_index *idx = ((struct build *)data)->idx;
+
 	for (size_t i = 0; i < idx->nr; i++) {
 		const struct sm_upstream_entry *e = &idx->entries[i];
 
-		strbuf_addf(&sb, "%s %s %s %s\n", e->stable, e->upstream[0] ? e->upstream : "-",
+		strbuf_addf(sb, "%s %s %s %s\n", e->stable, e->upstream[0] ? e->upstream : "-",
 			    e->patch_id[0] ? e->patch_id : "-", e->subject);
 	}
-	sm_branch_cache_write(idx->cache_path, &sb, "index cache");
-	strbuf_release(&sb);
+	return idx->nr;
 }
+
+static int walk_cb(void *data, git_repository *repo, const git_oid *tip, const git_oid *base,
+		   const git_oid *hide)
+{
+	struct build *b = data;
+
+	return walk_counted(b->idx, repo, tip, base, hide, b->progress);
+}
+
+static const struct sm_branch_index_ops index_ops = {
+	.magic = CACHE_MAGIC,
+	.subdir = "upstream-index",
+	.what = "index cache",
+	.read_entry = read_entry,
+	.write_entries = write_entries,
+	.clear = clear_cb,
+	.walk = walk_cb,
+};
 
 int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
 			    const char *branch, const git_oid *base, const char *cache_dir)
@@ -238,46 +262,18 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 				     const char *branch, const git_oid *base,
 				     const char *cache_dir, struct sm_progress *progress)
 {
-	struct sm_branch_cache bc = { .magic = CACHE_MAGIC };
-	git_oid tip, cached_tip;
-	int ret = -1;
+	struct build b = { idx, progress };
+	struct sm_branch_head head;
+	int ret;
 
 	memset(idx, 0, sizeof(*idx));
 	idx->refname = xstrdup(branch);
-	if (sm_resolve_commit(repo, branch, &tip) < 0)
-		return -1;
-	git_oid_tostr(idx->tip, sizeof(idx->tip), &tip);
-	if (base)
-		git_oid_tostr(idx->base, sizeof(idx->base), base);
-	bc.repo = git_repository_path(repo);
-	bc.refname = idx->refname;
-	bc.base = idx->base[0] ? idx->base : "-";
-	bc.tip = idx->tip;
-	idx->cache_path = sm_branch_cache_path(&bc, cache_dir, "upstream-index");
-	if (!idx->cache_path) {
-		idx->cache_state = SM_CACHE_OFF;
-		ret = walk_counted(idx, repo, &tip, base, NULL, progress);
-		goto done;
-	}
-	idx->cache_state = sm_branch_cache_read(&bc, idx->cache_path, repo, read_entry, idx,
-						&cached_tip);
-	if (idx->cache_state == SM_CACHE_REBUILT)
-		clear_entries(idx);
-	idx->from_cache = idx->nr;
-	switch (idx->cache_state) {
-	case SM_CACHE_HIT:
-		ret = 0;
-		break;
-	case SM_CACHE_INCREMENTAL:
-		ret = walk_counted(idx, repo, &tip, base, &cached_tip, progress);
-		break;
-	default:
-		ret = walk_counted(idx, repo, &tip, base, NULL, progress);
-		break;
-	}
-	if (!ret && idx->cache_state != SM_CACHE_HIT)
-		write_cache(idx, &bc);
-done:
+	ret = sm_branch_index_build(&index_ops, &b, repo, branch, base, cache_dir, &head);
+	memcpy(idx->tip, head.tip, sizeof(idx->tip));
+	memcpy(idx->base, head.base, sizeof(idx->base));
+	idx->cache_state = head.cache_state;
+	idx->from_cache = head.from_cache;
+	idx->cache_path = head.cache_path;
 	if (!ret)
 		build_maps(idx);
 	return ret;
