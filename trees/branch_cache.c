@@ -3,17 +3,22 @@
 #include "trees/repo.h"
 #include "lib/util.h"
 #include "lib/fileio.h"
+#include "lib/progress.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A cache file's header: the key (repo, refname, base) and the tip. */
-struct header {
-	const char *magic;	/* the first line, without its newline */
-	const char *repo;	/* git_repository_path() of the repository */
-	const char *refname;	/* the branch as given */
-	const char *base;	/* the base's full id, or "-" */
-	const char *tip;	/* the branch's tip now: full id */
+/* One sm_branch_index_build: the index, its branch and its file. */
+struct build {
+	const struct sm_branch_index_ops *ops;
+	void *data;			/* handed to the ops */
+	git_repository *repo;
+	const char *refname;		/* the branch as given */
+	struct sm_progress *progress;	/* may be NULL */
+	struct sm_branch_head *head;	/* the caller's: tip, base, state, counts, path */
+	git_oid tip;
+	const char *key_repo;		/* the file's key: git_repository_path() */
+	const char *key_base;		/* the base's full id, or "-" */
 };
 
 static int is_full_id(const char *s)
@@ -26,30 +31,30 @@ static int is_full_id(const char *s)
 	return n == 40;
 }
 
-/* Parses text as a cache file for h's key, handing the entry lines to
+/* Parses text as b's cache file, handing the entry lines to
  * ops->read_entry: 0 with the file's tip in tip and the number of entries
- * in *nr, or -1 when it is not one (another key, malformed or truncated). */
-static int parse(const struct header *h, const char *text, const struct sm_branch_index_ops *ops,
-		 void *data, char tip[64], size_t *nr)
+ * in *nr, or -1 when it is not one (another magic or key, malformed or
+ * truncated). */
+static int parse(const struct build *b, const char *text, char tip[64], size_t *nr)
 {
 	const char *p = text;
 	char repo[4096], ref[4096], base[64];
 	unsigned long count = 0, seen = 0;
 	int n = 0;
 
-	if (!skip_prefix(p, h->magic, &p) || *p++ != '\n')
+	if (!skip_prefix(p, b->ops->magic, &p) || *p++ != '\n')
 		return -1;
 	if (sscanf(p, "repo %4095[^\n]\nbranch %4095[^\n]\nbase %63s\ntip %63s\ncount %lu\n%n",
 		   repo, ref, base, tip, &count, &n) != 5 || !n)
 		return -1;
 	p += n;
-	if (strcmp(repo, h->repo) || strcmp(ref, h->refname) || strcmp(base, h->base) ||
+	if (strcmp(repo, b->key_repo) || strcmp(ref, b->refname) || strcmp(base, b->key_base) ||
 	    !is_full_id(tip))
 		return -1;
 	while (*p && !starts_with(p, "end\n")) {
 		const char *nl = strchr(p, '\n');
 
-		if (!nl || ops->read_entry(data, p, nl - p) < 0)
+		if (!nl || b->ops->read_entry(b->data, p, nl - p) < 0)
 			return -1;
 		seen++;
 		p = nl + 1;
@@ -60,32 +65,28 @@ static int parse(const struct header *h, const char *text, const struct sm_branc
 	return 0;
 }
 
-/* Reads the file at path for h's key and says how the index of h->tip
- * is to be built: NEW (no file), HIT (the file's tip is h->tip),
- * INCREMENTAL (h->tip descends from the file's tip, put in *cached_tip)
- * or REBUILT (the file is unusable or its tip no longer on the branch:
- * what read_entry added was dropped). Never an error. */
-static enum sm_cache_state read_cache(const struct header *h, const char *path,
-				      git_repository *repo,
-				      const struct sm_branch_index_ops *ops, void *data,
-				      git_oid *cached_tip, size_t *nr)
+/* Reads b's cache file and says how the index of the tip is to be built:
+ * NEW (no file), HIT (the file's tip is the tip), INCREMENTAL (the tip
+ * descends from the file's tip, put in *cached_tip) or REBUILT (the file
+ * is unusable or its tip no longer on the branch: what read_entry added
+ * was dropped). Sets head->from_cache. Never an error. */
+static enum sm_cache_state read_cache(struct build *b, git_oid *cached_tip)
 {
+	struct sm_branch_head *head = b->head;
 	struct strbuf text = STRBUF_INIT;
 	enum sm_cache_state state;
-	git_oid tip;
 	char file_tip[64];
 
-	*nr = 0;
-	if (!file_exists(path))
+	if (!file_exists(head->cache_path))
 		return SM_CACHE_NEW;
-	if (read_file(path, &text) < 0 || parse(h, text.buf, ops, data, file_tip, nr) < 0) {
+	if (read_file(head->cache_path, &text) < 0 ||
+	    parse(b, text.buf, file_tip, &head->from_cache) < 0) {
 		sm_clear_error();
 		state = SM_CACHE_REBUILT;
-	} else if (!strcmp(file_tip, h->tip)) {
+	} else if (!strcmp(file_tip, head->tip)) {
 		state = SM_CACHE_HIT;
 	} else if (git_oid_fromstr(cached_tip, file_tip) == 0 &&
-		   git_oid_fromstr(&tip, h->tip) == 0 &&
-		   git_graph_descendant_of(repo, &tip, cached_tip) == 1) {
+		   git_graph_descendant_of(b->repo, &b->tip, cached_tip) == 1) {
 		state = SM_CACHE_INCREMENTAL;
 	} else {
 		/* The branch was rewritten (or the tip is unknown): the
@@ -93,58 +94,104 @@ static enum sm_cache_state read_cache(const struct header *h, const char *path,
 		state = SM_CACHE_REBUILT;
 	}
 	if (state == SM_CACHE_REBUILT) {
-		ops->clear(data);
-		*nr = 0;
+		b->ops->clear(b->data);
+		head->from_cache = 0;
 	}
 	strbuf_release(&text);
 	return state;
 }
 
-static void write_cache(const struct header *h, const char *path,
-			const struct sm_branch_index_ops *ops, void *data)
+static void write_cache(const struct build *b)
 {
 	struct strbuf entries = STRBUF_INIT, sb = STRBUF_INIT;
-	size_t count = ops->write_entries(data, &entries);
+	size_t count = b->ops->write_entries(b->data, &entries);
 
-	strbuf_addf(&sb, "%s\nrepo %s\nbranch %s\nbase %s\ntip %s\ncount %zu\n", h->magic,
-		    h->repo, h->refname, h->base, h->tip, count);
+	strbuf_addf(&sb, "%s\nrepo %s\nbranch %s\nbase %s\ntip %s\ncount %zu\n", b->ops->magic,
+		    b->key_repo, b->refname, b->key_base, b->head->tip, count);
 	strbuf_add(&sb, entries.buf, entries.len);
 	strbuf_addstr(&sb, "end\n");
-	write_cache_file(path, sb.buf, sb.len, ops->what);
+	write_cache_file(b->head->cache_path, sb.buf, sb.len, b->ops->what);
 	strbuf_release(&entries);
 	strbuf_release(&sb);
 }
 
+/* Hands the commits of the tip in neither base nor hide (each may be
+ * NULL) to ops->add_commit, oldest first, counting them in head->scanned. */
+static int walk(struct build *b, const git_oid *base, const git_oid *hide)
+{
+	git_revwalk *w = NULL;
+	git_oid id;
+	int err;
+
+	if (git_revwalk_new(&w, b->repo) < 0)
+		return sm_error("%s: %s", b->refname, sm_git_error());
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, &b->tip) < 0 || (base && git_revwalk_hide(w, base) < 0) ||
+	    (hide && git_revwalk_hide(w, hide) < 0)) {
+		git_revwalk_free(w);
+		return sm_error("%s: cannot walk history (%s)", b->refname, sm_git_error());
+	}
+	while (!(err = git_revwalk_next(&id, w))) {
+		if (b->ops->add_commit(b->data, b->repo, &id) < 0) {
+			git_revwalk_free(w);
+			return -1;
+		}
+		sm_progress_update(b->progress, ++b->head->scanned);
+	}
+	git_revwalk_free(w);
+	if (err != GIT_ITEROVER)
+		return sm_error("%s: history walk failed (%s)", b->refname, sm_git_error());
+	return 0;
+}
+
+/* walk() under the progress phase "Indexing REFNAME". */
+static int walk_counted(struct build *b, const git_oid *base, const git_oid *hide)
+{
+	char *title;
+	int ret;
+
+	if (!b->progress)
+		return walk(b, base, hide);
+	title = xasprintf("Indexing %s", b->refname);
+	sm_progress_phase(b->progress, title, 0);
+	free(title);
+	ret = walk(b, base, hide);
+	sm_progress_update(b->progress, b->head->scanned);
+	return ret;
+}
+
 int sm_branch_index_build(const struct sm_branch_index_ops *ops, void *data,
 			  git_repository *repo, const char *refname, const git_oid *base,
-			  const char *cache_dir, struct sm_branch_head *head)
+			  const char *cache_dir, struct sm_progress *progress,
+			  struct sm_branch_head *head)
 {
-	struct header h = { .magic = ops->magic, .refname = refname };
-	git_oid tip, cached_tip;
+	struct build b = {
+		.ops = ops, .data = data, .repo = repo, .refname = refname,
+		.progress = progress, .head = head,
+	};
+	git_oid cached_tip;
 	char *key;
 	int ret;
 
 	memset(head, 0, sizeof(*head));
-	if (sm_resolve_commit(repo, refname, &tip) < 0)
+	if (sm_resolve_commit(repo, refname, &b.tip) < 0)
 		return -1;
-	git_oid_tostr(head->tip, sizeof(head->tip), &tip);
+	git_oid_tostr(head->tip, sizeof(head->tip), &b.tip);
 	if (base)
 		git_oid_tostr(head->base, sizeof(head->base), base);
-	h.repo = git_repository_path(repo);
-	h.base = head->base[0] ? head->base : "-";
-	h.tip = head->tip;
-	key = xasprintf("%s\n%s\n%s", h.repo, h.refname, h.base);
+	b.key_repo = git_repository_path(repo);
+	b.key_base = head->base[0] ? head->base : "-";
+	key = xasprintf("%s\n%s\n%s", b.key_repo, refname, b.key_base);
 	head->cache_path = sm_cache_file(cache_dir, ops->subdir, key, ".idx");
 	free(key);
 	if (!head->cache_path)
-		return ops->walk(data, repo, &tip, base, NULL);
-	head->cache_state = read_cache(&h, head->cache_path, repo, ops, data, &cached_tip,
-				       &head->from_cache);
+		return walk_counted(&b, base, NULL);
+	head->cache_state = read_cache(&b, &cached_tip);
 	if (head->cache_state == SM_CACHE_HIT)
 		return 0;
-	ret = ops->walk(data, repo, &tip, base,
-			head->cache_state == SM_CACHE_INCREMENTAL ? &cached_tip : NULL);
+	ret = walk_counted(&b, base,
+			   head->cache_state == SM_CACHE_INCREMENTAL ? &cached_tip : NULL);
 	if (!ret)
-		write_cache(&h, head->cache_path, ops, data);
+		write_cache(&b);
 	return ret;
 }

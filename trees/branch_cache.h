@@ -39,10 +39,9 @@ struct sm_branch_index_ops {
 	size_t (*write_entries)(void *data, struct strbuf *sb);
 	/* Drops every entry (read from a file that turned out unusable). */
 	void (*clear)(void *data);
-	/* Adds, oldest first, the commits of tip that are in neither base nor
-	 * hide (each may be NULL). Returns 0 or -1 (sm_error). */
-	int (*walk)(void *data, git_repository *repo, const git_oid *tip, const git_oid *base,
-		    const git_oid *hide);
+	/* Adds the entry of one commit of the branch; they come oldest first
+	 * (topological order). Returns 0 or -1 (sm_error). */
+	int (*add_commit)(void *data, git_repository *repo, const git_oid *id);
 };
 
 /* What sm_branch_index_build tells an index about its branch and cache. */
@@ -51,18 +50,24 @@ struct sm_branch_head {
 	char base[41];			/* base's id; "" for the whole history */
 	enum sm_cache_state cache_state;
 	size_t from_cache;		/* entries read from the file */
+	size_t scanned;			/* commits read from the repository */
 	char *cache_path;		/* the file; NULL when caching is off */
 };
 
 /* Builds an index of refname (any revision naming a commit) over
  * base..refname (base NULL: the whole history) in repo: reads the cache
- * file, walks what it lacks and writes it back unless it was a hit.
- * cache_dir NULL means sm_default_cache_dir(), "" turns the cache off.
+ * file, hands each commit it lacks to ops->add_commit and writes the file
+ * back unless it was a hit. cache_dir NULL means sm_default_cache_dir(),
+ * "" turns the cache off. The commits read are counted on progress
+ * (lib/progress.h, may be NULL) under the phase "Indexing REFNAME".
  * Fills head; its cache_path is the caller's to free, also on failure.
- * Returns 0, or -1 (sm_error) when refname does not name a commit or a
- * walk fails. A file that cannot be written is a warning, not an error. */
+ * Returns 0, or -1 (sm_error naming refname) when refname does not name a
+ * commit, the history cannot be walked or add_commit fails. A file that
+ * cannot be written is a warning, not an error. */
+struct sm_progress;
 int sm_branch_index_build(const struct sm_branch_index_ops *ops, void *data,
 			  git_repository *repo, const char *refname, const git_oid *base,
-			  const char *cache_dir, struct sm_branch_head *head);
+			  const char *cache_dir, struct sm_progress *progress,
+			  struct sm_branch_head *head);
 
 #endif

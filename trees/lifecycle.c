@@ -74,8 +74,10 @@ static struct sm_life_entry *new_entry(struct sm_lifecycle *lc)
 	return e;
 }
 
-static int index_commit(struct sm_lifecycle *lc, git_repository *repo, const git_oid *id)
+/* Reads one commit into a new entry (sm_branch_index_ops.add_commit). */
+static int index_commit(void *data, git_repository *repo, const git_oid *id)
 {
+	struct sm_lifecycle *lc = data;
 	git_commit *c = NULL;
 	const char *msg, *summary;
 	struct sm_life_entry *e;
@@ -97,34 +99,7 @@ static int index_commit(struct sm_lifecycle *lc, git_repository *repo, const git
 	for (char *p = e->subject; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	lc->scanned++;
 	git_commit_free(c);
-	return 0;
-}
-
-static int walk(struct sm_lifecycle *lc, git_repository *repo, const git_oid *tip,
-		const git_oid *base, const git_oid *hide)
-{
-	git_revwalk *w = NULL;
-	git_oid id;
-	int err;
-
-	if (git_revwalk_new(&w, repo) < 0)
-		return sm_error("%s: %s", lc->refname, sm_git_error());
-	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	if (git_revwalk_push(w, tip) < 0 || (base && git_revwalk_hide(w, base) < 0) ||
-	    (hide && git_revwalk_hide(w, hide) < 0)) {
-		git_revwalk_free(w);
-		return sm_error("%s: cannot walk history (%s)", lc->refname, sm_git_error());
-	}
-	while (!(err = git_revwalk_next(&id, w)))
-		if (index_commit(lc, repo, &id) < 0) {
-			git_revwalk_free(w);
-			return -1;
-		}
-	git_revwalk_free(w);
-	if (err != GIT_ITEROVER)
-		return sm_error("%s: history walk failed (%s)", lc->refname, sm_git_error());
 	return 0;
 }
 
@@ -198,12 +173,6 @@ static size_t write_entries(void *data, struct strbuf *sb)
 	return lc->nr;
 }
 
-static int walk_cb(void *data, git_repository *repo, const git_oid *tip, const git_oid *base,
-		   const git_oid *hide)
-{
-	return walk(data, repo, tip, base, hide);
-}
-
 static const struct sm_branch_index_ops life_ops = {
 	.magic = CACHE_MAGIC,
 	.subdir = "lifecycle-index",
@@ -211,7 +180,7 @@ static const struct sm_branch_index_ops life_ops = {
 	.read_entry = read_entry,
 	.write_entries = write_entries,
 	.clear = clear_cb,
-	.walk = walk_cb,
+	.add_commit = index_commit,
 };
 
 static int ref_cmp(const void *a, const void *b)
@@ -262,10 +231,11 @@ int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char
 
 	memset(lc, 0, sizeof(*lc));
 	lc->refname = xstrdup(branch);
-	ret = sm_branch_index_build(&life_ops, lc, repo, branch, base, cache_dir, &head);
+	ret = sm_branch_index_build(&life_ops, lc, repo, branch, base, cache_dir, NULL, &head);
 	memcpy(lc->tip, head.tip, sizeof(lc->tip));
 	memcpy(lc->base, head.base, sizeof(lc->base));
 	lc->cache_state = head.cache_state;
+	lc->scanned = head.scanned;
 	lc->cache_path = head.cache_path;
 	if (!ret)
 		build_maps(lc);

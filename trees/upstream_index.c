@@ -5,7 +5,6 @@
 #include "rules/commit.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
-#include "lib/progress.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,9 +64,10 @@ static void build_maps(struct sm_upstream_index *idx)
 	}
 }
 
-/* Reads one commit into a new entry. */
-static int index_commit(struct sm_upstream_index *idx, git_repository *repo, const git_oid *id)
+/* Reads one commit into a new entry (sm_branch_index_ops.add_commit). */
+static int index_commit(void *data, git_repository *repo, const git_oid *id)
 {
+	struct sm_upstream_index *idx = data;
 	git_commit *c = NULL;
 	const char *msg, *summary;
 	struct sm_upstream_entry *e;
@@ -111,54 +111,8 @@ static int index_commit(struct sm_upstream_index *idx, git_repository *repo, con
 		}
 		strbuf_release(&diff);
 	}
-	idx->scanned++;
 	git_commit_free(c);
 	return 0;
-}
-
-static int walk(struct sm_upstream_index *idx, git_repository *repo, const git_oid *tip,
-		const git_oid *base, const git_oid *hide, struct sm_progress *progress)
-{
-	git_revwalk *w = NULL;
-	git_oid id;
-	int err;
-
-	if (git_revwalk_new(&w, repo) < 0)
-		return sm_error("%s: %s", idx->refname, sm_git_error());
-	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	if (git_revwalk_push(w, tip) < 0 || (base && git_revwalk_hide(w, base) < 0) ||
-	    (hide && git_revwalk_hide(w, hide) < 0)) {
-		git_revwalk_free(w);
-		return sm_error("%s: cannot walk history (%s)", idx->refname, sm_git_error());
-	}
-	while (!(err = git_revwalk_next(&id, w))) {
-		if (index_commit(idx, repo, &id) < 0) {
-			git_revwalk_free(w);
-			return -1;
-		}
-		sm_progress_update(progress, idx->scanned);
-	}
-	git_revwalk_free(w);
-	if (err != GIT_ITEROVER)
-		return sm_error("%s: history walk failed (%s)", idx->refname, sm_git_error());
-	return 0;
-}
-
-/* walk() under the progress phase "Indexing BRANCH". */
-static int walk_counted(struct sm_upstream_index *idx, git_repository *repo, const git_oid *tip,
-			const git_oid *base, const git_oid *hide, struct sm_progress *progress)
-{
-	char *title;
-	int ret;
-
-	if (!progress)
-		return walk(idx, repo, tip, base, hide, NULL);
-	title = xasprintf("Indexing %s", idx->refname);
-	sm_progress_phase(progress, title, 0);
-	free(title);
-	ret = walk(idx, repo, tip, base, hide, progress);
-	sm_progress_update(progress, idx->scanned);
-	return ret;
 }
 
 static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
@@ -173,16 +127,10 @@ static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
 	return 1;
 }
 
-/* The index being built, for its sm_branch_index_ops. */
-struct build {
-	struct sm_upstream_index *idx;
-	struct sm_progress *progress;
-};
-
 /* Reads one cache entry line, "<stable> <upstream|-> <patch-id|-> <subject>". */
 static int read_entry(void *data, const char *p, size_t len)
 {
-	struct sm_upstream_index *idx = ((struct build *)data)->idx;
+	struct sm_upstream_index *idx = data;
 	const char *nl = p + len, *f1, *f2, *f3;
 	struct sm_upstream_entry *e;
 
@@ -218,12 +166,12 @@ static void clear_entries(struct sm_upstream_index *idx)
 
 static void clear_cb(void *data)
 {
-	clear_entries(((struct build *)data)->idx);
+	clear_entries(data);
 }
 
 static size_t write_entries(void *data, struct strbuf *sb)
 {
-	const struct sm_upstream_index *idx = ((struct build *)data)->idx;
+	const struct sm_upstream_index *idx = data;
 
 	for (size_t i = 0; i < idx->nr; i++) {
 		const struct sm_upstream_entry *e = &idx->entries[i];
@@ -234,14 +182,6 @@ static size_t write_entries(void *data, struct strbuf *sb)
 	return idx->nr;
 }
 
-static int walk_cb(void *data, git_repository *repo, const git_oid *tip, const git_oid *base,
-		   const git_oid *hide)
-{
-	struct build *b = data;
-
-	return walk_counted(b->idx, repo, tip, base, hide, b->progress);
-}
-
 static const struct sm_branch_index_ops index_ops = {
 	.magic = CACHE_MAGIC,
 	.subdir = "upstream-index",
@@ -249,7 +189,7 @@ static const struct sm_branch_index_ops index_ops = {
 	.read_entry = read_entry,
 	.write_entries = write_entries,
 	.clear = clear_cb,
-	.walk = walk_cb,
+	.add_commit = index_commit,
 };
 
 int sm_upstream_index_build(struct sm_upstream_index *idx, git_repository *repo,
@@ -262,17 +202,18 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 				     const char *branch, const git_oid *base,
 				     const char *cache_dir, struct sm_progress *progress)
 {
-	struct build b = { idx, progress };
 	struct sm_branch_head head;
 	int ret;
 
 	memset(idx, 0, sizeof(*idx));
 	idx->refname = xstrdup(branch);
-	ret = sm_branch_index_build(&index_ops, &b, repo, branch, base, cache_dir, &head);
+	ret = sm_branch_index_build(&index_ops, idx, repo, branch, base, cache_dir, progress,
+				    &head);
 	memcpy(idx->tip, head.tip, sizeof(idx->tip));
 	memcpy(idx->base, head.base, sizeof(idx->base));
 	idx->cache_state = head.cache_state;
 	idx->from_cache = head.from_cache;
+	idx->scanned = head.scanned;
 	idx->cache_path = head.cache_path;
 	if (!ret)
 		build_maps(idx);
