@@ -31,6 +31,34 @@ static int is_full_id(const char *s)
 	return n == 40;
 }
 
+void sm_branch_cache_add_entry(struct strbuf *sb, const char *id, const char *a, const char *b,
+			       const char *subject)
+{
+	strbuf_addf(sb, "%s %s %s %s\n", id, *a ? a : "-", *b ? b : "-", subject);
+}
+
+int sm_branch_cache_split_entry(const char *line, size_t len, struct sm_branch_entry_line *e)
+{
+	const char *p = line, *end = line + len;
+
+	for (int i = 0; i < 3; i++) {
+		const char *sp = memchr(p, ' ', end - p);
+
+		if (!sp)
+			return -1;
+		e->field[i] = p;
+		e->len[i] = sp - p;
+		if (i && e->len[i] == 1 && *p == '-') {
+			e->field[i] = NULL;
+			e->len[i] = 0;
+		}
+		p = sp + 1;
+	}
+	e->field[3] = p;
+	e->len[3] = end - p;
+	return 0;
+}
+
 /* Parses text as b's cache file, handing the entry lines to
  * ops->read_entry: 0 with the file's tip in tip and the number of entries
  * in *nr, or -1 when it is not one (another magic or key, malformed or

@@ -44,6 +44,21 @@ struct sm_branch_index_ops {
 	int (*add_commit)(void *data, git_repository *repo, const git_oid *id);
 };
 
+/* The entry lines of both indexes have four fields, the last running to
+ * the end of the line: "<id> <a> <b> <subject>", a or b "-" when empty.
+ * sm_branch_cache_add_entry() appends one (with its newline) to sb;
+ * sm_branch_cache_split_entry() splits one (len bytes before its newline)
+ * at its first three spaces into e, pointing into line: 0, or -1 when it
+ * has fewer than three. An a or b written "-" is field NULL, length 0;
+ * checking the fields is the index's. */
+struct sm_branch_entry_line {
+	const char *field[4];
+	size_t len[4];
+};
+void sm_branch_cache_add_entry(struct strbuf *sb, const char *id, const char *a, const char *b,
+			       const char *subject);
+int sm_branch_cache_split_entry(const char *line, size_t len, struct sm_branch_entry_line *e);
+
 /* What sm_branch_index_build tells an index about its branch and cache. */
 struct sm_branch_head {
 	char tip[41];			/* the branch's tip */

@@ -114,35 +114,32 @@ static int is_id(const char *s, size_t len, int allow_short)
 }
 
 /* Reads one cache entry line, "<id> <reverts|-> <fix,fix|-> <subject>". */
-static int read_entry(void *data, const char *p, size_t len)
+static int read_entry(void *data, const char *line, size_t len)
 {
 	struct sm_lifecycle *lc = data;
-	const char *nl = p + len, *f1 = memchr(p, ' ', len), *f2, *f3;
+	struct sm_branch_entry_line f;
 	struct sm_life_entry *e;
+	const char *fixes_end;
 
-	if (!f1 || !(f2 = memchr(f1 + 1, ' ', nl - f1 - 1)) || !(f3 = memchr(f2 + 1, ' ', nl - f2 - 1)))
+	if (sm_branch_cache_split_entry(line, len, &f) < 0 || !is_id(f.field[0], f.len[0], 0) ||
+	    (f.field[1] && !is_id(f.field[1], f.len[1], 1)))
 		return -1;
-	if (!is_id(p, f1 - p, 0))
-		return -1;
-	if (!(f2 - f1 == 2 && f1[1] == '-') && !is_id(f1 + 1, f2 - f1 - 1, 1))
-		return -1;
-	if (!(f3 - f2 == 2 && f2[1] == '-')) {
-		for (const char *q = f2 + 1; q < f3;) {
-			const char *end = memchr(q, ',', f3 - q);
+	fixes_end = f.field[2] ? f.field[2] + f.len[2] : NULL;
+	for (const char *q = f.field[2]; q && q < fixes_end;) {
+		const char *end = memchr(q, ',', fixes_end - q);
 
-			if (!end)
-				end = f3;
-			if (!is_id(q, end - q, 1))
-				return -1;
-			q = end + 1;
-		}
+		if (!end)
+			end = fixes_end;
+		if (!is_id(q, end - q, 1))
+			return -1;
+		q = end + 1;
 	}
 	e = new_entry(lc);
-	memcpy(e->id, p, 40);
-	if (f1[1] != '-')
-		memcpy(e->reverts, f1 + 1, f2 - f1 - 1);
-	e->fixes = f2[1] == '-' ? xstrdup("") : xstrndup(f2 + 1, f3 - f2 - 1);
-	e->subject = xstrndup(f3 + 1, nl - f3 - 1);
+	memcpy(e->id, f.field[0], 40);
+	if (f.field[1])
+		memcpy(e->reverts, f.field[1], f.len[1]);
+	e->fixes = f.field[2] ? xstrndup(f.field[2], f.len[2]) : xstrdup("");
+	e->subject = xstrndup(f.field[3], f.len[3]);
 	return 0;
 }
 
@@ -164,12 +161,9 @@ static size_t write_entries(void *data, struct strbuf *sb)
 {
 	const struct sm_lifecycle *lc = data;
 
-	for (size_t i = 0; i < lc->nr; i++) {
-		const struct sm_life_entry *e = &lc->entries[i];
-
-		strbuf_addf(sb, "%s %s %s %s\n", e->id, e->reverts[0] ? e->reverts : "-",
-			    e->fixes[0] ? e->fixes : "-", e->subject);
-	}
+	for (size_t i = 0; i < lc->nr; i++)
+		sm_branch_cache_add_entry(sb, lc->entries[i].id, lc->entries[i].reverts,
+					  lc->entries[i].fixes, lc->entries[i].subject);
 	return lc->nr;
 }
 

@@ -128,32 +128,24 @@ static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
 }
 
 /* Reads one cache entry line, "<stable> <upstream|-> <patch-id|-> <subject>". */
-static int read_entry(void *data, const char *p, size_t len)
+static int read_entry(void *data, const char *line, size_t len)
 {
 	struct sm_upstream_index *idx = data;
-	const char *nl = p + len, *f1, *f2, *f3;
+	struct sm_branch_entry_line f;
 	struct sm_upstream_entry *e;
 
-	f1 = memchr(p, ' ', nl - p);
-	if (!f1)
-		return -1;
-	f2 = memchr(f1 + 1, ' ', nl - f1 - 1);
-	if (!f2)
-		return -1;
-	f3 = memchr(f2 + 1, ' ', nl - f2 - 1);
-	if (!f3)
-		return -1;
-	if (!is_hex40_or_dash(p, f1 - p, 0) || p[0] == '-' ||
-	    !is_hex40_or_dash(f1 + 1, f2 - f1 - 1, 1) ||
-	    !is_hex40_or_dash(f2 + 1, f3 - f2 - 1, 0))
+	if (sm_branch_cache_split_entry(line, len, &f) < 0 ||
+	    !is_hex40_or_dash(f.field[0], f.len[0], 0) || f.field[0][0] == '-' ||
+	    (f.field[1] && !is_hex40_or_dash(f.field[1], f.len[1], 1)) ||
+	    (f.field[2] && !is_hex40_or_dash(f.field[2], f.len[2], 0)))
 		return -1;
 	e = new_entry(idx);
-	memcpy(e->stable, p, 40);
-	if (f1[1] != '-')
-		memcpy(e->upstream, f1 + 1, f2 - f1 - 1);
-	if (f2[1] != '-')
-		memcpy(e->patch_id, f2 + 1, 40);
-	e->subject = xstrndup(f3 + 1, nl - f3 - 1);
+	memcpy(e->stable, f.field[0], 40);
+	if (f.field[1])
+		memcpy(e->upstream, f.field[1], f.len[1]);
+	if (f.field[2])
+		memcpy(e->patch_id, f.field[2], 40);
+	e->subject = xstrndup(f.field[3], f.len[3]);
 	return 0;
 }
 
@@ -173,12 +165,9 @@ static size_t write_entries(void *data, struct strbuf *sb)
 {
 	const struct sm_upstream_index *idx = data;
 
-	for (size_t i = 0; i < idx->nr; i++) {
-		const struct sm_upstream_entry *e = &idx->entries[i];
-
-		strbuf_addf(sb, "%s %s %s %s\n", e->stable, e->upstream[0] ? e->upstream : "-",
-			    e->patch_id[0] ? e->patch_id : "-", e->subject);
-	}
+	for (size_t i = 0; i < idx->nr; i++)
+		sm_branch_cache_add_entry(sb, idx->entries[i].stable, idx->entries[i].upstream,
+					  idx->entries[i].patch_id, idx->entries[i].subject);
 	return idx->nr;
 }
 
