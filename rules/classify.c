@@ -321,6 +321,25 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 			       d->id_table_lines == 1 ? "y" : "ies");
 }
 
+/* The verdict with the learned model: its weights score, the hard rules
+ * (merge, stable tags, diff vetoes) stay on top. The model's reasons are
+ * explained into v, or copied from model when one is given
+ * (sm_classify_shared). v is initialised by the caller. */
+static void classify_with_model(const struct sm_rules *r, const struct sm_commit *c,
+				const struct sm_tree_ctx *tree, const struct sm_verdict *model,
+				struct sm_verdict *v)
+{
+	if (c->is_merge)
+		sm_verdict_veto(v, "merge", "merge commit");
+	classify_stable_tags(r, c, tree, v, 0);
+	if (model)
+		sm_verdict_add_reasons(v, model);
+	else
+		sm_model_explain(r, r->model, c, v);
+	diff_vetoes(c, v);
+	sm_verdict_finish(r, v);
+}
+
 void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
 			const struct sm_tree_ctx *tree, struct sm_verdict *model,
 			struct sm_verdict *v)
@@ -329,32 +348,22 @@ void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
 		sm_classify(r, c, tree, v);
 		return;
 	}
-	/* sm_classify's steps, the model's reasons copied in their place. */
-	sm_verdict_init(v);
-	if (c->is_merge)
-		sm_verdict_veto(v, "merge", "merge commit");
-	classify_stable_tags(r, c, tree, v, 0);
 	if (!model->nr_reasons)
 		sm_model_explain(r, r->model, c, model);
-	sm_verdict_add_reasons(v, model);
-	diff_vetoes(c, v);
-	sm_verdict_finish(r, v);
+	sm_verdict_init(v);
+	classify_with_model(r, c, tree, model, v);
 }
 
 void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
 		 const struct sm_tree_ctx *tree, struct sm_verdict *v)
 {
 	sm_verdict_init(v);
-	if (c->is_merge)
-		sm_verdict_veto(v, "merge", "merge commit");
 	if (r->model) {
-		/* The learned weights score; the hard rules stay on top. */
-		classify_stable_tags(r, c, tree, v, 0);
-		sm_model_explain(r, r->model, c, v);
-		diff_vetoes(c, v);
-		sm_verdict_finish(r, v);
+		classify_with_model(r, c, tree, NULL, v);
 		return;
 	}
+	if (c->is_merge)
+		sm_verdict_veto(v, "merge", "merge commit");
 	classify_stable_tags(r, c, tree, v, 1);
 	classify_fixes(r, c, v);
 	classify_keywords(r, c, v);

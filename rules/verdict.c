@@ -11,18 +11,25 @@ void sm_verdict_init(struct sm_verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
-static void add_reason(struct sm_verdict *v, const char *code, int weight, const char *fmt,
-		       va_list ap)
+/* Appends a reason with code and weight; its text is the caller's to set. */
+static struct sm_reason *new_reason(struct sm_verdict *v, const char *code, int weight)
 {
 	struct sm_reason *r;
-	struct strbuf text = STRBUF_INIT;
 
-	strbuf_vaddf(&text, fmt, ap);
 	ALLOC_GROW(v->reasons, v->nr_reasons, v->alloc_reasons);
 	r = &v->reasons[v->nr_reasons++];
 	r->code = xstrdup(code);
-	r->text = strbuf_detach(&text, NULL);
 	r->weight = weight;
+	return r;
+}
+
+static void add_reason(struct sm_verdict *v, const char *code, int weight, const char *fmt,
+		       va_list ap)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_vaddf(&text, fmt, ap);
+	new_reason(v, code, weight)->text = strbuf_detach(&text, NULL);
 }
 
 void sm_verdict_add(struct sm_verdict *v, const char *code, int weight, const char *fmt, ...)
@@ -37,13 +44,9 @@ void sm_verdict_add(struct sm_verdict *v, const char *code, int weight, const ch
 void sm_verdict_add_reasons(struct sm_verdict *v, const struct sm_verdict *from)
 {
 	for (size_t i = 0; i < from->nr_reasons; i++) {
-		struct sm_reason *r;
+		const struct sm_reason *f = &from->reasons[i];
 
-		ALLOC_GROW(v->reasons, v->nr_reasons, v->alloc_reasons);
-		r = &v->reasons[v->nr_reasons++];
-		r->code = xstrdup(from->reasons[i].code);
-		r->text = xstrdup(from->reasons[i].text);
-		r->weight = from->reasons[i].weight;
+		new_reason(v, f->code, f->weight)->text = xstrdup(f->text);
 	}
 }
 
