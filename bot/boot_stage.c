@@ -119,10 +119,7 @@ static int save_result(const char *path, const struct sm_bot_boot_result *r, con
 		json_string(&w, "bisected_upstream", r->bisected_upstream);
 	else
 		json_null(&w, "bisected_upstream");
-	json_array_begin(&w, "regressions");
-	for (size_t i = 0; i < r->regressions.nr; i++)
-		json_string(&w, NULL, r->regressions.items[i]);
-	json_array_end(&w);
+	json_strlist(&w, "regressions", &r->regressions);
 	json_int(&w, "patches", r->patches);
 	json_string(&w, "arch", r->arch ? r->arch : "x86_64");
 	if (branch)

@@ -227,10 +227,7 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 		json_string(&w, "build_error", r->build_error);
 	else
 		json_null(&w, "build_error");
-	json_array_begin(&w, "configs");
-	for (size_t i = 0; i < r->configs.nr; i++)
-		json_string(&w, NULL, r->configs.items[i]);
-	json_array_end(&w);
+	json_strlist(&w, "configs", &r->configs);
 	json_double(&w, "build_seconds", r->build_seconds);
 	json_double(&w, "boot_seconds", r->boot_seconds);
 	if (r->log.boot_seconds >= 0)

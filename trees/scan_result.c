@@ -83,10 +83,7 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 			json_string(w, "reverted_by", it->reverted_by);
 		else
 			json_null(w, "reverted_by");
-		json_array_begin(w, "later_fixes");
-		for (size_t k = 0; k < it->later_fixes.nr; k++)
-			json_string(w, NULL, it->later_fixes.items[k]);
-		json_array_end(w);
+		json_strlist(w, "later_fixes", &it->later_fixes);
 		if (it->soak_wait)
 			json_string(w, "soak_wait", it->soak_wait);
 		else
@@ -114,14 +111,8 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 				json_null(w, "applies");
 			else
 				json_bool(w, "applies", tr->applies);
-			json_array_begin(w, "deps");
-			for (size_t d = 0; d < tr->deps.nr; d++)
-				json_string(w, NULL, tr->deps.items[d]);
-			json_array_end(w);
-			json_array_begin(w, "take_with");
-			for (size_t d = 0; d < tr->take_with.nr; d++)
-				json_string(w, NULL, tr->take_with.items[d]);
-			json_array_end(w);
+			json_strlist(w, "deps", &tr->deps);
+			json_strlist(w, "take_with", &tr->take_with);
 			if (tr->queued)
 				json_string(w, "queued", tr->queued);
 			else
