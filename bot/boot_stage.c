@@ -103,7 +103,6 @@ static int save_result(const char *path, const struct sm_bot_boot_result *r, con
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct json_writer w;
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int ret;
 
 	json_init(&w, &sb);
@@ -134,11 +133,7 @@ static int save_result(const char *path, const struct sm_bot_boot_result *r, con
 	json_string(&w, "input", input ? input : "");
 	json_object_end(&w);
 	strbuf_addch(&sb, '\n');
-	*slash = '\0';
-	ret = mkdir_p(dir, 0755);
-	if (!ret)
-		ret = write_file_atomic(path, sb.buf, sb.len);
-	free(dir);
+	ret = write_file_atomic_mkdir(path, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }

@@ -82,7 +82,7 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return 0;
 }
 
-int write_cache_file(const char *path, const void *data, size_t len, const char *what)
+int write_file_atomic_mkdir(const char *path, const void *data, size_t len)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int ret = 0;
@@ -93,9 +93,16 @@ int write_cache_file(const char *path, const void *data, size_t len, const char 
 	}
 	if (!ret)
 		ret = write_file_atomic(path, data, len);
+	free(dir);
+	return ret;
+}
+
+int write_cache_file(const char *path, const void *data, size_t len, const char *what)
+{
+	int ret = write_file_atomic_mkdir(path, data, len);
+
 	if (ret < 0)
 		sm_warn("%s: cannot write the %s: %s", path, what, sm_last_error());
-	free(dir);
 	return ret;
 }
 

@@ -10,8 +10,10 @@
 /* Reads path ("-" is stdin) into sb (appending). Returns 0 or -1 (sm_error). */
 int read_file(const char *path, struct strbuf *sb);
 int write_file_atomic(const char *path, const void *data, size_t len);
-/* A cache file's write: creates path's directory (mkdir -p) and writes data
- * with write_file_atomic(). A cache that cannot be written is not an error:
+/* write_file_atomic() after creating path's directory (mkdir -p, 0755).
+ * 0 or -1 (sm_error). */
+int write_file_atomic_mkdir(const char *path, const void *data, size_t len);
+/* A cache file's write: write_file_atomic_mkdir(). A cache that cannot be written is not an error:
  * on failure it warns "PATH: cannot write the WHAT: <error>" (sm_warn) and
  * returns -1, else 0. */
 int write_cache_file(const char *path, const void *data, size_t len, const char *what);
