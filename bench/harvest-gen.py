@@ -29,7 +29,8 @@ def bodies(pattern):
 
 replies = bodies("corpus/lists/tegra/stable-rc-review-single-replies/*/*")
 replies += bodies("corpus/lists/hwmon/month-2022-07/*/*")[:80]
-assert replies, "no reply templates under " + shared
+if not replies:
+    sys.exit("bench/harvest-gen.py: no reply templates under %s/corpus/lists (set SM_SHARED)" % shared)
 
 patch_body = """6.1-stable review patch.  If anyone has any objections, please let me know.
 

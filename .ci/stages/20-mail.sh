@@ -4,6 +4,7 @@
 # printed), and a small bench/harvest run (1,500 messages, a day of LKML)
 # to show the benchmark still works; its figures are printed, not judged.
 set -euo pipefail
+. "$(dirname "$0")/shared.inc"
 cd "$(dirname "$0")/../.."
 build=${SM_BUILD:-$PWD/build}
 export STABLEMATE=${STABLEMATE:-$build/stablemate}
