@@ -83,6 +83,20 @@ static int charset_is_utf8(const char *cs)
 	       !strcasecmp(cs, "us-ascii") || !strcasecmp(cs, "ascii");
 }
 
+/* Appends [p, p + len) to out without its carriage returns. */
+static void add_without_cr(struct strbuf *out, const char *p, size_t len)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		const char *cr = memchr(p, '\r', (size_t)(end - p));
+		size_t n = (size_t)((cr ? cr : end) - p);
+
+		strbuf_add(out, p, n);
+		p += n + (cr != NULL);
+	}
+}
+
 /* Appends len bytes in charset cs to out as valid UTF-8. */
 static void add_as_utf8(struct strbuf *out, const char *data, size_t len, const char *cs)
 {
@@ -93,17 +107,21 @@ static void add_as_utf8(struct strbuf *out, const char *data, size_t len, const 
 		return;	/* an empty part: gmime may hand us no buffer at all */
 	if (!charset_is_utf8(cs))
 		conv = g_convert(data, len, "UTF-8", cs, NULL, &outlen, NULL);
-	if (!conv && !g_utf8_validate(data, len, NULL))
+	/* The usual case: valid UTF-8 already (and so without a NUL byte). */
+	if (!conv && g_utf8_validate(data, len, NULL)) {
+		add_without_cr(out, data, len);
+		return;
+	}
+	if (!conv)
 		/* Unknown or wrong charset: the lists' usual 8-bit one. */
 		conv = g_convert(data, len, "UTF-8", "windows-1252", NULL, &outlen, NULL);
 	if (conv) {
 		data = conv;
 		len = outlen;
 	}
+	/* Text stops at a NUL byte, as it always has. */
 	valid = g_utf8_make_valid(data, len);
-	for (const char *p = valid; *p; p++)
-		if (*p != '\r')
-			strbuf_addch(out, *p);
+	add_without_cr(out, valid, strlen(valid));
 	g_free(valid);
 	g_free(conv);
 }
