@@ -381,13 +381,8 @@ int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr)
 void sm_review_json(const struct sm_review *r, const char *commit, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_string(w, "message_id", r->message_id);
-	json_string(w, "commit", commit);
-	json_string(w, "tree", r->tree);
-	json_string(w, "author", r->author);
-	json_string(w, "date", r->date);
-	json_string(w, "subject", r->subject);
-	json_string(w, "link", r->link);
+	JSON_STRINGS(w, "message_id commit tree author date subject link", r->message_id,
+		     commit, r->tree, r->author, r->date, r->subject, r->link);
 	json_bool(w, "via_cover_letter", r->via_cover);
 	json_strlist(w, "trailers", &r->trailers);
 	json_strlist(w, "unverified", &r->unverified);

@@ -439,18 +439,15 @@ void sm_commit_tags_json(const struct sm_commit *c, struct json_writer *w)
 		const struct sm_stable_tag *t = &c->stable[i];
 
 		json_object_begin(w, NULL);
-		json_string(w, "line", t->line);
-		json_string(w, "address", t->address);
-		json_string(w, "kind", sm_stable_kind_name(t->kind));
+		JSON_STRINGS(w, "line address kind", t->line, t->address,
+			     sm_stable_kind_name(t->kind));
 		if (t->kind == SM_STABLE_FROM || t->kind == SM_STABLE_RANGE)
 			json_string(w, "from", sm_version_str(&t->from, a, sizeof(a)));
 		if (t->kind == SM_STABLE_RANGE || t->kind == SM_STABLE_UPTO || t->kind == SM_STABLE_ONLY)
 			json_string(w, "to", sm_version_str(&t->to, a, sizeof(a)));
 		json_bool(w, "noautosel", t->noautosel);
-		json_string(w, "prereq", t->prereq_sha);
-		json_string(w, "prereq_subject", t->prereq_subject);
-		json_string(w, "condition", t->condition);
-		json_string(w, "comment", t->comment);
+		JSON_STRINGS(w, "prereq prereq_subject condition comment", t->prereq_sha,
+			     t->prereq_subject, t->condition, t->comment);
 		json_object_end(w);
 	}
 	json_array_end(w);

@@ -1,4 +1,5 @@
-/* test_lib: the option parser, the error API, strbuf and strlist. */
+/* test_lib: the option parser, the error API, strbuf, strlist and the JSON writer. */
+#include "lib/json.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -246,6 +247,24 @@ START_TEST(strlist_split_and_clear)
 }
 END_TEST
 
+START_TEST(json_groups_of_members)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer w;
+	unsigned sent = 3;
+	size_t refused = 0;
+
+	json_init(&w, &out);
+	json_object_begin(&w, NULL);
+	json_bool(&w, "ok", 1);
+	JSON_INTS(&w, "sent refused", sent, refused);
+	JSON_STRINGS(&w, " a  b ", "x\"", NULL);
+	json_object_end(&w);
+	ck_assert_str_eq(out.buf, "{\"ok\":true,\"sent\":3,\"refused\":0,\"a\":\"x\\\"\",\"b\":null}");
+	strbuf_release(&out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -262,6 +281,7 @@ static Suite *make_suite(void)
 	tc = tcase_create("strings");
 	tcase_add_test(tc, strbuf_never_null);
 	tcase_add_test(tc, strlist_split_and_clear);
+	tcase_add_test(tc, json_groups_of_members);
 	suite_add_tcase(s, tc);
 	return s;
 }
