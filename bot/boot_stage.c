@@ -110,25 +110,13 @@ static int save_result(const char *path, const struct sm_bot_boot_result *r, con
 	json_string(&w, "tree", r->tree);
 	json_string(&w, "verdict", r->verdict);
 	json_string(&w, "summary", r->summary ? r->summary : "");
-	if (r->bisected)
-		json_string(&w, "bisected", r->bisected);
-	else
-		json_null(&w, "bisected");
-	if (r->bisected_upstream)
-		json_string(&w, "bisected_upstream", r->bisected_upstream);
-	else
-		json_null(&w, "bisected_upstream");
+	json_string(&w, "bisected", r->bisected);
+	json_string(&w, "bisected_upstream", r->bisected_upstream);
 	json_strlist(&w, "regressions", &r->regressions);
 	json_int(&w, "patches", r->patches);
 	json_string(&w, "arch", r->arch ? r->arch : "x86_64");
-	if (branch)
-		json_string(&w, "branch", branch);
-	else
-		json_null(&w, "branch");
-	if (run_dir)
-		json_string(&w, "run_dir", run_dir);
-	else
-		json_null(&w, "run_dir");
+	json_string(&w, "branch", branch);
+	json_string(&w, "run_dir", run_dir);
 	json_int(&w, "time", (long long)time(NULL));
 	json_string(&w, "input", input ? input : "");
 	json_object_end(&w);
