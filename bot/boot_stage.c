@@ -19,12 +19,7 @@
 
 static void result_release(struct sm_bot_boot_result *r)
 {
-	free(r->tree);
-	free(r->verdict);
-	free(r->summary);
-	free(r->bisected);
-	free(r->bisected_upstream);
-	free(r->arch);
+	FREE_ALL(r->tree, r->verdict, r->summary, r->bisected, r->bisected_upstream, r->arch);
 	strlist_clear(&r->regressions);
 	memset(r, 0, sizeof(*r));
 }
@@ -350,11 +345,7 @@ record:
 out:
 	result_release(&old);
 	sm_steal_result_release(&sr);
-	free(old_input);
-	free(input);
-	free(run_dir);
-	free(branch);
-	free(path);
+	FREE_ALL(old_input, input, run_dir, branch, path);
 }
 
 void sm_bot_boot(const struct sm_bot_config *cfg, const struct sm_rules *rules,

@@ -45,6 +45,12 @@ char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+void free_all(void *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i]);
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);

@@ -27,6 +27,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* free() each of n pointers (NULL ones too): the malloc'd members a
+ * *_release() frees in a row, as FREE_ALL(m->file, m->from, m->subject). */
+void free_all(void *const *p, size_t n);
+#define FREE_ALL(...) \
+	free_all((void *const[]){ __VA_ARGS__ }, \
+		 sizeof((void *const[]){ __VA_ARGS__ }) / sizeof(void *))
+
 /* Records one line as the current error; returns -1. The arguments may
  * include sm_last_error() itself (the text is formatted aside first). */
 int sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -416,14 +416,8 @@ void sm_commit_release(struct sm_commit *c)
 	free(c->stable);
 	for (size_t i = 0; i < c->nr_fixes; i++)
 		sm_fixes_tag_release(&c->fixes[i]);
-	free(c->fixes);
-	free(c->id);
-	free(c->author);
-	free(c->committer);
-	free(c->subject);
-	free(c->body);
-	free(c->upstream_sha);
-	free(c->reverts_sha);
+	FREE_ALL(c->fixes, c->id, c->author, c->committer, c->subject, c->body, c->upstream_sha,
+		 c->reverts_sha);
 	for (size_t i = 0; i < c->nr_files; i++)
 		free(c->files[i].path);
 	free(c->files);

@@ -376,12 +376,8 @@ int sm_stable_tag_parse(const char *line, struct sm_stable_tag *t)
 
 void sm_stable_tag_release(struct sm_stable_tag *t)
 {
-	free(t->line);
-	free(t->address);
-	free(t->prereq_sha);
-	free(t->prereq_subject);
-	free(t->condition);
-	free(t->comment);
+	FREE_ALL(t->line, t->address, t->prereq_sha, t->prereq_subject, t->condition,
+		 t->comment);
 	memset(t, 0, sizeof(*t));
 }
 

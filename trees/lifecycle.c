@@ -239,10 +239,7 @@ int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char
 void sm_lifecycle_release(struct sm_lifecycle *lc)
 {
 	clear_entries(lc);
-	free(lc->entries);
-	free(lc->refname);
-	free(lc->cache_path);
-	free(lc->refs);
+	FREE_ALL(lc->entries, lc->refname, lc->cache_path, lc->refs);
 	strmap_clear(&lc->by_id);
 	memset(lc, 0, sizeof(*lc));
 }

@@ -212,10 +212,7 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 void sm_upstream_index_release(struct sm_upstream_index *idx)
 {
 	clear_entries(idx);
-	free(idx->entries);
-	free(idx->refname);
-	free(idx->cache_path);
-	free(idx->abbrev);
+	FREE_ALL(idx->entries, idx->refname, idx->cache_path, idx->abbrev);
 	strmap_clear(&idx->by_upstream);
 	strmap_clear(&idx->by_stable);
 	strmap_clear(&idx->by_patch_id);
