@@ -50,6 +50,15 @@ static inline int shared_missing(const char *test)
 	return 1;
 }
 
+/* The tests of a test case, in order: add_tests(tc, SM_TESTS(a, b, c)). */
+#define SM_TESTS(...) ((const TTest *const[]){ __VA_ARGS__, NULL })
+
+static inline void add_tests(TCase *tc, const TTest *const *tests)
+{
+	for (; *tests; tests++)
+		tcase_add_test(tc, *tests);
+}
+
 int main(void)
 {
 	SRunner *sr = srunner_create(make_suite());

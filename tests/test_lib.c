@@ -270,18 +270,15 @@ static Suite *make_suite(void)
 	Suite *s = suite_create("lib");
 	TCase *tc = tcase_create("parse-options");
 
-	tcase_add_test(tc, options_forms);
-	tcase_add_test(tc, options_errors);
-	tcase_add_test(tc, options_stop_at_subcommand);
-	tcase_add_test(tc, options_usage);
+	add_tests(tc, SM_TESTS(options_forms, options_errors, options_stop_at_subcommand,
+			       options_usage));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, error_wrap_keeps_both_texts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("strings");
-	tcase_add_test(tc, strbuf_never_null);
-	tcase_add_test(tc, strlist_split_and_clear);
-	tcase_add_test(tc, json_groups_of_members);
+	add_tests(tc, SM_TESTS(strbuf_never_null, strlist_split_and_clear,
+			       json_groups_of_members));
 	suite_add_tcase(s, tc);
 	return s;
 }

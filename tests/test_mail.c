@@ -818,20 +818,12 @@ static Suite *make_suite(void)
 	TCase *tc = tcase_create("mail");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, subject_forms);
-	tcase_add_test(tc, reply_trailers_not_quoted);
-	tcase_add_test(tc, reply_nak_and_inline_patch);
-	tcase_add_test(tc, reply_trailer_identity);
-	tcase_add_test(tc, msgid_checks);
-	tcase_add_test(tc, parse_latin1_qp_rfc2047);
-	tcase_add_test(tc, parse_base64);
-	tcase_add_test(tc, parse_broken);
-	tcase_add_test(tc, parse_patchwork_charsets);
-	tcase_add_test(tc, thread_cover_reply_and_bot);
-	tcase_add_test(tc, thread_real_hwmon_nack);
-	tcase_add_test(tc, b4_trailer_comparison);
-	tcase_add_test(tc, patchwork_series);
-	tcase_add_test(tc, corpus_every_mail);
+	add_tests(tc, SM_TESTS(subject_forms, reply_trailers_not_quoted,
+			       reply_nak_and_inline_patch, reply_trailer_identity, msgid_checks,
+			       parse_latin1_qp_rfc2047, parse_base64, parse_broken,
+			       parse_patchwork_charsets, thread_cover_reply_and_bot,
+			       thread_real_hwmon_nack, b4_trailer_comparison, patchwork_series,
+			       corpus_every_mail));
 	suite_add_tcase(s, tc);
 	return s;
 }

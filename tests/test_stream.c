@@ -273,11 +273,8 @@ static Suite *make_suite(void)
 	Suite *s = suite_create("stream");
 	TCase *tc = tcase_create("stream");
 
-	tcase_add_test(tc, pieces_edge_cases);
-	tcase_add_test(tc, pieces_real_mboxes);
-	tcase_add_test(tc, gzip_members_truncation_corruption);
-	tcase_add_test(tc, lines_bounded);
-	tcase_add_test(tc, sizes);
+	add_tests(tc, SM_TESTS(pieces_edge_cases, pieces_real_mboxes,
+			       gzip_members_truncation_corruption, lines_bounded, sizes));
 	suite_add_tcase(s, tc);
 	return s;
 }

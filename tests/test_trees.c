@@ -1101,26 +1101,18 @@ static Suite *make_suite(void)
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, patch_id_matches_git_on_commits);
-	tcase_add_test(tc, patch_id_matches_git_on_real_mails);
-	tcase_add_test(tc, patch_id_rejects_text_without_diff);
-	tcase_add_test(tc, index_maps_every_upstream_form);
-	tcase_add_test(tc, index_cache_is_incremental_and_never_trusted);
-	tcase_add_test(tc, index_unknown_branch_is_an_error);
-	tcase_add_test(tc, first_release_from_tag_graph);
-	tcase_add_test(tc, release_map_cache);
-	tcase_add_test(tc, ancestry_cache);
-	tcase_add_test(tc, scan_classifies_for_each_tree);
-	tcase_add_test(tc, scan_failure_paths);
-	tcase_add_test(tc, scan_diff_cache_same_facts);
-	tcase_add_test(tc, diff_cache_keeps_any_path);
-	tcase_add_test(tc, steal_picks_candidates_in_order);
-	tcase_add_test(tc, yank_replays_and_keeps_backup);
-	tcase_add_test(tc, yank_conflict_leaves_branch);
-	tcase_add_test(tc, insert_in_the_middle);
-	tcase_add_test(tc, missing_both_ways);
-	tcase_add_test(tc, backports_show_differences);
-	tcase_add_test(tc, deps_by_blame);
+	add_tests(tc, SM_TESTS(patch_id_matches_git_on_commits,
+			       patch_id_matches_git_on_real_mails,
+			       patch_id_rejects_text_without_diff,
+			       index_maps_every_upstream_form,
+			       index_cache_is_incremental_and_never_trusted,
+			       index_unknown_branch_is_an_error, first_release_from_tag_graph,
+			       release_map_cache, ancestry_cache, scan_classifies_for_each_tree,
+			       scan_failure_paths, scan_diff_cache_same_facts,
+			       diff_cache_keeps_any_path, steal_picks_candidates_in_order,
+			       yank_replays_and_keeps_backup, yank_conflict_leaves_branch,
+			       insert_in_the_middle, missing_both_ways,
+			       backports_show_differences, deps_by_blame));
 	suite_add_tcase(s, tc);
 	return s;
 }
