@@ -447,10 +447,10 @@ void sm_commit_tags_json(const struct sm_commit *c, struct json_writer *w)
 	json_array_end(w);
 	json_array_begin(w, "fixes");
 	for (size_t i = 0; i < c->nr_fixes; i++) {
+		const struct sm_fixes_tag *f = &c->fixes[i];
+
 		json_object_begin(w, NULL);
-		json_string(w, "sha", c->fixes[i].sha);
-		json_string(w, "subject", c->fixes[i].subject);
-		json_string(w, "problem", c->fixes[i].problem);
+		JSON_STRINGS(w, "sha subject problem", f->sha, f->subject, f->problem);
 		json_object_end(w);
 	}
 	json_array_end(w);
