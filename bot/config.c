@@ -824,11 +824,8 @@ out:
 void sm_bot_config_release(struct sm_bot_config *c)
 {
 	FREE_ALL(c->path, c->upstream_repo, c->upstream_branch, c->range);
-	for (size_t i = 0; i < c->nr_trees; i++) {
-		free(c->trees[i].name);
-		free(c->trees[i].repo);
-		free(c->trees[i].branch);
-	}
+	for (size_t i = 0; i < c->nr_trees; i++)
+		FREE_ALL(c->trees[i].name, c->trees[i].repo, c->trees[i].branch);
 	FREE_ALL(c->trees, c->notmuch_db, c->notmuch_query, c->smtp_host, c->smtp_user,
 		 c->smtp_password_file, c->smtp_ca_file, c->smtp_password_env, c->from,
 		 c->list_id);

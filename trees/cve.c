@@ -259,11 +259,8 @@ static void cve_free(struct sm_cve *c)
 	for (size_t i = 0; i < c->nr_fixing; i++)
 		free(c->fixing[i]);
 	free(c->fixing);
-	for (size_t i = 0; i < c->nr_ranges; i++) {
-		free(c->ranges[i].version);
-		free(c->ranges[i].less_than);
-		free(c->ranges[i].less_equal);
-	}
+	for (size_t i = 0; i < c->nr_ranges; i++)
+		FREE_ALL(c->ranges[i].version, c->ranges[i].less_than, c->ranges[i].less_equal);
 	free(c->ranges);
 }
 

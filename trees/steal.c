@@ -182,11 +182,8 @@ out:
 
 void sm_steal_result_release(struct sm_steal_result *res)
 {
-	for (size_t i = 0; i < res->nr; i++) {
-		free(res->entries[i].subject);
-		free(res->entries[i].reason);
-		free(res->entries[i].with);
-	}
+	for (size_t i = 0; i < res->nr; i++)
+		FREE_ALL(res->entries[i].subject, res->entries[i].reason, res->entries[i].with);
 	free(res->entries);
 	free(res->refname);
 	memset(res, 0, sizeof(*res));
