@@ -1,5 +1,6 @@
 /* boot_stage: steal, boot and record each [boot] tree (see boot_stage.h). */
 #include "bot/boot_stage.h"
+#include "bot/scan_config.h"
 #include "qemu/boot.h"
 #include "trees/repo.h"
 #include "trees/steal.h"
@@ -282,28 +283,25 @@ static void boot_one(const struct sm_bot_config *cfg, const struct sm_rules *rul
 		     struct sm_bot_boot_results *res, struct sm_bot_boot_result *r)
 {
 	const struct sm_bot_tree *t = sm_bot_config_tree(cfg, bt->name);
-	struct sm_steal_opts so;
 	struct sm_steal_result sr;
 	struct sm_bot_boot_result old = { 0 };
 	char *path = state_path(cfg, bt->name), *branch = xasprintf("stablemate-boot/%s", bt->name);
 	char *input = NULL, *old_input = NULL, *run_dir = NULL;
 	int stolen = 0;
+	struct sm_steal_opts so = {
+		.repo = t->repo,
+		.range = range,
+		.onto = sm_bot_tree_spec(t),
+		.branch = branch,
+		.signoff = cfg->from,
+		.rules = rules,
+		.cache_dir = cfg->cache_dir,
+		.upstream_ref = cfg->upstream_branch,
+		.min_soak_days = cfg->min_soak_days,
+		.queue_dir = cfg->queue_dir,
+	};
 
-	memset(&so, 0, sizeof(so));
 	memset(&sr, 0, sizeof(sr));
-	so.repo = t->repo;
-	so.range = range;
-	so.onto.name = t->name;
-	so.onto.repo = t->repo;
-	so.onto.branch = t->branch;
-	so.onto.version = t->version;
-	so.branch = branch;
-	so.signoff = cfg->from;
-	so.rules = rules;
-	so.cache_dir = cfg->cache_dir;
-	so.upstream_ref = cfg->upstream_branch;
-	so.min_soak_days = cfg->min_soak_days;
-	so.queue_dir = cfg->queue_dir;
 	if (delete_branch(t->repo, branch) < 0 || sm_steal(&so, &sr) < 0)
 		goto failed;
 	stolen = 1;
