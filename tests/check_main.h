@@ -50,13 +50,19 @@ static inline int shared_missing(const char *test)
 	return 1;
 }
 
-/* The tests of a test case, in order: add_tests(tc, SM_TESTS(a, b, c)). */
+/* The tests of a test case, in order: add_tcase(s, "name", SM_TESTS(a, b, c)). */
 #define SM_TESTS(...) ((const TTest *const[]){ __VA_ARGS__, NULL })
 
-static inline void add_tests(TCase *tc, const TTest *const *tests)
+/* Adds to s a test case called name holding tests; returns it, for a fixture,
+ * a timeout or a loop test. */
+static inline TCase *add_tcase(Suite *s, const char *name, const TTest *const *tests)
 {
+	TCase *tc = tcase_create(name);
+
 	for (; *tests; tests++)
 		tcase_add_test(tc, *tests);
+	suite_add_tcase(s, tc);
+	return tc;
 }
 
 int main(void)

@@ -1070,19 +1070,21 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("bot");
-	TCase *tc = tcase_create("bot");
+	TCase *tc = add_tcase(s, "bot", SM_TESTS(config_full, config_example,
+						 config_secrets_never_printed,
+						 config_smtp_security, config_tree_names,
+						 config_boot, password_file_mode_warning,
+						 config_missing_file, password_file,
+						 state_queue_roundtrip,
+						 state_malformed_and_readonly, compose_headers,
+						 compose_long_line_and_bad_address,
+						 message_ids_unique, patch_subjects,
+						 daemon_backoff, smtp_server_down,
+						 lockfile_exclusive, lockfile_dead_holders,
+						 smtp_line_ends_on_the_wire,
+						 smtp_server_faults_keep_the_queue));
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, config_full);
 	tcase_add_loop_test(tc, config_errors, 0, (int)ARRAY_SIZE(bad_configs));
-	add_tests(tc, SM_TESTS(config_example, config_secrets_never_printed,
-			       config_smtp_security, config_tree_names, config_boot,
-			       password_file_mode_warning, config_missing_file, password_file,
-			       state_queue_roundtrip, state_malformed_and_readonly,
-			       compose_headers, compose_long_line_and_bad_address,
-			       message_ids_unique, patch_subjects, daemon_backoff,
-			       smtp_server_down, lockfile_exclusive, lockfile_dead_holders,
-			       smtp_line_ends_on_the_wire, smtp_server_faults_keep_the_queue));
-	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(tc, setup, teardown);
 	return s;
 }

@@ -268,17 +268,11 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
-	TCase *tc = tcase_create("parse-options");
 
-	add_tests(tc, SM_TESTS(options_forms, options_errors, options_stop_at_subcommand,
-			       options_usage));
-	suite_add_tcase(s, tc);
-	tc = tcase_create("errors");
-	tcase_add_test(tc, error_wrap_keeps_both_texts);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("strings");
-	add_tests(tc, SM_TESTS(strbuf_never_null, strlist_split_and_clear,
-			       json_groups_of_members));
-	suite_add_tcase(s, tc);
+	add_tcase(s, "parse-options", SM_TESTS(options_forms, options_errors,
+					       options_stop_at_subcommand, options_usage));
+	add_tcase(s, "errors", SM_TESTS(error_wrap_keeps_both_texts));
+	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, strlist_split_and_clear,
+					 json_groups_of_members));
 	return s;
 }

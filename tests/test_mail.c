@@ -815,15 +815,15 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mail");
-	TCase *tc = tcase_create("mail");
+	TCase *tc = add_tcase(s, "mail", SM_TESTS(subject_forms, reply_trailers_not_quoted,
+						  reply_nak_and_inline_patch,
+						  reply_trailer_identity, msgid_checks,
+						  parse_latin1_qp_rfc2047, parse_base64,
+						  parse_broken, parse_patchwork_charsets,
+						  thread_cover_reply_and_bot,
+						  thread_real_hwmon_nack, b4_trailer_comparison,
+						  patchwork_series, corpus_every_mail));
 
 	tcase_set_timeout(tc, 120);
-	add_tests(tc, SM_TESTS(subject_forms, reply_trailers_not_quoted,
-			       reply_nak_and_inline_patch, reply_trailer_identity, msgid_checks,
-			       parse_latin1_qp_rfc2047, parse_base64, parse_broken,
-			       parse_patchwork_charsets, thread_cover_reply_and_bot,
-			       thread_real_hwmon_nack, b4_trailer_comparison, patchwork_series,
-			       corpus_every_mail));
-	suite_add_tcase(s, tc);
 	return s;
 }

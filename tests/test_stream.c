@@ -271,10 +271,9 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("stream");
-	TCase *tc = tcase_create("stream");
 
-	add_tests(tc, SM_TESTS(pieces_edge_cases, pieces_real_mboxes,
-			       gzip_members_truncation_corruption, lines_bounded, sizes));
-	suite_add_tcase(s, tc);
+	add_tcase(s, "stream", SM_TESTS(pieces_edge_cases, pieces_real_mboxes,
+					gzip_members_truncation_corruption, lines_bounded,
+					sizes));
 	return s;
 }

@@ -1097,22 +1097,25 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
-	TCase *tc = tcase_create("trees");
+	TCase *tc = add_tcase(s, "trees", SM_TESTS(patch_id_matches_git_on_commits,
+						   patch_id_matches_git_on_real_mails,
+						   patch_id_rejects_text_without_diff,
+						   index_maps_every_upstream_form,
+						   index_cache_is_incremental_and_never_trusted,
+						   index_unknown_branch_is_an_error,
+						   first_release_from_tag_graph,
+						   release_map_cache, ancestry_cache,
+						   scan_classifies_for_each_tree,
+						   scan_failure_paths,
+						   scan_diff_cache_same_facts,
+						   diff_cache_keeps_any_path,
+						   steal_picks_candidates_in_order,
+						   yank_replays_and_keeps_backup,
+						   yank_conflict_leaves_branch,
+						   insert_in_the_middle, missing_both_ways,
+						   backports_show_differences, deps_by_blame));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);
-	add_tests(tc, SM_TESTS(patch_id_matches_git_on_commits,
-			       patch_id_matches_git_on_real_mails,
-			       patch_id_rejects_text_without_diff,
-			       index_maps_every_upstream_form,
-			       index_cache_is_incremental_and_never_trusted,
-			       index_unknown_branch_is_an_error, first_release_from_tag_graph,
-			       release_map_cache, ancestry_cache, scan_classifies_for_each_tree,
-			       scan_failure_paths, scan_diff_cache_same_facts,
-			       diff_cache_keeps_any_path, steal_picks_candidates_in_order,
-			       yank_replays_and_keeps_backup, yank_conflict_leaves_branch,
-			       insert_in_the_middle, missing_both_ways,
-			       backports_show_differences, deps_by_blame));
-	suite_add_tcase(s, tc);
 	return s;
 }
