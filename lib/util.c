@@ -185,6 +185,14 @@ int skip_prefix(const char *s, const char *prefix, const char **out)
 	return 1;
 }
 
+int is_lower_hex(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return len > 0;
+}
+
 int is_hex_string(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)

@@ -67,5 +67,7 @@ int istarts_with(const char *s, const char *prefix);
 /* Skip a prefix; returns 1 and sets *out past it when s starts with it. */
 int skip_prefix(const char *s, const char *prefix, const char **out);
 int is_hex_string(const char *s, size_t len);
+/* s[0..len) is not empty and all lowercase hex digits, as git writes ids. */
+int is_lower_hex(const char *s, size_t len);
 
 #endif
