@@ -776,29 +776,16 @@ START_TEST(corpus_every_mail)
 		"corpus/patchwork/mail", "corpus/patchwork/fuzz", "corpus/patchwork/patches",
 	};
 	struct sm_thread t = SM_THREAD_INIT;
-	unsigned broken = 0, files = 0;
+	struct strlist files = STRLIST_INIT;
+	unsigned broken = 0;
 
 	if (shared_missing(__func__))
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		const char *dir = shared_path(dirs[i]);
-		DIR *d = opendir(dir);
-		struct dirent *de;
-
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			char *f;
-			if (de->d_name[0] == '.')
-				continue;
-			f = xasprintf("%s/%s", dir, de->d_name);
-			broken += load_mbox(&t, f);
-			files++;
-			free(f);
-		}
-		closedir(d);
-	}
-	ck_assert_uint_ge(files, 26);
+	list_shared(dirs, ARRAY_SIZE(dirs), &files);
+	for (size_t i = 0; i < files.nr; i++)
+		broken += load_mbox(&t, files.items[i]);
+	ck_assert_uint_ge(files.nr, 26);
+	strlist_clear(&files);
 	sm_thread_resolve(&t, NULL);
 	sm_thread_release(&t);
 

@@ -133,47 +133,37 @@ END_TEST
 START_TEST(patch_id_matches_git_on_real_mails)
 {
 	const char *dirs[] = { "corpus/lists/hwmon/stable-threads/cur", "seeds" };
+	struct strlist paths = STRLIST_INIT;
 	int checked = 0;
 
 	if (shared_missing(__func__))
 		return;
-	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
-		const char *top = shared_path(dirs[d]);
-		DIR *dh = opendir(top);
-		struct dirent *de;
+	list_shared(dirs, ARRAY_SIZE(dirs), &paths);
+	for (size_t i = 0; i < paths.nr && checked < 40; i++) {
+		const char *path = paths.items[i];
+		struct strbuf text = STRBUF_INIT;
+		char *git, mine[41];
 
-		if (!dh)
-			continue;
-		while ((de = readdir(dh)) && checked < 40) {
-			struct strbuf text = STRBUF_INIT;
-			char *path, *git, mine[41];
-
-			if (de->d_name[0] == '.')
-				continue;
-			path = xasprintf("%s/%s", top, de->d_name);
-			ck_assert(read_file(path, &text) == 0);
-			/* Plain-text patches only (not base64 or quoted-printable). */
-			if (!strstr(text.buf, "\ndiff --git ") ||
-			    strstr(text.buf, "Content-Transfer-Encoding: base64") ||
-			    strstr(text.buf, "quoted-printable")) {
-				strbuf_release(&text);
-				free(path);
-				continue;
-			}
-			git = run(NULL, "git patch-id --stable < '%s' | cut -c1-40", path);
-			if (strlen(git) >= 40) {
-				ck_assert_msg(sm_patch_id_from_text(text.buf, text.len, mine) == 0,
-					      "%s: %s", path, sm_last_error());
-				ck_assert_msg(!strncmp(git, mine, 40), "%s: git %.40s, stablemate %s",
-					      path, git, mine);
-				checked++;
-			}
-			free(git);
-			free(path);
+		ck_assert(read_file(path, &text) == 0);
+		/* Plain-text patches only (not base64 or quoted-printable). */
+		if (!strstr(text.buf, "\ndiff --git ") ||
+		    strstr(text.buf, "Content-Transfer-Encoding: base64") ||
+		    strstr(text.buf, "quoted-printable")) {
 			strbuf_release(&text);
+			continue;
 		}
-		closedir(dh);
+		git = run(NULL, "git patch-id --stable < '%s' | cut -c1-40", path);
+		if (strlen(git) >= 40) {
+			ck_assert_msg(sm_patch_id_from_text(text.buf, text.len, mine) == 0,
+				      "%s: %s", path, sm_last_error());
+			ck_assert_msg(!strncmp(git, mine, 40), "%s: git %.40s, stablemate %s",
+				      path, git, mine);
+			checked++;
+		}
+		free(git);
+		strbuf_release(&text);
 	}
+	strlist_clear(&paths);
 	ck_assert_msg(checked >= 10, "only %d real patches compared", checked);
 }
 END_TEST
