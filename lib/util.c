@@ -185,6 +185,19 @@ int skip_prefix(const char *s, const char *prefix, const char **out)
 	return 1;
 }
 
+int next_text_line(const char **pos, const char **line, size_t *len)
+{
+	const char *p = *pos, *nl;
+
+	if (!*p)
+		return 0;
+	nl = strchr(p, '\n');
+	*line = p;
+	*len = nl ? (size_t)(nl - p) : strlen(p);
+	*pos = nl ? nl + 1 : p + *len;
+	return 1;
+}
+
 int is_lower_hex(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)

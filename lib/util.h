@@ -67,6 +67,10 @@ int istarts_with(const char *s, const char *prefix);
 /* Skip a prefix; returns 1 and sets *out past it when s starts with it. */
 int skip_prefix(const char *s, const char *prefix, const char **out);
 int is_hex_string(const char *s, size_t len);
+/* The lines of a NUL-terminated text, one a call: *pos starts at the text.
+ * Returns 1 with *line and *len (without the '\n') set to the next line and
+ * *pos moved past it, or 0 at the end. A last line without '\n' counts. */
+int next_text_line(const char **pos, const char **line, size_t *len);
 /* s[0..len) is not empty and all lowercase hex digits, as git writes ids. */
 int is_lower_hex(const char *s, size_t len);
 

@@ -247,6 +247,24 @@ START_TEST(strlist_split_and_clear)
 }
 END_TEST
 
+START_TEST(text_lines)
+{
+	const char *p = "a\n\nlast", *line;
+	struct strbuf all = STRBUF_INIT;
+	size_t len;
+
+	while (next_text_line(&p, &line, &len))
+		strbuf_addf(&all, "[%.*s]", (int)len, line);
+	ck_assert_str_eq(all.buf, "[a][][last]");
+	p = "";
+	ck_assert(!next_text_line(&p, &line, &len));
+	p = "x\n";
+	ck_assert(next_text_line(&p, &line, &len) && len == 1);
+	ck_assert(!next_text_line(&p, &line, &len));
+	strbuf_release(&all);
+}
+END_TEST
+
 START_TEST(json_groups_of_members)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -273,6 +291,6 @@ static Suite *make_suite(void)
 					       options_stop_at_subcommand, options_usage));
 	add_tcase(s, "errors", SM_TESTS(error_wrap_keeps_both_texts));
 	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, strlist_split_and_clear,
-					 json_groups_of_members));
+					 text_lines, json_groups_of_members));
 	return s;
 }
