@@ -112,7 +112,6 @@ static void keys_done(const char *keys)
 	while (*keys == ' ')
 		keys++;
 	assert(!*keys);	/* more keys than values */
-	(void)keys;
 }
 
 static void json_open(struct json_writer *w, const char *key, char c)
