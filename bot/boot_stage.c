@@ -1,5 +1,6 @@
 /* boot_stage: steal, boot and record each [boot] tree (see boot_stage.h). */
 #include "bot/boot_stage.h"
+#include "bot/scan_config.h"
 #include "qemu/boot.h"
 #include "trees/repo.h"
 #include "trees/steal.h"
@@ -19,12 +20,7 @@
 
 static void result_release(struct sm_bot_boot_result *r)
 {
-	free(r->tree);
-	free(r->verdict);
-	free(r->summary);
-	free(r->bisected);
-	free(r->bisected_upstream);
-	free(r->arch);
+	FREE_ALL(r->tree, r->verdict, r->summary, r->bisected, r->bisected_upstream, r->arch);
 	strlist_clear(&r->regressions);
 	memset(r, 0, sizeof(*r));
 }
@@ -110,25 +106,13 @@ static int save_result(const char *path, const struct sm_bot_boot_result *r, con
 	json_string(&w, "tree", r->tree);
 	json_string(&w, "verdict", r->verdict);
 	json_string(&w, "summary", r->summary ? r->summary : "");
-	if (r->bisected)
-		json_string(&w, "bisected", r->bisected);
-	else
-		json_null(&w, "bisected");
-	if (r->bisected_upstream)
-		json_string(&w, "bisected_upstream", r->bisected_upstream);
-	else
-		json_null(&w, "bisected_upstream");
+	json_string(&w, "bisected", r->bisected);
+	json_string(&w, "bisected_upstream", r->bisected_upstream);
 	json_strlist(&w, "regressions", &r->regressions);
 	json_int(&w, "patches", r->patches);
 	json_string(&w, "arch", r->arch ? r->arch : "x86_64");
-	if (branch)
-		json_string(&w, "branch", branch);
-	else
-		json_null(&w, "branch");
-	if (run_dir)
-		json_string(&w, "run_dir", run_dir);
-	else
-		json_null(&w, "run_dir");
+	json_string(&w, "branch", branch);
+	json_string(&w, "run_dir", run_dir);
 	json_int(&w, "time", (long long)time(NULL));
 	json_string(&w, "input", input ? input : "");
 	json_object_end(&w);
@@ -299,28 +283,25 @@ static void boot_one(const struct sm_bot_config *cfg, const struct sm_rules *rul
 		     struct sm_bot_boot_results *res, struct sm_bot_boot_result *r)
 {
 	const struct sm_bot_tree *t = sm_bot_config_tree(cfg, bt->name);
-	struct sm_steal_opts so;
 	struct sm_steal_result sr;
 	struct sm_bot_boot_result old = { 0 };
 	char *path = state_path(cfg, bt->name), *branch = xasprintf("stablemate-boot/%s", bt->name);
 	char *input = NULL, *old_input = NULL, *run_dir = NULL;
 	int stolen = 0;
+	struct sm_steal_opts so = {
+		.repo = t->repo,
+		.range = range,
+		.onto = sm_bot_tree_spec(t),
+		.branch = branch,
+		.signoff = cfg->from,
+		.rules = rules,
+		.cache_dir = cfg->cache_dir,
+		.upstream_ref = cfg->upstream_branch,
+		.min_soak_days = cfg->min_soak_days,
+		.queue_dir = cfg->queue_dir,
+	};
 
-	memset(&so, 0, sizeof(so));
 	memset(&sr, 0, sizeof(sr));
-	so.repo = t->repo;
-	so.range = range;
-	so.onto.name = t->name;
-	so.onto.repo = t->repo;
-	so.onto.branch = t->branch;
-	so.onto.version = t->version;
-	so.branch = branch;
-	so.signoff = cfg->from;
-	so.rules = rules;
-	so.cache_dir = cfg->cache_dir;
-	so.upstream_ref = cfg->upstream_branch;
-	so.min_soak_days = cfg->min_soak_days;
-	so.queue_dir = cfg->queue_dir;
 	if (delete_branch(t->repo, branch) < 0 || sm_steal(&so, &sr) < 0)
 		goto failed;
 	stolen = 1;
@@ -362,11 +343,7 @@ record:
 out:
 	result_release(&old);
 	sm_steal_result_release(&sr);
-	free(old_input);
-	free(input);
-	free(run_dir);
-	free(branch);
-	free(path);
+	FREE_ALL(old_input, input, run_dir, branch, path);
 }
 
 void sm_bot_boot(const struct sm_bot_config *cfg, const struct sm_rules *rules,

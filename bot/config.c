@@ -823,32 +823,15 @@ out:
 
 void sm_bot_config_release(struct sm_bot_config *c)
 {
-	free(c->path);
-	free(c->upstream_repo);
-	free(c->upstream_branch);
-	free(c->range);
-	for (size_t i = 0; i < c->nr_trees; i++) {
-		free(c->trees[i].name);
-		free(c->trees[i].repo);
-		free(c->trees[i].branch);
-	}
-	free(c->trees);
-	free(c->notmuch_db);
-	free(c->notmuch_query);
-	free(c->smtp_host);
-	free(c->smtp_user);
-	free(c->smtp_password_file);
-	free(c->smtp_ca_file);
-	free(c->smtp_password_env);
-	free(c->from);
-	free(c->list_id);
+	FREE_ALL(c->path, c->upstream_repo, c->upstream_branch, c->range);
+	for (size_t i = 0; i < c->nr_trees; i++)
+		FREE_ALL(c->trees[i].name, c->trees[i].repo, c->trees[i].branch);
+	FREE_ALL(c->trees, c->notmuch_db, c->notmuch_query, c->smtp_host, c->smtp_user,
+		 c->smtp_password_file, c->smtp_ca_file, c->smtp_password_env, c->from,
+		 c->list_id);
 	strlist_clear(&c->cc);
-	free(c->state_dir);
-	free(c->notes_ref);
-	free(c->rules_dir);
-	free(c->cache_dir);
-	free(c->queue_dir);
-	free(c->cve_dir);
+	FREE_ALL(c->state_dir, c->notes_ref, c->rules_dir, c->cache_dir, c->queue_dir,
+		 c->cve_dir);
 	for (size_t i = 0; i < c->nr_subs; i++) {
 		struct sm_bot_subscriber *s = &c->subs[i];
 

@@ -255,28 +255,22 @@ void sm_cycle_stats_json(const struct sm_cycle_stats *st, int dry_run, struct js
 	json_double(w, "scan_seconds", st->scan_seconds);
 	if (st->harvested) {
 		json_object_begin(w, "harvest");
-		json_int(w, "messages", st->harvest.messages);
-		json_int(w, "reviews_added", st->harvest.reviews_added);
-		json_int(w, "reviews_known", st->harvest.reviews_known);
+		JSON_INTS(w, "messages reviews_added reviews_known", st->harvest.messages,
+			  st->harvest.reviews_added, st->harvest.reviews_known);
 		json_double(w, "seconds", st->harvest_seconds);
 		json_object_end(w);
 	}
 	if (st->boot_trees) {
 		json_object_begin(w, "boot");
-		json_int(w, "trees", st->boot_trees);
-		json_int(w, "booted", st->booted);
-		json_int(w, "reused", st->boot_reused);
-		json_int(w, "failed", st->boot_failed);
+		JSON_INTS(w, "trees booted reused failed", st->boot_trees, st->booted,
+			  st->boot_reused, st->boot_failed);
 		json_double(w, "seconds", st->boot_seconds);
 		json_object_end(w);
 	}
 	json_object_begin(w, "report");
-	json_int(w, "subscribers", st->report.subscribers);
-	json_int(w, "candidates", st->report.picks);
-	json_int(w, "composed", st->report.composed);
-	json_int(w, "sent", st->report.sent);
-	json_int(w, "refused", st->report.refused);
-	json_int(w, "left_queued", st->report.left);
+	JSON_INTS(w, "subscribers candidates composed sent refused left_queued",
+		  st->report.subscribers, st->report.picks, st->report.composed,
+		  st->report.sent, st->report.refused, st->report.left);
 	json_double(w, "compose_seconds", st->compose_seconds);
 	json_double(w, "send_seconds", st->send_seconds);
 	json_object_end(w);

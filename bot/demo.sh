@@ -25,14 +25,8 @@ mkdir -p "$LIST"/{new,cur,tmp}
 printf '[database]\npath=%s\n' "$LIST" > notmuch-config
 export NOTMUCH_CONFIG=$T/notmuch-config
 notmuch new >/dev/null 2>&1
-cat > bot.conf <<CONF
-[upstream]
-	repo = linux
-	range = v6.1..v6.2
-[tree "linux-6.1.y"]
-	repo = linux
-[tree "linux-5.15.y"]
-	repo = linux
+"$top/bot/sample-conf.sh" v6.1..v6.2 > bot.conf
+cat >> bot.conf <<CONF
 [notmuch]
 	database = $LIST
 	query = not tag:stablemate-harvested

@@ -3,6 +3,13 @@
 #include "mail/series.h"
 #include "lib/util.h"
 
+struct sm_tree_spec sm_bot_tree_spec(const struct sm_bot_tree *t)
+{
+	struct sm_tree_spec spec = { t->name, t->repo, t->branch, t->version };
+
+	return spec;
+}
+
 int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
 		const char *range, struct sm_scan_result *out)
 {
@@ -15,12 +22,8 @@ int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
 	if (!range || !*range)
 		return sm_error("%s: upstream.range: missing (or give --range)", cfg->path);
 	specs = xcalloc(cfg->nr_trees + 1, sizeof(*specs));
-	for (size_t i = 0; i < cfg->nr_trees; i++) {
-		specs[i].name = cfg->trees[i].name;
-		specs[i].repo = cfg->trees[i].repo;
-		specs[i].branch = cfg->trees[i].branch;
-		specs[i].version = cfg->trees[i].version;
-	}
+	for (size_t i = 0; i < cfg->nr_trees; i++)
+		specs[i] = sm_bot_tree_spec(&cfg->trees[i]);
 	so.upstream = cfg->upstream_repo;
 	so.range = range;
 	so.trees = specs;

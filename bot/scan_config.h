@@ -5,6 +5,9 @@
 #include "bot/config.h"
 #include "trees/scan.h"
 
+/* The tree as a scan or a steal takes it: the strings are t's. */
+struct sm_tree_spec sm_bot_tree_spec(const struct sm_bot_tree *t);
+
 /* Scans range (the config's upstream.range when NULL) for every tree of
  * cfg, in cfg's order. 0 or -1 (sm_error; "upstream.range: missing" when
  * there is no range at all). Release out with sm_scan_result_release. */

@@ -149,11 +149,8 @@ int sm_state_view_load(struct sm_state_view *v, const char *dir)
 
 void sm_state_view_release(struct sm_state_view *v)
 {
-	for (size_t i = 0; i < v->nr; i++) {
-		free(v->entries[i].sub);
-		free(v->entries[i].up);
-		free(v->entries[i].tree);
-	}
+	for (size_t i = 0; i < v->nr; i++)
+		FREE_ALL(v->entries[i].sub, v->entries[i].up, v->entries[i].tree);
 	free(v->entries);
 	memset(v, 0, sizeof(*v));
 }

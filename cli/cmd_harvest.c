@@ -56,13 +56,8 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 	json_object_begin(w, NULL);
 	json_string(w, "event", ev);
 	if (r) {
-		json_string(w, "commit", commit);
-		json_string(w, "message_id", r->message_id);
-		json_string(w, "author", r->author);
-		json_string(w, "date", r->date);
-		json_string(w, "tree", r->tree);
-		json_string(w, "subject", r->subject);
-		json_string(w, "link", r->link);
+		JSON_STRINGS(w, "commit message_id author date tree subject link", commit,
+			     r->message_id, r->author, r->date, r->tree, r->subject, r->link);
 		json_bool(w, "via_cover", r->via_cover);
 		json_strlist(w, "trailers", &r->trailers);
 		json_strlist(w, "unverified", &r->unverified);

@@ -128,30 +128,26 @@ static void add_field(struct strbuf *out, const char *key, const char *value)
 
 void sm_comment_normalize(const char *comment, struct strbuf *out)
 {
-	const char *p = comment ? comment : "";
+	const char *p = comment ? comment : "", *line;
 	int pending_blank = 0, any = 0;
+	size_t len;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		const char *e = nl ? nl : p + strlen(p);
-		const char *end = e;
+	while (next_text_line(&p, &line, &len)) {
+		const char *end = line + len;
 
-		while (end > p && isspace((unsigned char)end[-1]))
+		while (end > line && isspace((unsigned char)end[-1]))
 			end--;
-		if (end == p) {
+		if (end == line) {
 			pending_blank = any;
 		} else {
 			if (pending_blank)
 				strbuf_addch(out, '\n');
 			if (any)
 				strbuf_addch(out, '\n');
-			strbuf_add(out, p, (size_t)(end - p));
+			strbuf_add(out, line, (size_t)(end - line));
 			any = 1;
 			pending_blank = 0;
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
 	}
 }
 
@@ -381,13 +377,8 @@ int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr)
 void sm_review_json(const struct sm_review *r, const char *commit, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_string(w, "message_id", r->message_id);
-	json_string(w, "commit", commit);
-	json_string(w, "tree", r->tree);
-	json_string(w, "author", r->author);
-	json_string(w, "date", r->date);
-	json_string(w, "subject", r->subject);
-	json_string(w, "link", r->link);
+	JSON_STRINGS(w, "message_id commit tree author date subject link", r->message_id,
+		     commit, r->tree, r->author, r->date, r->subject, r->link);
 	json_bool(w, "via_cover_letter", r->via_cover);
 	json_strlist(w, "trailers", &r->trailers);
 	json_strlist(w, "unverified", &r->unverified);

@@ -322,6 +322,14 @@ static void index_note_path(git_index *idx, const git_oid *oid, int fanout, char
 		snprintf(path, 48, "%s", hex);
 }
 
+/* Writes the blob of the i-th pending note's text; a libgit2 error code. */
+static int pending_blob(struct sm_notes_txn *t, size_t i, git_oid *blob)
+{
+	const char *text = t->pending[i].text;
+
+	return git_blob_create_from_buffer(blob, t->repo, text, strlen(text));
+}
+
 /* *tree = base tree (NULL: none) with all pending notes, via an index. */
 static int build_with_index(struct sm_notes_txn *t, git_tree **tree, int fanout)
 {
@@ -336,8 +344,7 @@ static int build_with_index(struct sm_notes_txn *t, git_tree **tree, int fanout)
 		git_oid blob;
 
 		index_note_path(idx, &t->pending[i].commit, fanout, path);
-		err = git_blob_create_from_buffer(&blob, t->repo, t->pending[i].text,
-						  strlen(t->pending[i].text));
+		err = pending_blob(t, i, &blob);
 		if (!err)
 			err = index_put(idx, path, &blob);
 	}
@@ -393,8 +400,7 @@ static int txn_build(struct sm_notes_txn *t, const char *msg)
 		git_oid blob;
 
 		note_path(tree, &t->pending[i].commit, fanout, path);
-		err = git_blob_create_from_buffer(&blob, t->repo, t->pending[i].text,
-						  strlen(t->pending[i].text));
+		err = pending_blob(t, i, &blob);
 		if (!err)
 			err = tree_put(t->repo, tree, path, &blob, &oid);
 		git_tree_free(tree);

@@ -1,4 +1,5 @@
 #include "lib/json.h"
+#include <assert.h>
 #include <string.h>
 
 void json_init(struct json_writer *w, struct strbuf *out)
@@ -75,15 +76,42 @@ void json_quote(struct strbuf *out, const char *str, size_t len)
 	strbuf_addch(out, '"');
 }
 
-static void json_key(struct json_writer *w, const char *key)
+static void json_key_len(struct json_writer *w, const char *key, size_t len)
 {
 	if (w->need_comma[w->depth])
 		strbuf_addch(w->out, ',');
 	w->need_comma[w->depth] = 1;
 	if (key) {
-		json_quote(w->out, key, strlen(key));
+		json_quote(w->out, key, len);
 		strbuf_addch(w->out, ':');
 	}
+}
+
+static void json_key(struct json_writer *w, const char *key)
+{
+	json_key_len(w, key, key ? strlen(key) : 0);
+}
+
+/* The next of the space-separated keys at *keys: its length, *keys moved past it. */
+static size_t next_key(const char **keys, const char **key)
+{
+	const char *p = *keys, *e;
+
+	while (*p == ' ')
+		p++;
+	for (e = p; *e && *e != ' '; e++)
+		;
+	assert(e > p);	/* fewer keys than values */
+	*key = p;
+	*keys = e;
+	return e - p;
+}
+
+static void keys_done(const char *keys)
+{
+	while (*keys == ' ')
+		keys++;
+	assert(!*keys);	/* more keys than values */
 }
 
 static void json_open(struct json_writer *w, const char *key, char c)
@@ -134,6 +162,35 @@ void json_int(struct json_writer *w, const char *key, long long value)
 {
 	json_key(w, key);
 	strbuf_addf(w->out, "%lld", value);
+}
+
+void json_ints(struct json_writer *w, const char *keys, const long long *values, size_t n)
+{
+	const char *key;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len = next_key(&keys, &key);
+
+		json_key_len(w, key, len);
+		strbuf_addf(w->out, "%lld", values[i]);
+	}
+	keys_done(keys);
+}
+
+void json_strings(struct json_writer *w, const char *keys, const char *const *values, size_t n)
+{
+	const char *key;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len = next_key(&keys, &key);
+
+		json_key_len(w, key, len);
+		if (values[i])
+			json_quote(w->out, values[i], strlen(values[i]));
+		else
+			strbuf_addstr(w->out, "null");
+	}
+	keys_done(keys);
 }
 
 void json_double(struct json_writer *w, const char *key, double value)

@@ -25,6 +25,17 @@ void json_bool(struct json_writer *w, const char *key, int value);
 void json_null(struct json_writer *w, const char *key);
 /* An array of list's strings (possibly empty). */
 void json_strlist(struct json_writer *w, const char *key, const struct strlist *list);
+/* Members of one type in a row: keys names them, separated by spaces, one
+ * name for each value, in order. JSON_INTS(w, "sent refused", st->sent,
+ * st->refused) writes "sent":1,"refused":0; a NULL string is null. */
+void json_ints(struct json_writer *w, const char *keys, const long long *values, size_t n);
+void json_strings(struct json_writer *w, const char *keys, const char *const *values, size_t n);
+#define JSON_INTS(w, keys, ...) \
+	json_ints(w, keys, (const long long[]){ __VA_ARGS__ }, \
+		  sizeof((const long long[]){ __VA_ARGS__ }) / sizeof(long long))
+#define JSON_STRINGS(w, keys, ...) \
+	json_strings(w, keys, (const char *const[]){ __VA_ARGS__ }, \
+		     sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))
 /* Append s as a quoted JSON string (invalid UTF-8 bytes become U+FFFD). */
 void json_quote(struct strbuf *out, const char *s, size_t len);
 

@@ -45,6 +45,12 @@ char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+void free_all(void *const *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i]);
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);
@@ -177,6 +183,27 @@ int skip_prefix(const char *s, const char *prefix, const char **out)
 		return 0;
 	*out = s + n;
 	return 1;
+}
+
+int next_text_line(const char **pos, const char **line, size_t *len)
+{
+	const char *p = *pos, *nl;
+
+	if (!*p)
+		return 0;
+	nl = strchr(p, '\n');
+	*line = p;
+	*len = nl ? (size_t)(nl - p) : strlen(p);
+	*pos = nl ? nl + 1 : p + *len;
+	return 1;
+}
+
+int is_lower_hex(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return len > 0;
 }
 
 int is_hex_string(const char *s, size_t len)

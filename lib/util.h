@@ -27,6 +27,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* free() each of n pointers (NULL ones too): the malloc'd members a
+ * *_release() frees in a row, as FREE_ALL(m->file, m->from, m->subject). */
+void free_all(void *const *p, size_t n);
+#define FREE_ALL(...) \
+	free_all((void *const[]){ __VA_ARGS__ }, \
+		 sizeof((void *const[]){ __VA_ARGS__ }) / sizeof(void *))
+
 /* Records one line as the current error; returns -1. The arguments may
  * include sm_last_error() itself (the text is formatted aside first). */
 int sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -60,5 +67,11 @@ int istarts_with(const char *s, const char *prefix);
 /* Skip a prefix; returns 1 and sets *out past it when s starts with it. */
 int skip_prefix(const char *s, const char *prefix, const char **out);
 int is_hex_string(const char *s, size_t len);
+/* The lines of a NUL-terminated text, one a call: *pos starts at the text.
+ * Returns 1 with *line and *len (without the '\n') set to the next line and
+ * *pos moved past it, or 0 at the end. A last line without '\n' counts. */
+int next_text_line(const char **pos, const char **line, size_t *len);
+/* s[0..len) is not empty and all lowercase hex digits, as git writes ids. */
+int is_lower_hex(const char *s, size_t len);
 
 #endif

@@ -342,14 +342,9 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 			   const char *key)
 {
 	json_object_begin(w, key);
-	json_int(w, "messages", st->messages);
-	json_int(w, "patches", st->patches);
-	json_int(w, "mapped", st->mapped);
-	json_int(w, "unmapped", st->unmapped);
-	json_int(w, "reviews_added", st->reviews_added);
-	json_int(w, "reviews_known", st->reviews_known);
-	json_int(w, "skipped_broken", st->skipped_broken);
-	json_int(w, "unverified", st->unverified);
-	json_int(w, "bad_message_ids", st->bad_ids);
+	JSON_INTS(w, "messages patches mapped unmapped reviews_added reviews_known "
+		  "skipped_broken unverified bad_message_ids",
+		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
+		  st->reviews_known, st->skipped_broken, st->unverified, st->bad_ids);
 	json_object_end(w);
 }

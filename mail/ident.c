@@ -118,13 +118,12 @@ void sm_ident_address(const char *s, struct strbuf *out)
 
 int sm_aliases_parse(struct sm_aliases *a, const char *text, const char *name)
 {
-	const char *p = text ? text : "";
-	size_t line = 0, person = 0;
+	const char *p = text ? text : "", *start;
+	size_t line = 0, person = 0, len;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		const char *e = nl ? nl : p + strlen(p);
-		const char *q = p;
+	while (next_text_line(&p, &start, &len)) {
+		const char *e = start + len;
+		const char *q = start;
 		size_t n = 0;
 
 		line++;
@@ -156,9 +155,6 @@ int sm_aliases_parse(struct sm_aliases *a, const char *text, const char *name)
 				return sm_error("%s:%zu: no <address> on the line", name, line);
 			person++;
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
 	}
 	return 0;
 }

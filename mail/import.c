@@ -494,11 +494,7 @@ const char *sm_import_maildir(const struct sm_importer *im)
 void sm_import_stats_json(const struct sm_import_stats *st, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_int(w, "messages", st->messages);
-	json_int(w, "written", st->written);
-	json_int(w, "existing", st->existing);
-	json_int(w, "indexed", st->indexed);
-	json_int(w, "duplicates", st->duplicates);
-	json_int(w, "skipped", st->skipped);
+	JSON_INTS(w, "messages written existing indexed duplicates skipped", st->messages,
+		  st->written, st->existing, st->indexed, st->duplicates, st->skipped);
 	json_object_end(w);
 }

@@ -143,11 +143,32 @@ static int lookup_sha(struct sm_mapper *m, const char *sha, git_oid *out)
 	return 1;
 }
 
+/* Looks key up among the subjects or (patchids) the patch-ids of the recent
+ * history, indexing it the first time: 1 and *out when found, 0 when not,
+ * -1 on an error (sm_error). */
+static int lookup_built(struct sm_mapper *m, int patchids, const char *key, git_oid *out)
+{
+	int *built = patchids ? &m->patchids_built : &m->subjects_built;
+	const struct entry *e;
+
+	if (!*built) {
+		*built = 1;
+		if (build(m, patchids ? SM_MAP_PATCHID_HISTORY : SM_MAP_HISTORY, patchids) < 0)
+			return -1;
+	}
+	e = patchids ? find(m->patchids, m->nr_patchids, key) :
+		       find(m->subjects, m->nr_subjects, key);
+	if (!e)
+		return 0;
+	git_oid_cpy(out, &e->oid);
+	return 1;
+}
+
 int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, git_oid *out)
 {
 	char *sha = body ? sm_find_upstream_ref(body, strlen(body)) : NULL;
-	const struct entry *e;
 	char id[41];
+	int ret;
 
 	if (sha) {
 		int found = lookup_sha(m, sha, out);
@@ -155,30 +176,11 @@ int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, git_o
 		if (found)
 			return 1;
 	}
-	if (title && *title) {
-		if (!m->subjects_built) {
-			m->subjects_built = 1;
-			if (build(m, SM_MAP_HISTORY, 0) < 0)
-				return -1;
-		}
-		e = find(m->subjects, m->nr_subjects, title);
-		if (e) {
-			git_oid_cpy(out, &e->oid);
-			return 1;
-		}
-	}
-	if (body && sm_patch_id_from_text(body, strlen(body), id) == 0) {
-		if (!m->patchids_built) {
-			m->patchids_built = 1;
-			if (build(m, SM_MAP_PATCHID_HISTORY, 1) < 0)
-				return -1;
-		}
-		e = find(m->patchids, m->nr_patchids, id);
-		if (e) {
-			git_oid_cpy(out, &e->oid);
-			return 1;
-		}
-	}
+	if (title && *title && (ret = lookup_built(m, 0, title, out)))
+		return ret;
+	if (body && sm_patch_id_from_text(body, strlen(body), id) == 0 &&
+	    (ret = lookup_built(m, 1, id, out)))
+		return ret;
 	sm_clear_error();
 	return 0;
 }

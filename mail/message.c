@@ -319,13 +319,8 @@ int sm_mail_parse_file(struct sm_mail *m, const char *path)
 
 void sm_mail_release(struct sm_mail *m)
 {
-	free(m->file);
-	free(m->message_id);
-	free(m->from);
-	free(m->from_addr);
-	free(m->date);
-	free(m->subject);
-	free(m->in_reply_to);
+	FREE_ALL(m->file, m->message_id, m->from, m->from_addr, m->date, m->subject,
+		 m->in_reply_to);
 	strlist_clear(&m->references);
 	free(m->body);
 	memset(m, 0, sizeof(*m));

@@ -28,11 +28,7 @@ void boot_result_release(struct boot_result *r)
 	free(r->run_dir);
 	strlist_clear(&r->patches);
 	apply_failure_release(&r->apply);
-	free(r->build_error);
-	free(r->build_log);
-	free(r->serial_log);
-	free(r->accel);
-	free(r->accel_reason);
+	FREE_ALL(r->build_error, r->build_log, r->serial_log, r->accel, r->accel_reason);
 	strlist_clear(&r->tests);
 	strlist_clear(&r->configs);
 	serial_log_release(&r->log);
@@ -282,12 +278,7 @@ static int build_tests(const struct stage *st, struct boot_result *r)
 			unlink(obj);
 		}
 		strlist_clear(&argv);
-		free(obj);
-		free(src);
-		free(bin);
-		free(bindir);
-		free(inc);
-		free(ksft);
+		FREE_ALL(obj, src, bin, bindir, inc, ksft);
 	}
 	if (!ret) {
 		char *path = xasprintf("%s/list", st->tests_dir);

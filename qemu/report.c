@@ -189,15 +189,9 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 		json_string(&w, "summary", sum.buf);
 		strbuf_release(&sum);
 	}
-	if (first_bad(r))
-		json_string(&w, "bisected", first_bad(r));
-	else
-		json_null(&w, "bisected");
+	json_string(&w, "bisected", first_bad(r));
 	json_string(&w, "arch", r->arch ? r->arch : "x86_64");
-	if (r->compiler)
-		json_string(&w, "compiler", r->compiler);
-	else
-		json_null(&w, "compiler");
+	json_string(&w, "compiler", r->compiler);
 	json_array_begin(&w, "patches");
 	for (size_t i = 0; i < r->patches.nr; i++) {
 		json_object_begin(&w, NULL);
@@ -209,24 +203,15 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 	if (r->apply.patch) {
 		json_object_begin(&w, "apply_failure");
 		json_string(&w, "patch", base_name(r->apply.patch));
-		if (r->apply.file)
-			json_string(&w, "file", r->apply.file);
-		else
-			json_null(&w, "file");
+		json_string(&w, "file", r->apply.file);
 		json_int(&w, "line", r->apply.line);
-		if (r->apply.hunk)
-			json_string(&w, "hunk", r->apply.hunk);
-		else
-			json_null(&w, "hunk");
+		json_string(&w, "hunk", r->apply.hunk);
 		json_string(&w, "message", r->apply.message ? r->apply.message : "");
 		json_object_end(&w);
 	} else {
 		json_null(&w, "apply_failure");
 	}
-	if (r->build_error)
-		json_string(&w, "build_error", r->build_error);
-	else
-		json_null(&w, "build_error");
+	json_string(&w, "build_error", r->build_error);
 	json_strlist(&w, "configs", &r->configs);
 	json_double(&w, "build_seconds", r->build_seconds);
 	json_double(&w, "boot_seconds", r->boot_seconds);
@@ -236,18 +221,9 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 		json_null(&w, "init_uptime_seconds");
 	json_bool(&w, "timed_out", r->timed_out);
 	json_bool(&w, "finished", r->log.finished);
-	if (r->accel)
-		json_string(&w, "accel", r->accel);
-	else
-		json_null(&w, "accel");
-	if (r->accel_reason)
-		json_string(&w, "accel_reason", r->accel_reason);
-	else
-		json_null(&w, "accel_reason");
-	if (r->log.kernel_version)
-		json_string(&w, "kernel_version", r->log.kernel_version);
-	else
-		json_null(&w, "kernel_version");
+	json_string(&w, "accel", r->accel);
+	json_string(&w, "accel_reason", r->accel_reason);
+	json_string(&w, "kernel_version", r->log.kernel_version);
 	json_array_begin(&w, "tests");
 	for (size_t i = 0; i < r->log.tests_nr; i++) {
 		const struct boot_test *t = &r->log.tests[i];
@@ -255,10 +231,7 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 		json_object_begin(&w, NULL);
 		json_string(&w, "name", t->name);
 		json_string(&w, "status", ktap_status_name(t->status));
-		if (t->directive)
-			json_string(&w, "directive", t->directive);
-		else
-			json_null(&w, "directive");
+		json_string(&w, "directive", t->directive);
 		json_array_begin(&w, "subtests");
 		for (size_t j = 0; j < t->sub_nr; j++) {
 			json_object_begin(&w, NULL);
@@ -284,14 +257,8 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 		json_string(&w, "serial_log", r->serial_log);
 	else
 		json_null(&w, "serial_log");
-	if (r->build_log)
-		json_string(&w, "build_log", r->build_log);
-	else
-		json_null(&w, "build_log");
-	if (r->run_dir)
-		json_string(&w, "run_dir", r->run_dir);
-	else
-		json_null(&w, "run_dir");
+	json_string(&w, "build_log", r->build_log);
+	json_string(&w, "run_dir", r->run_dir);
 	if (r->base) {
 		json_object_begin(&w, "compare");
 		json_string(&w, "base_verdict", r->base->verdict ? r->base->verdict : "error");
@@ -305,14 +272,8 @@ void boot_result_json(const struct boot_result *r, struct strbuf *out)
 			json_object_begin(&w, NULL);
 			json_string(&w, "name", c->name);
 			json_string(&w, "change", boot_change_name(c->change));
-			if (c->base)
-				json_string(&w, "base", c->base);
-			else
-				json_null(&w, "base");
-			if (c->series)
-				json_string(&w, "series", c->series);
-			else
-				json_null(&w, "series");
+			json_string(&w, "base", c->base);
+			json_string(&w, "series", c->series);
 			json_object_end(&w);
 		}
 		json_array_end(&w);

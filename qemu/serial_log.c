@@ -360,10 +360,7 @@ void serial_log_release(struct serial_log *log)
 			free(t->sub[j].name);
 			free(t->sub[j].directive);
 		}
-		free(t->sub);
-		free(t->name);
-		free(t->directive);
-		free(t->skip_reason);
+		FREE_ALL(t->sub, t->name, t->directive, t->skip_reason);
 	}
 	free(log->tests);
 	for (size_t i = 0; i < log->events_nr; i++)

@@ -98,10 +98,7 @@ int series_read(const char *dir, struct strlist *patches)
 
 void apply_failure_release(struct apply_failure *f)
 {
-	free(f->patch);
-	free(f->file);
-	free(f->hunk);
-	free(f->message);
+	FREE_ALL(f->patch, f->file, f->hunk, f->message);
 	memset(f, 0, sizeof(*f));
 }
 

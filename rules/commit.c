@@ -416,14 +416,8 @@ void sm_commit_release(struct sm_commit *c)
 	free(c->stable);
 	for (size_t i = 0; i < c->nr_fixes; i++)
 		sm_fixes_tag_release(&c->fixes[i]);
-	free(c->fixes);
-	free(c->id);
-	free(c->author);
-	free(c->committer);
-	free(c->subject);
-	free(c->body);
-	free(c->upstream_sha);
-	free(c->reverts_sha);
+	FREE_ALL(c->fixes, c->id, c->author, c->committer, c->subject, c->body, c->upstream_sha,
+		 c->reverts_sha);
 	for (size_t i = 0; i < c->nr_files; i++)
 		free(c->files[i].path);
 	free(c->files);
@@ -439,27 +433,24 @@ void sm_commit_tags_json(const struct sm_commit *c, struct json_writer *w)
 		const struct sm_stable_tag *t = &c->stable[i];
 
 		json_object_begin(w, NULL);
-		json_string(w, "line", t->line);
-		json_string(w, "address", t->address);
-		json_string(w, "kind", sm_stable_kind_name(t->kind));
+		JSON_STRINGS(w, "line address kind", t->line, t->address,
+			     sm_stable_kind_name(t->kind));
 		if (t->kind == SM_STABLE_FROM || t->kind == SM_STABLE_RANGE)
 			json_string(w, "from", sm_version_str(&t->from, a, sizeof(a)));
 		if (t->kind == SM_STABLE_RANGE || t->kind == SM_STABLE_UPTO || t->kind == SM_STABLE_ONLY)
 			json_string(w, "to", sm_version_str(&t->to, a, sizeof(a)));
 		json_bool(w, "noautosel", t->noautosel);
-		json_string(w, "prereq", t->prereq_sha);
-		json_string(w, "prereq_subject", t->prereq_subject);
-		json_string(w, "condition", t->condition);
-		json_string(w, "comment", t->comment);
+		JSON_STRINGS(w, "prereq prereq_subject condition comment", t->prereq_sha,
+			     t->prereq_subject, t->condition, t->comment);
 		json_object_end(w);
 	}
 	json_array_end(w);
 	json_array_begin(w, "fixes");
 	for (size_t i = 0; i < c->nr_fixes; i++) {
+		const struct sm_fixes_tag *f = &c->fixes[i];
+
 		json_object_begin(w, NULL);
-		json_string(w, "sha", c->fixes[i].sha);
-		json_string(w, "subject", c->fixes[i].subject);
-		json_string(w, "problem", c->fixes[i].problem);
+		JSON_STRINGS(w, "sha subject problem", f->sha, f->subject, f->problem);
 		json_object_end(w);
 	}
 	json_array_end(w);

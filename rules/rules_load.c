@@ -350,9 +350,7 @@ void sm_rules_free(struct sm_rules *r)
 		free(r->authors[i].pattern);
 		pcre2_code_free(r->authors[i].re);
 	}
-	free(r->authors);
-	free(r->start_rules);
-	free(r->third);
+	FREE_ALL(r->authors, r->start_rules, r->third);
 	sm_model_free(r->model);
 	free(r->dir);
 	free(r);

@@ -258,6 +258,18 @@ static int parse_spec(struct sm_stable_tag *t, const char *spec)
 	return has_version_digits(s) ? -1 : 0;
 }
 
+/* The prerequisite at sha (hexlen digits), then an optional ": subject". */
+static void set_prereq(struct sm_stable_tag *t, const char *sha, size_t hexlen)
+{
+	const char *subj = skip_ws(sha + hexlen);
+
+	t->prereq_sha = xstrndup(sha, hexlen);
+	if (*subj == ':')
+		subj = skip_ws(subj + 1);
+	if (*subj)
+		t->prereq_subject = xstrdup(subj);
+}
+
 static void parse_comment(struct sm_stable_tag *t, const char *comment)
 {
 	const char *c = skip_ws(comment), *colon;
@@ -275,26 +287,14 @@ static void parse_comment(struct sm_stable_tag *t, const char *comment)
 	/* Prerequisite: "4.9.x: a1f84a3: subject" or "a1f84a3: subject". */
 	colon = strchr(c, ':');
 	if (parse_hex_run(c, &hexlen) && (!c[hexlen] || c[hexlen] == ':' || isspace((unsigned char)c[hexlen]))) {
-		const char *subj = skip_ws(c + hexlen);
-
-		t->prereq_sha = xstrndup(c, hexlen);
-		if (*subj == ':')
-			subj = skip_ws(subj + 1);
-		if (*subj)
-			t->prereq_subject = xstrdup(subj);
+		set_prereq(t, c, hexlen);
 		return;
 	}
 	if (colon) {
 		const char *after = skip_ws(colon + 1);
 
 		if (parse_hex_run(after, &hexlen)) {
-			const char *subj = skip_ws(after + hexlen);
-
-			t->prereq_sha = xstrndup(after, hexlen);
-			if (*subj == ':')
-				subj = skip_ws(subj + 1);
-			if (*subj)
-				t->prereq_subject = xstrdup(subj);
+			set_prereq(t, after, hexlen);
 			strbuf_add(&spec, c, (size_t)(colon - c));
 			if (parse_spec(t, spec.buf))
 				t->kind = SM_STABLE_UNPARSED;
@@ -376,12 +376,8 @@ int sm_stable_tag_parse(const char *line, struct sm_stable_tag *t)
 
 void sm_stable_tag_release(struct sm_stable_tag *t)
 {
-	free(t->line);
-	free(t->address);
-	free(t->prereq_sha);
-	free(t->prereq_subject);
-	free(t->condition);
-	free(t->comment);
+	FREE_ALL(t->line, t->address, t->prereq_sha, t->prereq_subject, t->condition,
+		 t->comment);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -88,10 +88,7 @@ int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f)
 
 void sm_fixes_tag_release(struct sm_fixes_tag *f)
 {
-	free(f->sha);
-	free(f->subject);
-	free(f->line);
-	free(f->problem);
+	FREE_ALL(f->sha, f->subject, f->line, f->problem);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -168,14 +168,7 @@ void sm_trainset_release(struct sm_trainset *t)
 {
 	for (size_t i = 0; i < t->nr_names; i++)
 		free(t->names[i]);
-	free(t->names);
-	free(t->df);
-	free(t->prior);
-	free(t->keys);
-	free(t->slots);
-	free(t->feat);
-	free(t->start);
-	free(t->label);
+	FREE_ALL(t->names, t->df, t->prior, t->keys, t->slots, t->feat, t->start, t->label);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -412,10 +405,7 @@ int sm_train_fit(const struct sm_trainset *t, const struct sm_train_opts *o,
 			w[j] = 0;
 	missing_parts(t, w, res);
 	res->w = w;
-	free(fold);
-	free(use);
-	free(order);
-	free(s);
+	FREE_ALL(fold, use, order, s);
 	return 0;
 }
 

@@ -114,6 +114,15 @@ int sm_verdict_has(const struct sm_verdict *v, const char *code_prefix)
 	return 0;
 }
 
+static void reason_json(const struct sm_reason *r, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	json_string(w, "code", r->code);
+	json_int(w, "weight", r->weight);
+	json_string(w, "text", r->text);
+	json_object_end(w);
+}
+
 void sm_verdict_json(const struct sm_verdict *v, struct json_writer *w, const char *key)
 {
 	json_object_begin(w, key);
@@ -122,13 +131,8 @@ void sm_verdict_json(const struct sm_verdict *v, struct json_writer *w, const ch
 	json_bool(w, "manual_only", v->manual_only);
 	json_bool(w, "vetoed", v->vetoed);
 	json_array_begin(w, "reasons");
-	for (size_t i = 0; i < v->nr_reasons; i++) {
-		json_object_begin(w, NULL);
-		json_string(w, "code", v->reasons[i].code);
-		json_int(w, "weight", v->reasons[i].weight);
-		json_string(w, "text", v->reasons[i].text);
-		json_object_end(w);
-	}
+	for (size_t i = 0; i < v->nr_reasons; i++)
+		reason_json(&v->reasons[i], w);
 	json_array_end(w);
 	json_object_end(w);
 }

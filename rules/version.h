@@ -7,7 +7,7 @@ struct sm_version {
 	int patch;		/* -1 when not given ("4.4", "4.4.x") */
 };
 
-/* Parses "v6.1", "6.1.90", "4.4.x", "3.4" at s; sets *end past it.
+/* Parses "v6.1", "6.1.90", "4.4.x", "3.4" at s; sets *end past it (end may be NULL).
  * Returns 0, or -1 when s does not start with a version. No sm_error. */
 int sm_version_parse(const char *s, const char **end, struct sm_version *v);
 /* Compares major.minor only (a stable tree's identity). */

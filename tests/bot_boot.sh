@@ -53,20 +53,9 @@ ALSA=$(g rev-parse HEAD)
 echo "docs" >linux/README && g add README && g commit -qm "docs: add a README"
 g checkout -q --detach
 
-cat >bot.conf <<CONF
-[upstream]
-	repo = linux
-	branch = master
-	range = v6.1..master
-[tree "linux-6.1.y"]
-	repo = linux
-[tree "stable-6.1"]
-	repo = linux
-[smtp]
-	host = 127.0.0.1
-	port = $SMTPD_PORT
-	security = none
-	timeout = 20
+"$SM_SRCDIR/bot/sample-conf.sh" -b master v6.1..master linux-6.1.y stable-6.1 > bot.conf
+smtpd_conf >> bot.conf
+cat >>bot.conf <<CONF
 [bot]
 	from = Stable Bot <bot@example.org>
 	stateDir = state

@@ -45,23 +45,12 @@ printf '[database]\npath=%s\n[new]\ntags=new\n' "$LIST" > notmuch-config
 export NOTMUCH_CONFIG=$TMP/notmuch-config
 notmuch new >/dev/null
 
-cat > bot.conf <<CONF
-[upstream]
-	repo = linux
-	branch = master
-	range = v6.1..master
-[tree "linux-6.1.y"]
-	repo = linux
-[tree "linux-5.15.y"]
-	repo = linux
+"$SM_SRCDIR/bot/sample-conf.sh" -b master v6.1..master > bot.conf
+smtpd_conf >> bot.conf
+cat >> bot.conf <<CONF
 [notmuch]
 	database = $LIST
 	query = (to:stable-list@example.org or cc:stable-list@example.org) and not tag:stablemate-harvested
-[smtp]
-	host = 127.0.0.1
-	port = $SMTPD_PORT
-	security = none
-	timeout = 20
 [bot]
 	from = Stäble Bot <bot@example.org>
 	listId = Stable candidates <candidates.example.org>

@@ -58,6 +58,12 @@ smtpd_start() {
 	return 1
 }
 
+# smtpd_conf: the [smtp] section of a bot.conf for the server smtpd_start started.
+smtpd_conf() {
+	printf '[smtp]\n\thost = 127.0.0.1\n\tport = %s\n\tsecurity = none\n\ttimeout = 20\n' \
+		"$SMTPD_PORT"
+}
+
 smtpd_stop() {
 	[ -n "${SMTPD_PID:-}" ] || return 0
 	kill "$SMTPD_PID" 2>/dev/null || true

@@ -28,8 +28,7 @@ chmod 600 password
 conf() {
 	local name=$1 port=$2; shift 2
 	{
-		printf '[upstream]\n\trepo = linux\n\tbranch = master\n\trange = v6.1..master\n'
-		printf '[tree "linux-6.1.y"]\n\trepo = linux\n'
+		"$SM_SRCDIR/bot/sample-conf.sh" -b master v6.1..master linux-6.1.y
 		printf '[smtp]\n\thost = 127.0.0.1\n\tport = %s\n\ttimeout = 20\n' "$port"
 		printf '\tsecurity = starttls\n\tuser = bot\n\tpasswordFile = password\n'
 		printf '\t%s\n' "$@"

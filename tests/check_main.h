@@ -2,7 +2,10 @@
  * A test file defines `static Suite *make_suite(void)` and includes this. */
 #ifndef SM_CHECK_MAIN_H
 #define SM_CHECK_MAIN_H
+#include "lib/strlist.h"
+#include "lib/util.h"
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -48,6 +51,40 @@ static inline int shared_missing(const char *test)
 		return 0;
 	fprintf(stderr, "%s: skipped, no ../shared corpus here\n", test);
 	return 1;
+}
+
+/* Appends the path of each file of the n corpus folders dirs (shared_path)
+ * but the dot files, in readdir's order; a folder that cannot be read adds
+ * nothing. */
+static inline void list_shared(const char *const *dirs, size_t n, struct strlist *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *dir = shared_path(dirs[i]);
+		DIR *d = opendir(dir);
+		struct dirent *de;
+
+		if (!d)
+			continue;
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.')
+				strlist_append_nodup(out, xasprintf("%s/%s", dir, de->d_name));
+		closedir(d);
+	}
+}
+
+/* The tests of a test case, in order: add_tcase(s, "name", SM_TESTS(a, b, c)). */
+#define SM_TESTS(...) ((const TTest *const[]){ __VA_ARGS__, NULL })
+
+/* Adds to s a test case called name holding tests; returns it, for a fixture,
+ * a timeout or a loop test. */
+static inline TCase *add_tcase(Suite *s, const char *name, const TTest *const *tests)
+{
+	TCase *tc = tcase_create(name);
+
+	for (; *tests; tests++)
+		tcase_add_test(tc, *tests);
+	suite_add_tcase(s, tc);
+	return tc;
 }
 
 int main(void)

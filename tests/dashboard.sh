@@ -15,14 +15,8 @@ mkdir -p "$artifacts"
 
 cd "$TMP"
 "$SM_SRCDIR/bot/sample-repo.sh" "$SM_SRCDIR/sample/bot/commits" linux >/dev/null
-cat > bot.conf <<CONF
-[upstream]
-	repo = linux
-	range = v6.1..v6.2
-[tree "linux-6.1.y"]
-	repo = linux
-[tree "linux-5.15.y"]
-	repo = linux
+"$SM_SRCDIR/bot/sample-conf.sh" v6.1..v6.2 > bot.conf
+cat >> bot.conf <<CONF
 [bot]
 	from = Stable Bot <stablebot@example.org>
 	stateDir = state

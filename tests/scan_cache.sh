@@ -42,10 +42,26 @@ SM_SCAN_THREADS=1 scan --cache-dir "$cache" --json > one.json || fail "SM_SCAN_T
 SM_SCAN_THREADS=2 scan --cache-dir "$cache" --json > two.json || fail "SM_SCAN_THREADS=2"
 cmp one.json warm.json && cmp two.json warm.json || fail "threads: the JSON differs"
 
+# flip FILE BIT: flips a bit of the byte in the middle of FILE.
+flip() {
+	python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[len(b)//2]^=int(sys.argv[2]); open(p,'wb').write(b)" "$1" "$2"
+}
+# rescanned WHAT GREP-ARGS...: a scan over the damaged cache works, says
+# nothing on stderr, prints what grep GREP-ARGS looks for, and its JSON is
+# warm.json's.
+rescanned() {
+	local what=$1; shift
+	scan --cache-dir "$cache" > re.txt 2> re.err || fail "$what: exit $?: $(cat re.err)"
+	[ ! -s re.err ] || fail "$what: said $(cat re.err)"
+	grepq "$@" re.txt || fail "$what: $(cat re.txt)"
+	scan --cache-dir "$cache" --json > re.json || fail "$what: scan --json"
+	cmp re.json warm.json || fail "$what: the JSON differs"
+}
+
 # A damaged cache: ignored, no message, the same JSON, then written anew.
 damage() {
 	case $1 in
-	byte) python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[len(b)//2]^=4; open(p,'wb').write(b)" "$file" ;;
+	byte) flip "$file" 4 ;;
 	cut) head -c "$(($(wc -c < "$file") / 3))" "$file" > "$TMP/cut" && mv "$TMP/cut" "$file" ;;
 	empty) : > "$file" ;;
 	garbage) head -c 5000 /dev/urandom > "$file" ;;
@@ -55,11 +71,7 @@ damage() {
 for how in byte cut empty garbage foreign; do
 	scan --cache-dir "$cache" > /dev/null || fail "$how: rescan"
 	damage "$how"
-	scan --cache-dir "$cache" > damaged.txt 2> damaged.err || fail "$how: exit $?: $(cat damaged.err)"
-	[ ! -s damaged.err ] || fail "$how: said $(cat damaged.err)"
-	grepq -F "diff cache rebuilt: 0 of 14" damaged.txt || fail "$how: $(grep cache damaged.txt)"
-	scan --cache-dir "$cache" --json > damaged.json || fail "$how: scan --json"
-	cmp damaged.json warm.json || fail "$how: the JSON differs"
+	rescanned "$how" -F "diff cache rebuilt: 0 of 14"
 done
 # A directory where the file goes: read fails, write fails: a warning only.
 rm -f "$file" && mkdir "$file"
@@ -74,16 +86,8 @@ map=$(echo "$cache"/release-map/*.map)
 [ -f "$map" ] || fail "no release map in $cache"
 grepq -Fx "  release map hit" warm.txt || fail "release map: $(cat warm.txt)"
 for how in byte empty; do
-	if [ $how = byte ]; then
-		python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[len(b)//2]^=1; open(p,'wb').write(b)" "$map"
-	else
-		: > "$map"
-	fi
-	scan --cache-dir "$cache" > map.txt 2> map.err || fail "release map $how: $(cat map.err)"
-	[ ! -s map.err ] || fail "release map $how: said $(cat map.err)"
-	grepq -Fx "  release map rebuilt" map.txt || fail "release map $how: $(cat map.txt)"
-	scan --cache-dir "$cache" --json > map.json || fail "release map $how: --json"
-	cmp map.json warm.json || fail "release map $how: the JSON differs"
+	if [ $how = byte ]; then flip "$map" 1; else : > "$map"; fi
+	rescanned "release map $how" -Fx "  release map rebuilt"
 done
 
 # A longer range from the same start adds to the file; the window still hits.

@@ -1070,31 +1070,21 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("bot");
-	TCase *tc = tcase_create("bot");
+	TCase *tc = add_tcase(s, "bot", SM_TESTS(config_full, config_example,
+						 config_secrets_never_printed,
+						 config_smtp_security, config_tree_names,
+						 config_boot, password_file_mode_warning,
+						 config_missing_file, password_file,
+						 state_queue_roundtrip,
+						 state_malformed_and_readonly, compose_headers,
+						 compose_long_line_and_bad_address,
+						 message_ids_unique, patch_subjects,
+						 daemon_backoff, smtp_server_down,
+						 lockfile_exclusive, lockfile_dead_holders,
+						 smtp_line_ends_on_the_wire,
+						 smtp_server_faults_keep_the_queue));
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, config_full);
 	tcase_add_loop_test(tc, config_errors, 0, (int)ARRAY_SIZE(bad_configs));
-	tcase_add_test(tc, config_example);
-	tcase_add_test(tc, config_secrets_never_printed);
-	tcase_add_test(tc, config_smtp_security);
-	tcase_add_test(tc, config_tree_names);
-	tcase_add_test(tc, config_boot);
-	tcase_add_test(tc, password_file_mode_warning);
-	tcase_add_test(tc, config_missing_file);
-	tcase_add_test(tc, password_file);
-	tcase_add_test(tc, state_queue_roundtrip);
-	tcase_add_test(tc, state_malformed_and_readonly);
-	tcase_add_test(tc, compose_headers);
-	tcase_add_test(tc, compose_long_line_and_bad_address);
-	tcase_add_test(tc, message_ids_unique);
-	tcase_add_test(tc, patch_subjects);
-	tcase_add_test(tc, daemon_backoff);
-	tcase_add_test(tc, smtp_server_down);
-	tcase_add_test(tc, lockfile_exclusive);
-	tcase_add_test(tc, lockfile_dead_holders);
-	tcase_add_test(tc, smtp_line_ends_on_the_wire);
-	tcase_add_test(tc, smtp_server_faults_keep_the_queue);
-	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(tc, setup, teardown);
 	return s;
 }

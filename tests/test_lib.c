@@ -1,4 +1,5 @@
-/* test_lib: the option parser, the error API, strbuf and strlist. */
+/* test_lib: the option parser, the error API, strbuf, strlist and the JSON writer. */
+#include "lib/json.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -246,22 +247,50 @@ START_TEST(strlist_split_and_clear)
 }
 END_TEST
 
+START_TEST(text_lines)
+{
+	const char *p = "a\n\nlast", *line;
+	struct strbuf all = STRBUF_INIT;
+	size_t len;
+
+	while (next_text_line(&p, &line, &len))
+		strbuf_addf(&all, "[%.*s]", (int)len, line);
+	ck_assert_str_eq(all.buf, "[a][][last]");
+	p = "";
+	ck_assert(!next_text_line(&p, &line, &len));
+	p = "x\n";
+	ck_assert(next_text_line(&p, &line, &len) && len == 1);
+	ck_assert(!next_text_line(&p, &line, &len));
+	strbuf_release(&all);
+}
+END_TEST
+
+START_TEST(json_groups_of_members)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_writer w;
+	unsigned sent = 3;
+	size_t refused = 0;
+
+	json_init(&w, &out);
+	json_object_begin(&w, NULL);
+	json_bool(&w, "ok", 1);
+	JSON_INTS(&w, "sent refused", sent, refused);
+	JSON_STRINGS(&w, " a  b ", "x\"", NULL);
+	json_object_end(&w);
+	ck_assert_str_eq(out.buf, "{\"ok\":true,\"sent\":3,\"refused\":0,\"a\":\"x\\\"\",\"b\":null}");
+	strbuf_release(&out);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
-	TCase *tc = tcase_create("parse-options");
 
-	tcase_add_test(tc, options_forms);
-	tcase_add_test(tc, options_errors);
-	tcase_add_test(tc, options_stop_at_subcommand);
-	tcase_add_test(tc, options_usage);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("errors");
-	tcase_add_test(tc, error_wrap_keeps_both_texts);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("strings");
-	tcase_add_test(tc, strbuf_never_null);
-	tcase_add_test(tc, strlist_split_and_clear);
-	suite_add_tcase(s, tc);
+	add_tcase(s, "parse-options", SM_TESTS(options_forms, options_errors,
+					       options_stop_at_subcommand, options_usage));
+	add_tcase(s, "errors", SM_TESTS(error_wrap_keeps_both_texts));
+	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, strlist_split_and_clear,
+					 text_lines, json_groups_of_members));
 	return s;
 }

@@ -776,29 +776,16 @@ START_TEST(corpus_every_mail)
 		"corpus/patchwork/mail", "corpus/patchwork/fuzz", "corpus/patchwork/patches",
 	};
 	struct sm_thread t = SM_THREAD_INIT;
-	unsigned broken = 0, files = 0;
+	struct strlist files = STRLIST_INIT;
+	unsigned broken = 0;
 
 	if (shared_missing(__func__))
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		const char *dir = shared_path(dirs[i]);
-		DIR *d = opendir(dir);
-		struct dirent *de;
-
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			char *f;
-			if (de->d_name[0] == '.')
-				continue;
-			f = xasprintf("%s/%s", dir, de->d_name);
-			broken += load_mbox(&t, f);
-			files++;
-			free(f);
-		}
-		closedir(d);
-	}
-	ck_assert_uint_ge(files, 26);
+	list_shared(dirs, ARRAY_SIZE(dirs), &files);
+	for (size_t i = 0; i < files.nr; i++)
+		broken += load_mbox(&t, files.items[i]);
+	ck_assert_uint_ge(files.nr, 26);
+	strlist_clear(&files);
 	sm_thread_resolve(&t, NULL);
 	sm_thread_release(&t);
 
@@ -815,23 +802,15 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mail");
-	TCase *tc = tcase_create("mail");
+	TCase *tc = add_tcase(s, "mail", SM_TESTS(subject_forms, reply_trailers_not_quoted,
+						  reply_nak_and_inline_patch,
+						  reply_trailer_identity, msgid_checks,
+						  parse_latin1_qp_rfc2047, parse_base64,
+						  parse_broken, parse_patchwork_charsets,
+						  thread_cover_reply_and_bot,
+						  thread_real_hwmon_nack, b4_trailer_comparison,
+						  patchwork_series, corpus_every_mail));
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, subject_forms);
-	tcase_add_test(tc, reply_trailers_not_quoted);
-	tcase_add_test(tc, reply_nak_and_inline_patch);
-	tcase_add_test(tc, reply_trailer_identity);
-	tcase_add_test(tc, msgid_checks);
-	tcase_add_test(tc, parse_latin1_qp_rfc2047);
-	tcase_add_test(tc, parse_base64);
-	tcase_add_test(tc, parse_broken);
-	tcase_add_test(tc, parse_patchwork_charsets);
-	tcase_add_test(tc, thread_cover_reply_and_bot);
-	tcase_add_test(tc, thread_real_hwmon_nack);
-	tcase_add_test(tc, b4_trailer_comparison);
-	tcase_add_test(tc, patchwork_series);
-	tcase_add_test(tc, corpus_every_mail);
-	suite_add_tcase(s, tc);
 	return s;
 }

@@ -812,27 +812,15 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("notes");
-	TCase *f = tcase_create("format");
-	TCase *w = tcase_create("write");
 
-	tcase_add_test(f, test_format_exact);
-	tcase_add_test(f, test_roundtrip);
-	tcase_add_test(f, test_unverified_roundtrip_merge);
-	tcase_add_test(f, test_empty_fields_and_tree);
-	tcase_add_test(f, test_foreign_text_kept);
-	tcase_add_test(f, test_order_and_dedupe);
-	tcase_add_test(f, test_stripspace_stable);
-	tcase_add_test(w, test_add_and_git_cli);
-	tcase_add_test(w, test_person_note_kept);
-	tcase_add_test(w, test_cas_retry);
-	tcase_add_test(w, test_concurrent_writers);
-	tcase_add_test(w, test_batch);
-	tcase_add_test(w, test_merge_ref);
-	tcase_add_test(w, test_git_union_merge);
-	tcase_add_test(w, test_fanout_from_git);
-	tcase_add_test(w, test_batch_fanout);
-	tcase_add_test(w, test_binary_note_untouched);
-	suite_add_tcase(s, f);
-	suite_add_tcase(s, w);
+	add_tcase(s, "format", SM_TESTS(test_format_exact, test_roundtrip,
+					test_unverified_roundtrip_merge,
+					test_empty_fields_and_tree, test_foreign_text_kept,
+					test_order_and_dedupe, test_stripspace_stable));
+	add_tcase(s, "write", SM_TESTS(test_add_and_git_cli, test_person_note_kept,
+				       test_cas_retry, test_concurrent_writers, test_batch,
+				       test_merge_ref, test_git_union_merge,
+				       test_fanout_from_git, test_batch_fanout,
+				       test_binary_note_untouched));
 	return s;
 }

@@ -737,25 +737,14 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("qemu");
-	TCase *parse = tcase_create("serial_log"), *other = tcase_create("stage");
 
-	tcase_add_test(parse, oops_log);
-	tcase_add_test(parse, panic_log);
-	tcase_add_test(parse, warning_and_skip_log);
-	tcase_add_test(parse, truncated_log_is_timeout);
-	tcase_add_test(parse, real_pass_and_leak_logs);
-	tcase_add_test(parse, test_output_cannot_fake_kernel_lines);
-	tcase_add_test(other, first_build_error);
-	tcase_add_test(other, apply_series_on_real_repo);
-	tcase_add_test(other, runner_exit_capture_timeout);
-	tcase_add_test(other, qemu_timeout_path);
-	tcase_add_test(other, qemu_command_line);
-	tcase_add_test(other, kvm_that_stalls_falls_back_to_tcg);
-	tcase_add_test(other, kvm_missing_means_tcg);
-	tcase_add_test(other, compare_base_and_series);
-	tcase_add_test(other, kcidb_document_validates);
-	tcase_add_test(other, result_renderings);
-	suite_add_tcase(s, parse);
-	suite_add_tcase(s, other);
+	add_tcase(s, "serial_log", SM_TESTS(oops_log, panic_log, warning_and_skip_log,
+					    truncated_log_is_timeout, real_pass_and_leak_logs,
+					    test_output_cannot_fake_kernel_lines));
+	add_tcase(s, "stage", SM_TESTS(first_build_error, apply_series_on_real_repo,
+				       runner_exit_capture_timeout, qemu_timeout_path,
+				       qemu_command_line, kvm_that_stalls_falls_back_to_tcg,
+				       kvm_missing_means_tcg, compare_base_and_series,
+				       kcidb_document_validates, result_renderings));
 	return s;
 }

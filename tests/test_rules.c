@@ -988,50 +988,26 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("rules");
-	TCase *t = tcase_create("stable-tags");
+	TCase *t = add_tcase(s, "stable-tags", SM_TESTS(tag_plain_forms, tag_not_stable,
+							tag_from_forms, tag_ranges,
+							tag_upto_only, tag_prerequisites,
+							tag_conditions, tag_noautosel,
+							tag_unparsed_is_reported,
+							tag_wants_tree));
 
 	tcase_add_checked_fixture(t, NULL, teardown_tag);
-	tcase_add_test(t, tag_plain_forms);
-	tcase_add_test(t, tag_not_stable);
-	tcase_add_test(t, tag_from_forms);
-	tcase_add_test(t, tag_ranges);
-	tcase_add_test(t, tag_upto_only);
-	tcase_add_test(t, tag_prerequisites);
-	tcase_add_test(t, tag_conditions);
-	tcase_add_test(t, tag_noautosel);
-	tcase_add_test(t, tag_unparsed_is_reported);
-	tcase_add_test(t, tag_wants_tree);
-	suite_add_tcase(s, t);
-
-	t = tcase_create("message");
-	tcase_add_test(t, message_trailers_and_folding);
-	tcase_add_test(t, fixes_malformed);
-	tcase_add_test(t, upstream_refs);
-	tcase_add_test(t, json_reader);
-	tcase_add_test(t, numstat_input);
-	tcase_add_test(t, stat_input);
-	tcase_add_test(t, stat_line_without_path);
-	tcase_add_test(t, diff_facts);
-	suite_add_tcase(s, t);
-
-	t = tcase_create("classify");
+	add_tcase(s, "message", SM_TESTS(message_trailers_and_folding, fixes_malformed,
+					 upstream_refs, json_reader, numstat_input, stat_input,
+					 stat_line_without_path, diff_facts));
+	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
+					      word_boundaries, tree_out_of_range_rejects,
+					      noautosel_never_candidate, merge_rejected,
+					      check_relevant_diff_rules,
+					      large_diff_is_penalised, git_show_format,
+					      feature_not_flagged, bad_rules_file_names_line,
+					      fuzz_regressions, features_of_a_commit,
+					      model_scores_and_explains, model_file_errors,
+					      train_is_deterministic));
 	tcase_add_checked_fixture(t, setup_rules, teardown_rules);
-	tcase_add_test(t, seed_is_candidate);
-	tcase_add_test(t, classify_shared_is_classify);
-	tcase_add_test(t, word_boundaries);
-	tcase_add_test(t, tree_out_of_range_rejects);
-	tcase_add_test(t, noautosel_never_candidate);
-	tcase_add_test(t, merge_rejected);
-	tcase_add_test(t, check_relevant_diff_rules);
-	tcase_add_test(t, large_diff_is_penalised);
-	tcase_add_test(t, git_show_format);
-	tcase_add_test(t, feature_not_flagged);
-	tcase_add_test(t, bad_rules_file_names_line);
-	tcase_add_test(t, fuzz_regressions);
-	tcase_add_test(t, features_of_a_commit);
-	tcase_add_test(t, model_scores_and_explains);
-	tcase_add_test(t, model_file_errors);
-	tcase_add_test(t, train_is_deterministic);
-	suite_add_tcase(s, t);
 	return s;
 }

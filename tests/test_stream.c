@@ -271,13 +271,9 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("stream");
-	TCase *tc = tcase_create("stream");
 
-	tcase_add_test(tc, pieces_edge_cases);
-	tcase_add_test(tc, pieces_real_mboxes);
-	tcase_add_test(tc, gzip_members_truncation_corruption);
-	tcase_add_test(tc, lines_bounded);
-	tcase_add_test(tc, sizes);
-	suite_add_tcase(s, tc);
+	add_tcase(s, "stream", SM_TESTS(pieces_edge_cases, pieces_real_mboxes,
+					gzip_members_truncation_corruption, lines_bounded,
+					sizes));
 	return s;
 }

@@ -133,47 +133,37 @@ END_TEST
 START_TEST(patch_id_matches_git_on_real_mails)
 {
 	const char *dirs[] = { "corpus/lists/hwmon/stable-threads/cur", "seeds" };
+	struct strlist paths = STRLIST_INIT;
 	int checked = 0;
 
 	if (shared_missing(__func__))
 		return;
-	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
-		const char *top = shared_path(dirs[d]);
-		DIR *dh = opendir(top);
-		struct dirent *de;
+	list_shared(dirs, ARRAY_SIZE(dirs), &paths);
+	for (size_t i = 0; i < paths.nr && checked < 40; i++) {
+		const char *path = paths.items[i];
+		struct strbuf text = STRBUF_INIT;
+		char *git, mine[41];
 
-		if (!dh)
-			continue;
-		while ((de = readdir(dh)) && checked < 40) {
-			struct strbuf text = STRBUF_INIT;
-			char *path, *git, mine[41];
-
-			if (de->d_name[0] == '.')
-				continue;
-			path = xasprintf("%s/%s", top, de->d_name);
-			ck_assert(read_file(path, &text) == 0);
-			/* Plain-text patches only (not base64 or quoted-printable). */
-			if (!strstr(text.buf, "\ndiff --git ") ||
-			    strstr(text.buf, "Content-Transfer-Encoding: base64") ||
-			    strstr(text.buf, "quoted-printable")) {
-				strbuf_release(&text);
-				free(path);
-				continue;
-			}
-			git = run(NULL, "git patch-id --stable < '%s' | cut -c1-40", path);
-			if (strlen(git) >= 40) {
-				ck_assert_msg(sm_patch_id_from_text(text.buf, text.len, mine) == 0,
-					      "%s: %s", path, sm_last_error());
-				ck_assert_msg(!strncmp(git, mine, 40), "%s: git %.40s, stablemate %s",
-					      path, git, mine);
-				checked++;
-			}
-			free(git);
-			free(path);
+		ck_assert(read_file(path, &text) == 0);
+		/* Plain-text patches only (not base64 or quoted-printable). */
+		if (!strstr(text.buf, "\ndiff --git ") ||
+		    strstr(text.buf, "Content-Transfer-Encoding: base64") ||
+		    strstr(text.buf, "quoted-printable")) {
 			strbuf_release(&text);
+			continue;
 		}
-		closedir(dh);
+		git = run(NULL, "git patch-id --stable < '%s' | cut -c1-40", path);
+		if (strlen(git) >= 40) {
+			ck_assert_msg(sm_patch_id_from_text(text.buf, text.len, mine) == 0,
+				      "%s: %s", path, sm_last_error());
+			ck_assert_msg(!strncmp(git, mine, 40), "%s: git %.40s, stablemate %s",
+				      path, git, mine);
+			checked++;
+		}
+		free(git);
+		strbuf_release(&text);
 	}
+	strlist_clear(&paths);
 	ck_assert_msg(checked >= 10, "only %d real patches compared", checked);
 }
 END_TEST
@@ -1097,30 +1087,25 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
-	TCase *tc = tcase_create("trees");
+	TCase *tc = add_tcase(s, "trees", SM_TESTS(patch_id_matches_git_on_commits,
+						   patch_id_matches_git_on_real_mails,
+						   patch_id_rejects_text_without_diff,
+						   index_maps_every_upstream_form,
+						   index_cache_is_incremental_and_never_trusted,
+						   index_unknown_branch_is_an_error,
+						   first_release_from_tag_graph,
+						   release_map_cache, ancestry_cache,
+						   scan_classifies_for_each_tree,
+						   scan_failure_paths,
+						   scan_diff_cache_same_facts,
+						   diff_cache_keeps_any_path,
+						   steal_picks_candidates_in_order,
+						   yank_replays_and_keeps_backup,
+						   yank_conflict_leaves_branch,
+						   insert_in_the_middle, missing_both_ways,
+						   backports_show_differences, deps_by_blame));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, patch_id_matches_git_on_commits);
-	tcase_add_test(tc, patch_id_matches_git_on_real_mails);
-	tcase_add_test(tc, patch_id_rejects_text_without_diff);
-	tcase_add_test(tc, index_maps_every_upstream_form);
-	tcase_add_test(tc, index_cache_is_incremental_and_never_trusted);
-	tcase_add_test(tc, index_unknown_branch_is_an_error);
-	tcase_add_test(tc, first_release_from_tag_graph);
-	tcase_add_test(tc, release_map_cache);
-	tcase_add_test(tc, ancestry_cache);
-	tcase_add_test(tc, scan_classifies_for_each_tree);
-	tcase_add_test(tc, scan_failure_paths);
-	tcase_add_test(tc, scan_diff_cache_same_facts);
-	tcase_add_test(tc, diff_cache_keeps_any_path);
-	tcase_add_test(tc, steal_picks_candidates_in_order);
-	tcase_add_test(tc, yank_replays_and_keeps_backup);
-	tcase_add_test(tc, yank_conflict_leaves_branch);
-	tcase_add_test(tc, insert_in_the_middle);
-	tcase_add_test(tc, missing_both_ways);
-	tcase_add_test(tc, backports_show_differences);
-	tcase_add_test(tc, deps_by_blame);
-	suite_add_tcase(s, tc);
 	return s;
 }

@@ -217,9 +217,7 @@ static void backport_json(const struct sm_backport *b, struct json_writer *w)
 void sm_backports_result_json(const struct sm_backports_result *res, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_string(w, "fix", res->fix);
-	json_string(w, "subject", res->subject);
-	json_string(w, "patch_id", res->patch_id);
+	JSON_STRINGS(w, "fix subject patch_id", res->fix, res->subject, res->patch_id);
 	json_array_begin(w, "trees");
 	for (size_t i = 0; i < res->nr; i++)
 		backport_json(&res->trees[i], w);

@@ -23,12 +23,7 @@ struct build {
 
 static int is_full_id(const char *s)
 {
-	size_t n = 0;
-
-	for (; s[n]; n++)
-		if (!isxdigit((unsigned char)s[n]) || isupper((unsigned char)s[n]))
-			return 0;
-	return n == 40;
+	return strlen(s) == 40 && is_lower_hex(s, 40);
 }
 
 void sm_branch_cache_add_entry(struct strbuf *sb, const char *id, const char *a, const char *b,

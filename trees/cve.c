@@ -259,11 +259,8 @@ static void cve_free(struct sm_cve *c)
 	for (size_t i = 0; i < c->nr_fixing; i++)
 		free(c->fixing[i]);
 	free(c->fixing);
-	for (size_t i = 0; i < c->nr_ranges; i++) {
-		free(c->ranges[i].version);
-		free(c->ranges[i].less_than);
-		free(c->ranges[i].less_equal);
-	}
+	for (size_t i = 0; i < c->nr_ranges; i++)
+		FREE_ALL(c->ranges[i].version, c->ranges[i].less_than, c->ranges[i].less_equal);
 	free(c->ranges);
 }
 
@@ -386,9 +383,8 @@ const struct sm_cve *sm_cve_find(const struct sm_cve_db *db, const char *id)
 static int same_tree(const char *s, const struct sm_version *v)
 {
 	struct sm_version x;
-	const char *end;
 
-	return s && sm_version_parse(s, &end, &x) == 0 && !sm_version_cmp_tree(&x, v);
+	return s && sm_version_parse(s, NULL, &x) == 0 && !sm_version_cmp_tree(&x, v);
 }
 
 int sm_cve_tree_state(const struct sm_cve *c, const struct sm_version *v, struct strbuf *out)
@@ -407,13 +403,12 @@ int sm_cve_tree_state(const struct sm_cve *c, const struct sm_version *v, struct
 	for (size_t i = 0; i < c->nr_ranges; i++) {
 		const struct sm_cve_range *r = &c->ranges[i];
 		struct sm_version x;
-		const char *end;
 
 		if (r->affected && same_tree(r->version, v)) {
 			strbuf_addstr(out, "still affected");
 			return 1;
 		}
-		if (r->affected || sm_version_parse(r->version, &end, &x) < 0)
+		if (r->affected || sm_version_parse(r->version, NULL, &x) < 0)
 			continue;
 		if (r->less_equal && !strcmp(r->less_equal, "*") && sm_version_cmp_tree(v, &x) >= 0) {
 			strbuf_addf(out, "fixed in %s", r->version);
@@ -423,10 +418,9 @@ int sm_cve_tree_state(const struct sm_cve *c, const struct sm_version *v, struct
 	for (size_t i = 0; i < c->nr_ranges; i++) {
 		const struct sm_cve_range *r = &c->ranges[i];
 		struct sm_version x;
-		const char *end;
 
 		if (!r->affected && !strcmp(r->version, "0") && r->less_than &&
-		    sm_version_parse(r->less_than, &end, &x) == 0 && sm_version_cmp_tree(v, &x) < 0)
+		    sm_version_parse(r->less_than, NULL, &x) == 0 && sm_version_cmp_tree(v, &x) < 0)
 			introduced = r->less_than;
 	}
 	if (introduced) {

@@ -335,10 +335,8 @@ void sm_deps_result_release(struct sm_deps_result *res)
 static void dep_json(const struct sm_dep *d, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_string(w, "id", d->id);
-	json_string(w, "subject", d->subject);
-	json_int(w, "lines", d->lines);
-	json_int(w, "level", d->level);
+	JSON_STRINGS(w, "id subject", d->id, d->subject);
+	JSON_INTS(w, "lines level", d->lines, d->level);
 	json_bool(w, "new_file", d->new_file);
 	json_strlist(w, "paths", &d->paths);
 	json_object_end(w);
@@ -348,12 +346,9 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_string(w, "fix", res->fix);
-	json_string(w, "subject", res->subject);
-	json_string(w, "tree", tree);
-	json_string(w, "base", res->base[0] ? res->base : NULL);
-	json_int(w, "already_in_tree", (long long)res->already_in_tree);
-	json_int(w, "levels", res->level);
+	JSON_STRINGS(w, "fix subject tree base", res->fix, res->subject, tree,
+		     res->base[0] ? res->base : NULL);
+	JSON_INTS(w, "already_in_tree levels", res->already_in_tree, res->level);
 	json_bool(w, "truncated", res->truncated);
 	json_array_begin(w, "deps");
 	for (size_t i = 0; i < res->nr; i++)

@@ -105,12 +105,7 @@ static int index_commit(void *data, git_repository *repo, const git_oid *id)
 
 static int is_id(const char *s, size_t len, int allow_short)
 {
-	if (len > 40 || len < (allow_short ? MIN_ABBREV : 40))
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
-			return 0;
-	return 1;
+	return len <= 40 && len >= (allow_short ? MIN_ABBREV : 40) && is_lower_hex(s, len);
 }
 
 /* Reads one cache entry line, "<id> <reverts|-> <fix,fix|-> <subject>". */
@@ -143,18 +138,15 @@ static int read_entry(void *data, const char *line, size_t len)
 	return 0;
 }
 
-static void clear_entries(struct sm_lifecycle *lc)
+static void clear_entries(void *data)
 {
+	struct sm_lifecycle *lc = data;
+
 	for (size_t i = 0; i < lc->nr; i++) {
 		free(lc->entries[i].fixes);
 		free(lc->entries[i].subject);
 	}
 	lc->nr = 0;
-}
-
-static void clear_cb(void *data)
-{
-	clear_entries(data);
 }
 
 static size_t write_entries(void *data, struct strbuf *sb)
@@ -173,7 +165,7 @@ static const struct sm_branch_index_ops life_ops = {
 	.what = "lifecycle cache",
 	.read_entry = read_entry,
 	.write_entries = write_entries,
-	.clear = clear_cb,
+	.clear = clear_entries,
 	.add_commit = index_commit,
 };
 
@@ -239,10 +231,7 @@ int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char
 void sm_lifecycle_release(struct sm_lifecycle *lc)
 {
 	clear_entries(lc);
-	free(lc->entries);
-	free(lc->refname);
-	free(lc->cache_path);
-	free(lc->refs);
+	FREE_ALL(lc->entries, lc->refname, lc->cache_path, lc->refs);
 	strmap_clear(&lc->by_id);
 	memset(lc, 0, sizeof(*lc));
 }

@@ -99,6 +99,13 @@ void sm_missing_result_release(struct sm_missing_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+static void entry_json(const struct sm_missing_entry *e, struct json_writer *w)
+{
+	json_object_begin(w, NULL);
+	JSON_STRINGS(w, "upstream stable subject", e->upstream, e->stable, e->subject);
+	json_object_end(w);
+}
+
 static void side_json(const struct sm_missing_side *s, struct json_writer *w, const char *key)
 {
 	json_object_begin(w, key);
@@ -106,13 +113,8 @@ static void side_json(const struct sm_missing_side *s, struct json_writer *w, co
 	json_int(w, "total", (long long)s->total);
 	json_string(w, "index_cache", s->cache ? s->cache : "off");
 	json_array_begin(w, "only_here");
-	for (size_t i = 0; i < s->nr; i++) {
-		json_object_begin(w, NULL);
-		json_string(w, "upstream", s->only[i].upstream);
-		json_string(w, "stable", s->only[i].stable);
-		json_string(w, "subject", s->only[i].subject);
-		json_object_end(w);
-	}
+	for (size_t i = 0; i < s->nr; i++)
+		entry_json(&s->only[i], w);
 	json_array_end(w);
 	json_object_end(w);
 }

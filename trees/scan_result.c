@@ -70,28 +70,13 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 			json_string(w, "patch_id", it->patch_id);
 		else
 			json_null(w, "patch_id");
-		if (it->fixes_target)
-			json_string(w, "fixes_target", it->fixes_target);
-		else
-			json_null(w, "fixes_target");
-		if (it->fixes_first_release)
-			json_string(w, "fixes_first_release", it->fixes_first_release);
-		else
-			json_null(w, "fixes_first_release");
+		json_string(w, "fixes_target", it->fixes_target);
+		json_string(w, "fixes_first_release", it->fixes_first_release);
 		json_int(w, "committed", it->committed);
-		if (it->reverted_by)
-			json_string(w, "reverted_by", it->reverted_by);
-		else
-			json_null(w, "reverted_by");
+		json_string(w, "reverted_by", it->reverted_by);
 		json_strlist(w, "later_fixes", &it->later_fixes);
-		if (it->soak_wait)
-			json_string(w, "soak_wait", it->soak_wait);
-		else
-			json_null(w, "soak_wait");
-		if (it->cve)
-			json_string(w, "cve", it->cve);
-		else
-			json_null(w, "cve");
+		json_string(w, "soak_wait", it->soak_wait);
+		json_string(w, "cve", it->cve);
 		sm_verdict_json(&it->verdict, w, "verdict");
 		json_array_begin(w, "trees");
 		for (size_t t = 0; t < o->nr_trees && it->trees; t++) {
@@ -103,20 +88,14 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 			if (tr->verdict.kind == SM_CANDIDATE)
 				any = 1;
 			json_bool(w, "present", tr->present);
-			if (tr->present_as)
-				json_string(w, "present_as", tr->present_as);
-			else
-				json_null(w, "present_as");
+			json_string(w, "present_as", tr->present_as);
 			if (tr->applies < 0)
 				json_null(w, "applies");
 			else
 				json_bool(w, "applies", tr->applies);
 			json_strlist(w, "deps", &tr->deps);
 			json_strlist(w, "take_with", &tr->take_with);
-			if (tr->queued)
-				json_string(w, "queued", tr->queued);
-			else
-				json_null(w, "queued");
+			json_string(w, "queued", tr->queued);
 			sm_verdict_json(&tr->verdict, w, "verdict");
 			json_object_end(w);
 		}

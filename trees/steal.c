@@ -182,11 +182,8 @@ out:
 
 void sm_steal_result_release(struct sm_steal_result *res)
 {
-	for (size_t i = 0; i < res->nr; i++) {
-		free(res->entries[i].subject);
-		free(res->entries[i].reason);
-		free(res->entries[i].with);
-	}
+	for (size_t i = 0; i < res->nr; i++)
+		FREE_ALL(res->entries[i].subject, res->entries[i].reason, res->entries[i].with);
 	free(res->entries);
 	free(res->refname);
 	memset(res, 0, sizeof(*res));
@@ -195,22 +192,16 @@ void sm_steal_result_release(struct sm_steal_result *res)
 static void steal_entry_json(const struct sm_steal_entry *e, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_string(w, "upstream", e->upstream);
-	json_string(w, "subject", e->subject);
-	json_string(w, "stable", e->reason ? NULL : e->stable);
-	json_string(w, "left_out", e->reason);
-	json_string(w, "with", e->with);
+	JSON_STRINGS(w, "upstream subject stable left_out with", e->upstream, e->subject,
+		     e->reason ? NULL : e->stable, e->reason, e->with);
 	json_object_end(w);
 }
 
 void sm_steal_result_json(const struct sm_steal_result *res, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	json_string(w, "branch", res->refname);
-	json_string(w, "base", res->base);
-	json_string(w, "tip", res->tip);
-	json_int(w, "scanned", (long long)res->nr_scanned);
-	json_int(w, "picked", (long long)res->nr_picked);
+	JSON_STRINGS(w, "branch base tip", res->refname, res->base, res->tip);
+	JSON_INTS(w, "scanned picked", res->nr_scanned, res->nr_picked);
 	json_array_begin(w, "commits");
 	for (size_t i = 0; i < res->nr; i++)
 		steal_entry_json(&res->entries[i], w);

@@ -64,10 +64,7 @@ void sm_release_tags_release(struct sm_release_tags *t)
 {
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->tags[i].name);
-	free(t->tags);
-	free(t->map);
-	free(t->sorted);
-	free(t->map_cache_path);
+	FREE_ALL(t->tags, t->map, t->sorted, t->map_cache_path);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -119,12 +119,7 @@ static int is_hex40_or_dash(const char *s, size_t len, int allow_short)
 {
 	if (len == 1 && s[0] == '-')
 		return 1;
-	if (len > 40 || (!allow_short && len != 40) || len < 4)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
-			return 0;
-	return 1;
+	return len <= 40 && len >= (allow_short ? 4 : 40) && is_lower_hex(s, len);
 }
 
 /* Reads one cache entry line, "<stable> <upstream|-> <patch-id|-> <subject>". */
@@ -149,16 +144,13 @@ static int read_entry(void *data, const char *line, size_t len)
 	return 0;
 }
 
-static void clear_entries(struct sm_upstream_index *idx)
+static void clear_entries(void *data)
 {
+	struct sm_upstream_index *idx = data;
+
 	for (size_t i = 0; i < idx->nr; i++)
 		free(idx->entries[i].subject);
 	idx->nr = 0;
-}
-
-static void clear_cb(void *data)
-{
-	clear_entries(data);
 }
 
 static size_t write_entries(void *data, struct strbuf *sb)
@@ -177,7 +169,7 @@ static const struct sm_branch_index_ops index_ops = {
 	.what = "index cache",
 	.read_entry = read_entry,
 	.write_entries = write_entries,
-	.clear = clear_cb,
+	.clear = clear_entries,
 	.add_commit = index_commit,
 };
 
@@ -212,10 +204,7 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 void sm_upstream_index_release(struct sm_upstream_index *idx)
 {
 	clear_entries(idx);
-	free(idx->entries);
-	free(idx->refname);
-	free(idx->cache_path);
-	free(idx->abbrev);
+	FREE_ALL(idx->entries, idx->refname, idx->cache_path, idx->abbrev);
 	strmap_clear(&idx->by_upstream);
 	strmap_clear(&idx->by_stable);
 	strmap_clear(&idx->by_patch_id);
