@@ -169,7 +169,7 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	/* git format-patch's separator "From <sha> Mon Sep 17 ..." names the commit */
 	if (!c.id && strlen(m->from) > 40 && m->from[40] == ' ' && is_hex_string(m->from, 40))
 		c.id = xstrndup(m->from, 40);
-	sm_classify(b->o->rules, &c, &b->o->tree, &v);
+	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
 	batch_line(b->o, NULL, &c, &v, &b->out);
 	sm_verdict_release(&v);
 	sm_commit_release(&c);
@@ -306,7 +306,7 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 		if (json_get_raw(line, n, "files", &tmp) == JSON_FOUND && tmp.len &&
 		    tmp.buf[0] == '[')
 			each_array_element(tmp.buf, tmp.len, add_json_file, &c);
-		sm_classify(b->o->rules, &c, &b->o->tree, &v);
+		sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
 		batch_line(b->o, id.len ? id.buf : NULL, &c, &v, &b->out);
 		sm_verdict_release(&v);
 		sm_commit_release(&c);

@@ -354,10 +354,11 @@ void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
 	classify_with_model(r, c, tree, model, v);
 }
 
-void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
-		 const struct sm_tree_ctx *tree, struct sm_verdict *v)
+static void classify(const struct sm_rules *r, const struct sm_commit *c,
+		     const struct sm_tree_ctx *tree, struct sm_verdict *v, int codes_only)
 {
 	sm_verdict_init(v);
+	v->codes_only = codes_only;
 	if (r->model) {
 		classify_with_model(r, c, tree, NULL, v);
 		return;
@@ -372,4 +373,16 @@ void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
 	if (c->reverts_sha)
 		sm_verdict_add(v, "revert", 0, "reverts %s", c->reverts_sha);
 	sm_verdict_finish(r, v);
+}
+
+void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
+		 const struct sm_tree_ctx *tree, struct sm_verdict *v)
+{
+	classify(r, c, tree, v, 0);
+}
+
+void sm_classify_codes(const struct sm_rules *r, const struct sm_commit *c,
+		       const struct sm_tree_ctx *tree, struct sm_verdict *v)
+{
+	classify(r, c, tree, v, 1);
 }

@@ -38,6 +38,7 @@ struct emitter {
 	unsigned gen_of[SEEN_SLOTS];
 	unsigned gen;
 	unsigned nr_seen;
+	int want_detail;	/* 0: detail always NULL (sm_features_extract_brief) */
 	char buf[160];
 };
 
@@ -58,7 +59,7 @@ static void emit(struct emitter *e, const char *name, size_t len, const char *de
 	e->gen_of[i] = e->gen;
 	e->seen[i] = h;
 	e->nr_seen++;
-	e->fn(e->ctx, name, len, h, detail);
+	e->fn(e->ctx, name, len, h, e->want_detail ? detail : NULL);
 }
 
 static void emits(struct emitter *e, const char *name, const char *detail)
@@ -317,6 +318,10 @@ static void people_features(struct emitter *e, const struct sm_rules *r, const s
 		while (a->pattern[n] && isalnum((unsigned char)a->pattern[n]) && n + 1 < sizeof(first))
 			first[n] = (char)tolower((unsigned char)a->pattern[n]), n++;
 		first[n] = '\0';
+		if (!e->want_detail) {
+			emitf(e, NULL, "person:%s:%s", role, first);
+			continue;
+		}
 		snprintf(e->buf, sizeof(e->buf), "%s %s", a->role, who);
 		{
 			char *detail = xstrdup(e->buf);
@@ -497,15 +502,17 @@ static void keyword_feature(void *ctx, size_t rule, int in_subject, const char *
 	const char *id = k->r->keywords[rule].id;
 	char detail[96];
 
-	snprintf(detail, sizeof(detail), "%s \"%.*s\"", in_subject ? "subject says" : "says",
-		 (int)(len > 60 ? 60 : len), match);
+	detail[0] = '\0';
+	if (k->e->want_detail)
+		snprintf(detail, sizeof(detail), "%s \"%.*s\"", in_subject ? "subject says" : "says",
+			 (int)(len > 60 ? 60 : len), match);
 	emitf(k->e, detail, "keyword:%s", id);
 	if (in_subject)
 		emitf(k->e, detail, "subject-keyword:%s", id);
 }
 
-void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
-			 void *ctx)
+static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
+		    void *ctx, int want_detail)
 {
 	struct emitter *e = tl_emitter;
 	struct kw_ctx kw;
@@ -516,6 +523,7 @@ void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm
 	}
 	e->fn = fn;
 	e->ctx = ctx;
+	e->want_detail = want_detail;
 	e->nr_seen = 0;
 	if (++e->gen == 0) {
 		memset(e->gen_of, 0, sizeof(e->gen_of));
@@ -530,6 +538,18 @@ void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm
 	body_features(e, c);
 	people_features(e, r, c);
 	diff_features(e, r, c);
+}
+
+void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
+			 void *ctx)
+{
+	extract(r, c, fn, ctx, 1);
+}
+
+void sm_features_extract_brief(const struct sm_rules *r, const struct sm_commit *c,
+			       sm_feature_fn fn, void *ctx)
+{
+	extract(r, c, fn, ctx, 0);
 }
 
 int sm_feature_is_open(const char *name, size_t len)

@@ -284,7 +284,7 @@ double sm_model_logit(const struct sm_rules *r, const struct sm_model *m, const 
 
 	x.m = m;
 	x.sum = m->bias;
-	sm_features_extract(r, c, sum_feature, &x);
+	sm_features_extract_brief(r, c, sum_feature, &x);
 	for (int k = 1; k < SM_NR_PARTS; k++)
 		if (missing & (1u << k))
 			x.sum += m->missing[k];
@@ -298,6 +298,11 @@ static void add_hits(struct sm_verdict *v, const struct hit *h, size_t nr, int *
 	for (size_t i = 0; i < nr; i++) {
 		int w = (int)lround(SM_MODEL_SCALE * h[i].w);
 
+		if (v->codes_only) {
+			sm_verdict_add(v, h[i].name, w, "%s", "");
+			*listed += w;
+			continue;
+		}
 		strbuf_reset(&text);
 		sm_feature_describe(h[i].name, h[i].len, h[i].has_detail ? h[i].detail : NULL, &text);
 		sm_verdict_add(v, h[i].name, w, "%s", text.buf);
@@ -318,7 +323,10 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 	x->sum = 0;
 	x->others = 0;
 	x->nr_fixed = x->nr_open = 0;
-	sm_features_extract(r, c, explain_feature, x);
+	if (v->codes_only)
+		sm_features_extract_brief(r, c, explain_feature, x);
+	else
+		sm_features_extract(r, c, explain_feature, x);
 	total = (int)lround(SM_MODEL_SCALE * (m->bias + x->sum));
 	bias = (int)lround(SM_MODEL_SCALE * m->bias);
 	sm_verdict_add(v, "model:bias", bias, "where every commit starts (the training data's base rate)");
