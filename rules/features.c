@@ -18,15 +18,21 @@
 #define MAX_BODY_WORDS 300
 #define SEEN_SLOTS 4096
 
-uint64_t sm_feature_hash(const char *name, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
+#define FNV_BASIS 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
 
+static inline uint64_t fnv_add(uint64_t h, const char *s, size_t len)
+{
 	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)name[i];
-		h *= 1099511628211ULL;
+		h ^= (unsigned char)s[i];
+		h *= FNV_PRIME;
 	}
 	return h;
+}
+
+uint64_t sm_feature_hash(const char *name, size_t len)
+{
+	return fnv_add(FNV_BASIS, name, len);
 }
 
 struct emitter {
@@ -44,9 +50,10 @@ struct emitter {
 
 static _Thread_local struct emitter *tl_emitter;
 
-static void emit(struct emitter *e, const char *name, size_t len, const char *detail)
+/* name with its hash h (sm_feature_hash) worked out already */
+static void emit_hashed(struct emitter *e, const char *name, size_t len, uint64_t h,
+			const char *detail)
 {
-	uint64_t h = sm_feature_hash(name, len);
 	size_t i = (size_t)(h ^ (h >> 29)) & (SEEN_SLOTS - 1);
 
 	if (e->nr_seen >= SEEN_SLOTS / 2)
@@ -60,6 +67,22 @@ static void emit(struct emitter *e, const char *name, size_t len, const char *de
 	e->seen[i] = h;
 	e->nr_seen++;
 	e->fn(e->ctx, name, len, h, e->want_detail ? detail : NULL);
+}
+
+static void emit(struct emitter *e, const char *name, size_t len, const char *detail)
+{
+	emit_hashed(e, name, len, sm_feature_hash(name, len), detail);
+}
+
+/* prefix then s (len bytes), cut as emitf cuts */
+static void emit2(struct emitter *e, const char *prefix, size_t prefix_len, const char *s,
+		  size_t len, const char *detail)
+{
+	if (len > sizeof(e->buf) - 1 - prefix_len)
+		len = sizeof(e->buf) - 1 - prefix_len;
+	memcpy(e->buf, prefix, prefix_len);
+	memcpy(e->buf + prefix_len, s, len);
+	emit(e, e->buf, prefix_len + len, detail);
 }
 
 static void emits(struct emitter *e, const char *name, const char *detail)
@@ -84,9 +107,14 @@ static void emitf(struct emitter *e, const char *detail, const char *fmt, ...)
 	emit(e, e->buf, (size_t)n, detail);
 }
 
-static int tok_byte(unsigned char ch)
+static inline int tok_byte(unsigned char ch)
 {
-	return isalnum(ch) || ch == '_';
+	return (unsigned)((ch | 32) - 'a') < 26 || (unsigned)(ch - '0') < 10 || ch == '_';
+}
+
+static inline int alpha_byte(unsigned char ch)
+{
+	return (unsigned)((ch | 32) - 'a') < 26;
 }
 
 /* Breaks a pair: punctuation that ends a clause. */
@@ -96,78 +124,75 @@ static int clause_break(unsigned char ch)
 	       ch == '!' || ch == '?' || ch == '"' || ch == '\n';
 }
 
-static int keep_token(const char *t, size_t n)
-{
-	size_t digits = 0, hex = 0;
-
-	if (n < 2 || n > MAX_TOKEN)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (isdigit((unsigned char)t[i]))
-			digits++;
-		if (isxdigit((unsigned char)t[i]))
-			hex++;
-	}
-	if (digits == n)
-		return 0;	/* numbers */
-	if (n >= 7 && hex == n && digits)
-		return 0;	/* commit ids */
-	return 1;
-}
-
 /* Words and pairs of text as "<ns>:w" and "<ns>2:w1 w2". Returns the
- * number of words read (at most max). */
-static unsigned words(struct emitter *e, const char *ns, const char *text, size_t len,
-		      unsigned max)
+ * number of words read (at most max). This is the hot loop of classify:
+ * a word is read once, case-folded into both names and hashed for both
+ * (and for the next pair's "<ns>2:w1 " part) as it goes. Words of 2..24
+ * bytes, not all digits, not a commit id (7+ hex digits with a digit). */
+static unsigned words(struct emitter *e, char ns, const char *text, size_t len, unsigned max)
 {
-	char prev[MAX_TOKEN + 1], cur[MAX_TOKEN + 1];
-	size_t prev_len = 0, p = 0, ns_len = strlen(ns);
+	/* one = "<ns>:cur", two = "<ns>2:prev cur"; room for a fixed-size
+	 * copy of MAX_TOKEN bytes wherever a word goes */
+	char one[2 + 2 * MAX_TOKEN], two[3 + 3 * MAX_TOKEN + 2], cur[2 * MAX_TOKEN];
+	const char one_pre[2] = { ns, ':' }, two_pre[3] = { ns, '2', ':' };
+	const uint64_t h_one = sm_feature_hash(one_pre, 2), h_two = sm_feature_hash(two_pre, 3);
+	uint64_t h_prev = 0;	/* the hash of "<ns>2:prev " */
+	size_t prev_len = 0, p = 0;
+	const unsigned char *t = (const unsigned char *)text;
 	unsigned nr = 0;
 	int broken = 1;
 
+	memcpy(one, one_pre, 2);
+	memcpy(two, two_pre, 3);
+	memset(cur, 0, sizeof(cur));
 	while (p < len && nr < max) {
-		size_t start, n;
+		size_t start, n, digits = 0, hex = 0;
+		uint64_t h1 = h_one, h2 = h_prev, h3 = h_two;
 
-		while (p < len && !tok_byte((unsigned char)text[p])) {
-			if (clause_break((unsigned char)text[p]))
+		while (p < len && !tok_byte(t[p])) {
+			if (clause_break(t[p]))
 				broken = 1;
 			p++;
 		}
 		start = p;
-		while (p < len && (tok_byte((unsigned char)text[p]) ||
-				   /* "don't", "isn't" stay one word */
-				   (text[p] == '\'' && p + 1 < len && p > start &&
-				    isalpha((unsigned char)text[p + 1]))))
+		/* "don't", "isn't" stay one word */
+		while (p < len && (tok_byte(t[p]) ||
+				   (t[p] == '\'' && p + 1 < len && p > start && alpha_byte(t[p + 1]))))
 			p++;
 		n = p - start;
-		if (!keep_token(text + start, n)) {
+		if (n < 2 || n > MAX_TOKEN) {
 			if (n)
 				broken = 1;
 			continue;
 		}
-		for (size_t i = 0; i < n; i++)
-			cur[i] = (char)tolower((unsigned char)text[start + i]);
-		cur[n] = '\0';
-		nr++;
-		/* "<ns>:cur" and "<ns>2:prev cur", built by hand: this is the
-		 * hot loop of classify */
-		memcpy(e->buf, ns, ns_len);
-		e->buf[ns_len] = ':';
-		memcpy(e->buf + ns_len + 1, cur, n);
-		emit(e, e->buf, ns_len + 1 + n, NULL);
-		if (!broken) {
-			size_t k = ns_len;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char ch = t[start + i];
 
-			memcpy(e->buf, ns, ns_len);
-			e->buf[k++] = '2';
-			e->buf[k++] = ':';
-			memcpy(e->buf + k, prev, prev_len);
-			k += prev_len;
-			e->buf[k++] = ' ';
-			memcpy(e->buf + k, cur, n);
-			emit(e, e->buf, k + n, NULL);
+			digits += (unsigned)(ch - '0') < 10;
+			hex += (unsigned)(ch - '0') < 10 || (unsigned)((ch | 32) - 'a') < 6;
+			ch = (unsigned char)(ch + (((unsigned)(ch - 'A') < 26) << 5));
+			cur[i] = (char)ch;
+			h1 = (h1 ^ ch) * FNV_PRIME;
+			h2 = (h2 ^ ch) * FNV_PRIME;
+			h3 = (h3 ^ ch) * FNV_PRIME;
 		}
-		memcpy(prev, cur, n + 1);
+		if (digits == n || (n >= 7 && hex == n && digits)) {
+			/* numbers, commit ids */
+			broken = 1;
+			continue;
+		}
+		nr++;
+		memcpy(one + 2, cur, MAX_TOKEN);
+		emit_hashed(e, one, 2 + n, h1, NULL);
+		if (!broken) {
+			size_t k = 3 + prev_len + 1;
+
+			memcpy(two + k, cur, MAX_TOKEN);
+			emit_hashed(e, two, k + n, h2, NULL);
+		}
+		memcpy(two + 3, cur, MAX_TOKEN);
+		two[3 + n] = ' ';
+		h_prev = (h3 ^ ' ') * FNV_PRIME;
 		prev_len = n;
 		broken = 0;
 	}
@@ -203,7 +228,7 @@ static void body_features(struct emitter *e, const struct sm_commit *c)
 			quoted++;
 		} else if (nr < MAX_BODY_WORDS) {
 			/* a line break inside a paragraph does not end a clause */
-			nr += words(e, "b", p, n, MAX_BODY_WORDS - nr);
+			nr += words(e, 'b', p, n, MAX_BODY_WORDS - nr);
 		}
 		if (n)
 			lines++;
@@ -266,15 +291,15 @@ static void subject_features(struct emitter *e, const struct sm_commit *c)
 		for (size_t i = 0; i < m; i++)
 			pre[i] = (char)tolower((unsigned char)s[i]);
 		pre[m] = '\0';
-		emitf(e, NULL, "prefix:%s", pre);
+		emit2(e, "prefix:", 7, pre, m, NULL);
 		while (first < m && pre[first] != '/' && pre[first] != ':' && pre[first] != ' ')
 			first++;
 		if (first < m)
-			emitf(e, NULL, "prefix1:%.*s", (int)first, pre);
+			emit2(e, "prefix1:", 8, pre, first, NULL);
 	} else {
 		emits(e, "prefix:none", "the subject names no subsystem");
 	}
-	words(e, "s", s + at, strlen(s + at), 64);
+	words(e, 's', s + at, strlen(s + at), 64);
 }
 
 static void email_of(const char *who, char *out, size_t size)
@@ -506,9 +531,9 @@ static void keyword_feature(void *ctx, size_t rule, int in_subject, const char *
 	if (k->e->want_detail)
 		snprintf(detail, sizeof(detail), "%s \"%.*s\"", in_subject ? "subject says" : "says",
 			 (int)(len > 60 ? 60 : len), match);
-	emitf(k->e, detail, "keyword:%s", id);
+	emit2(k->e, "keyword:", 8, id, strlen(id), detail);
 	if (in_subject)
-		emitf(k->e, detail, "subject-keyword:%s", id);
+		emit2(k->e, "subject-keyword:", 16, id, strlen(id), detail);
 }
 
 static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,

@@ -20,6 +20,10 @@
  * they count, ahead of the strongest of the others. */
 static int is_rule_feature(const char *name, size_t len)
 {
+	/* the words ("s:", "b2:"...), most of what is asked, have none of
+	 * these prefixes */
+	if (len >= 3 && (name[1] == ':' || name[2] == ':'))
+		return 0;
 	static const char *const prefixes[] = { "keyword:", "subject-keyword:", "stable-", "fixes-",
 						"person:", "reported-by:" };
 	static const char *const names[] = { "tiny-diff", "too-large", "docs-only", "device-id",
