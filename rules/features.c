@@ -107,28 +107,33 @@ static void emitf(struct emitter *e, const char *detail, const char *fmt, ...)
 	emit(e, e->buf, (size_t)n, detail);
 }
 
-static inline int tok_byte(unsigned char ch)
-{
-	return (unsigned)((ch | 32) - 'a') < 26 || (unsigned)(ch - '0') < 10 || ch == '_';
-}
+/* Byte classes for words(): C-locale isalnum() or '_' (a word byte),
+ * isalpha(), isdigit(), isxdigit(), and the punctuation that ends a
+ * clause (breaks a pair). */
+enum { C_TOK = 1, C_ALPHA = 2, C_DIGIT = 4, C_HEX = 8, C_BREAK = 16 };
 
-static inline int alpha_byte(unsigned char ch)
-{
-	return (unsigned)((ch | 32) - 'a') < 26;
-}
-
-/* Breaks a pair: punctuation that ends a clause. */
-static int clause_break(unsigned char ch)
-{
-	return ch == '.' || ch == ',' || ch == ':' || ch == ';' || ch == '(' || ch == ')' ||
-	       ch == '!' || ch == '?' || ch == '"' || ch == '\n';
-}
+static const unsigned char byte_class[256] = {
+	['\n'] = C_BREAK, ['!'] = C_BREAK, ['"'] = C_BREAK, ['('] = C_BREAK, [')'] = C_BREAK,
+	[','] = C_BREAK, ['.'] = C_BREAK, [':'] = C_BREAK, [';'] = C_BREAK, ['?'] = C_BREAK,
+	['_'] = C_TOK,
+#define D(c) [c] = C_TOK | C_DIGIT | C_HEX
+	D('0'), D('1'), D('2'), D('3'), D('4'), D('5'), D('6'), D('7'), D('8'), D('9'),
+#undef D
+#define X(c) [c] = C_TOK | C_ALPHA | C_HEX, [c - 32] = C_TOK | C_ALPHA | C_HEX
+	X('a'), X('b'), X('c'), X('d'), X('e'), X('f'),
+#undef X
+#define A(c) [c] = C_TOK | C_ALPHA, [c - 32] = C_TOK | C_ALPHA
+	A('g'), A('h'), A('i'), A('j'), A('k'), A('l'), A('m'), A('n'), A('o'), A('p'), A('q'),
+	A('r'), A('s'), A('t'), A('u'), A('v'), A('w'), A('x'), A('y'), A('z'),
+#undef A
+};
 
 /* Words and pairs of text as "<ns>:w" and "<ns>2:w1 w2". Returns the
  * number of words read (at most max). This is the hot loop of classify:
  * a word is read once, case-folded into both names and hashed for both
  * (and for the next pair's "<ns>2:w1 " part) as it goes. Words of 2..24
- * bytes, not all digits, not a commit id (7+ hex digits with a digit). */
+ * bytes, not all digits, not a commit id (7+ hex digits with a digit);
+ * "don't", "isn't" stay one word. */
 static unsigned words(struct emitter *e, char ns, const char *text, size_t len, unsigned max)
 {
 	/* one = "<ns>:cur", two = "<ns>2:prev cur"; room for a fixed-size
@@ -146,19 +151,21 @@ static unsigned words(struct emitter *e, char ns, const char *text, size_t len, 
 	memcpy(two, two_pre, 3);
 	memset(cur, 0, sizeof(cur));
 	while (p < len && nr < max) {
-		size_t start, n, digits = 0, hex = 0;
+		size_t start, n;
+		unsigned all = 0xff, any = 0;
 		uint64_t h1 = h_one, h2 = h_prev, h3 = h_two;
 
-		while (p < len && !tok_byte(t[p])) {
-			if (clause_break(t[p]))
-				broken = 1;
+		while (p < len && !(byte_class[t[p]] & C_TOK)) {
+			broken |= byte_class[t[p]] & C_BREAK;
 			p++;
 		}
 		start = p;
-		/* "don't", "isn't" stay one word */
-		while (p < len && (tok_byte(t[p]) ||
-				   (t[p] == '\'' && p + 1 < len && p > start && alpha_byte(t[p + 1]))))
+		while (p < len) {
+			if (!(byte_class[t[p]] & C_TOK) &&
+			    !(t[p] == '\'' && p > start && p + 1 < len && (byte_class[t[p + 1]] & C_ALPHA)))
+				break;
 			p++;
+		}
 		n = p - start;
 		if (n < 2 || n > MAX_TOKEN) {
 			if (n)
@@ -166,17 +173,17 @@ static unsigned words(struct emitter *e, char ns, const char *text, size_t len, 
 			continue;
 		}
 		for (size_t i = 0; i < n; i++) {
-			unsigned char ch = t[start + i];
+			unsigned char ch = t[start + i], k = byte_class[ch];
 
-			digits += (unsigned)(ch - '0') < 10;
-			hex += (unsigned)(ch - '0') < 10 || (unsigned)((ch | 32) - 'a') < 6;
-			ch = (unsigned char)(ch + (((unsigned)(ch - 'A') < 26) << 5));
+			all &= k;
+			any |= k;
+			ch = (unsigned char)(ch | ((k & C_ALPHA) << 4));
 			cur[i] = (char)ch;
 			h1 = (h1 ^ ch) * FNV_PRIME;
 			h2 = (h2 ^ ch) * FNV_PRIME;
 			h3 = (h3 ^ ch) * FNV_PRIME;
 		}
-		if (digits == n || (n >= 7 && hex == n && digits)) {
+		if ((all & C_DIGIT) || (n >= 7 && (all & C_HEX) && (any & C_DIGIT))) {
 			/* numbers, commit ids */
 			broken = 1;
 			continue;
