@@ -45,28 +45,36 @@ static int hex4(const char *p, const char *end, unsigned *v)
 	return *e ? -1 : 0;
 }
 
-/* Reads a string at c->p (the opening quote); out may be NULL to skip. */
+/* Reads a string at c->p (the opening quote); out may be NULL to skip.
+ * The runs between escapes are copied whole: the next quote and the next
+ * backslash are found with memchr, each looked for again only once passed. */
 static int read_string(struct cursor *c, struct strbuf *out)
 {
+	const char *quote, *bs;
+
 	if (c->p >= c->end || *c->p != '"')
 		return -1;
 	c->p++;
+	quote = memchr(c->p, '"', (size_t)(c->end - c->p));
+	if (!quote)
+		return -1;
+	bs = memchr(c->p, '\\', (size_t)(quote - c->p));
+	if (out)
+		strbuf_grow(out, (size_t)(quote - c->p));
 	while (c->p < c->end) {
-		char ch = *c->p++;
+		char ch;
 		unsigned cp, lo;
 
-		if (ch == '"')
-			return 0;
-		if (ch != '\\') {
-			/* copy the whole run up to the next quote or escape at once */
-			const char *run = c->p - 1;
-
-			while (c->p < c->end && *c->p != '"' && *c->p != '\\')
-				c->p++;
+		if (!bs || bs > quote) {
+			/* no escape before the quote: the rest of the string */
 			if (out)
-				strbuf_add(out, run, (size_t)(c->p - run));
-			continue;
+				strbuf_add(out, c->p, (size_t)(quote - c->p));
+			c->p = quote + 1;
+			return 0;
 		}
+		if (out)
+			strbuf_add(out, c->p, (size_t)(bs - c->p));
+		c->p = bs + 1;
 		if (c->p >= c->end)
 			return -1;
 		ch = *c->p++;
@@ -90,6 +98,13 @@ static int read_string(struct cursor *c, struct strbuf *out)
 		}
 		if (out)
 			put_utf8(out, cp);
+		if (c->p > quote) {
+			/* the quote was escaped (or inside \uXXXX): the next one */
+			quote = c->p < c->end ? memchr(c->p, '"', (size_t)(c->end - c->p)) : NULL;
+			if (!quote)
+				return -1;
+		}
+		bs = c->p < quote ? memchr(c->p, '\\', (size_t)(quote - c->p)) : NULL;
 	}
 	return -1;
 }

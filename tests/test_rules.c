@@ -616,6 +616,25 @@ START_TEST(json_reader)
 	ck_assert_int_eq(json_get_string(j, strlen(j), "absent", &sb), JSON_ABSENT);
 	ck_assert_int_eq(json_get_string("{\"a\": }", 7, "b", &sb), -1);
 	ck_assert_int_eq(json_get_string("[1]", 3, "b", &sb), -1);
+	/* escapes next to the quotes, escaped quotes and backslashes, a
+	 * skipped member with escapes, bad and unterminated strings */
+	{
+		static const char k[] = "{\"s\": \"\\\"x\\\\\\\"\", \"b\": \"\\\\\\n\\\"\"}";
+
+		strbuf_reset(&sb);
+		ck_assert_int_eq(json_get_string(k, strlen(k), "b", &sb), JSON_FOUND);
+		ck_assert_str_eq(sb.buf, "\\\n\"");
+		strbuf_reset(&sb);
+		ck_assert_int_eq(json_get_string(k, strlen(k), "s", &sb), JSON_FOUND);
+		ck_assert_str_eq(sb.buf, "\"x\\\"");
+	}
+	{
+		static const char *const bad[] = { "{\"a\": \"\\uZZZZ\", \"b\": \"x\"}",
+						   "{\"b\": \"x\\\"}", "{\"b\": \"x\\" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+			ck_assert_int_eq(json_get_string(bad[i], strlen(bad[i]), "b", &sb), -1);
+	}
 	strbuf_release(&sb);
 }
 END_TEST
