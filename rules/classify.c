@@ -155,8 +155,8 @@ static inline const unsigned short *rules_at(const struct sm_rules *r, const uns
  * and the same ones again and again. Keyed by the word's bytes, case
  * folded (the patterns are caseless); a slot holds one word, the last one
  * asked for there: it only ever saves work, the answer is the same. */
-#define WORD_CACHE_SLOTS 8192
-#define WORD_CACHE_KEY 23
+#define WORD_CACHE_SLOTS 4096
+#define WORD_CACHE_KEY 13
 
 struct word_cache {
 	unsigned long serial;	/* the sm_rules it holds words of, 0: none */

@@ -40,8 +40,10 @@ struct emitter {
 	void *ctx;
 	/* names already reported for this commit: open addressing on the
 	 * hash, cleared by bumping gen */
-	uint64_t seen[SEEN_SLOTS];
-	unsigned gen_of[SEEN_SLOTS];
+	struct {
+		uint64_t h;
+		unsigned gen;	/* h counts while gen is the emitter's */
+	} seen[SEEN_SLOTS];	/* one cache line a probe */
 	unsigned gen;
 	unsigned nr_seen;
 	int want_detail;	/* 0: detail always NULL (sm_features_extract_brief) */
@@ -58,13 +60,13 @@ static void emit_hashed(struct emitter *e, const char *name, size_t len, uint64_
 
 	if (e->nr_seen >= SEEN_SLOTS / 2)
 		return;		/* a pathological message: enough features */
-	while (e->gen_of[i] == e->gen) {
-		if (e->seen[i] == h)
+	while (e->seen[i].gen == e->gen) {
+		if (e->seen[i].h == h)
 			return;
 		i = (i + 1) & (SEEN_SLOTS - 1);
 	}
-	e->gen_of[i] = e->gen;
-	e->seen[i] = h;
+	e->seen[i].gen = e->gen;
+	e->seen[i].h = h;
 	e->nr_seen++;
 	e->fn(e->ctx, name, len, h, e->want_detail ? detail : NULL);
 }
@@ -558,7 +560,7 @@ static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feat
 	e->want_detail = want_detail;
 	e->nr_seen = 0;
 	if (++e->gen == 0) {
-		memset(e->gen_of, 0, sizeof(e->gen_of));
+		memset(e->seen, 0, sizeof(e->seen));
 		e->gen = 1;
 	}
 	tag_features(e, c);

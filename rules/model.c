@@ -61,6 +61,11 @@ static uint32_t tag_of(uint64_t h)
 	return (uint32_t)(h >> 32) | 1;
 }
 
+static size_t present_bit(uint32_t tag)
+{
+	return (tag >> 1) & (SM_MODEL_PRESENT_BITS - 1);
+}
+
 static void put(struct sm_model *m, uint64_t h, float w)
 {
 	size_t i = slot_of(h, m->mask);
@@ -72,6 +77,7 @@ static void put(struct sm_model *m, uint64_t h, float w)
 		m->nr++;
 	m->slots[i].tag = tag;
 	m->slots[i].weight = w;
+	m->present[present_bit(tag) / 64] |= 1ull << (present_bit(tag) % 64);
 }
 
 double sm_model_weight(const struct sm_model *m, uint64_t h)
@@ -79,6 +85,9 @@ double sm_model_weight(const struct sm_model *m, uint64_t h)
 	size_t i = slot_of(h, m->mask);
 	uint32_t tag = tag_of(h);
 
+	/* only a slot with this very tag can answer */
+	if (!(m->present[present_bit(tag) / 64] & (1ull << (present_bit(tag) % 64))))
+		return 0;
 	while (m->slots[i].tag) {
 		if (m->slots[i].tag == tag)
 			return m->slots[i].weight;
