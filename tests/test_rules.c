@@ -261,6 +261,8 @@ START_TEST(upstream_refs)
 		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n",
 		"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n",
 		"This is upstream commit 0123456789abcdef0123456789abcdef01234567.\n",
+		"COMMIT 0123456789ABCDEF0123456789ABCDEF01234567 UPSTREAM",
+		"(CHERRY PICKED FROM COMMIT 0123456789abcdef0123456789abcdef01234567)",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
@@ -271,6 +273,9 @@ START_TEST(upstream_refs)
 		free(s);
 	}
 	ck_assert_ptr_null(sm_find_upstream_ref("no reference here\n", 18));
+	/* the cheap test before the pattern takes "pstream" and "herry" in
+	 * lower or upper case only */
+	ck_assert_ptr_null(sm_find_upstream_ref("commit 0123456789ab uPstream", 28));
 }
 END_TEST
 
