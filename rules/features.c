@@ -246,8 +246,8 @@ static void body_features(struct emitter *e, const struct sm_commit *c)
 	if (!lines)
 		emits(e, "body:none", "the message has no body");
 	else
-		emitf(e, NULL, "body:words:%s", nr <= 20 ? "1-20" : nr <= 60 ? "21-60" :
-		      nr <= 150 ? "61-150" : "151+");
+		emits(e, nr <= 20 ? "body:words:1-20" : nr <= 60 ? "body:words:21-60" :
+		      nr <= 150 ? "body:words:61-150" : "body:words:151+", NULL);
 	if (quoted >= 2)
 		emits(e, "body:quoted-code", "the message quotes code or output");
 	if (logs >= 2)
@@ -332,13 +332,13 @@ static void people_features(struct emitter *e, const struct sm_rules *r, const s
 	if (mail[0]) {
 		const char *at = strchr(mail, '@');
 
-		emitf(e, c->author, "author:%s", mail);
+		emit2(e, "author:", 7, mail, strlen(mail), c->author);
 		if (at)
-			emitf(e, c->author, "author-domain:%s", at + 1);
+			emit2(e, "author-domain:", 14, at + 1, strlen(at + 1), c->author);
 	}
 	email_of(c->committer, mail, sizeof(mail));
 	if (mail[0])
-		emitf(e, c->committer, "committer:%s", mail);
+		emit2(e, "committer:", 10, mail, strlen(mail), c->committer);
 	for (size_t i = 0; i < r->nr_authors; i++) {
 		const struct sm_author_rule *a = &r->authors[i];
 		const char *who = sm_author_rule_who(a, c);
@@ -390,7 +390,7 @@ static void trailer_features(struct emitter *e, const struct sm_commit *c)
 		}
 		if (!strcmp(key, "signed-off-by"))
 			sob++;
-		emitf(e, NULL, "trailer:%s", key);
+		emit2(e, "trailer:", 8, key, n, NULL);
 		if (!strcmp(key, "reported-by") || !strcmp(key, "reported-and-tested-by")) {
 			if (contains_ci(t->value, "syzbot") || contains_ci(t->value, "syzkaller"))
 				emits(e, "reported-by:syzbot", t->value);
@@ -486,12 +486,12 @@ static void diff_features(struct emitter *e, const struct sm_rules *r, const str
 		size_t bl = strlen(b);
 
 		if (s1) {
-			emitf(e, NULL, "diff:top:%.*s", (int)(s1 - p), p);
+			emit2(e, "diff:top:", 9, p, (size_t)(s1 - p), NULL);
 			s2 = strchr(s1 + 1, '/');
 			if (s2)
-				emitf(e, NULL, "diff:dir:%.*s", (int)(s2 - p), p);
+				emit2(e, "diff:dir:", 9, p, (size_t)(s2 - p), NULL);
 		} else {
-			emitf(e, NULL, "diff:top:%s", "(root)");
+			emits(e, "diff:top:(root)", NULL);
 		}
 		if (!(bl > 2 && b[bl - 2] == '.' && b[bl - 1] == 'h'))
 			headers = 0;

@@ -349,7 +349,8 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 
 		if (!(missing & (1u << k)) || !w)
 			continue;
-		snprintf(code, sizeof(code), "model:no-%s", sm_feature_part_name((enum sm_feature_part)k));
+		strcpy(code, "model:no-");
+		strcat(code, sm_feature_part_name((enum sm_feature_part)k));
 		sm_verdict_add(v, code, w, "no %s given: what it weighs on average in the training commits",
 			       sm_feature_part_name((enum sm_feature_part)k));
 		total += w;
