@@ -215,7 +215,10 @@ static const unsigned short *match_at(const struct sm_rules *r, const unsigned c
 {
 	const unsigned short *list = rules_at(r, t, p, len);
 
-	if (list && word && p + word < len && word < WORD_CACHE_KEY && r->word_cache &&
+	/* A word of two bytes or more: the key (the word and the byte after
+	 * it) holds the three bytes list was chosen by, so the answer
+	 * depends on the key alone. */
+	if (list && word >= 2 && p + word < len && word < WORD_CACHE_KEY && r->word_cache &&
 	    !word_may_begin(r, list, t, p, word))
 		return NULL;
 	for (; list && *list; list++)
