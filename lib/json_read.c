@@ -45,6 +45,30 @@ static int hex4(const char *p, const char *end, unsigned *v)
 	return *e ? -1 : 0;
 }
 
+/* Skips a string at c->p (the opening quote) the quick way: to the first
+ * quote after an even run of backslashes. Exact when no "\\u" is in the
+ * way (every other escape is two bytes and valid); else returns 1 and
+ * leaves c alone for read_string() to check the \\u escapes. */
+static int skip_string_quick(struct cursor *c)
+{
+	const char *start = c->p + 1, *p = start, *q, *b;
+
+	for (;;) {
+		q = memchr(p, '"', (size_t)(c->end - p));
+		if (!q)
+			return 1;
+		for (b = q; b > start && b[-1] == '\\'; b--)
+			;
+		if (!((q - b) & 1))
+			break;
+		p = q + 1;
+	}
+	if (memmem(start, (size_t)(q - start), "\\u", 2))
+		return 1;
+	c->p = q + 1;
+	return 0;
+}
+
 /* Reads a string at c->p (the opening quote); out may be NULL to skip.
  * The runs between escapes are copied whole: the next quote and the next
  * backslash are found with memchr, each looked for again only once passed. */
@@ -54,6 +78,8 @@ static int read_string(struct cursor *c, struct strbuf *out)
 
 	if (c->p >= c->end || *c->p != '"')
 		return -1;
+	if (!out && !skip_string_quick(c))
+		return 0;
 	c->p++;
 	quote = memchr(c->p, '"', (size_t)(c->end - c->p));
 	if (!quote)
