@@ -80,7 +80,8 @@ static void put(struct sm_model *m, uint64_t h, float w)
 	m->present[present_bit(tag) / 64] |= 1ull << (present_bit(tag) % 64);
 }
 
-double sm_model_weight(const struct sm_model *m, uint64_t h)
+/* sm_model_weight, inlined into the per-feature callbacks */
+static inline double weight_of(const struct sm_model *m, uint64_t h)
 {
 	size_t i = slot_of(h, m->mask);
 	uint32_t tag = tag_of(h);
@@ -94,6 +95,11 @@ double sm_model_weight(const struct sm_model *m, uint64_t h)
 		i = (i + 1) & m->mask;
 	}
 	return 0;
+}
+
+double sm_model_weight(const struct sm_model *m, uint64_t h)
+{
+	return weight_of(m, h);
 }
 
 static int parse_double(const char *s, double *out)
@@ -269,7 +275,7 @@ static void explain_feature(void *ctx, const char *name, size_t len, uint64_t ha
 			    const char *detail)
 {
 	struct explain *x = ctx;
-	double w = sm_model_weight(x->m, hash);
+	double w = weight_of(x->m, hash);
 
 	if (w == 0)
 		return;
@@ -286,7 +292,7 @@ static void sum_feature(void *ctx, const char *name, size_t len, uint64_t hash, 
 	struct explain *x = ctx;
 
 	(void)name, (void)len, (void)detail;
-	x->sum += sm_model_weight(x->m, hash);
+	x->sum += weight_of(x->m, hash);
 }
 
 double sm_model_logit(const struct sm_rules *r, const struct sm_model *m, const struct sm_commit *c)
