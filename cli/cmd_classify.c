@@ -148,7 +148,7 @@ struct batch_ctx {
 	struct sm_lines lines;
 	struct sm_mbox_parser *mbox;
 	/* a JSONL record's members, kept from record to record */
-	struct strbuf desc, msg, tmp, body, cve, id;
+	struct strbuf desc, msg, tmp, body, cve, id, files;
 };
 
 static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
@@ -246,12 +246,12 @@ static const char cve_preamble[] = "In the Linux kernel, the following vulnerabi
 static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
 {
 	static const char *const keys[] = { "description", "message", "subject", "body", "cve",
-					     "id" };
+					     "id", "files" };
 	struct batch_ctx *b = ctx;
 	const char *path = b->path;
 	struct strbuf *msg = &b->msg, *id = &b->id, *tmp = &b->tmp;
-	struct strbuf *const outs[] = { &b->desc, msg, tmp, &b->body, &b->cve, id };
-	int found[6];
+	struct strbuf *const outs[] = { &b->desc, msg, tmp, &b->body, &b->cve, id, &b->files };
+	int found[7];
 	const char *m;
 	struct sm_commit c;
 	struct sm_verdict v;
@@ -268,7 +268,8 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(outs); i++)
 		strbuf_reset(outs[i]);
-	rc = json_get_strings(line, n, keys, outs, found, 6);
+	/* "files" as its JSON text, in the same pass */
+	rc = json_get_members(line, n, keys, outs, found, 7, 1u << 6);
 	if (rc >= 0) {
 		if (found[0]) {
 			msg = &b->desc;
@@ -290,9 +291,8 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 	if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
 		m += sizeof(cve_preamble) - 1;
 	sm_commit_parse_message(&c, m, strlen(m));
-	strbuf_reset(tmp);
-	if (json_get_raw(line, n, "files", tmp) == JSON_FOUND && tmp->len && tmp->buf[0] == '[')
-		each_array_element(tmp->buf, tmp->len, add_json_file, &c);
+	if (found[6] == JSON_FOUND && b->files.len && b->files.buf[0] == '[')
+		each_array_element(b->files.buf, b->files.len, add_json_file, &c);
 	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
 	batch_line(b->o, id->len ? id->buf : NULL, &c, &v, &b->out);
 	sm_verdict_release(&v);
@@ -365,7 +365,8 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 {
 	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
 			       .desc = STRBUF_INIT, .msg = STRBUF_INIT, .tmp = STRBUF_INIT,
-			       .body = STRBUF_INIT, .cve = STRBUF_INIT, .id = STRBUF_INIT };
+			       .body = STRBUF_INIT, .cve = STRBUF_INIT, .id = STRBUF_INIT,
+			       .files = STRBUF_INIT };
 	int rc;
 
 	cli_json_begin(&b.out);
@@ -386,6 +387,7 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	strbuf_release(&b.body);
 	strbuf_release(&b.cve);
 	strbuf_release(&b.id);
+	strbuf_release(&b.files);
 	cli_json_discard(&b.out);
 	return rc < 0 ? cli_fail("classify") : 0;
 }

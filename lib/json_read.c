@@ -211,7 +211,7 @@ static int read_member_value(struct cursor *c, struct strbuf *out)
 }
 
 static int get_members(const char *json, size_t len, const char *const *keys,
-		       struct strbuf *const *outs, int *found, size_t n, int raw)
+		       struct strbuf *const *outs, int *found, size_t n, unsigned raw)
 {
 	struct cursor c = { json, json + len };
 	struct strbuf k = STRBUF_INIT;
@@ -238,7 +238,7 @@ static int get_members(const char *json, size_t len, const char *const *keys,
 		for (i = 0; i < n; i++)
 			if (!found[i] && !strcmp(k.buf, keys[i]))
 				break;
-		if (i < n && raw) {
+		if (i < n && (raw & (1u << i))) {
 			const char *start = c.p;
 
 			if (skip_value(&c, 0))
@@ -273,6 +273,12 @@ int json_get_strings(const char *json, size_t len, const char *const *keys,
 		     struct strbuf *const *outs, int *found, size_t n)
 {
 	return get_members(json, len, keys, outs, found, n, 0);
+}
+
+int json_get_members(const char *json, size_t len, const char *const *keys,
+		     struct strbuf *const *outs, int *found, size_t n, unsigned raw)
+{
+	return get_members(json, len, keys, outs, found, n, raw);
 }
 
 int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *out)

@@ -634,6 +634,23 @@ START_TEST(json_reader)
 		ck_assert_str_eq(sb.buf, "\"x\\\"");
 	}
 	{
+		/* string and raw members in one pass */
+		static const char *const keys[] = { "description", "n", "files" };
+		struct strbuf d = STRBUF_INIT, n = STRBUF_INIT, f = STRBUF_INIT;
+		struct strbuf *const outs[] = { &d, &n, &f };
+		int found[3];
+
+		ck_assert_int_eq(json_get_members(j, strlen(j), keys, outs, found, 3, 1u << 1), 3);
+		ck_assert_int_eq(found[0], JSON_FOUND);
+		ck_assert_int_eq(found[1], JSON_FOUND);
+		ck_assert_int_eq(found[2], JSON_FOUND);
+		ck_assert_str_eq(n.buf, "[1, {\"a\": \"}\"}]");
+		ck_assert_str_eq(f.buf, "x.c\ny.c");
+		strbuf_release(&d);
+		strbuf_release(&n);
+		strbuf_release(&f);
+	}
+	{
 		static const char *const bad[] = { "{\"a\": \"\\uZZZZ\", \"b\": \"x\"}",
 						   "{\"b\": \"x\\\"}", "{\"b\": \"x\\" };
 
