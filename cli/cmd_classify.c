@@ -147,6 +147,8 @@ struct batch_ctx {
 	int mode;		/* 0 until the first non-blank byte: 'j' JSONL, 'm' mbox */
 	struct sm_lines lines;
 	struct sm_mbox_parser *mbox;
+	/* a JSONL record's members, kept from record to record */
+	struct strbuf desc, msg, tmp, body, cve, id, files;
 };
 
 static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
@@ -169,7 +171,7 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	/* git format-patch's separator "From <sha> Mon Sep 17 ..." names the commit */
 	if (!c.id && strlen(m->from) > 40 && m->from[40] == ' ' && is_hex_string(m->from, 40))
 		c.id = xstrndup(m->from, 40);
-	sm_classify(b->o->rules, &c, &b->o->tree, &v);
+	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
 	batch_line(b->o, NULL, &c, &v, &b->out);
 	sm_verdict_release(&v);
 	sm_commit_release(&c);
@@ -243,9 +245,17 @@ static const char cve_preamble[] = "In the Linux kernel, the following vulnerabi
 /* One JSONL line (the input is read a line at a time). */
 static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
 {
+	static const char *const keys[] = { "description", "message", "subject", "body", "cve",
+					     "id", "files" };
 	struct batch_ctx *b = ctx;
 	const char *path = b->path;
-	struct strbuf msg = STRBUF_INIT, id = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf *msg = &b->msg, *id = &b->id, *tmp = &b->tmp;
+	struct strbuf *const outs[] = { &b->desc, msg, tmp, &b->body, &b->cve, id, &b->files };
+	int found[7];
+	const char *m;
+	struct sm_commit c;
+	struct sm_verdict v;
+	int rc;
 
 	if (!n)
 		return 0;
@@ -256,64 +266,37 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 		b->bad++;
 		return 0;
 	}
-	do {
-		const char *m;
-		struct sm_commit c;
-		struct sm_verdict v;
-		int rc;
-
-		{
-			static const char *const keys[] = { "description", "message", "subject",
-							     "body", "cve", "id" };
-			struct strbuf desc = STRBUF_INIT, body = STRBUF_INIT, cve = STRBUF_INIT;
-			struct strbuf *const outs[] = { &desc, &msg, &tmp, &body, &cve, &id };
-			int found[6];
-
-			strbuf_reset(&msg);
-			strbuf_reset(&id);
-			strbuf_reset(&tmp);
-			rc = json_get_strings(line, n, keys, outs, found, 6);
-			if (rc >= 0) {
-				if (found[0]) {
-					strbuf_reset(&msg);
-					strbuf_add(&msg, desc.buf, desc.len);
-				} else if (!found[1] && found[2]) {
-					strbuf_add(&msg, tmp.buf, tmp.len);
-					strbuf_addstr(&msg, "\n\n");
-					strbuf_add(&msg, body.buf, body.len);
-				}
-				rc = found[0] || found[1] || found[2];
-				if (found[4]) {
-					strbuf_reset(&id);
-					strbuf_add(&id, cve.buf, cve.len);
-				}
-			}
-			strbuf_release(&desc);
-			strbuf_release(&body);
-			strbuf_release(&cve);
+	for (size_t i = 0; i < ARRAY_SIZE(outs); i++)
+		strbuf_reset(outs[i]);
+	/* "files" as its JSON text, in the same pass */
+	rc = json_get_members(line, n, keys, outs, found, 7, 1u << 6);
+	if (rc >= 0) {
+		if (found[0]) {
+			msg = &b->desc;
+		} else if (!found[1] && found[2]) {
+			strbuf_add(msg, tmp->buf, tmp->len);
+			strbuf_addstr(msg, "\n\n");
+			strbuf_add(msg, b->body.buf, b->body.len);
 		}
-		if (rc <= 0) {
-			sm_warn("%s:%lu: %s", path, lineno, rc < 0 ? "not a JSON object" :
-				"no \"description\", \"message\" or \"subject\" member");
-			b->bad++;
-			break;
-		}
-		m = msg.buf;
-		if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
-			m += sizeof(cve_preamble) - 1;
-		sm_commit_parse_message(&c, m, strlen(m));
-		strbuf_reset(&tmp);
-		if (json_get_raw(line, n, "files", &tmp) == JSON_FOUND && tmp.len &&
-		    tmp.buf[0] == '[')
-			each_array_element(tmp.buf, tmp.len, add_json_file, &c);
-		sm_classify(b->o->rules, &c, &b->o->tree, &v);
-		batch_line(b->o, id.len ? id.buf : NULL, &c, &v, &b->out);
-		sm_verdict_release(&v);
-		sm_commit_release(&c);
-	} while (0);
-	strbuf_release(&msg);
-	strbuf_release(&id);
-	strbuf_release(&tmp);
+		rc = found[0] || found[1] || found[2];
+		id = found[4] ? &b->cve : id;
+	}
+	if (rc <= 0) {
+		sm_warn("%s:%lu: %s", path, lineno, rc < 0 ? "not a JSON object" :
+			"no \"description\", \"message\" or \"subject\" member");
+		b->bad++;
+		return 0;
+	}
+	m = msg->buf;
+	if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
+		m += sizeof(cve_preamble) - 1;
+	sm_commit_parse_message(&c, m, strlen(m));
+	if (found[6] == JSON_FOUND && b->files.len && b->files.buf[0] == '[')
+		each_array_element(b->files.buf, b->files.len, add_json_file, &c);
+	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
+	batch_line(b->o, id->len ? id->buf : NULL, &c, &v, &b->out);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
 	return 0;
 }
 
@@ -380,7 +363,10 @@ static int batch_input(const char *buf, size_t len, void *ctx)
 
 static int run_batch(struct classify_opts *o, const char *path, size_t max_record)
 {
-	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record };
+	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
+			       .desc = STRBUF_INIT, .msg = STRBUF_INIT, .tmp = STRBUF_INIT,
+			       .body = STRBUF_INIT, .cve = STRBUF_INIT, .id = STRBUF_INIT,
+			       .files = STRBUF_INIT };
 	int rc;
 
 	cli_json_begin(&b.out);
@@ -395,6 +381,13 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 		fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", b.records, b.bad);
 	sm_lines_release(&b.lines);
 	sm_mbox_parser_free(b.mbox);
+	strbuf_release(&b.desc);
+	strbuf_release(&b.msg);
+	strbuf_release(&b.tmp);
+	strbuf_release(&b.body);
+	strbuf_release(&b.cve);
+	strbuf_release(&b.id);
+	strbuf_release(&b.files);
 	cli_json_discard(&b.out);
 	return rc < 0 ? cli_fail("classify") : 0;
 }

@@ -31,6 +31,18 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
+/* The bytes json_quote() copies as they are: printable ASCII (and DEL)
+ * but '"' (0x22) and '\\' (0x5c). */
+#define P4(c) [c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1
+#define P16(c) P4(c), P4(c + 4), P4(c + 8), P4(c + 12)
+static const unsigned char plain[256] = {
+	[0x20] = 1, [0x21] = 1, [0x23] = 1, P4(0x24), P4(0x28), P4(0x2c),
+	P16(0x30), P16(0x40), P4(0x50), P4(0x54), P4(0x58), [0x5d] = 1, [0x5e] = 1, [0x5f] = 1,
+	P16(0x60), P16(0x70),
+};
+#undef P16
+#undef P4
+
 void json_quote(struct strbuf *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -43,8 +55,7 @@ void json_quote(struct strbuf *out, const char *str, size_t len)
 		size_t n, run = i;
 
 		/* Plain ASCII goes in runs, not byte by byte. */
-		while (run < len && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' &&
-		       s[run] != '\\')
+		while (run < len && plain[s[run]])
 			run++;
 		if (run > i) {
 			strbuf_add(out, s + i, run - i);

@@ -45,28 +45,62 @@ static int hex4(const char *p, const char *end, unsigned *v)
 	return *e ? -1 : 0;
 }
 
-/* Reads a string at c->p (the opening quote); out may be NULL to skip. */
+/* Skips a string at c->p (the opening quote) the quick way: to the first
+ * quote after an even run of backslashes. Exact when no "\\u" is in the
+ * way (every other escape is two bytes and valid); else returns 1 and
+ * leaves c alone for read_string() to check the \\u escapes. */
+static int skip_string_quick(struct cursor *c)
+{
+	const char *start = c->p + 1, *p = start, *q, *b;
+
+	for (;;) {
+		q = memchr(p, '"', (size_t)(c->end - p));
+		if (!q)
+			return 1;
+		for (b = q; b > start && b[-1] == '\\'; b--)
+			;
+		if (!((q - b) & 1))
+			break;
+		p = q + 1;
+	}
+	if (memmem(start, (size_t)(q - start), "\\u", 2))
+		return 1;
+	c->p = q + 1;
+	return 0;
+}
+
+/* Reads a string at c->p (the opening quote); out may be NULL to skip.
+ * The runs between escapes are copied whole: the next quote and the next
+ * backslash are found with memchr, each looked for again only once passed. */
 static int read_string(struct cursor *c, struct strbuf *out)
 {
+	const char *quote, *bs;
+
 	if (c->p >= c->end || *c->p != '"')
 		return -1;
+	if (!out && !skip_string_quick(c))
+		return 0;
 	c->p++;
+	quote = memchr(c->p, '"', (size_t)(c->end - c->p));
+	if (!quote)
+		return -1;
+	bs = memchr(c->p, '\\', (size_t)(quote - c->p));
+	if (out)
+		strbuf_grow(out, (size_t)(quote - c->p));
 	while (c->p < c->end) {
-		char ch = *c->p++;
+		char ch;
 		unsigned cp, lo;
 
-		if (ch == '"')
-			return 0;
-		if (ch != '\\') {
-			/* copy the whole run up to the next quote or escape at once */
-			const char *run = c->p - 1;
-
-			while (c->p < c->end && *c->p != '"' && *c->p != '\\')
-				c->p++;
+		if (!bs || bs > quote) {
+			/* no escape before the quote: the rest of the string */
 			if (out)
-				strbuf_add(out, run, (size_t)(c->p - run));
-			continue;
+				strbuf_add(out, c->p, (size_t)(quote - c->p));
+			c->p = quote + 1;
+			return 0;
 		}
+		if (out)
+			strbuf_add(out, c->p, (size_t)(bs - c->p));
+		c->p = bs + 1;
 		if (c->p >= c->end)
 			return -1;
 		ch = *c->p++;
@@ -90,6 +124,13 @@ static int read_string(struct cursor *c, struct strbuf *out)
 		}
 		if (out)
 			put_utf8(out, cp);
+		if (c->p > quote) {
+			/* the quote was escaped (or inside \uXXXX): the next one */
+			quote = c->p < c->end ? memchr(c->p, '"', (size_t)(c->end - c->p)) : NULL;
+			if (!quote)
+				return -1;
+		}
+		bs = c->p < quote ? memchr(c->p, '\\', (size_t)(quote - c->p)) : NULL;
 	}
 	return -1;
 }
@@ -170,7 +211,7 @@ static int read_member_value(struct cursor *c, struct strbuf *out)
 }
 
 static int get_members(const char *json, size_t len, const char *const *keys,
-		       struct strbuf *const *outs, int *found, size_t n, int raw)
+		       struct strbuf *const *outs, int *found, size_t n, unsigned raw)
 {
 	struct cursor c = { json, json + len };
 	struct strbuf k = STRBUF_INIT;
@@ -197,7 +238,7 @@ static int get_members(const char *json, size_t len, const char *const *keys,
 		for (i = 0; i < n; i++)
 			if (!found[i] && !strcmp(k.buf, keys[i]))
 				break;
-		if (i < n && raw) {
+		if (i < n && (raw & (1u << i))) {
 			const char *start = c.p;
 
 			if (skip_value(&c, 0))
@@ -232,6 +273,12 @@ int json_get_strings(const char *json, size_t len, const char *const *keys,
 		     struct strbuf *const *outs, int *found, size_t n)
 {
 	return get_members(json, len, keys, outs, found, n, 0);
+}
+
+int json_get_members(const char *json, size_t len, const char *const *keys,
+		     struct strbuf *const *outs, int *found, size_t n, unsigned raw)
+{
+	return get_members(json, len, keys, outs, found, n, raw);
 }
 
 int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *out)

@@ -22,6 +22,10 @@ int json_get_string(const char *json, size_t len, const char *key, struct strbuf
  * found, -1 bad JSON. */
 int json_get_strings(const char *json, size_t len, const char *const *keys,
 		     struct strbuf *const *outs, int *found, size_t n);
+/* json_get_strings, but each key i with bit 1 << i set in raw gets its
+ * value's JSON text as json_get_raw() gives it (n <= 32). */
+int json_get_members(const char *json, size_t len, const char *const *keys,
+		     struct strbuf *const *outs, int *found, size_t n, unsigned raw);
 /* Appends the JSON text of member key's value as it stands (any type: an
  * array of objects, a number). Returns JSON_FOUND, JSON_ABSENT, or -1 (bad
  * JSON). */

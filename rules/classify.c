@@ -148,12 +148,79 @@ static inline const unsigned short *rules_at(const struct sm_rules *r, const uns
 	return at ? &r->start_rules[at] : NULL;
 }
 
-/* The first rule (in file order) matching at text[p]; its match in ov. */
+/* Words no rule can begin with, per thread: a word and the byte after it
+ * ("the ") that no rule of its start list matches even partially cannot
+ * begin a match at all, whatever follows (partial matching, as
+ * compute_start_table uses it); most words of a message are such words,
+ * and the same ones again and again. Keyed by the word's bytes, case
+ * folded (the patterns are caseless); a slot holds one word, the last one
+ * asked for there: it only ever saves work, the answer is the same. */
+#define WORD_CACHE_SLOTS 4096
+#define WORD_CACHE_KEY 13
+
+struct word_cache {
+	unsigned long serial;	/* the sm_rules it holds words of, 0: none */
+	struct word_slot {
+		unsigned char len;	/* of key, 0: empty */
+		unsigned char maybe;	/* 1: some rule may begin here */
+		unsigned char key[WORD_CACHE_KEY + 1];
+	} slots[WORD_CACHE_SLOTS];
+};
+
+static _Thread_local struct word_cache *word_cache;
+
+/* May a rule of list begin at text[p], a word of n bytes followed by a
+ * byte (n < WORD_CACHE_KEY)? */
+static int word_may_begin(const struct sm_rules *r, const unsigned short *list,
+			  const unsigned char *t, size_t p, size_t n)
+{
+	struct word_cache *wc = word_cache;
+	struct word_slot *s;
+	unsigned char key[WORD_CACHE_KEY + 1];
+	uint32_t h = 2166136261u;
+
+	if (!wc || wc->serial != r->serial) {
+		if (!wc)
+			wc = word_cache = xmalloc(sizeof(*wc));
+		memset(wc, 0, sizeof(*wc));
+		wc->serial = r->serial;
+	}
+	n++;	/* the byte after the word */
+	for (size_t i = 0; i < n; i++) {
+		key[i] = r->lower[t[p + i]];
+		h = (h ^ key[i]) * 16777619u;
+	}
+	s = &wc->slots[(h ^ (h >> 15)) & (WORD_CACHE_SLOTS - 1)];
+	if (s->len == n && !memcmp(s->key, key, n))
+		return s->maybe;
+	s->len = (unsigned char)n;
+	memcpy(s->key, key, n);
+	s->maybe = 0;
+	for (; *list; list++) {
+		int rc = pcre2_jit_match(r->keywords[*list - 1].re, t + p, n, 0, PCRE2_PARTIAL_HARD,
+					 keyword_md, NULL);
+
+		if (rc >= 0 || rc == PCRE2_ERROR_PARTIAL) {
+			s->maybe = 1;
+			break;
+		}
+	}
+	return s->maybe;
+}
+
+/* The first rule (in file order) matching at text[p]; its match in ov.
+ * word: the length of the word that starts at p (0: none). */
 static const unsigned short *match_at(const struct sm_rules *r, const unsigned char *t,
-				      size_t p, size_t len)
+				      size_t p, size_t len, size_t word)
 {
 	const unsigned short *list = rules_at(r, t, p, len);
 
+	/* A word of two bytes or more: the key (the word and the byte after
+	 * it) holds the three bytes list was chosen by, so the answer
+	 * depends on the key alone. */
+	if (list && word >= 2 && p + word < len && word < WORD_CACHE_KEY && r->word_cache &&
+	    !word_may_begin(r, list, t, p, word))
+		return NULL;
 	for (; list && *list; list++)
 		if (pcre2_jit_match(r->keywords[*list - 1].re, t, len, p, 0, keyword_md, NULL) > 0)
 			return list;
@@ -173,8 +240,12 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 	/* Invariant: p == 0 or t[p - 1] is not a word byte, which is the only
 	 * place a match may start. */
 	while (p < len) {
-		const unsigned short *hit = match_at(r, t, p, len);
+		size_t end = p;
+		const unsigned short *hit;
 
+		while (end < len && r->word_byte[t[end]])
+			end++;
+		hit = match_at(r, t, p, len, end - p);
 		if (hit) {
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
 
@@ -192,11 +263,7 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 			}
 		}
 		/* skip the word that starts here, and the byte after it */
-		if (r->word_byte[t[p]]) {
-			while (p < len && r->word_byte[t[p]])
-				p++;
-		}
-		p++;
+		p = end + 1;
 	}
 }
 
@@ -354,10 +421,11 @@ void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
 	classify_with_model(r, c, tree, model, v);
 }
 
-void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
-		 const struct sm_tree_ctx *tree, struct sm_verdict *v)
+static void classify(const struct sm_rules *r, const struct sm_commit *c,
+		     const struct sm_tree_ctx *tree, struct sm_verdict *v, int codes_only)
 {
 	sm_verdict_init(v);
+	v->codes_only = codes_only;
 	if (r->model) {
 		classify_with_model(r, c, tree, NULL, v);
 		return;
@@ -372,4 +440,16 @@ void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
 	if (c->reverts_sha)
 		sm_verdict_add(v, "revert", 0, "reverts %s", c->reverts_sha);
 	sm_verdict_finish(r, v);
+}
+
+void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
+		 const struct sm_tree_ctx *tree, struct sm_verdict *v)
+{
+	classify(r, c, tree, v, 0);
+}
+
+void sm_classify_codes(const struct sm_rules *r, const struct sm_commit *c,
+		       const struct sm_tree_ctx *tree, struct sm_verdict *v)
+{
+	classify(r, c, tree, v, 1);
 }

@@ -18,6 +18,7 @@ struct sm_verdict {
 	int score;
 	int vetoed;		/* a hard rule (merge, tree out of range) rejects */
 	int manual_only;	/* noautosel: stable material, never auto-picked */
+	int codes_only;		/* the reasons carry no text (NULL): sm_classify_codes */
 	struct sm_reason *reasons;
 	size_t nr_reasons, alloc_reasons;
 };
@@ -48,6 +49,11 @@ int sm_rules_promote_weight(const struct sm_rules *r);
 /* Classifies c for tree (NULL or version.major 0: for no particular tree). */
 void sm_classify(const struct sm_rules *r, const struct sm_commit *c,
 		 const struct sm_tree_ctx *tree, struct sm_verdict *out);
+/* sm_classify, but the reasons carry codes and weights only (text NULL),
+ * for a caller that prints no text (classify --batch): the same verdict,
+ * score and reasons in the same order, without formatting what no one reads. */
+void sm_classify_codes(const struct sm_rules *r, const struct sm_commit *c,
+		       const struct sm_tree_ctx *tree, struct sm_verdict *out);
 /* sm_classify of one commit for several trees: the learned model's part of
  * the verdict depends on the commit alone, so it is worked out once into
  * *model (sm_verdict_init'ed by the caller before the first call for the

@@ -18,15 +18,21 @@
 #define MAX_BODY_WORDS 300
 #define SEEN_SLOTS 4096
 
-uint64_t sm_feature_hash(const char *name, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
+#define FNV_BASIS 1469598103934665603ULL
+#define FNV_PRIME 1099511628211ULL
 
+static inline uint64_t fnv_add(uint64_t h, const char *s, size_t len)
+{
 	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)name[i];
-		h *= 1099511628211ULL;
+		h ^= (unsigned char)s[i];
+		h *= FNV_PRIME;
 	}
 	return h;
+}
+
+uint64_t sm_feature_hash(const char *name, size_t len)
+{
+	return fnv_add(FNV_BASIS, name, len);
 }
 
 struct emitter {
@@ -34,31 +40,51 @@ struct emitter {
 	void *ctx;
 	/* names already reported for this commit: open addressing on the
 	 * hash, cleared by bumping gen */
-	uint64_t seen[SEEN_SLOTS];
-	unsigned gen_of[SEEN_SLOTS];
+	struct {
+		uint64_t h;
+		unsigned gen;	/* h counts while gen is the emitter's */
+	} seen[SEEN_SLOTS];	/* one cache line a probe */
 	unsigned gen;
 	unsigned nr_seen;
+	int want_detail;	/* 0: detail always NULL (sm_features_extract_brief) */
 	char buf[160];
 };
 
 static _Thread_local struct emitter *tl_emitter;
 
-static void emit(struct emitter *e, const char *name, size_t len, const char *detail)
+/* name with its hash h (sm_feature_hash) worked out already */
+static void emit_hashed(struct emitter *e, const char *name, size_t len, uint64_t h,
+			const char *detail)
 {
-	uint64_t h = sm_feature_hash(name, len);
 	size_t i = (size_t)(h ^ (h >> 29)) & (SEEN_SLOTS - 1);
 
 	if (e->nr_seen >= SEEN_SLOTS / 2)
 		return;		/* a pathological message: enough features */
-	while (e->gen_of[i] == e->gen) {
-		if (e->seen[i] == h)
+	while (e->seen[i].gen == e->gen) {
+		if (e->seen[i].h == h)
 			return;
 		i = (i + 1) & (SEEN_SLOTS - 1);
 	}
-	e->gen_of[i] = e->gen;
-	e->seen[i] = h;
+	e->seen[i].gen = e->gen;
+	e->seen[i].h = h;
 	e->nr_seen++;
-	e->fn(e->ctx, name, len, h, detail);
+	e->fn(e->ctx, name, len, h, e->want_detail ? detail : NULL);
+}
+
+static void emit(struct emitter *e, const char *name, size_t len, const char *detail)
+{
+	emit_hashed(e, name, len, sm_feature_hash(name, len), detail);
+}
+
+/* prefix then s (len bytes), cut as emitf cuts */
+static void emit2(struct emitter *e, const char *prefix, size_t prefix_len, const char *s,
+		  size_t len, const char *detail)
+{
+	if (len > sizeof(e->buf) - 1 - prefix_len)
+		len = sizeof(e->buf) - 1 - prefix_len;
+	memcpy(e->buf, prefix, prefix_len);
+	memcpy(e->buf + prefix_len, s, len);
+	emit(e, e->buf, prefix_len + len, detail);
 }
 
 static void emits(struct emitter *e, const char *name, const char *detail)
@@ -83,90 +109,99 @@ static void emitf(struct emitter *e, const char *detail, const char *fmt, ...)
 	emit(e, e->buf, (size_t)n, detail);
 }
 
-static int tok_byte(unsigned char ch)
-{
-	return isalnum(ch) || ch == '_';
-}
+/* Byte classes for words(): C-locale isalnum() or '_' (a word byte),
+ * isalpha(), isdigit(), isxdigit(), and the punctuation that ends a
+ * clause (breaks a pair). */
+enum { C_TOK = 1, C_ALPHA = 2, C_DIGIT = 4, C_HEX = 8, C_BREAK = 16 };
 
-/* Breaks a pair: punctuation that ends a clause. */
-static int clause_break(unsigned char ch)
-{
-	return ch == '.' || ch == ',' || ch == ':' || ch == ';' || ch == '(' || ch == ')' ||
-	       ch == '!' || ch == '?' || ch == '"' || ch == '\n';
-}
-
-static int keep_token(const char *t, size_t n)
-{
-	size_t digits = 0, hex = 0;
-
-	if (n < 2 || n > MAX_TOKEN)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (isdigit((unsigned char)t[i]))
-			digits++;
-		if (isxdigit((unsigned char)t[i]))
-			hex++;
-	}
-	if (digits == n)
-		return 0;	/* numbers */
-	if (n >= 7 && hex == n && digits)
-		return 0;	/* commit ids */
-	return 1;
-}
+static const unsigned char byte_class[256] = {
+	['\n'] = C_BREAK, ['!'] = C_BREAK, ['"'] = C_BREAK, ['('] = C_BREAK, [')'] = C_BREAK,
+	[','] = C_BREAK, ['.'] = C_BREAK, [':'] = C_BREAK, [';'] = C_BREAK, ['?'] = C_BREAK,
+	['_'] = C_TOK,
+#define D(c) [c] = C_TOK | C_DIGIT | C_HEX
+	D('0'), D('1'), D('2'), D('3'), D('4'), D('5'), D('6'), D('7'), D('8'), D('9'),
+#undef D
+#define X(c) [c] = C_TOK | C_ALPHA | C_HEX, [c - 32] = C_TOK | C_ALPHA | C_HEX
+	X('a'), X('b'), X('c'), X('d'), X('e'), X('f'),
+#undef X
+#define A(c) [c] = C_TOK | C_ALPHA, [c - 32] = C_TOK | C_ALPHA
+	A('g'), A('h'), A('i'), A('j'), A('k'), A('l'), A('m'), A('n'), A('o'), A('p'), A('q'),
+	A('r'), A('s'), A('t'), A('u'), A('v'), A('w'), A('x'), A('y'), A('z'),
+#undef A
+};
 
 /* Words and pairs of text as "<ns>:w" and "<ns>2:w1 w2". Returns the
- * number of words read (at most max). */
-static unsigned words(struct emitter *e, const char *ns, const char *text, size_t len,
-		      unsigned max)
+ * number of words read (at most max). This is the hot loop of classify:
+ * a word is read once, case-folded into both names and hashed for both
+ * (and for the next pair's "<ns>2:w1 " part) as it goes. Words of 2..24
+ * bytes, not all digits, not a commit id (7+ hex digits with a digit);
+ * "don't", "isn't" stay one word. */
+static unsigned words(struct emitter *e, char ns, const char *text, size_t len, unsigned max)
 {
-	char prev[MAX_TOKEN + 1], cur[MAX_TOKEN + 1];
-	size_t prev_len = 0, p = 0, ns_len = strlen(ns);
+	/* one = "<ns>:cur", two = "<ns>2:prev cur"; room for a fixed-size
+	 * copy of MAX_TOKEN bytes wherever a word goes */
+	char one[2 + 2 * MAX_TOKEN], two[3 + 3 * MAX_TOKEN + 2], cur[2 * MAX_TOKEN];
+	const char one_pre[2] = { ns, ':' }, two_pre[3] = { ns, '2', ':' };
+	const uint64_t h_one = sm_feature_hash(one_pre, 2), h_two = sm_feature_hash(two_pre, 3);
+	uint64_t h_prev = 0;	/* the hash of "<ns>2:prev " */
+	size_t prev_len = 0, p = 0;
+	const unsigned char *t = (const unsigned char *)text;
 	unsigned nr = 0;
 	int broken = 1;
 
+	memcpy(one, one_pre, 2);
+	memcpy(two, two_pre, 3);
+	memset(cur, 0, sizeof(cur));
 	while (p < len && nr < max) {
 		size_t start, n;
+		unsigned all = 0xff, any = 0;
+		uint64_t h1 = h_one, h2 = h_prev, h3 = h_two;
 
-		while (p < len && !tok_byte((unsigned char)text[p])) {
-			if (clause_break((unsigned char)text[p]))
-				broken = 1;
+		while (p < len && !(byte_class[t[p]] & C_TOK)) {
+			broken |= byte_class[t[p]] & C_BREAK;
 			p++;
 		}
 		start = p;
-		while (p < len && (tok_byte((unsigned char)text[p]) ||
-				   /* "don't", "isn't" stay one word */
-				   (text[p] == '\'' && p + 1 < len && p > start &&
-				    isalpha((unsigned char)text[p + 1]))))
+		while (p < len) {
+			if (!(byte_class[t[p]] & C_TOK) &&
+			    !(t[p] == '\'' && p > start && p + 1 < len && (byte_class[t[p + 1]] & C_ALPHA)))
+				break;
 			p++;
+		}
 		n = p - start;
-		if (!keep_token(text + start, n)) {
+		if (n < 2 || n > MAX_TOKEN) {
 			if (n)
 				broken = 1;
 			continue;
 		}
-		for (size_t i = 0; i < n; i++)
-			cur[i] = (char)tolower((unsigned char)text[start + i]);
-		cur[n] = '\0';
-		nr++;
-		/* "<ns>:cur" and "<ns>2:prev cur", built by hand: this is the
-		 * hot loop of classify */
-		memcpy(e->buf, ns, ns_len);
-		e->buf[ns_len] = ':';
-		memcpy(e->buf + ns_len + 1, cur, n);
-		emit(e, e->buf, ns_len + 1 + n, NULL);
-		if (!broken) {
-			size_t k = ns_len;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char ch = t[start + i], k = byte_class[ch];
 
-			memcpy(e->buf, ns, ns_len);
-			e->buf[k++] = '2';
-			e->buf[k++] = ':';
-			memcpy(e->buf + k, prev, prev_len);
-			k += prev_len;
-			e->buf[k++] = ' ';
-			memcpy(e->buf + k, cur, n);
-			emit(e, e->buf, k + n, NULL);
+			all &= k;
+			any |= k;
+			ch = (unsigned char)(ch | ((k & C_ALPHA) << 4));
+			cur[i] = (char)ch;
+			h1 = (h1 ^ ch) * FNV_PRIME;
+			h2 = (h2 ^ ch) * FNV_PRIME;
+			h3 = (h3 ^ ch) * FNV_PRIME;
 		}
-		memcpy(prev, cur, n + 1);
+		if ((all & C_DIGIT) || (n >= 7 && (all & C_HEX) && (any & C_DIGIT))) {
+			/* numbers, commit ids */
+			broken = 1;
+			continue;
+		}
+		nr++;
+		memcpy(one + 2, cur, MAX_TOKEN);
+		emit_hashed(e, one, 2 + n, h1, NULL);
+		if (!broken) {
+			size_t k = 3 + prev_len + 1;
+
+			memcpy(two + k, cur, MAX_TOKEN);
+			emit_hashed(e, two, k + n, h2, NULL);
+		}
+		memcpy(two + 3, cur, MAX_TOKEN);
+		two[3 + n] = ' ';
+		h_prev = (h3 ^ ' ') * FNV_PRIME;
 		prev_len = n;
 		broken = 0;
 	}
@@ -202,7 +237,7 @@ static void body_features(struct emitter *e, const struct sm_commit *c)
 			quoted++;
 		} else if (nr < MAX_BODY_WORDS) {
 			/* a line break inside a paragraph does not end a clause */
-			nr += words(e, "b", p, n, MAX_BODY_WORDS - nr);
+			nr += words(e, 'b', p, n, MAX_BODY_WORDS - nr);
 		}
 		if (n)
 			lines++;
@@ -211,8 +246,8 @@ static void body_features(struct emitter *e, const struct sm_commit *c)
 	if (!lines)
 		emits(e, "body:none", "the message has no body");
 	else
-		emitf(e, NULL, "body:words:%s", nr <= 20 ? "1-20" : nr <= 60 ? "21-60" :
-		      nr <= 150 ? "61-150" : "151+");
+		emits(e, nr <= 20 ? "body:words:1-20" : nr <= 60 ? "body:words:21-60" :
+		      nr <= 150 ? "body:words:61-150" : "body:words:151+", NULL);
 	if (quoted >= 2)
 		emits(e, "body:quoted-code", "the message quotes code or output");
 	if (logs >= 2)
@@ -265,15 +300,15 @@ static void subject_features(struct emitter *e, const struct sm_commit *c)
 		for (size_t i = 0; i < m; i++)
 			pre[i] = (char)tolower((unsigned char)s[i]);
 		pre[m] = '\0';
-		emitf(e, NULL, "prefix:%s", pre);
+		emit2(e, "prefix:", 7, pre, m, NULL);
 		while (first < m && pre[first] != '/' && pre[first] != ':' && pre[first] != ' ')
 			first++;
 		if (first < m)
-			emitf(e, NULL, "prefix1:%.*s", (int)first, pre);
+			emit2(e, "prefix1:", 8, pre, first, NULL);
 	} else {
 		emits(e, "prefix:none", "the subject names no subsystem");
 	}
-	words(e, "s", s + at, strlen(s + at), 64);
+	words(e, 's', s + at, strlen(s + at), 64);
 }
 
 static void email_of(const char *who, char *out, size_t size)
@@ -297,13 +332,13 @@ static void people_features(struct emitter *e, const struct sm_rules *r, const s
 	if (mail[0]) {
 		const char *at = strchr(mail, '@');
 
-		emitf(e, c->author, "author:%s", mail);
+		emit2(e, "author:", 7, mail, strlen(mail), c->author);
 		if (at)
-			emitf(e, c->author, "author-domain:%s", at + 1);
+			emit2(e, "author-domain:", 14, at + 1, strlen(at + 1), c->author);
 	}
 	email_of(c->committer, mail, sizeof(mail));
 	if (mail[0])
-		emitf(e, c->committer, "committer:%s", mail);
+		emit2(e, "committer:", 10, mail, strlen(mail), c->committer);
 	for (size_t i = 0; i < r->nr_authors; i++) {
 		const struct sm_author_rule *a = &r->authors[i];
 		const char *who = sm_author_rule_who(a, c);
@@ -317,6 +352,10 @@ static void people_features(struct emitter *e, const struct sm_rules *r, const s
 		while (a->pattern[n] && isalnum((unsigned char)a->pattern[n]) && n + 1 < sizeof(first))
 			first[n] = (char)tolower((unsigned char)a->pattern[n]), n++;
 		first[n] = '\0';
+		if (!e->want_detail) {
+			emitf(e, NULL, "person:%s:%s", role, first);
+			continue;
+		}
 		snprintf(e->buf, sizeof(e->buf), "%s %s", a->role, who);
 		{
 			char *detail = xstrdup(e->buf);
@@ -351,7 +390,7 @@ static void trailer_features(struct emitter *e, const struct sm_commit *c)
 		}
 		if (!strcmp(key, "signed-off-by"))
 			sob++;
-		emitf(e, NULL, "trailer:%s", key);
+		emit2(e, "trailer:", 8, key, n, NULL);
 		if (!strcmp(key, "reported-by") || !strcmp(key, "reported-and-tested-by")) {
 			if (contains_ci(t->value, "syzbot") || contains_ci(t->value, "syzkaller"))
 				emits(e, "reported-by:syzbot", t->value);
@@ -447,12 +486,12 @@ static void diff_features(struct emitter *e, const struct sm_rules *r, const str
 		size_t bl = strlen(b);
 
 		if (s1) {
-			emitf(e, NULL, "diff:top:%.*s", (int)(s1 - p), p);
+			emit2(e, "diff:top:", 9, p, (size_t)(s1 - p), NULL);
 			s2 = strchr(s1 + 1, '/');
 			if (s2)
-				emitf(e, NULL, "diff:dir:%.*s", (int)(s2 - p), p);
+				emit2(e, "diff:dir:", 9, p, (size_t)(s2 - p), NULL);
 		} else {
-			emitf(e, NULL, "diff:top:%s", "(root)");
+			emits(e, "diff:top:(root)", NULL);
 		}
 		if (!(bl > 2 && b[bl - 2] == '.' && b[bl - 1] == 'h'))
 			headers = 0;
@@ -497,15 +536,17 @@ static void keyword_feature(void *ctx, size_t rule, int in_subject, const char *
 	const char *id = k->r->keywords[rule].id;
 	char detail[96];
 
-	snprintf(detail, sizeof(detail), "%s \"%.*s\"", in_subject ? "subject says" : "says",
-		 (int)(len > 60 ? 60 : len), match);
-	emitf(k->e, detail, "keyword:%s", id);
+	detail[0] = '\0';
+	if (k->e->want_detail)
+		snprintf(detail, sizeof(detail), "%s \"%.*s\"", in_subject ? "subject says" : "says",
+			 (int)(len > 60 ? 60 : len), match);
+	emit2(k->e, "keyword:", 8, id, strlen(id), detail);
 	if (in_subject)
-		emitf(k->e, detail, "subject-keyword:%s", id);
+		emit2(k->e, "subject-keyword:", 16, id, strlen(id), detail);
 }
 
-void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
-			 void *ctx)
+static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
+		    void *ctx, int want_detail)
 {
 	struct emitter *e = tl_emitter;
 	struct kw_ctx kw;
@@ -516,9 +557,10 @@ void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm
 	}
 	e->fn = fn;
 	e->ctx = ctx;
+	e->want_detail = want_detail;
 	e->nr_seen = 0;
 	if (++e->gen == 0) {
-		memset(e->gen_of, 0, sizeof(e->gen_of));
+		memset(e->seen, 0, sizeof(e->seen));
 		e->gen = 1;
 	}
 	tag_features(e, c);
@@ -530,6 +572,18 @@ void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm
 	body_features(e, c);
 	people_features(e, r, c);
 	diff_features(e, r, c);
+}
+
+void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
+			 void *ctx)
+{
+	extract(r, c, fn, ctx, 1);
+}
+
+void sm_features_extract_brief(const struct sm_rules *r, const struct sm_commit *c,
+			       sm_feature_fn fn, void *ctx)
+{
+	extract(r, c, fn, ctx, 0);
 }
 
 int sm_feature_is_open(const char *name, size_t len)

@@ -20,6 +20,10 @@
  * they count, ahead of the strongest of the others. */
 static int is_rule_feature(const char *name, size_t len)
 {
+	/* the words ("s:", "b2:"...), most of what is asked, have none of
+	 * these prefixes */
+	if (len >= 3 && (name[1] == ':' || name[2] == ':'))
+		return 0;
 	static const char *const prefixes[] = { "keyword:", "subject-keyword:", "stable-", "fixes-",
 						"person:", "reported-by:" };
 	static const char *const names[] = { "tiny-diff", "too-large", "docs-only", "device-id",
@@ -57,6 +61,11 @@ static uint32_t tag_of(uint64_t h)
 	return (uint32_t)(h >> 32) | 1;
 }
 
+static size_t present_bit(uint32_t tag)
+{
+	return (tag >> 1) & (SM_MODEL_PRESENT_BITS - 1);
+}
+
 static void put(struct sm_model *m, uint64_t h, float w)
 {
 	size_t i = slot_of(h, m->mask);
@@ -68,19 +77,29 @@ static void put(struct sm_model *m, uint64_t h, float w)
 		m->nr++;
 	m->slots[i].tag = tag;
 	m->slots[i].weight = w;
+	m->present[present_bit(tag) / 64] |= 1ull << (present_bit(tag) % 64);
 }
 
-double sm_model_weight(const struct sm_model *m, uint64_t h)
+/* sm_model_weight, inlined into the per-feature callbacks */
+static inline double weight_of(const struct sm_model *m, uint64_t h)
 {
 	size_t i = slot_of(h, m->mask);
 	uint32_t tag = tag_of(h);
 
+	/* only a slot with this very tag can answer */
+	if (!(m->present[present_bit(tag) / 64] & (1ull << (present_bit(tag) % 64))))
+		return 0;
 	while (m->slots[i].tag) {
 		if (m->slots[i].tag == tag)
 			return m->slots[i].weight;
 		i = (i + 1) & m->mask;
 	}
 	return 0;
+}
+
+double sm_model_weight(const struct sm_model *m, uint64_t h)
+{
+	return weight_of(m, h);
 }
 
 static int parse_double(const char *s, double *out)
@@ -256,7 +275,7 @@ static void explain_feature(void *ctx, const char *name, size_t len, uint64_t ha
 			    const char *detail)
 {
 	struct explain *x = ctx;
-	double w = sm_model_weight(x->m, hash);
+	double w = weight_of(x->m, hash);
 
 	if (w == 0)
 		return;
@@ -273,7 +292,7 @@ static void sum_feature(void *ctx, const char *name, size_t len, uint64_t hash, 
 	struct explain *x = ctx;
 
 	(void)name, (void)len, (void)detail;
-	x->sum += sm_model_weight(x->m, hash);
+	x->sum += weight_of(x->m, hash);
 }
 
 double sm_model_logit(const struct sm_rules *r, const struct sm_model *m, const struct sm_commit *c)
@@ -284,7 +303,7 @@ double sm_model_logit(const struct sm_rules *r, const struct sm_model *m, const 
 
 	x.m = m;
 	x.sum = m->bias;
-	sm_features_extract(r, c, sum_feature, &x);
+	sm_features_extract_brief(r, c, sum_feature, &x);
 	for (int k = 1; k < SM_NR_PARTS; k++)
 		if (missing & (1u << k))
 			x.sum += m->missing[k];
@@ -298,6 +317,11 @@ static void add_hits(struct sm_verdict *v, const struct hit *h, size_t nr, int *
 	for (size_t i = 0; i < nr; i++) {
 		int w = (int)lround(SM_MODEL_SCALE * h[i].w);
 
+		if (v->codes_only) {
+			sm_verdict_add(v, h[i].name, w, "%s", "");
+			*listed += w;
+			continue;
+		}
 		strbuf_reset(&text);
 		sm_feature_describe(h[i].name, h[i].len, h[i].has_detail ? h[i].detail : NULL, &text);
 		sm_verdict_add(v, h[i].name, w, "%s", text.buf);
@@ -318,7 +342,10 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 	x->sum = 0;
 	x->others = 0;
 	x->nr_fixed = x->nr_open = 0;
-	sm_features_extract(r, c, explain_feature, x);
+	if (v->codes_only)
+		sm_features_extract_brief(r, c, explain_feature, x);
+	else
+		sm_features_extract(r, c, explain_feature, x);
 	total = (int)lround(SM_MODEL_SCALE * (m->bias + x->sum));
 	bias = (int)lround(SM_MODEL_SCALE * m->bias);
 	sm_verdict_add(v, "model:bias", bias, "where every commit starts (the training data's base rate)");
@@ -328,7 +355,8 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 
 		if (!(missing & (1u << k)) || !w)
 			continue;
-		snprintf(code, sizeof(code), "model:no-%s", sm_feature_part_name((enum sm_feature_part)k));
+		strcpy(code, "model:no-");
+		strcat(code, sm_feature_part_name((enum sm_feature_part)k));
 		sm_verdict_add(v, code, w, "no %s given: what it weighs on average in the training commits",
 			       sm_feature_part_name((enum sm_feature_part)k));
 		total += w;

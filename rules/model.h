@@ -11,6 +11,7 @@
 
 #define SM_MODEL_FORMAT "stablemate-model 1"
 #define SM_MODEL_SCALE 100.0	/* score units per unit of log-odds */
+#define SM_MODEL_PRESENT_BITS 65536
 
 struct sm_model {
 	char *path;
@@ -24,6 +25,10 @@ struct sm_model {
 	} *slots;			/* open addressing on the hash's low half:
 					 * 8 bytes a slot, so the table stays in cache */
 	size_t mask, nr;
+	/* One bit per value of a tag's bits 1..16, set for each tag in
+	 * slots: a clear bit answers "no weight" from 8 KiB that stay in
+	 * the first-level cache (most word pairs are not in the model). */
+	uint64_t present[SM_MODEL_PRESENT_BITS / 64];
 };
 
 /* What sm_model_load returns when it did not fail (-1). */

@@ -314,12 +314,19 @@ int sm_rules_load(struct sm_rules **out, const char *dir)
 		.docs_only = -60, .device_id = 60,
 		.subject_bonus_pct = 50, .manual_only_cap = 59,
 	};
+	static _Atomic unsigned long serial;
+
 	if (for_each_line(r, dir, "thresholds.rules", threshold_line) ||
 	    for_each_line(r, dir, "keywords.rules", keyword_line) ||
 	    for_each_line(r, dir, "authors.rules", author_line) || compute_start_table(r)) {
 		sm_rules_free(r);
 		return -1;
 	}
+	r->serial = ++serial;
+	r->word_cache = 1;
+	for (size_t i = 0; i < r->nr_keywords; i++)
+		if (strstr(r->keywords[i].pattern, "(?<"))
+			r->word_cache = 0;
 	{
 		/* model.rules is optional: without it the hand weights decide. */
 		char *path = xasprintf("%s/model.rules", dir);

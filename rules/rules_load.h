@@ -59,6 +59,11 @@ struct sm_rules {
 	size_t nr_authors, alloc_authors;
 	struct sm_thresholds t;
 	struct sm_model *model;		/* model.rules, NULL: hand weights only */
+	/* Names this load for the per-thread cache of words no rule can
+	 * begin with (classify.c), which it enables unless a pattern holds
+	 * "(?<" (a look-behind sees past the word the cache is keyed by). */
+	unsigned long serial;
+	int word_cache;
 };
 
 /* Calls fn once for each keyword rule matching the subject or the body

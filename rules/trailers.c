@@ -112,6 +112,24 @@ static void compile_upstream_re(void)
 		pcre2_jit_compile(upstream_re, PCRE2_JIT_COMPLETE);
 }
 
+/* memmem(msg, len, needle, n) != NULL, by memchr() for the needle's byte
+ * at `at`, a rare letter in English ("pstream" by its p, "herry" by its y):
+ * a few short jumps through a message where memmem() reads every byte. */
+static int has(const char *msg, size_t len, const char *needle, size_t n, size_t at)
+{
+	const char *p = msg + at, *end = msg + len;
+
+	if (len < n)
+		return 0;
+	end -= n - 1 - at;	/* the anchor's last possible place, + 1 */
+	while (p < end && (p = memchr(p, needle[at], (size_t)(end - p)))) {
+		if (!memcmp(p - at, needle, n))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 char *sm_find_upstream_ref(const char *msg, size_t len)
 {
 	pcre2_match_data *md;
@@ -119,8 +137,8 @@ char *sm_find_upstream_ref(const char *msg, size_t len)
 
 	/* Every form names "upstream" or "cherry picked": a plain substring
 	 * search rules out the ordinary mainline message cheaply. */
-	if (!memmem(msg, len, "pstream", 7) && !memmem(msg, len, "PSTREAM", 7) &&
-	    !memmem(msg, len, "herry", 5) && !memmem(msg, len, "HERRY", 5))
+	if (!has(msg, len, "pstream", 7, 0) && !has(msg, len, "PSTREAM", 7, 0) &&
+	    !has(msg, len, "herry", 5, 4) && !has(msg, len, "HERRY", 5, 4))
 		return NULL;
 	/* Once, even when two threads load commits (scan does). */
 	pthread_once(&upstream_re_once, compile_upstream_re);

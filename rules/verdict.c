@@ -28,6 +28,10 @@ static void add_reason(struct sm_verdict *v, const char *code, int weight, const
 {
 	struct strbuf text = STRBUF_INIT;
 
+	if (v->codes_only) {
+		new_reason(v, code, weight)->text = NULL;
+		return;
+	}
 	strbuf_vaddf(&text, fmt, ap);
 	new_reason(v, code, weight)->text = strbuf_detach(&text, NULL);
 }
@@ -46,7 +50,8 @@ void sm_verdict_add_reasons(struct sm_verdict *v, const struct sm_verdict *from)
 	for (size_t i = 0; i < from->nr_reasons; i++) {
 		const struct sm_reason *f = &from->reasons[i];
 
-		new_reason(v, f->code, f->weight)->text = xstrdup(f->text);
+		new_reason(v, f->code, f->weight)->text =
+			v->codes_only || !f->text ? NULL : xstrdup(f->text);
 	}
 }
 

@@ -261,6 +261,8 @@ START_TEST(upstream_refs)
 		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n",
 		"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n",
 		"This is upstream commit 0123456789abcdef0123456789abcdef01234567.\n",
+		"COMMIT 0123456789ABCDEF0123456789ABCDEF01234567 UPSTREAM",
+		"(CHERRY PICKED FROM COMMIT 0123456789abcdef0123456789abcdef01234567)",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
@@ -271,6 +273,9 @@ START_TEST(upstream_refs)
 		free(s);
 	}
 	ck_assert_ptr_null(sm_find_upstream_ref("no reference here\n", 18));
+	/* the cheap test before the pattern takes "pstream" and "herry" in
+	 * lower or upper case only */
+	ck_assert_ptr_null(sm_find_upstream_ref("commit 0123456789ab uPstream", 28));
 }
 END_TEST
 
@@ -616,6 +621,42 @@ START_TEST(json_reader)
 	ck_assert_int_eq(json_get_string(j, strlen(j), "absent", &sb), JSON_ABSENT);
 	ck_assert_int_eq(json_get_string("{\"a\": }", 7, "b", &sb), -1);
 	ck_assert_int_eq(json_get_string("[1]", 3, "b", &sb), -1);
+	/* escapes next to the quotes, escaped quotes and backslashes, a
+	 * skipped member with escapes, bad and unterminated strings */
+	{
+		static const char k[] = "{\"s\": \"\\\"x\\\\\\\"\", \"b\": \"\\\\\\n\\\"\"}";
+
+		strbuf_reset(&sb);
+		ck_assert_int_eq(json_get_string(k, strlen(k), "b", &sb), JSON_FOUND);
+		ck_assert_str_eq(sb.buf, "\\\n\"");
+		strbuf_reset(&sb);
+		ck_assert_int_eq(json_get_string(k, strlen(k), "s", &sb), JSON_FOUND);
+		ck_assert_str_eq(sb.buf, "\"x\\\"");
+	}
+	{
+		/* string and raw members in one pass */
+		static const char *const keys[] = { "description", "n", "files" };
+		struct strbuf d = STRBUF_INIT, n = STRBUF_INIT, f = STRBUF_INIT;
+		struct strbuf *const outs[] = { &d, &n, &f };
+		int found[3];
+
+		ck_assert_int_eq(json_get_members(j, strlen(j), keys, outs, found, 3, 1u << 1), 3);
+		ck_assert_int_eq(found[0], JSON_FOUND);
+		ck_assert_int_eq(found[1], JSON_FOUND);
+		ck_assert_int_eq(found[2], JSON_FOUND);
+		ck_assert_str_eq(n.buf, "[1, {\"a\": \"}\"}]");
+		ck_assert_str_eq(f.buf, "x.c\ny.c");
+		strbuf_release(&d);
+		strbuf_release(&n);
+		strbuf_release(&f);
+	}
+	{
+		static const char *const bad[] = { "{\"a\": \"\\uZZZZ\", \"b\": \"x\"}",
+						   "{\"b\": \"x\\\"}", "{\"b\": \"x\\" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+			ck_assert_int_eq(json_get_string(bad[i], strlen(bad[i]), "b", &sb), -1);
+	}
 	strbuf_release(&sb);
 }
 END_TEST
