@@ -262,6 +262,14 @@ struct loader {
 	size_t next;			/* next chunk to claim */
 	signed char *state;		/* per chunk: 0 pending, 1 loaded, -1 failed */
 	char error[1024];		/* the failed chunk's message */
+	/* Before it loads, the first thread to get to it builds what the
+	 * judging needs besides the trees: the lifecycle index, and the
+	 * release map (prepare()), while the main thread reads the trees. */
+	struct sm_release_tags *tags;
+	struct sm_afterlife_life *life;
+	const struct sm_scan_opts *o;
+	const git_oid *from;
+	int prep;			/* 0 to do, 1 under way, 2 done */
 	pthread_mutex_t mu;
 	pthread_cond_t done;
 };
@@ -292,6 +300,48 @@ static void load_chunk(struct loader *l, git_repository *repo, size_t c)
 	pthread_mutex_unlock(&l->mu);
 }
 
+/* Builds the lifecycle index with repo, unless the other thread has begun
+ * to, and on the loader thread (ahead) the release map too: the main
+ * thread leaves that to the first look-up (a range may need none). */
+static void prepare(struct loader *l, git_repository *repo, int ahead)
+{
+	int mine;
+
+	pthread_mutex_lock(&l->mu);
+	mine = !l->prep;
+	if (mine)
+		l->prep = 1;
+	pthread_mutex_unlock(&l->mu);
+	if (!mine)
+		return;
+	if (ahead)
+		sm_release_tags_prepare(l->tags, repo);
+	sm_afterlife_life_build(l->life, l->o, repo, l->from);
+	pthread_mutex_lock(&l->mu);
+	l->prep = 2;
+	pthread_cond_broadcast(&l->done);
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* On the main thread: prepare() done, by either thread; loads chunks
+ * while the other thread is at it. */
+static void wait_prepared(struct loader *l, git_repository *repo)
+{
+	long c;
+
+	prepare(l, repo, 0);
+	pthread_mutex_lock(&l->mu);
+	while (l->prep != 2) {
+		pthread_mutex_unlock(&l->mu);
+		if ((c = claim(l)) >= 0)
+			load_chunk(l, repo, (size_t)c);
+		pthread_mutex_lock(&l->mu);
+		if (c < 0 && l->prep != 2)
+			pthread_cond_wait(&l->done, &l->mu);
+	}
+	pthread_mutex_unlock(&l->mu);
+}
+
 static void *loader_thread(void *arg)
 {
 	struct loader *l = arg;
@@ -299,10 +349,11 @@ static void *loader_thread(void *arg)
 	long c;
 
 	if (sm_repo_open(&repo, l->path) < 0) {
-		/* The main thread loads everything itself. */
+		/* The main thread does everything itself. */
 		sm_clear_error();
 		return NULL;
 	}
+	prepare(l, repo, 1);
 	while ((c = claim(l)) >= 0)
 		load_chunk(l, repo, (size_t)c);
 	git_repository_free(repo);
@@ -318,16 +369,13 @@ static int use_thread(size_t nr)
 	return nr >= 128 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
-/* The release tags, each tree's upstream index (built or read from the
- * cache) and the lifecycle index past the range: done while the loader
- * thread already loads commits. */
-static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
+/* Each tree's upstream index (built or read from the cache), while the
+ * loader thread builds the release map and the lifecycle index past the
+ * range, then loads commits. */
+static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_scan_result *out)
 {
 	const struct sm_scan_opts *o = s->o;
 
-	if (sm_release_tags_load(&s->tags, s->repo) < 0)
-		return -1;
-	sm_release_tags_cache(&s->tags, s->repo, o->cache_dir);
 	s->trees = xcalloc(o->nr_trees + 1, sizeof(*s->trees));
 	out->nr_trees = o->nr_trees;
 	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
@@ -338,7 +386,8 @@ static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
 		out->tree_cache_state[s->opened] =
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
 	}
-	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, &s->from, out) < 0)
+	wait_prepared(l, s->repo);
+	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, l->life, out) < 0)
 		return -1;
 	s->life_open = 1;
 	return 0;
@@ -348,10 +397,20 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 			  struct sm_scan_result *out)
 {
 	struct loader l;
+	struct sm_afterlife_life life;
 	pthread_t th;
 	int threaded, ret = 0;
 
+	/* The tags before the thread starts: it builds their map. */
+	if (sm_release_tags_load(&s->tags, s->repo) < 0)
+		return -1;
+	sm_release_tags_cache(&s->tags, s->repo, s->o->cache_dir);
 	memset(&l, 0, sizeof(l));
+	memset(&life, 0, sizeof(life));
+	l.tags = &s->tags;
+	l.life = &life;
+	l.o = s->o;
+	l.from = &s->from;
 	l.path = s->o->upstream;
 	l.dc = dc;
 	l.ids = ids;
@@ -363,7 +422,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	pthread_mutex_init(&l.mu, NULL);
 	pthread_cond_init(&l.done, NULL);
 	threaded = use_thread(out->nr) && pthread_create(&th, NULL, loader_thread, &l) == 0;
-	ret = open_trees(s, out);
+	ret = open_trees(s, &l, out);
 	if (!ret && s->o->progress) {
 		char *title = xasprintf("Scanning %s", s->o->range);
 
@@ -403,6 +462,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	}
 	if (threaded)
 		pthread_join(th, NULL);
+	sm_afterlife_life_release(&life);
 	pthread_cond_destroy(&l.done);
 	pthread_mutex_destroy(&l.mu);
 	free(l.state);
@@ -519,7 +579,7 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	free(s.trees);
 	if (s.life_open)
 		sm_afterlife_close(&s.life);
-	if (s.tags.map_built)
+	if (s.tags.map_used)
 		out->release_map_cache = sm_cache_state_name(s.tags.map_cache_state);
 	for (size_t i = 0; i < s.nr_targets; i++)
 		free(s.abbrevs[i]);
