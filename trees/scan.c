@@ -187,8 +187,8 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 /* The part of a commit that needs the repository: message, diff
  * statistics and patch-id (one diff, unless the diff cache has the facts
  * already). Runs on either thread. */
-static int load_commit(git_repository *repo, const struct sm_diff_cache *dc, const git_oid *id,
-		       struct sm_scan_item *it)
+static int load_commit(git_repository *repo, struct sm_tree_keep *keep,
+		       const struct sm_diff_cache *dc, const git_oid *id, struct sm_scan_item *it)
 {
 	git_commit *c = NULL;
 	int ret;
@@ -200,7 +200,7 @@ static int load_commit(git_repository *repo, const struct sm_diff_cache *dc, con
 	it->committed = (long long)git_commit_committer(c)->when.time;
 	ret = sm_commit_load(repo, c, 0, &it->commit, it->patch_id);
 	if (!ret && !it->commit.is_merge && !sm_diff_cache_get(dc, it->id, &it->commit, it->patch_id))
-		ret = sm_commit_load_diff(repo, c, &it->commit, it->patch_id);
+		ret = sm_commit_load_diff_keep(repo, c, keep, &it->commit, it->patch_id);
 	git_commit_free(c);
 	return ret;
 }
@@ -285,13 +285,15 @@ static long claim(struct loader *l)
 	return c;
 }
 
-static void load_chunk(struct loader *l, git_repository *repo, size_t c)
+/* Loads chunk c with repo; keep: this thread's trees (trees/repo.h). */
+static void load_chunk(struct loader *l, git_repository *repo, struct sm_tree_keep *keep,
+		       size_t c)
 {
 	size_t end = (c + 1) * l->chunk < l->nr ? (c + 1) * l->chunk : l->nr;
 	int ok = 1;
 
 	for (size_t i = c * l->chunk; ok && i < end; i++)
-		ok = load_commit(repo, l->dc, &l->ids[i], &l->items[i]) == 0;
+		ok = load_commit(repo, keep, l->dc, &l->ids[i], &l->items[i]) == 0;
 	pthread_mutex_lock(&l->mu);
 	l->state[c] = ok ? 1 : -1;
 	if (!ok && !l->error[0])
@@ -325,7 +327,7 @@ static void prepare(struct loader *l, git_repository *repo, int ahead)
 
 /* On the main thread: prepare() done, by either thread; loads chunks
  * while the other thread is at it. */
-static void wait_prepared(struct loader *l, git_repository *repo)
+static void wait_prepared(struct loader *l, git_repository *repo, struct sm_tree_keep *keep)
 {
 	long c;
 
@@ -334,7 +336,7 @@ static void wait_prepared(struct loader *l, git_repository *repo)
 	while (l->prep != 2) {
 		pthread_mutex_unlock(&l->mu);
 		if ((c = claim(l)) >= 0)
-			load_chunk(l, repo, (size_t)c);
+			load_chunk(l, repo, keep, (size_t)c);
 		pthread_mutex_lock(&l->mu);
 		if (c < 0 && l->prep != 2)
 			pthread_cond_wait(&l->done, &l->mu);
@@ -346,6 +348,7 @@ static void *loader_thread(void *arg)
 {
 	struct loader *l = arg;
 	git_repository *repo = NULL;
+	struct sm_tree_keep keep;
 	long c;
 
 	if (sm_repo_open(&repo, l->path) < 0) {
@@ -354,8 +357,10 @@ static void *loader_thread(void *arg)
 		return NULL;
 	}
 	prepare(l, repo, 1);
+	memset(&keep, 0, sizeof(keep));
 	while ((c = claim(l)) >= 0)
-		load_chunk(l, repo, (size_t)c);
+		load_chunk(l, repo, &keep, (size_t)c);
+	sm_tree_keep_release(&keep);
 	git_repository_free(repo);
 	return NULL;
 }
@@ -372,7 +377,8 @@ static int use_thread(size_t nr)
 /* Each tree's upstream index (built or read from the cache), while the
  * loader thread builds the release map and the lifecycle index past the
  * range, then loads commits. */
-static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_scan_result *out)
+static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_tree_keep *keep,
+		      struct sm_scan_result *out)
 {
 	const struct sm_scan_opts *o = s->o;
 
@@ -386,7 +392,7 @@ static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_scan_resul
 		out->tree_cache_state[s->opened] =
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
 	}
-	wait_prepared(l, s->repo);
+	wait_prepared(l, s->repo, keep);
 	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, l->life, out) < 0)
 		return -1;
 	s->life_open = 1;
@@ -398,6 +404,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 {
 	struct loader l;
 	struct sm_afterlife_life life;
+	struct sm_tree_keep keep;	/* the main thread's */
 	pthread_t th;
 	int threaded, ret = 0;
 
@@ -407,6 +414,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	sm_release_tags_cache(&s->tags, s->repo, s->o->cache_dir);
 	memset(&l, 0, sizeof(l));
 	memset(&life, 0, sizeof(life));
+	memset(&keep, 0, sizeof(keep));
 	l.tags = &s->tags;
 	l.life = &life;
 	l.o = s->o;
@@ -422,7 +430,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	pthread_mutex_init(&l.mu, NULL);
 	pthread_cond_init(&l.done, NULL);
 	threaded = use_thread(out->nr) && pthread_create(&th, NULL, loader_thread, &l) == 0;
-	ret = open_trees(s, &l, out);
+	ret = open_trees(s, &l, &keep, out);
 	if (!ret && s->o->progress) {
 		char *title = xasprintf("Scanning %s", s->o->range);
 
@@ -446,7 +454,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 			sm_progress_update(s->o->progress, end);
 			j++;
 		} else if ((c = claim(&l)) >= 0) {
-			load_chunk(&l, s->repo, (size_t)c);
+			load_chunk(&l, s->repo, &keep, (size_t)c);
 		} else {
 			pthread_mutex_lock(&l.mu);
 			while (!l.state[j])
@@ -463,6 +471,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	if (threaded)
 		pthread_join(th, NULL);
 	sm_afterlife_life_release(&life);
+	sm_tree_keep_release(&keep);
 	pthread_cond_destroy(&l.done);
 	pthread_mutex_destroy(&l.mu);
 	free(l.state);
