@@ -25,7 +25,7 @@ int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
  * same repository handle (and thread): a commit's old trees are mostly
  * trees a commit just before it brought in, and libgit2 does not cache a
  * tree over 4 KiB. Zeroed is empty; free with sm_tree_keep_release. */
-#define SM_TREE_KEEP 64
+#define SM_TREE_KEEP 256
 struct sm_tree_keep {
 	git_tree *tree[SM_TREE_KEEP];
 	size_t next;		/* the slot to fill next (the oldest) */

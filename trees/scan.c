@@ -258,7 +258,7 @@ struct loader {
 	const struct sm_diff_cache *dc;	/* read-only while loading */
 	const git_oid *ids;
 	struct sm_scan_item *items;
-	size_t nr, chunk, nr_chunks;	/* chunk: commits per chunk, 1 to 32 */
+	size_t nr, chunk, nr_chunks;	/* chunk: commits per chunk, 1 to 256 */
 	size_t next;			/* next chunk to claim */
 	signed char *state;		/* per chunk: 0 pending, 1 loaded, -1 failed */
 	char error[1024];		/* the failed chunk's message */
@@ -424,7 +424,9 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	l.ids = ids;
 	l.items = out->items;
 	l.nr = out->nr;
-	l.chunk = out->nr / 64 < 1 ? 1 : out->nr / 64 > 32 ? 32 : out->nr / 64;
+	/* Long runs of consecutive commits on one thread: its kept trees
+	 * (trees/repo.h) are then mostly the trees the next commits need. */
+	l.chunk = out->nr / 64 < 1 ? 1 : out->nr / 64 > 256 ? 256 : out->nr / 64;
 	l.nr_chunks = (out->nr + l.chunk - 1) / l.chunk;
 	l.state = xcalloc(l.nr_chunks + 1, 1);
 	pthread_mutex_init(&l.mu, NULL);
