@@ -247,6 +247,36 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 	return 0;
 }
 
+/* The range's commits, topological, oldest first. */
+static int walk_ids(struct scan_ctx *s, git_repository *repo, const git_oid *from,
+		    const git_oid *to, git_oid **out, size_t *nr_out)
+{
+	git_revwalk *w = NULL;
+	git_oid id, *ids = NULL;
+	size_t nr = 0, alloc = 0;
+	int err;
+
+	if (git_revwalk_new(&w, repo) < 0)
+		return sm_error("%s: %s", s->o->range, sm_git_error());
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, to) < 0 || git_revwalk_hide(w, from) < 0) {
+		git_revwalk_free(w);
+		return sm_error("range %s: %s", s->o->range, sm_git_error());
+	}
+	while (!(err = git_revwalk_next(&id, w))) {
+		ALLOC_GROW(ids, nr, alloc);
+		ids[nr++] = id;
+	}
+	git_revwalk_free(w);
+	if (err != GIT_ITEROVER) {
+		free(ids);
+		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
+	}
+	*out = ids;
+	*nr_out = nr;
+	return 0;
+}
+
 /* Loading (libgit2 reads, the diff, the patch-id) is most of a scan's
  * work: a second thread with its own repository handle loads chunks of
  * the range while the main thread loads too and judges the loaded chunks
@@ -257,19 +287,23 @@ struct loader {
 	const char *path;
 	const struct sm_diff_cache *dc;	/* read-only while loading */
 	const git_oid *ids;
-	struct sm_scan_item *items;
+	struct sm_scan_item *items;	/* out->items */
 	size_t nr, chunk, nr_chunks;	/* chunk: commits per chunk, 1 to 256 */
 	size_t next;			/* next chunk to claim */
 	signed char *state;		/* per chunk: 0 pending, 1 loaded, -1 failed */
 	char error[1024];		/* the failed chunk's message */
 	/* Before it loads, the first thread to get to it builds what the
-	 * judging needs besides the trees: the lifecycle index, and the
-	 * release map (prepare()), while the main thread reads the trees. */
-	struct sm_release_tags *tags;
+	 * judging needs besides the trees: the range's commits (unless the
+	 * diff cache had them), the lifecycle index, and the release map
+	 * (prepare()), while the main thread reads the trees. */
+	struct scan_ctx *s;
+	struct sm_scan_result *out;
+	git_oid **walked;		/* NULL: ids given; else prepare() walks */
+	const git_oid *to;
+	char *walk_error;		/* the walk failed: its error line */
 	struct sm_afterlife_life *life;
-	const struct sm_scan_opts *o;
-	const git_oid *from;
 	int prep;			/* 0 to do, 1 under way, 2 done */
+	int stop;			/* an error: claim no more */
 	pthread_mutex_t mu;
 	pthread_cond_t done;
 };
@@ -279,7 +313,7 @@ static long claim(struct loader *l)
 	long c = -1;
 
 	pthread_mutex_lock(&l->mu);
-	if (l->next < l->nr_chunks)
+	if (!l->stop && l->next < l->nr_chunks)
 		c = (long)l->next++;
 	pthread_mutex_unlock(&l->mu);
 	return c;
@@ -302,12 +336,39 @@ static void load_chunk(struct loader *l, git_repository *repo, struct sm_tree_ke
 	pthread_mutex_unlock(&l->mu);
 }
 
-/* Builds the lifecycle index with repo, unless the other thread has begun
- * to, and on the loader thread (ahead) the release map too: the main
- * thread leaves that to the first look-up (a range may need none). */
+static int use_thread(size_t nr)
+{
+	const char *v = getenv("SM_SCAN_THREADS");
+
+	if (v && *v)
+		return atoi(v) > 1 && nr > 1;
+	return nr >= 128 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+/* The range to load: ids, out->items zeroed (released with the rest
+ * whatever was filled in) and the chunks. */
+static void set_range(struct loader *l, const git_oid *ids, size_t nr)
+{
+	l->ids = ids;
+	l->out->items = xcalloc(nr + 1, sizeof(*l->out->items));
+	l->out->nr = nr;
+	l->items = l->out->items;
+	l->nr = nr;
+	/* Long runs of consecutive commits on one thread: its kept trees
+	 * (trees/repo.h) are then mostly the trees the next commits need. */
+	l->chunk = nr / 64 < 1 ? 1 : nr / 64 > 256 ? 256 : nr / 64;
+	l->nr_chunks = (nr + l->chunk - 1) / l->chunk;
+	l->state = xcalloc(l->nr_chunks + 1, 1);
+}
+
+/* Walks the range (l->walked) and builds the lifecycle index with repo,
+ * unless the other thread has begun to, and on the loader thread (ahead)
+ * the release map too: the main thread leaves that to the first look-up
+ * (a range may need none). */
 static void prepare(struct loader *l, git_repository *repo, int ahead)
 {
 	int mine;
+	size_t nr = 0;
 
 	pthread_mutex_lock(&l->mu);
 	mine = !l->prep;
@@ -316,9 +377,18 @@ static void prepare(struct loader *l, git_repository *repo, int ahead)
 	pthread_mutex_unlock(&l->mu);
 	if (!mine)
 		return;
-	if (ahead)
-		sm_release_tags_prepare(l->tags, repo);
-	sm_afterlife_life_build(l->life, l->o, repo, l->from);
+	if (l->walked) {
+		if (walk_ids(l->s, repo, &l->s->from, l->to, l->walked, &nr) < 0) {
+			l->walk_error = xstrdup(sm_last_error());
+			sm_clear_error();
+		}
+		set_range(l, *l->walked, nr);
+	}
+	if (!l->walk_error) {
+		if (ahead && use_thread(l->nr))
+			sm_release_tags_prepare(&l->s->tags, repo);
+		sm_afterlife_life_build(l->life, l->s->o, repo, &l->s->from);
+	}
 	pthread_mutex_lock(&l->mu);
 	l->prep = 2;
 	pthread_cond_broadcast(&l->done);
@@ -357,21 +427,17 @@ static void *loader_thread(void *arg)
 		return NULL;
 	}
 	prepare(l, repo, 1);
+	/* The other thread may have begun it: the range comes with it. */
+	pthread_mutex_lock(&l->mu);
+	while (l->prep != 2)
+		pthread_cond_wait(&l->done, &l->mu);
+	pthread_mutex_unlock(&l->mu);
 	memset(&keep, 0, sizeof(keep));
 	while ((c = claim(l)) >= 0)
 		load_chunk(l, repo, &keep, (size_t)c);
 	sm_tree_keep_release(&keep);
 	git_repository_free(repo);
 	return NULL;
-}
-
-static int use_thread(size_t nr)
-{
-	const char *v = getenv("SM_SCAN_THREADS");
-
-	if (v && *v)
-		return atoi(v) > 1 && nr > 1;
-	return nr >= 128 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
 /* Each tree's upstream index (built or read from the cache), while the
@@ -393,14 +459,20 @@ static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_tree_keep 
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
 	}
 	wait_prepared(l, s->repo, keep);
+	if (l->walk_error) {
+		sm_afterlife_life_release(l->life);
+		return sm_error("%s", l->walk_error);
+	}
 	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, l->life, out) < 0)
 		return -1;
 	s->life_open = 1;
 	return 0;
 }
 
-static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct sm_diff_cache *dc,
-			  struct sm_scan_result *out)
+/* Loads and judges the range: *ids (nr of them) when the diff cache had
+ * the walk, else the walk is made here (*ids malloc'd). */
+static int load_and_judge(struct scan_ctx *s, git_oid **ids, size_t nr, const git_oid *to,
+			  const struct sm_diff_cache *dc, struct sm_scan_result *out)
 {
 	struct loader l;
 	struct sm_afterlife_life life;
@@ -415,23 +487,20 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	memset(&l, 0, sizeof(l));
 	memset(&life, 0, sizeof(life));
 	memset(&keep, 0, sizeof(keep));
-	l.tags = &s->tags;
+	l.s = s;
+	l.out = out;
 	l.life = &life;
-	l.o = s->o;
-	l.from = &s->from;
+	l.to = to;
 	l.path = s->o->upstream;
 	l.dc = dc;
-	l.ids = ids;
-	l.items = out->items;
-	l.nr = out->nr;
-	/* Long runs of consecutive commits on one thread: its kept trees
-	 * (trees/repo.h) are then mostly the trees the next commits need. */
-	l.chunk = out->nr / 64 < 1 ? 1 : out->nr / 64 > 256 ? 256 : out->nr / 64;
-	l.nr_chunks = (out->nr + l.chunk - 1) / l.chunk;
-	l.state = xcalloc(l.nr_chunks + 1, 1);
+	if (*ids)
+		set_range(&l, *ids, nr);
+	else
+		l.walked = ids;	/* nr unknown yet: a thread unless told not to */
 	pthread_mutex_init(&l.mu, NULL);
 	pthread_cond_init(&l.done, NULL);
-	threaded = use_thread(out->nr) && pthread_create(&th, NULL, loader_thread, &l) == 0;
+	threaded = use_thread(*ids ? nr : (size_t)-1) &&
+		   pthread_create(&th, NULL, loader_thread, &l) == 0;
 	ret = open_trees(s, &l, &keep, out);
 	if (!ret && s->o->progress) {
 		char *title = xasprintf("Scanning %s", s->o->range);
@@ -467,7 +536,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	if (ret) {
 		/* Stop the loader: nothing more to claim. */
 		pthread_mutex_lock(&l.mu);
-		l.next = l.nr_chunks;
+		l.stop = 1;
 		pthread_mutex_unlock(&l.mu);
 	}
 	if (threaded)
@@ -477,6 +546,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	pthread_cond_destroy(&l.done);
 	pthread_mutex_destroy(&l.mu);
 	free(l.state);
+	free(l.walk_error);
 	return ret;
 }
 
@@ -499,36 +569,6 @@ static void update_diff_cache(struct sm_diff_cache *dc, const struct sm_scan_res
 	}
 	sm_diff_cache_set_walk(dc, to, out->nr);
 	sm_diff_cache_write(dc);
-}
-
-/* The range's commits, topological, oldest first. */
-static int walk_ids(struct scan_ctx *s, const git_oid *from, const git_oid *to, git_oid **out,
-		    size_t *nr_out)
-{
-	git_revwalk *w = NULL;
-	git_oid id, *ids = NULL;
-	size_t nr = 0, alloc = 0;
-	int err;
-
-	if (git_revwalk_new(&w, s->repo) < 0)
-		return sm_error("%s: %s", s->o->range, sm_git_error());
-	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	if (git_revwalk_push(w, to) < 0 || git_revwalk_hide(w, from) < 0) {
-		git_revwalk_free(w);
-		return sm_error("range %s: %s", s->o->range, sm_git_error());
-	}
-	while (!(err = git_revwalk_next(&id, w))) {
-		ALLOC_GROW(ids, nr, alloc);
-		ids[nr++] = id;
-	}
-	git_revwalk_free(w);
-	if (err != GIT_ITEROVER) {
-		free(ids);
-		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
-	}
-	*out = ids;
-	*nr_out = nr;
-	return 0;
 }
 
 static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
@@ -557,14 +597,7 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	git_oid_tostr(to_hex, sizeof(to_hex), &to);
 	sm_diff_cache_open(&dc, s->o->cache_dir, git_repository_path(s->repo), hex);
 	walk_cached = sm_diff_cache_walk(&dc, to_hex, &ids, &nr);
-	if (!walk_cached && walk_ids(s, &from, &to, &ids, &nr) < 0) {
-		sm_diff_cache_release(&dc);
-		return -1;
-	}
-	/* Zeroed items: released with the rest whatever was filled in. */
-	out->items = xcalloc(nr + 1, sizeof(*out->items));
-	out->nr = nr;
-	ret = load_and_judge(s, ids, &dc, out);
+	ret = load_and_judge(s, &ids, nr, &to, &dc, out);
 	if (!ret)
 		update_diff_cache(&dc, out, to_hex, walk_cached);
 	out->diff_cache = sm_cache_state_name(dc.state);
