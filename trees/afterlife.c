@@ -7,13 +7,14 @@
 #include <time.h>
 
 void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_opts *o,
-			     git_repository *repo, const git_oid *from)
+			     git_repository *repo, const git_oid *from,
+			     const struct sm_known_walk *known)
 {
 	memset(l, 0, sizeof(*l));
 	if (o->upstream_ref && !*o->upstream_ref)
 		return;
 	l->ref = o->upstream_ref ? xstrdup(o->upstream_ref) : sm_head_branch(repo);
-	if (sm_lifecycle_build(&l->lc, repo, l->ref, from, o->cache_dir) < 0) {
+	if (sm_lifecycle_build_known(&l->lc, repo, l->ref, from, o->cache_dir, known) < 0) {
 		l->error = xasprintf("upstream ref %s: %s", l->ref, sm_last_error());
 		sm_clear_error();
 		sm_lifecycle_release(&l->lc);

@@ -32,8 +32,11 @@ struct sm_afterlife_life {
 	char *ref;		/* the upstream ref */
 	char *error;		/* ret -1: the error line (sm_error is per thread) */
 };
+/* known: the walk of the range (may be NULL), reused when the upstream
+ * ref is the range's end (trees/branch_cache.h). */
 void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_opts *o,
-			     git_repository *repo, const git_oid *from);
+			     git_repository *repo, const git_oid *from,
+			     const struct sm_known_walk *known);
 void sm_afterlife_life_release(struct sm_afterlife_life *l);
 
 /* Reads what the options ask for: the -rc tags, the queue and the CVE

@@ -10,6 +10,7 @@
 #include "trees/tree_state.h"
 #include "trees/strmap.h"
 #include "trees/afterlife.h"
+#include "trees/branch_cache.h"
 #include "trees/diff_cache.h"
 #include "lib/util.h"
 #include "lib/progress.h"
@@ -385,9 +386,11 @@ static void prepare(struct loader *l, git_repository *repo, int ahead)
 		set_range(l, *l->walked, nr);
 	}
 	if (!l->walk_error) {
+		struct sm_known_walk known = { l->s->from, *l->to, l->ids, l->nr };
+
 		if (ahead && use_thread(l->nr))
 			sm_release_tags_prepare(&l->s->tags, repo);
-		sm_afterlife_life_build(l->life, l->s->o, repo, &l->s->from);
+		sm_afterlife_life_build(l->life, l->s->o, repo, &l->s->from, &known);
 	}
 	pthread_mutex_lock(&l->mu);
 	l->prep = 2;
