@@ -504,6 +504,12 @@ static void keyword_feature(void *ctx, size_t rule, int in_subject, const char *
 		emitf(k->e, detail, "subject-keyword:%s", id);
 }
 
+void sm_features_thread_release(void)
+{
+	free(tl_emitter);
+	tl_emitter = NULL;
+}
+
 void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
 			 void *ctx)
 {

@@ -18,6 +18,8 @@ typedef void (*sm_feature_fn)(void *ctx, const char *name, size_t len, uint64_t 
 
 void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
 			 void *ctx);
+/* Frees the calling thread's buffers of sm_features_extract. */
+void sm_features_thread_release(void);
 
 /* 64-bit FNV-1a: what the model file's names are looked up by. */
 uint64_t sm_feature_hash(const char *name, size_t len);

@@ -189,7 +189,8 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
  * statistics and patch-id (one diff, unless the diff cache has the facts
  * already). Runs on either thread. */
 static int load_commit(git_repository *repo, struct sm_tree_keep *keep,
-		       const struct sm_diff_cache *dc, const git_oid *id, struct sm_scan_item *it)
+		       const struct sm_diff_cache *dc, const struct sm_rules *rules,
+		       const git_oid *id, struct sm_scan_item *it)
 {
 	git_commit *c = NULL;
 	int ret;
@@ -203,6 +204,8 @@ static int load_commit(git_repository *repo, struct sm_tree_keep *keep,
 	if (!ret && !it->commit.is_merge && !sm_diff_cache_get(dc, it->id, &it->commit, it->patch_id))
 		ret = sm_commit_load_diff_keep(repo, c, keep, &it->commit, it->patch_id);
 	git_commit_free(c);
+	if (!ret)
+		sm_classify_model(rules, &it->commit, &it->model);
 	return ret;
 }
 
@@ -212,10 +215,9 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 	const struct fixes_target **tg;
 	size_t nr_tg = 0, unresolved = 0;
 	const struct sm_release *first = NULL;
-	struct sm_verdict model;	/* the model's reasons, the same for every tree */
+	struct sm_verdict *model = &it->model;	/* made by load_commit */
 
-	sm_verdict_init(&model);
-	sm_classify_shared(s->o->rules, &it->commit, NULL, &model, &it->verdict);
+	sm_classify_shared(s->o->rules, &it->commit, NULL, model, &it->verdict);
 	sm_afterlife_item(&s->life, it);
 
 	tg = xcalloc(it->commit.nr_fixes + 1, sizeof(*tg));
@@ -242,8 +244,8 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 		it->fixes_first_release = xstrdup(first->name);
 	it->trees = xcalloc(s->o->nr_trees + 1, sizeof(*it->trees));
 	for (size_t ti = 0; ti < s->o->nr_trees; ti++)
-		judge_tree(s, it, &model, tg, nr_tg, unresolved, ti);
-	sm_verdict_release(&model);
+		judge_tree(s, it, model, tg, nr_tg, unresolved, ti);
+	sm_verdict_release(model);
 	free(tg);
 	return 0;
 }
@@ -328,7 +330,7 @@ static void load_chunk(struct loader *l, git_repository *repo, struct sm_tree_ke
 	int ok = 1;
 
 	for (size_t i = c * l->chunk; ok && i < end; i++)
-		ok = load_commit(repo, keep, l->dc, &l->ids[i], &l->items[i]) == 0;
+		ok = load_commit(repo, keep, l->dc, l->s->o->rules, &l->ids[i], &l->items[i]) == 0;
 	pthread_mutex_lock(&l->mu);
 	l->state[c] = ok ? 1 : -1;
 	if (!ok && !l->error[0])
@@ -439,6 +441,7 @@ static void *loader_thread(void *arg)
 	while ((c = claim(l)) >= 0)
 		load_chunk(l, repo, &keep, (size_t)c);
 	sm_tree_keep_release(&keep);
+	sm_classify_thread_release();
 	git_repository_free(repo);
 	return NULL;
 }
