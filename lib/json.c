@@ -30,20 +30,40 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
+/* A byte JSON takes as it is: printable ASCII but the quote and backslash. */
+static int plain(unsigned char c)
+{
+	return (unsigned char)(c - 0x20) < 0x60 && c != '"' && c != '\\';
+}
+
 void json_quote(struct strbuf *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
 
 	strbuf_grow(out, len + 2);
+	/* Most strings (keys, ids, codes, most texts) need no escape: one
+	 * copy into the room just grown. */
+	while (i < len && plain(s[i]))
+		i++;
+	if (i == len) {
+		char *p = out->buf + out->len;
+
+		p[0] = '"';
+		if (len)
+			memcpy(p + 1, str, len);
+		p[len + 1] = '"';
+		strbuf_setlen(out, out->len + len + 2);
+		return;
+	}
 	strbuf_addch(out, '"');
+	strbuf_add(out, s, i);
 	while (i < len) {
 		unsigned char c = s[i];
 		size_t n, run = i;
 
 		/* Plain ASCII goes in runs, not byte by byte. */
-		while (run < len && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' &&
-		       s[run] != '\\')
+		while (run < len && plain(s[run]))
 			run++;
 		if (run > i) {
 			strbuf_add(out, s + i, run - i);
@@ -132,8 +152,17 @@ void json_strlist(struct json_writer *w, const char *key, const struct strlist *
 
 void json_int(struct json_writer *w, const char *key, long long value)
 {
+	/* What "%lld" prints, without printf's cost (one per reason weight). */
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (value < 0)
+		*--p = '-';
 	json_key(w, key);
-	strbuf_addf(w->out, "%lld", value);
+	strbuf_add(w->out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void json_double(struct json_writer *w, const char *key, double value)

@@ -1,9 +1,12 @@
-/* test_lib: the option parser, the error API, strbuf and strlist. */
+/* test_lib: the option parser, the error API, strbuf, strlist and the
+ * JSON writer's numbers and strings. */
+#include "lib/json.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 #include "lib/util.h"
 #include "check_main.h"
+#include <limits.h>
 #include <string.h>
 
 static const char *repo, *range;
@@ -246,6 +249,34 @@ START_TEST(strlist_split_and_clear)
 }
 END_TEST
 
+/* json_int prints what "%lld" does; json_quote copies a plain string whole
+ * and escapes the rest (the fast path and the slow one give one text). */
+START_TEST(json_numbers_and_strings)
+{
+	static const long long v[] = { 0, 7, -7, 10, -10, 123456789, LLONG_MAX, LLONG_MIN };
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	struct json_writer w;
+
+	json_init(&w, &sb);
+	json_array_begin(&w, NULL);
+	strbuf_addch(&want, '[');
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		json_int(&w, NULL, v[i]);
+		strbuf_addf(&want, "%s%lld", i ? "," : "", v[i]);
+	}
+	json_array_end(&w);
+	strbuf_addch(&want, ']');
+	ck_assert_str_eq(sb.buf, want.buf);
+	strbuf_reset(&sb);
+	json_quote(&sb, "", 0);
+	json_quote(&sb, "plain ~\x7f", 8);
+	json_quote(&sb, "a\"b\\c\nd\te\x01" "f \xc3\xa9 \xff", 16);
+	ck_assert_str_eq(sb.buf, "\"\"\"plain ~\x7f\"\"a\\\"b\\\\c\\nd\\te\\u0001f \xc3\xa9 \\ufffd\"");
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -262,6 +293,7 @@ static Suite *make_suite(void)
 	tc = tcase_create("strings");
 	tcase_add_test(tc, strbuf_never_null);
 	tcase_add_test(tc, strlist_split_and_clear);
+	tcase_add_test(tc, json_numbers_and_strings);
 	suite_add_tcase(s, tc);
 	return s;
 }
