@@ -162,14 +162,18 @@ static int tree_lookup(struct cd_state *st, git_tree **out, const git_oid *id)
 
 	if (!k)
 		return git_tree_lookup(out, st->repo, id);
+	/* Up to a few thousand compares a commit: memcmp of a constant
+	 * size inlines, two libgit2 calls a slot did not. */
 	for (size_t i = 0; i < SM_TREE_KEEP; i++)
-		if (k->tree[i] && git_oid_equal(git_tree_id(k->tree[i]), id))
+		if (k->tree[i] && !memcmp(k->id[i].id, id->id, GIT_OID_RAWSZ))
 			return git_tree_dup(out, k->tree[i]);
 	if (git_tree_lookup(out, st->repo, id) < 0)
 		return -1;
 	git_tree_free(k->tree[k->next]);
 	if (git_tree_dup(&k->tree[k->next], *out) < 0)
 		k->tree[k->next] = NULL;
+	else
+		git_oid_cpy(&k->id[k->next], id);
 	k->next = (k->next + 1) % SM_TREE_KEEP;
 	return 0;
 }

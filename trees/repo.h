@@ -28,6 +28,7 @@ int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
 #define SM_TREE_KEEP 256
 struct sm_tree_keep {
 	git_tree *tree[SM_TREE_KEEP];
+	git_oid id[SM_TREE_KEEP];	/* tree[i]'s id, compared inline */
 	size_t next;		/* the slot to fill next (the oldest) */
 };
 void sm_tree_keep_release(struct sm_tree_keep *k);
