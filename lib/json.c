@@ -49,7 +49,22 @@ void json_quote(struct strbuf *out, const char *str, size_t len)
 	size_t i = 0;
 
 	strbuf_grow(out, len + 2);
+	/* Most strings (keys, ids, codes, most texts) need no escape: one
+	 * copy into the room just grown. */
+	while (i < len && plain[s[i]])
+		i++;
+	if (i == len) {
+		char *p = out->buf + out->len;
+
+		p[0] = '"';
+		if (len)
+			memcpy(p + 1, str, len);
+		p[len + 1] = '"';
+		strbuf_setlen(out, out->len + len + 2);
+		return;
+	}
 	strbuf_addch(out, '"');
+	strbuf_add(out, s, i);
 	while (i < len) {
 		unsigned char c = s[i];
 		size_t n, run = i;
@@ -171,8 +186,17 @@ void json_strlist(struct json_writer *w, const char *key, const struct strlist *
 
 void json_int(struct json_writer *w, const char *key, long long value)
 {
+	/* What "%lld" prints, without printf's cost (one per reason weight). */
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (value < 0)
+		*--p = '-';
 	json_key(w, key);
-	strbuf_addf(w->out, "%lld", value);
+	strbuf_add(w->out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 void json_ints(struct json_writer *w, const char *keys, const long long *values, size_t n)

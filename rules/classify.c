@@ -3,6 +3,7 @@
  * which facts of a commit each rule looks at. */
 #include "rules/rules_load.h"
 #include "rules/model.h"
+#include "rules/features.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -405,6 +406,23 @@ static void classify_with_model(const struct sm_rules *r, const struct sm_commit
 		sm_model_explain(r, r->model, c, v);
 	diff_vetoes(c, v);
 	sm_verdict_finish(r, v);
+}
+
+void sm_classify_model(const struct sm_rules *r, const struct sm_commit *c,
+		       struct sm_verdict *model)
+{
+	if (r->model && !model->nr_reasons)
+		sm_model_explain(r, r->model, c, model);
+}
+
+void sm_classify_thread_release(void)
+{
+	pcre2_match_data_free(keyword_md);
+	pcre2_match_data_free(author_md);
+	keyword_md = author_md = NULL;
+	free(word_cache);
+	word_cache = NULL;
+	sm_features_thread_release();
 }
 
 void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,

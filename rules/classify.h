@@ -62,6 +62,13 @@ void sm_classify_codes(const struct sm_rules *r, const struct sm_commit *c,
 void sm_classify_shared(const struct sm_rules *r, const struct sm_commit *c,
 			const struct sm_tree_ctx *tree, struct sm_verdict *model,
 			struct sm_verdict *out);
+/* The first sm_classify_shared call's work on *model alone, ahead (scan
+ * does it on the thread that loaded the commit); nothing without a model.
+ * Any thread may classify; one that did frees its match data and feature
+ * buffers with sm_classify_thread_release() before it ends. */
+void sm_classify_model(const struct sm_rules *r, const struct sm_commit *c,
+		       struct sm_verdict *model);
+void sm_classify_thread_release(void);
 
 /* For callers that add reasons of their own (scan: already present,
  * Fixes target not in the tree...): add, then re-run sm_verdict_finish. */

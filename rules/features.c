@@ -545,6 +545,12 @@ static void keyword_feature(void *ctx, size_t rule, int in_subject, const char *
 		emit2(k->e, "subject-keyword:", 16, id, strlen(id), detail);
 }
 
+void sm_features_thread_release(void)
+{
+	free(tl_emitter);
+	tl_emitter = NULL;
+}
+
 static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
 		    void *ctx, int want_detail)
 {

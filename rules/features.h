@@ -22,6 +22,8 @@ void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm
  * caller that only scores or names them (no detail formatted). */
 void sm_features_extract_brief(const struct sm_rules *r, const struct sm_commit *c,
 			       sm_feature_fn fn, void *ctx);
+/* Frees the calling thread's buffers of sm_features_extract. */
+void sm_features_thread_release(void);
 
 /* 64-bit FNV-1a: what the model file's names are looked up by. */
 uint64_t sm_feature_hash(const char *name, size_t len);

@@ -5,6 +5,7 @@
 #include "lib/strlist.h"
 #include "lib/util.h"
 #include "check_main.h"
+#include <limits.h>
 #include <string.h>
 
 static const char *repo, *range;
@@ -283,6 +284,34 @@ START_TEST(json_groups_of_members)
 }
 END_TEST
 
+/* json_int prints what "%lld" does; json_quote copies a plain string whole
+ * and escapes the rest (the fast path and the slow one give one text). */
+START_TEST(json_numbers_and_strings)
+{
+	static const long long v[] = { 0, 7, -7, 10, -10, 123456789, LLONG_MAX, LLONG_MIN };
+	struct strbuf sb = STRBUF_INIT, want = STRBUF_INIT;
+	struct json_writer w;
+
+	json_init(&w, &sb);
+	json_array_begin(&w, NULL);
+	strbuf_addch(&want, '[');
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		json_int(&w, NULL, v[i]);
+		strbuf_addf(&want, "%s%lld", i ? "," : "", v[i]);
+	}
+	json_array_end(&w);
+	strbuf_addch(&want, ']');
+	ck_assert_str_eq(sb.buf, want.buf);
+	strbuf_reset(&sb);
+	json_quote(&sb, "", 0);
+	json_quote(&sb, "plain ~\x7f", 8);
+	json_quote(&sb, "a\"b\\c\nd\te\x01" "f \xc3\xa9 \xff", 16);
+	ck_assert_str_eq(sb.buf, "\"\"\"plain ~\x7f\"\"a\\\"b\\\\c\\nd\\te\\u0001f \xc3\xa9 \\ufffd\"");
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -291,6 +320,7 @@ static Suite *make_suite(void)
 					       options_stop_at_subcommand, options_usage));
 	add_tcase(s, "errors", SM_TESTS(error_wrap_keeps_both_texts));
 	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, strlist_split_and_clear,
-					 text_lines, json_groups_of_members));
+					 text_lines, json_groups_of_members,
+					 json_numbers_and_strings));
 	return s;
 }

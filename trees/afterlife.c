@@ -6,8 +6,36 @@
 #include <string.h>
 #include <time.h>
 
+void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_opts *o,
+			     git_repository *repo, const git_oid *from,
+			     const struct sm_known_walk *known)
+{
+	memset(l, 0, sizeof(*l));
+	if (o->upstream_ref && !*o->upstream_ref)
+		return;
+	l->ref = o->upstream_ref ? xstrdup(o->upstream_ref) : sm_head_branch(repo);
+	if (sm_lifecycle_build_known(&l->lc, repo, l->ref, from, o->cache_dir, known) < 0) {
+		l->error = xasprintf("upstream ref %s: %s", l->ref, sm_last_error());
+		sm_clear_error();
+		sm_lifecycle_release(&l->lc);
+		l->ret = -1;
+		return;
+	}
+	l->ret = 1;
+}
+
+void sm_afterlife_life_release(struct sm_afterlife_life *l)
+{
+	if (l->ret > 0)
+		sm_lifecycle_release(&l->lc);
+	free(l->ref);
+	free(l->error);
+	memset(l, 0, sizeof(*l));
+}
+
 int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_repository *repo,
-		      struct sm_release_tags *tags, const git_oid *from, struct sm_scan_result *out)
+		      struct sm_release_tags *tags, struct sm_afterlife_life *life,
+		      struct sm_scan_result *out)
 {
 	memset(a, 0, sizeof(*a));
 	a->o = o;
@@ -15,22 +43,18 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 	a->tags = tags;
 	if (sm_soak_load(&a->soak, repo, o->now ? (time_t)o->now : time(NULL)) < 0)
 		goto fail;
-	if (!o->upstream_ref || *o->upstream_ref) {
-		char *ref = o->upstream_ref ? xstrdup(o->upstream_ref) : sm_head_branch(repo);
-
-		if (sm_lifecycle_build(&a->life, repo, ref, from, o->cache_dir) < 0) {
-			char *why = xstrdup(sm_last_error());
-
-			sm_lifecycle_release(&a->life);
-			sm_error("upstream ref %s: %s", ref, why);
-			free(why);
-			free(ref);
-			goto fail;
-		}
+	if (life->ret < 0) {
+		sm_error("%s", life->error);
+		goto fail;
+	}
+	if (life->ret > 0) {
+		a->life = life->lc;
 		a->have_life = 1;
 		out->lifecycle_cache = sm_cache_state_name(a->life.cache_state);
-		out->lifecycle_ref = ref;
+		out->lifecycle_ref = life->ref;
 		out->lifecycle_nr = a->life.nr;
+		life->ref = NULL;
+		life->ret = 0;	/* a->life owns the index now */
 	}
 	if (o->queue_dir) {
 		a->have_queue = 1;	/* released in part on failure */
@@ -47,6 +71,7 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 	}
 	return 0;
 fail:
+	sm_afterlife_life_release(life);
 	sm_afterlife_close(a);
 	return -1;
 }

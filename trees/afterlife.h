@@ -23,11 +23,28 @@ struct sm_afterlife {
 	struct sm_cve_db cve;
 };
 
-/* Reads what the options ask for: the lifecycle index over from..upstream
- * ref, the -rc tags, the queue and the CVE records. Fills out's summary
- * fields. 0 or -1 (sm_error). */
+/* The lifecycle index over from..upstream ref that the options ask for,
+ * built apart from sm_afterlife_open so that scan can build it on its
+ * loader thread: repo may be any handle on the scan's repository. */
+struct sm_afterlife_life {
+	int ret;		/* 1 built, 0 turned off (or handed over), -1 failed */
+	struct sm_lifecycle lc;
+	char *ref;		/* the upstream ref */
+	char *error;		/* ret -1: the error line (sm_error is per thread) */
+};
+/* known: the walk of the range (may be NULL), reused when the upstream
+ * ref is the range's end (trees/branch_cache.h). */
+void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_opts *o,
+			     git_repository *repo, const git_oid *from,
+			     const struct sm_known_walk *known);
+void sm_afterlife_life_release(struct sm_afterlife_life *l);
+
+/* Reads what the options ask for: the -rc tags, the queue and the CVE
+ * records, and takes over life (its index, or its error; life is released
+ * either way). Fills out's summary fields. 0 or -1 (sm_error). */
 int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_repository *repo,
-		      struct sm_release_tags *tags, const git_oid *from, struct sm_scan_result *out);
+		      struct sm_release_tags *tags, struct sm_afterlife_life *life,
+		      struct sm_scan_result *out);
 void sm_afterlife_close(struct sm_afterlife *a);
 /* After the tree-less classification of it: its reverts, later fixes,
  * CVE and soak, added to it->verdict (finished again). */

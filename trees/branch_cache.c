@@ -167,18 +167,34 @@ static int walk(struct build *b, const git_oid *base, const git_oid *hide)
 	return 0;
 }
 
-/* walk() under the progress phase "Indexing REFNAME". */
-static int walk_counted(struct build *b, const git_oid *base, const git_oid *hide)
+/* The commits of known, as walk(b, base, NULL) would give them. */
+static int walk_known(struct build *b, const struct sm_known_walk *known)
+{
+	for (size_t i = 0; i < known->nr; i++) {
+		if (b->ops->add_commit(b->data, b->repo, &known->ids[i]) < 0)
+			return -1;
+		sm_progress_update(b->progress, ++b->head->scanned);
+	}
+	return 0;
+}
+
+/* walk() (or walk_known(), when known is the walk of base..tip) under
+ * the progress phase "Indexing REFNAME". */
+static int walk_counted(struct build *b, const git_oid *base, const git_oid *hide,
+			const struct sm_known_walk *known)
 {
 	char *title;
 	int ret;
 
+	if (known && (hide || !base || !git_oid_equal(&known->base, base) ||
+		      !git_oid_equal(&known->tip, &b->tip)))
+		known = NULL;
 	if (!b->progress)
-		return walk(b, base, hide);
+		return known ? walk_known(b, known) : walk(b, base, hide);
 	title = xasprintf("Indexing %s", b->refname);
 	sm_progress_phase(b->progress, title, 0);
 	free(title);
-	ret = walk(b, base, hide);
+	ret = known ? walk_known(b, known) : walk(b, base, hide);
 	sm_progress_update(b->progress, b->head->scanned);
 	return ret;
 }
@@ -186,7 +202,7 @@ static int walk_counted(struct build *b, const git_oid *base, const git_oid *hid
 int sm_branch_index_build(const struct sm_branch_index_ops *ops, void *data,
 			  git_repository *repo, const char *refname, const git_oid *base,
 			  const char *cache_dir, struct sm_progress *progress,
-			  struct sm_branch_head *head)
+			  const struct sm_known_walk *known, struct sm_branch_head *head)
 {
 	struct build b = {
 		.ops = ops, .data = data, .repo = repo, .refname = refname,
@@ -208,12 +224,12 @@ int sm_branch_index_build(const struct sm_branch_index_ops *ops, void *data,
 	head->cache_path = sm_cache_file(cache_dir, ops->subdir, key, ".idx");
 	free(key);
 	if (!head->cache_path)
-		return walk_counted(&b, base, NULL);
+		return walk_counted(&b, base, NULL, known);
 	head->cache_state = read_cache(&b, &cached_tip);
 	if (head->cache_state == SM_CACHE_HIT)
 		return 0;
 	ret = walk_counted(&b, base,
-			   head->cache_state == SM_CACHE_INCREMENTAL ? &cached_tip : NULL);
+			   head->cache_state == SM_CACHE_INCREMENTAL ? &cached_tip : NULL, known);
 	if (!ret)
 		write_cache(&b);
 	return ret;

@@ -79,10 +79,20 @@ struct sm_branch_head {
  * Returns 0, or -1 (sm_error naming refname) when refname does not name a
  * commit, the history cannot be walked or add_commit fails. A file that
  * cannot be written is a warning, not an error. */
+/* known (may be NULL): a walk the caller already made of base..tip
+ * (topological, oldest first: the order of the walk here), handed to
+ * add_commit instead of walking again when the index is built from
+ * scratch over that base up to that tip (scan's range, when the upstream
+ * ref is its end). */
 struct sm_progress;
+struct sm_known_walk {
+	git_oid base, tip;
+	const git_oid *ids;
+	size_t nr;
+};
 int sm_branch_index_build(const struct sm_branch_index_ops *ops, void *data,
 			  git_repository *repo, const char *refname, const git_oid *base,
 			  const char *cache_dir, struct sm_progress *progress,
-			  struct sm_branch_head *head);
+			  const struct sm_known_walk *known, struct sm_branch_head *head);
 
 #endif

@@ -21,6 +21,7 @@ enum { FAST_OK = 0, FAST_ERROR = -1, FAST_FALLBACK = 1 };
 
 struct cd_state {
 	git_repository *repo;
+	struct sm_tree_keep *keep;	/* may be NULL */
 	struct strbuf *out;
 	struct strbuf path;	/* directory prefix of the entries walked, "dir/" */
 };
@@ -146,6 +147,37 @@ out:
 
 static int diff_trees(struct cd_state *st, git_tree *ot, git_tree *nt);
 
+void sm_tree_keep_release(struct sm_tree_keep *k)
+{
+	for (size_t i = 0; i < SM_TREE_KEEP; i++)
+		git_tree_free(k->tree[i]);
+	memset(k, 0, sizeof(*k));
+}
+
+/* git_tree_lookup through st->keep: a tree kept is handed out again (a
+ * reference of its own for the caller), one looked up is kept. */
+static int tree_lookup(struct cd_state *st, git_tree **out, const git_oid *id)
+{
+	struct sm_tree_keep *k = st->keep;
+
+	if (!k)
+		return git_tree_lookup(out, st->repo, id);
+	/* Up to a few thousand compares a commit: memcmp of a constant
+	 * size inlines, two libgit2 calls a slot did not. */
+	for (size_t i = 0; i < SM_TREE_KEEP; i++)
+		if (k->tree[i] && !memcmp(k->id[i].id, id->id, GIT_OID_RAWSZ))
+			return git_tree_dup(out, k->tree[i]);
+	if (git_tree_lookup(out, st->repo, id) < 0)
+		return -1;
+	git_tree_free(k->tree[k->next]);
+	if (git_tree_dup(&k->tree[k->next], *out) < 0)
+		k->tree[k->next] = NULL;
+	else
+		git_oid_cpy(&k->id[k->next], id);
+	k->next = (k->next + 1) % SM_TREE_KEEP;
+	return 0;
+}
+
 /* A whole subtree added or deleted, or a changed one walked. */
 static int diff_subtree(struct cd_state *st, const git_tree_entry *o, const git_tree_entry *n)
 {
@@ -153,8 +185,8 @@ static int diff_subtree(struct cd_state *st, const git_tree_entry *o, const git_
 	size_t dir_len = st->path.len;
 	int ret = FAST_ERROR;
 
-	if ((o && git_tree_lookup(&ot, st->repo, git_tree_entry_id(o)) < 0) ||
-	    (n && git_tree_lookup(&nt, st->repo, git_tree_entry_id(n)) < 0))
+	if ((o && tree_lookup(st, &ot, git_tree_entry_id(o)) < 0) ||
+	    (n && tree_lookup(st, &nt, git_tree_entry_id(n)) < 0))
 		goto out;
 	strbuf_addstr(&st->path, git_tree_entry_name(o ? o : n));
 	strbuf_addch(&st->path, '/');
@@ -241,9 +273,15 @@ static int check_against_libgit2(git_repository *repo, git_tree *ot, git_tree *n
 
 int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
 {
+	return sm_commit_diff_text_keep(repo, c, NULL, out);
+}
+
+int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree_keep *keep,
+			     struct strbuf *out)
+{
 	git_tree *new_tree = NULL, *old_tree = NULL;
 	git_commit *parent = NULL;
-	struct cd_state st = { repo, out, STRBUF_INIT };
+	struct cd_state st = { repo, keep, out, STRBUF_INIT };
 	size_t from = out->len;
 	char hex[GIT_OID_HEXSZ + 1];
 	static int check = -1;
@@ -255,10 +293,11 @@ int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
 
 		check = v && *v && strcmp(v, "0");
 	}
-	if (git_commit_tree(&new_tree, c) < 0)
+	if (tree_lookup(&st, &new_tree, git_commit_tree_id(c)) < 0)
 		goto out;
 	if (git_commit_parentcount(c) > 0) {
-		if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&old_tree, parent) < 0)
+		if (git_commit_parent(&parent, c, 0) < 0 ||
+		    tree_lookup(&st, &old_tree, git_commit_tree_id(parent)) < 0)
 			goto out;
 	}
 	r = diff_trees(&st, old_tree, new_tree);

@@ -212,12 +212,19 @@ static void build_maps(struct sm_lifecycle *lc)
 int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char *branch,
 		       const git_oid *base, const char *cache_dir)
 {
+	return sm_lifecycle_build_known(lc, repo, branch, base, cache_dir, NULL);
+}
+
+int sm_lifecycle_build_known(struct sm_lifecycle *lc, git_repository *repo, const char *branch,
+			     const git_oid *base, const char *cache_dir,
+			     const struct sm_known_walk *known)
+{
 	struct sm_branch_head head;
 	int ret;
 
 	memset(lc, 0, sizeof(*lc));
 	lc->refname = xstrdup(branch);
-	ret = sm_branch_index_build(&life_ops, lc, repo, branch, base, cache_dir, NULL, &head);
+	ret = sm_branch_index_build(&life_ops, lc, repo, branch, base, cache_dir, NULL, known, &head);
 	memcpy(lc->tip, head.tip, sizeof(lc->tip));
 	memcpy(lc->base, head.base, sizeof(lc->base));
 	lc->cache_state = head.cache_state;

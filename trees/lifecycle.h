@@ -41,6 +41,11 @@ struct sm_lifecycle {
  * Returns 0 or -1 (sm_error names the branch). */
 int sm_lifecycle_build(struct sm_lifecycle *lc, git_repository *repo, const char *branch,
 		       const git_oid *base, const char *cache_dir);
+/* sm_lifecycle_build with a walk the caller made (trees/branch_cache.h). */
+struct sm_known_walk;
+int sm_lifecycle_build_known(struct sm_lifecycle *lc, git_repository *repo, const char *branch,
+			     const git_oid *base, const char *cache_dir,
+			     const struct sm_known_walk *known);
 void sm_lifecycle_release(struct sm_lifecycle *lc);
 
 /* The entry of a commit of the branch, or NULL. */

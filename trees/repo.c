@@ -102,11 +102,17 @@ int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
 int sm_commit_load_diff(git_repository *repo, git_commit *c, struct sm_commit *out,
 			char patch_id[41])
 {
+	return sm_commit_load_diff_keep(repo, c, NULL, out, patch_id);
+}
+
+int sm_commit_load_diff_keep(git_repository *repo, git_commit *c, struct sm_tree_keep *keep,
+			     struct sm_commit *out, char patch_id[41])
+{
 	struct strbuf diff = STRBUF_INIT;
 
 	if (patch_id)
 		patch_id[0] = '\0';
-	if (sm_commit_diff_text(repo, c, &diff) < 0) {
+	if (sm_commit_diff_text_keep(repo, c, keep, &diff) < 0) {
 		strbuf_release(&diff);
 		return -1;
 	}

@@ -21,6 +21,21 @@ int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);
 /* The patch of c against its first parent (the empty tree for a root
  * commit) in git's patch format, appended to out. Returns 0 or -1. */
 int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out);
+/* The trees a run of diffs looked up last, kept for the next diffs on the
+ * same repository handle (and thread): a commit's old trees are mostly
+ * trees a commit just before it brought in, and libgit2's object cache,
+ * small on purpose (lib/git.c: 8 MiB, evicted at random), loses many of
+ * them. Zeroed is empty; free with sm_tree_keep_release. */
+#define SM_TREE_KEEP 256
+struct sm_tree_keep {
+	git_tree *tree[SM_TREE_KEEP];
+	git_oid id[SM_TREE_KEEP];	/* tree[i]'s id, compared inline */
+	size_t next;		/* the slot to fill next (the oldest) */
+};
+void sm_tree_keep_release(struct sm_tree_keep *k);
+/* sm_commit_diff_text with the trees of keep (NULL: none). */
+int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree_keep *keep,
+			     struct strbuf *out);
 /* Parses c's message (and diff when with_diff) into out; out->id is the
  * full id, is_merge is set for more than one parent. When patch_id is not
  * NULL and the commit has a diff, it gets the patch-id ("" otherwise).
@@ -33,6 +48,9 @@ int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
  * -1 (sm_error); out is left for the caller to release either way. */
 int sm_commit_load_diff(git_repository *repo, git_commit *c, struct sm_commit *out,
 			char patch_id[41]);
+/* sm_commit_load_diff with the trees of keep (NULL: none). */
+int sm_commit_load_diff_keep(git_repository *repo, git_commit *c, struct sm_tree_keep *keep,
+			     struct sm_commit *out, char patch_id[41]);
 /* "Name <email>" of a signature, caller frees. */
 char *sm_signature_str(const git_signature *sig);
 /* The repository's path for messages (work dir, else the git dir). */

@@ -10,6 +10,7 @@
 #include "trees/tree_state.h"
 #include "trees/strmap.h"
 #include "trees/afterlife.h"
+#include "trees/branch_cache.h"
 #include "trees/diff_cache.h"
 #include "lib/util.h"
 #include "lib/progress.h"
@@ -187,8 +188,9 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 /* The part of a commit that needs the repository: message, diff
  * statistics and patch-id (one diff, unless the diff cache has the facts
  * already). Runs on either thread. */
-static int load_commit(git_repository *repo, const struct sm_diff_cache *dc, const git_oid *id,
-		       struct sm_scan_item *it)
+static int load_commit(git_repository *repo, struct sm_tree_keep *keep,
+		       const struct sm_diff_cache *dc, const struct sm_rules *rules,
+		       const git_oid *id, struct sm_scan_item *it)
 {
 	git_commit *c = NULL;
 	int ret;
@@ -200,8 +202,10 @@ static int load_commit(git_repository *repo, const struct sm_diff_cache *dc, con
 	it->committed = (long long)git_commit_committer(c)->when.time;
 	ret = sm_commit_load(repo, c, 0, &it->commit, it->patch_id);
 	if (!ret && !it->commit.is_merge && !sm_diff_cache_get(dc, it->id, &it->commit, it->patch_id))
-		ret = sm_commit_load_diff(repo, c, &it->commit, it->patch_id);
+		ret = sm_commit_load_diff_keep(repo, c, keep, &it->commit, it->patch_id);
 	git_commit_free(c);
+	if (!ret)
+		sm_classify_model(rules, &it->commit, &it->model);
 	return ret;
 }
 
@@ -211,10 +215,9 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 	const struct fixes_target **tg;
 	size_t nr_tg = 0, unresolved = 0;
 	const struct sm_release *first = NULL;
-	struct sm_verdict model;	/* the model's reasons, the same for every tree */
+	struct sm_verdict *model = &it->model;	/* made by load_commit */
 
-	sm_verdict_init(&model);
-	sm_classify_shared(s->o->rules, &it->commit, NULL, &model, &it->verdict);
+	sm_classify_shared(s->o->rules, &it->commit, NULL, model, &it->verdict);
 	sm_afterlife_item(&s->life, it);
 
 	tg = xcalloc(it->commit.nr_fixes + 1, sizeof(*tg));
@@ -241,9 +244,39 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 		it->fixes_first_release = xstrdup(first->name);
 	it->trees = xcalloc(s->o->nr_trees + 1, sizeof(*it->trees));
 	for (size_t ti = 0; ti < s->o->nr_trees; ti++)
-		judge_tree(s, it, &model, tg, nr_tg, unresolved, ti);
-	sm_verdict_release(&model);
+		judge_tree(s, it, model, tg, nr_tg, unresolved, ti);
+	sm_verdict_release(model);
 	free(tg);
+	return 0;
+}
+
+/* The range's commits, topological, oldest first. */
+static int walk_ids(struct scan_ctx *s, git_repository *repo, const git_oid *from,
+		    const git_oid *to, git_oid **out, size_t *nr_out)
+{
+	git_revwalk *w = NULL;
+	git_oid id, *ids = NULL;
+	size_t nr = 0, alloc = 0;
+	int err;
+
+	if (git_revwalk_new(&w, repo) < 0)
+		return sm_error("%s: %s", s->o->range, sm_git_error());
+	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(w, to) < 0 || git_revwalk_hide(w, from) < 0) {
+		git_revwalk_free(w);
+		return sm_error("range %s: %s", s->o->range, sm_git_error());
+	}
+	while (!(err = git_revwalk_next(&id, w))) {
+		ALLOC_GROW(ids, nr, alloc);
+		ids[nr++] = id;
+	}
+	git_revwalk_free(w);
+	if (err != GIT_ITEROVER) {
+		free(ids);
+		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
+	}
+	*out = ids;
+	*nr_out = nr;
 	return 0;
 }
 
@@ -257,11 +290,23 @@ struct loader {
 	const char *path;
 	const struct sm_diff_cache *dc;	/* read-only while loading */
 	const git_oid *ids;
-	struct sm_scan_item *items;
-	size_t nr, chunk, nr_chunks;	/* chunk: commits per chunk, 1 to 32 */
+	struct sm_scan_item *items;	/* out->items */
+	size_t nr, chunk, nr_chunks;	/* chunk: commits per chunk, 1 to 256 */
 	size_t next;			/* next chunk to claim */
 	signed char *state;		/* per chunk: 0 pending, 1 loaded, -1 failed */
 	char error[1024];		/* the failed chunk's message */
+	/* Before it loads, the first thread to get to it builds what the
+	 * judging needs besides the trees: the range's commits (unless the
+	 * diff cache had them), the lifecycle index, and the release map
+	 * (prepare()), while the main thread reads the trees. */
+	struct scan_ctx *s;
+	struct sm_scan_result *out;
+	git_oid **walked;		/* NULL: ids given; else prepare() walks */
+	const git_oid *to;
+	char *walk_error;		/* the walk failed: its error line */
+	struct sm_afterlife_life *life;
+	int prep;			/* 0 to do, 1 under way, 2 done */
+	int stop;			/* an error: claim no more */
 	pthread_mutex_t mu;
 	pthread_cond_t done;
 };
@@ -271,42 +316,27 @@ static long claim(struct loader *l)
 	long c = -1;
 
 	pthread_mutex_lock(&l->mu);
-	if (l->next < l->nr_chunks)
+	if (!l->stop && l->next < l->nr_chunks)
 		c = (long)l->next++;
 	pthread_mutex_unlock(&l->mu);
 	return c;
 }
 
-static void load_chunk(struct loader *l, git_repository *repo, size_t c)
+/* Loads chunk c with repo; keep: this thread's trees (trees/repo.h). */
+static void load_chunk(struct loader *l, git_repository *repo, struct sm_tree_keep *keep,
+		       size_t c)
 {
 	size_t end = (c + 1) * l->chunk < l->nr ? (c + 1) * l->chunk : l->nr;
 	int ok = 1;
 
 	for (size_t i = c * l->chunk; ok && i < end; i++)
-		ok = load_commit(repo, l->dc, &l->ids[i], &l->items[i]) == 0;
+		ok = load_commit(repo, keep, l->dc, l->s->o->rules, &l->ids[i], &l->items[i]) == 0;
 	pthread_mutex_lock(&l->mu);
 	l->state[c] = ok ? 1 : -1;
 	if (!ok && !l->error[0])
 		snprintf(l->error, sizeof(l->error), "%s", sm_last_error());
 	pthread_cond_broadcast(&l->done);
 	pthread_mutex_unlock(&l->mu);
-}
-
-static void *loader_thread(void *arg)
-{
-	struct loader *l = arg;
-	git_repository *repo = NULL;
-	long c;
-
-	if (sm_repo_open(&repo, l->path) < 0) {
-		/* The main thread loads everything itself. */
-		sm_clear_error();
-		return NULL;
-	}
-	while ((c = claim(l)) >= 0)
-		load_chunk(l, repo, (size_t)c);
-	git_repository_free(repo);
-	return NULL;
 }
 
 static int use_thread(size_t nr)
@@ -318,16 +348,112 @@ static int use_thread(size_t nr)
 	return nr >= 128 && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
-/* The release tags, each tree's upstream index (built or read from the
- * cache) and the lifecycle index past the range: done while the loader
- * thread already loads commits. */
-static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
+/* The range to load: ids, out->items zeroed (released with the rest
+ * whatever was filled in) and the chunks. */
+static void set_range(struct loader *l, const git_oid *ids, size_t nr)
+{
+	l->ids = ids;
+	l->out->items = xcalloc(nr + 1, sizeof(*l->out->items));
+	l->out->nr = nr;
+	l->items = l->out->items;
+	l->nr = nr;
+	/* Long runs of consecutive commits on one thread: its kept trees
+	 * (trees/repo.h) are then mostly the trees the next commits need. */
+	l->chunk = nr / 64 < 1 ? 1 : nr / 64 > 256 ? 256 : nr / 64;
+	l->nr_chunks = (nr + l->chunk - 1) / l->chunk;
+	l->state = xcalloc(l->nr_chunks + 1, 1);
+}
+
+/* Walks the range (l->walked) and builds the lifecycle index with repo,
+ * unless the other thread has begun to, and on the loader thread (ahead)
+ * the release map too: the main thread leaves that to the first look-up
+ * (a range may need none). */
+static void prepare(struct loader *l, git_repository *repo, int ahead)
+{
+	int mine;
+	size_t nr = 0;
+
+	pthread_mutex_lock(&l->mu);
+	mine = !l->prep;
+	if (mine)
+		l->prep = 1;
+	pthread_mutex_unlock(&l->mu);
+	if (!mine)
+		return;
+	if (l->walked) {
+		if (walk_ids(l->s, repo, &l->s->from, l->to, l->walked, &nr) < 0) {
+			l->walk_error = xstrdup(sm_last_error());
+			sm_clear_error();
+		}
+		set_range(l, *l->walked, nr);
+	}
+	if (!l->walk_error) {
+		struct sm_known_walk known = { l->s->from, *l->to, l->ids, l->nr };
+
+		if (ahead && use_thread(l->nr))
+			sm_release_tags_prepare(&l->s->tags, repo);
+		sm_afterlife_life_build(l->life, l->s->o, repo, &l->s->from, &known);
+	}
+	pthread_mutex_lock(&l->mu);
+	l->prep = 2;
+	pthread_cond_broadcast(&l->done);
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* On the main thread: prepare() done, by either thread; loads chunks
+ * while the other thread is at it. */
+static void wait_prepared(struct loader *l, git_repository *repo, struct sm_tree_keep *keep)
+{
+	long c;
+
+	prepare(l, repo, 0);
+	pthread_mutex_lock(&l->mu);
+	while (l->prep != 2) {
+		pthread_mutex_unlock(&l->mu);
+		if ((c = claim(l)) >= 0)
+			load_chunk(l, repo, keep, (size_t)c);
+		pthread_mutex_lock(&l->mu);
+		if (c < 0 && l->prep != 2)
+			pthread_cond_wait(&l->done, &l->mu);
+	}
+	pthread_mutex_unlock(&l->mu);
+}
+
+static void *loader_thread(void *arg)
+{
+	struct loader *l = arg;
+	git_repository *repo = NULL;
+	struct sm_tree_keep keep;
+	long c;
+
+	if (sm_repo_open(&repo, l->path) < 0) {
+		/* The main thread does everything itself. */
+		sm_clear_error();
+		return NULL;
+	}
+	prepare(l, repo, 1);
+	/* The other thread may have begun it: the range comes with it. */
+	pthread_mutex_lock(&l->mu);
+	while (l->prep != 2)
+		pthread_cond_wait(&l->done, &l->mu);
+	pthread_mutex_unlock(&l->mu);
+	memset(&keep, 0, sizeof(keep));
+	while ((c = claim(l)) >= 0)
+		load_chunk(l, repo, &keep, (size_t)c);
+	sm_tree_keep_release(&keep);
+	sm_classify_thread_release();
+	git_repository_free(repo);
+	return NULL;
+}
+
+/* Each tree's upstream index (built or read from the cache), while the
+ * loader thread builds the release map and the lifecycle index past the
+ * range, then loads commits. */
+static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_tree_keep *keep,
+		      struct sm_scan_result *out)
 {
 	const struct sm_scan_opts *o = s->o;
 
-	if (sm_release_tags_load(&s->tags, s->repo) < 0)
-		return -1;
-	sm_release_tags_cache(&s->tags, s->repo, o->cache_dir);
 	s->trees = xcalloc(o->nr_trees + 1, sizeof(*s->trees));
 	out->nr_trees = o->nr_trees;
 	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
@@ -338,32 +464,50 @@ static int open_trees(struct scan_ctx *s, struct sm_scan_result *out)
 		out->tree_cache_state[s->opened] =
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
 	}
-	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, &s->from, out) < 0)
+	wait_prepared(l, s->repo, keep);
+	if (l->walk_error) {
+		sm_afterlife_life_release(l->life);
+		return sm_error("%s", l->walk_error);
+	}
+	if (sm_afterlife_open(&s->life, s->o, s->repo, &s->tags, l->life, out) < 0)
 		return -1;
 	s->life_open = 1;
 	return 0;
 }
 
-static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct sm_diff_cache *dc,
-			  struct sm_scan_result *out)
+/* Loads and judges the range: *ids (nr of them) when the diff cache had
+ * the walk, else the walk is made here (*ids malloc'd). */
+static int load_and_judge(struct scan_ctx *s, git_oid **ids, size_t nr, const git_oid *to,
+			  const struct sm_diff_cache *dc, struct sm_scan_result *out)
 {
 	struct loader l;
+	struct sm_afterlife_life life;
+	struct sm_tree_keep keep;	/* the main thread's */
 	pthread_t th;
 	int threaded, ret = 0;
 
+	/* The tags before the thread starts: it builds their map. */
+	if (sm_release_tags_load(&s->tags, s->repo) < 0)
+		return -1;
+	sm_release_tags_cache(&s->tags, s->repo, s->o->cache_dir);
 	memset(&l, 0, sizeof(l));
+	memset(&life, 0, sizeof(life));
+	memset(&keep, 0, sizeof(keep));
+	l.s = s;
+	l.out = out;
+	l.life = &life;
+	l.to = to;
 	l.path = s->o->upstream;
 	l.dc = dc;
-	l.ids = ids;
-	l.items = out->items;
-	l.nr = out->nr;
-	l.chunk = out->nr / 64 < 1 ? 1 : out->nr / 64 > 32 ? 32 : out->nr / 64;
-	l.nr_chunks = (out->nr + l.chunk - 1) / l.chunk;
-	l.state = xcalloc(l.nr_chunks + 1, 1);
+	if (*ids)
+		set_range(&l, *ids, nr);
+	else
+		l.walked = ids;	/* nr unknown yet: a thread unless told not to */
 	pthread_mutex_init(&l.mu, NULL);
 	pthread_cond_init(&l.done, NULL);
-	threaded = use_thread(out->nr) && pthread_create(&th, NULL, loader_thread, &l) == 0;
-	ret = open_trees(s, out);
+	threaded = use_thread(*ids ? nr : (size_t)-1) &&
+		   pthread_create(&th, NULL, loader_thread, &l) == 0;
+	ret = open_trees(s, &l, &keep, out);
 	if (!ret && s->o->progress) {
 		char *title = xasprintf("Scanning %s", s->o->range);
 
@@ -387,7 +531,7 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 			sm_progress_update(s->o->progress, end);
 			j++;
 		} else if ((c = claim(&l)) >= 0) {
-			load_chunk(&l, s->repo, (size_t)c);
+			load_chunk(&l, s->repo, &keep, (size_t)c);
 		} else {
 			pthread_mutex_lock(&l.mu);
 			while (!l.state[j])
@@ -398,14 +542,17 @@ static int load_and_judge(struct scan_ctx *s, const git_oid *ids, const struct s
 	if (ret) {
 		/* Stop the loader: nothing more to claim. */
 		pthread_mutex_lock(&l.mu);
-		l.next = l.nr_chunks;
+		l.stop = 1;
 		pthread_mutex_unlock(&l.mu);
 	}
 	if (threaded)
 		pthread_join(th, NULL);
+	sm_afterlife_life_release(&life);
+	sm_tree_keep_release(&keep);
 	pthread_cond_destroy(&l.done);
 	pthread_mutex_destroy(&l.mu);
 	free(l.state);
+	free(l.walk_error);
 	return ret;
 }
 
@@ -428,36 +575,6 @@ static void update_diff_cache(struct sm_diff_cache *dc, const struct sm_scan_res
 	}
 	sm_diff_cache_set_walk(dc, to, out->nr);
 	sm_diff_cache_write(dc);
-}
-
-/* The range's commits, topological, oldest first. */
-static int walk_ids(struct scan_ctx *s, const git_oid *from, const git_oid *to, git_oid **out,
-		    size_t *nr_out)
-{
-	git_revwalk *w = NULL;
-	git_oid id, *ids = NULL;
-	size_t nr = 0, alloc = 0;
-	int err;
-
-	if (git_revwalk_new(&w, s->repo) < 0)
-		return sm_error("%s: %s", s->o->range, sm_git_error());
-	git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	if (git_revwalk_push(w, to) < 0 || git_revwalk_hide(w, from) < 0) {
-		git_revwalk_free(w);
-		return sm_error("range %s: %s", s->o->range, sm_git_error());
-	}
-	while (!(err = git_revwalk_next(&id, w))) {
-		ALLOC_GROW(ids, nr, alloc);
-		ids[nr++] = id;
-	}
-	git_revwalk_free(w);
-	if (err != GIT_ITEROVER) {
-		free(ids);
-		return sm_error("%s: history walk failed (%s)", s->o->range, sm_git_error());
-	}
-	*out = ids;
-	*nr_out = nr;
-	return 0;
 }
 
 static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
@@ -486,14 +603,7 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	git_oid_tostr(to_hex, sizeof(to_hex), &to);
 	sm_diff_cache_open(&dc, s->o->cache_dir, git_repository_path(s->repo), hex);
 	walk_cached = sm_diff_cache_walk(&dc, to_hex, &ids, &nr);
-	if (!walk_cached && walk_ids(s, &from, &to, &ids, &nr) < 0) {
-		sm_diff_cache_release(&dc);
-		return -1;
-	}
-	/* Zeroed items: released with the rest whatever was filled in. */
-	out->items = xcalloc(nr + 1, sizeof(*out->items));
-	out->nr = nr;
-	ret = load_and_judge(s, ids, &dc, out);
+	ret = load_and_judge(s, &ids, nr, &to, &dc, out);
 	if (!ret)
 		update_diff_cache(&dc, out, to_hex, walk_cached);
 	out->diff_cache = sm_cache_state_name(dc.state);
@@ -519,7 +629,7 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	free(s.trees);
 	if (s.life_open)
 		sm_afterlife_close(&s.life);
-	if (s.tags.map_built)
+	if (s.tags.map_used)
 		out->release_map_cache = sm_cache_state_name(s.tags.map_cache_state);
 	for (size_t i = 0; i < s.nr_targets; i++)
 		free(s.abbrevs[i]);

@@ -30,6 +30,8 @@ struct sm_scan_item {
 	char id[41];			/* upstream commit */
 	struct sm_commit commit;	/* parsed message + diffstat */
 	struct sm_verdict verdict;	/* for no particular tree */
+	struct sm_verdict model;	/* the model's reasons, the same for every tree:
+					 * made while loading, freed once judged */
 	char *fixes_first_release;	/* first tag containing the Fixes: target, or NULL */
 	struct sm_scan_tree_result *trees;	/* opts->nr_trees entries */
 	char patch_id[41];		/* "" for merges and empty commits */

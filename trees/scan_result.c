@@ -18,6 +18,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 		free(it->trees);
 		sm_commit_release(&it->commit);
 		sm_verdict_release(&it->verdict);
+		sm_verdict_release(&it->model);
 		free(it->fixes_first_release);
 		free(it->fixes_target);
 	}

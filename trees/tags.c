@@ -278,6 +278,12 @@ static void build_map(struct sm_release_tags *t, git_repository *repo)
 		write_map(t);
 }
 
+void sm_release_tags_prepare(struct sm_release_tags *t, git_repository *repo)
+{
+	if (!t->map_built)
+		build_map(t, repo);
+}
+
 int sm_release_tags_resolve(struct sm_release_tags *t, git_repository *repo, const char *hex,
 			    git_oid *out)
 {
@@ -287,6 +293,7 @@ int sm_release_tags_resolve(struct sm_release_tags *t, git_repository *repo, con
 	if (len < 7 || len > GIT_OID_HEXSZ || !is_hex_string(hex, len) ||
 	    git_oid_fromstrn(&prefix, hex, len) < 0)
 		return sm_resolve_hex(repo, hex, out);
+	t->map_used = 1;
 	if (!t->map_built)
 		build_map(t, repo);
 	hi = t->map_nr;
@@ -312,6 +319,7 @@ const struct sm_release *sm_first_release(struct sm_release_tags *t,
 {
 	const struct sm_oid_release *e;
 
+	t->map_used = 1;
 	if (!t->map_built)
 		build_map(t, repo);
 	e = map_get(t, commit);

@@ -21,6 +21,7 @@ struct sm_release_tags {
 	struct sm_oid_release *map;
 	size_t map_size, map_nr;
 	int map_built;
+	int map_used;			/* looked up in (sm_first_release, _resolve) */
 	git_oid *sorted;		/* the map's commits, sorted, for prefixes */
 	/* sm_release_tags_cache: where the map is kept between runs, and how
 	 * it was got (sm_cache_state_name; SM_CACHE_OFF, 0: no cache). */
@@ -38,6 +39,12 @@ void sm_release_tags_release(struct sm_release_tags *t);
  * ignored and rewritten; a file that cannot be written is a warning. */
 void sm_release_tags_cache(struct sm_release_tags *t, git_repository *repo,
 			   const char *cache_dir);
+/* Builds the map of sm_first_release now (read from the cache, or one
+ * walk) with repo, which may be another handle on the same repository:
+ * a scan builds it on its loader thread. The map does not count as used
+ * (map_used) until a look-up. Not to be called while another thread
+ * looks up in t. */
+void sm_release_tags_prepare(struct sm_release_tags *t, git_repository *repo);
 /* The earliest release containing commit, or NULL when none does. The
  * first call walks the history of every release tag once (commits of
  * tag k not reachable from an older tag belong to tag k); later calls are

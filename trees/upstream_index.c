@@ -188,7 +188,7 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 
 	memset(idx, 0, sizeof(*idx));
 	idx->refname = xstrdup(branch);
-	ret = sm_branch_index_build(&index_ops, idx, repo, branch, base, cache_dir, progress,
+	ret = sm_branch_index_build(&index_ops, idx, repo, branch, base, cache_dir, progress, NULL,
 				    &head);
 	memcpy(idx->tip, head.tip, sizeof(idx->tip));
 	memcpy(idx->base, head.base, sizeof(idx->base));
