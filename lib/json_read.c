@@ -135,6 +135,16 @@ static int read_string(struct cursor *c, struct strbuf *out)
 	return -1;
 }
 
+int json_read_string(const char **pos, const char *end, struct strbuf *out)
+{
+	struct cursor c = { *pos, end };
+	int ret = read_string(&c, out);
+
+	if (!ret)
+		*pos = c.p;
+	return ret;
+}
+
 static int skip_value(struct cursor *c, int depth)
 {
 	ws(c);

@@ -30,5 +30,10 @@ int json_get_members(const char *json, size_t len, const char *const *keys,
  * array of objects, a number). Returns JSON_FOUND, JSON_ABSENT, or -1 (bad
  * JSON). */
 int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *out);
+/* For a parser of its own (trees/cve.c): decodes the JSON string at *pos
+ * (its opening quote) up to end, appending it to out as UTF-8 (out NULL:
+ * skips it), and moves *pos past the closing quote. Returns 0, or -1 (a
+ * bad escape or no closing quote; *pos left alone). */
+int json_read_string(const char **pos, const char *end, struct strbuf *out);
 
 #endif

@@ -14,6 +14,7 @@
 #include "trees/deps.h"
 #include "trees/diff_cache.h"
 #include "trees/ancestry.h"
+#include "trees/cve.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -1084,6 +1085,42 @@ START_TEST(deps_by_blame)
 }
 END_TEST
 
+/* CVE records are read with lib/json_read's string decoder: escapes in
+ * the members kept (\u0043 is 'C', \/ is '/') and in those skipped (a
+ * surrogate pair, an escaped quote); a bad escape names the file. */
+START_TEST(cve_records_decode_escapes)
+{
+	static const char *fix = "0123456789abcdef0123456789abcdef01234567";
+	struct sm_cve_db db;
+	const struct sm_cve *c;
+	char *dir = xasprintf("%s/cves-escapes/cve/published/2024", tmp), *path, *text;
+
+	path = xasprintf("%s/CVE-2024-0001.json", dir);
+	text = xasprintf("{\"cveMetadata\": {\"cveID\": \"\\u0043VE-2024-0001\"},\n"
+			 " \"containers\": {\"cna\": {\"title\": \"a \\\"b\\\" \\ud83d\\ude00 c\\/d\",\n"
+			 "  \"affected\": [{\"versions\": [{\"version\": \"1da177e4c3f4\", "
+			 "\"lessThan\": \"%s\", \"status\": \"affected\", \"versionType\": \"git\"}]}]}}}\n",
+			 fix);
+	ck_assert(write_file_atomic_mkdir(path, text, strlen(text)) == 0);
+	ck_assert_msg(sm_cve_load(&db, dir) == 0, "%s", sm_last_error());
+	c = sm_cve_find(&db, fix);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(c->id, "CVE-2024-0001");
+	sm_cve_release(&db);
+	free(text);
+	text = xstrdup("{\"cveMetadata\": {\"cveID\": \"CVE-2024-0002\\u12\"}}\n");
+	free(path);
+	path = xasprintf("%s/CVE-2024-0002.json", dir);
+	ck_assert(write_file_atomic(path, text, strlen(text)) == 0);
+	ck_assert_int_eq(sm_cve_load(&db, dir), -1);
+	ck_assert_ptr_nonnull(strstr(sm_last_error(), "CVE-2024-0002.json"));
+	sm_cve_release(&db);
+	free(text);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
@@ -1103,7 +1140,8 @@ static Suite *make_suite(void)
 						   yank_replays_and_keeps_backup,
 						   yank_conflict_leaves_branch,
 						   insert_in_the_middle, missing_both_ways,
-						   backports_show_differences, deps_by_blame));
+						   backports_show_differences, deps_by_blame,
+						   cve_records_decode_escapes));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);

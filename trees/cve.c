@@ -4,6 +4,7 @@
 #include "trees/cve.h"
 #include "lib/util.h"
 #include "lib/fileio.h"
+#include "lib/json_read.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -28,63 +29,10 @@ static void skip_ws(struct parse *ps)
 		ps->p++;
 }
 
-static void put_utf8(struct strbuf *sb, unsigned cp)
-{
-	if (cp < 0x80) {
-		strbuf_addch(sb, cp);
-	} else if (cp < 0x800) {
-		strbuf_addch(sb, 0xc0 | (cp >> 6));
-		strbuf_addch(sb, 0x80 | (cp & 0x3f));
-	} else {
-		strbuf_addch(sb, 0xe0 | (cp >> 12));
-		strbuf_addch(sb, 0x80 | ((cp >> 6) & 0x3f));
-		strbuf_addch(sb, 0x80 | (cp & 0x3f));
-	}
-}
-
 /* A JSON string at ps->p (the opening quote); out may be NULL. */
 static int parse_string(struct parse *ps, struct strbuf *out)
 {
-	ps->p++;
-	while (ps->p < ps->end && *ps->p != '"') {
-		char c = *ps->p++;
-
-		if (c == '\\') {
-			if (ps->p >= ps->end)
-				return -1;
-			c = *ps->p++;
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'u': {
-				unsigned cp = 0;
-
-				if (ps->end - ps->p < 4)
-					return -1;
-				for (int i = 0; i < 4; i++) {
-					if (!isxdigit((unsigned char)ps->p[i]))
-						return -1;
-					cp = cp * 16 + (isdigit((unsigned char)ps->p[i]) ? ps->p[i] - '0' :
-							 (tolower((unsigned char)ps->p[i]) - 'a' + 10));
-				}
-				ps->p += 4;
-				if (out)
-					put_utf8(out, cp);
-				continue;
-			}
-			default: break;	/* " \ / */
-			}
-		}
-		if (out)
-			strbuf_addch(out, c);
-	}
-	if (ps->p >= ps->end)
-		return -1;
-	ps->p++;
-	return 0;
+	return json_read_string(&ps->p, ps->end, out);
 }
 
 static const char *member(const struct member *m, size_t n, const char *key)
