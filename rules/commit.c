@@ -324,6 +324,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			free(c->author);
 			c->author = header_value(hdr.buf, hdr.len, strchr(hdr.buf, ':') - hdr.buf + 1);
 		} else if (istarts_with(hdr.buf, "Commit:") && git_format) {
+			free(c->committer);	/* a second Commit: wins */
 			c->committer = header_value(hdr.buf, hdr.len, 7);
 		} else if (istarts_with(hdr.buf, "Subject:")) {
 			char *v = header_value(hdr.buf, hdr.len, 8);

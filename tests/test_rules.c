@@ -695,6 +695,26 @@ START_TEST(fuzz_regressions)
 }
 END_TEST
 
+/* A header given twice: the second wins, the first is freed (the fuzzer
+ * found "Commit:" leaking; fuzz/regressions/commit/two-commit-headers-leak). */
+START_TEST(repeated_headers_second_wins)
+{
+	const char *text = "commit 0123456789abcdef0123456789abcdef01234567\n"
+			   "Author: A U Thor <a@example.org>\n"
+			   "Commit: First <first@example.org>\n"
+			   "Commit: Second <second@example.org>\n"
+			   "Author: B U Thor <b@example.org>\n"
+			   "\n    x86: fix a leak\n";
+	struct sm_commit c;
+
+	ck_assert(sm_commit_parse(&c, text, strlen(text)) == 0);
+	ck_assert_str_eq(c.committer, "Second <second@example.org>");
+	ck_assert_str_eq(c.author, "B U Thor <b@example.org>");
+	ck_assert_str_eq(c.subject, "x86: fix a leak");
+	sm_commit_release(&c);
+}
+END_TEST
+
 START_TEST(numstat_input)
 {
 	const char *text =
@@ -1038,8 +1058,9 @@ static Suite *make_suite(void)
 
 	tcase_add_checked_fixture(t, NULL, teardown_tag);
 	add_tcase(s, "message", SM_TESTS(message_trailers_and_folding, fixes_malformed,
-					 upstream_refs, json_reader, numstat_input, stat_input,
-					 stat_line_without_path, diff_facts));
+					 upstream_refs, json_reader, repeated_headers_second_wins,
+					 numstat_input, stat_input, stat_line_without_path,
+					 diff_facts));
 	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
 					      word_boundaries, tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
