@@ -184,9 +184,9 @@ void json_strlist(struct json_writer *w, const char *key, const struct strlist *
 	json_array_end(w);
 }
 
-void json_int(struct json_writer *w, const char *key, long long value)
+/* Appends what "%lld" prints, without printf's cost (one per reason weight). */
+static void add_int(struct strbuf *out, long long value)
 {
-	/* What "%lld" prints, without printf's cost (one per reason weight). */
 	char buf[24], *p = buf + sizeof(buf);
 	unsigned long long u = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
 
@@ -195,8 +195,13 @@ void json_int(struct json_writer *w, const char *key, long long value)
 	while (u /= 10);
 	if (value < 0)
 		*--p = '-';
+	strbuf_add(out, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+void json_int(struct json_writer *w, const char *key, long long value)
+{
 	json_key(w, key);
-	strbuf_add(w->out, p, (size_t)(buf + sizeof(buf) - p));
+	add_int(w->out, value);
 }
 
 void json_ints(struct json_writer *w, const char *keys, const long long *values, size_t n)
@@ -207,7 +212,7 @@ void json_ints(struct json_writer *w, const char *keys, const long long *values,
 		size_t len = next_key(&keys, &key);
 
 		json_key_len(w, key, len);
-		strbuf_addf(w->out, "%lld", values[i]);
+		add_int(w->out, values[i]);
 	}
 	keys_done(keys);
 }
