@@ -271,6 +271,24 @@ static int check_against_libgit2(git_repository *repo, git_tree *ot, git_tree *n
 	return ret;
 }
 
+/* The tree of c's first parent: the one st->keep noted last when that is
+ * the parent (a walk oldest first diffs a commit right after its parent),
+ * else read through the parent commit. */
+static int old_tree_lookup(struct cd_state *st, git_commit *c, git_tree **out)
+{
+	struct sm_tree_keep *k = st->keep;
+	git_commit *parent = NULL;
+	int ret;
+
+	if (k && k->has_last && git_oid_equal(&k->last_commit, git_commit_parent_id(c, 0)))
+		return tree_lookup(st, out, &k->last_tree);
+	if (git_commit_parent(&parent, c, 0) < 0)
+		return -1;
+	ret = tree_lookup(st, out, git_commit_tree_id(parent));
+	git_commit_free(parent);
+	return ret;
+}
+
 int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out)
 {
 	return sm_commit_diff_text_keep(repo, c, NULL, out);
@@ -280,7 +298,6 @@ int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree
 			     struct strbuf *out)
 {
 	git_tree *new_tree = NULL, *old_tree = NULL;
-	git_commit *parent = NULL;
 	struct cd_state st = { repo, keep, out, STRBUF_INIT };
 	size_t from = out->len;
 	char hex[GIT_OID_HEXSZ + 1];
@@ -295,10 +312,12 @@ int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree
 	}
 	if (tree_lookup(&st, &new_tree, git_commit_tree_id(c)) < 0)
 		goto out;
-	if (git_commit_parentcount(c) > 0) {
-		if (git_commit_parent(&parent, c, 0) < 0 ||
-		    tree_lookup(&st, &old_tree, git_commit_tree_id(parent)) < 0)
-			goto out;
+	if (git_commit_parentcount(c) > 0 && old_tree_lookup(&st, c, &old_tree) < 0)
+		goto out;
+	if (keep) {
+		git_oid_cpy(&keep->last_commit, git_commit_id(c));
+		git_oid_cpy(&keep->last_tree, git_commit_tree_id(c));
+		keep->has_last = 1;
 	}
 	r = diff_trees(&st, old_tree, new_tree);
 	if (r == FAST_ERROR)
@@ -318,6 +337,5 @@ out_keep:
 	strbuf_release(&st.path);
 	git_tree_free(old_tree);
 	git_tree_free(new_tree);
-	git_commit_free(parent);
 	return ret;
 }

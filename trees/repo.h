@@ -31,6 +31,10 @@ struct sm_tree_keep {
 	git_tree *tree[SM_TREE_KEEP];
 	git_oid id[SM_TREE_KEEP];	/* tree[i]'s id, compared inline */
 	size_t next;		/* the slot to fill next (the oldest) */
+	/* The commit diffed last and its tree: the next commit is most
+	 * often its child, whose old tree it is (no parent to read). */
+	git_oid last_commit, last_tree;
+	int has_last;
 };
 void sm_tree_keep_release(struct sm_tree_keep *k);
 /* sm_commit_diff_text with the trees of keep (NULL: none). */
