@@ -23,8 +23,8 @@ int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);
 int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out);
 /* The trees a run of diffs looked up last, kept for the next diffs on the
  * same repository handle (and thread): a commit's old trees are mostly
- * trees a commit just before it brought in, and libgit2's object cache,
- * small on purpose (lib/git.c: 8 MiB, evicted at random), loses many of
+ * trees a commit just before it brought in, and libgit2's object cache
+ * (lib/git.c: bounded, evicted at random, for the commits) loses many of
  * them. Zeroed is empty; free with sm_tree_keep_release. */
 #define SM_TREE_KEEP 256
 struct sm_tree_keep {
