@@ -7,11 +7,14 @@
 
 enum sm_verdict_kind { SM_REJECT, SM_MAYBE, SM_CANDIDATE };
 
+/* A reason's strings belong to its verdict (sm_verdict_release frees them). */
 struct sm_reason {
-	char *code;		/* stable name: "stable-tag", "keyword:use-after-free" */
-	char *text;		/* one line for people */
+	const char *code;	/* stable name: "stable-tag", "keyword:use-after-free" */
+	const char *text;	/* one line for people */
 	int weight;		/* score contribution (0 for notes) */
 };
+
+struct sm_verdict_block;
 
 struct sm_verdict {
 	enum sm_verdict_kind kind;
@@ -21,6 +24,9 @@ struct sm_verdict {
 	int codes_only;		/* the reasons carry no text (NULL): sm_classify_codes */
 	struct sm_reason *reasons;
 	size_t nr_reasons, alloc_reasons;
+	/* the reasons' strings, a few blocks for all of them: a verdict has
+	 * a score of strings and a scan keeps 15,000 verdicts */
+	struct sm_verdict_block *blocks;
 };
 
 struct sm_tree_ctx {

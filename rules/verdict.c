@@ -4,11 +4,42 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 void sm_verdict_init(struct sm_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
+}
+
+struct sm_verdict_block {
+	struct sm_verdict_block *next;
+	size_t used, size;
+	char data[];
+};
+
+/* A copy of s[0..n) among v's strings. */
+static char *verdict_strndup(struct sm_verdict *v, const char *s, size_t n)
+{
+	struct sm_verdict_block *b = v->blocks;
+	char *p;
+
+	if (!b || b->size - b->used < n + 1) {
+		size_t size = b ? 2 * b->size : 512;
+
+		while (size < n + 1)
+			size *= 2;
+		b = xmalloc(sizeof(*b) + size);
+		b->next = v->blocks;
+		b->used = 0;
+		b->size = size;
+		v->blocks = b;
+	}
+	p = b->data + b->used;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	b->used += n + 1;
+	return p;
 }
 
 /* Appends a reason with code and weight; its text is the caller's to set. */
@@ -18,7 +49,8 @@ static struct sm_reason *new_reason(struct sm_verdict *v, const char *code, int 
 
 	ALLOC_GROW(v->reasons, v->nr_reasons, v->alloc_reasons);
 	r = &v->reasons[v->nr_reasons++];
-	r->code = xstrdup(code);
+	r->code = verdict_strndup(v, code, strlen(code));
+	r->text = NULL;
 	r->weight = weight;
 	return r;
 }
@@ -26,14 +58,30 @@ static struct sm_reason *new_reason(struct sm_verdict *v, const char *code, int 
 static void add_reason(struct sm_verdict *v, const char *code, int weight, const char *fmt,
 		       va_list ap)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct sm_reason *r = new_reason(v, code, weight);
+	char buf[256];
+	va_list again;
+	int n;
 
-	if (v->codes_only) {
-		new_reason(v, code, weight)->text = NULL;
+	if (v->codes_only)
 		return;
+	/* most texts fit: formatted in place, no strbuf to grow */
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < 0) {
+		n = 0;
+		buf[0] = '\0';
 	}
-	strbuf_vaddf(&text, fmt, ap);
-	new_reason(v, code, weight)->text = strbuf_detach(&text, NULL);
+	if ((size_t)n < sizeof(buf)) {
+		r->text = verdict_strndup(v, buf, (size_t)n);
+	} else {
+		struct strbuf big = STRBUF_INIT;
+
+		strbuf_vaddf(&big, fmt, again);
+		r->text = verdict_strndup(v, big.buf, big.len);
+		strbuf_release(&big);
+	}
+	va_end(again);
 }
 
 void sm_verdict_add(struct sm_verdict *v, const char *code, int weight, const char *fmt, ...)
@@ -50,8 +98,10 @@ void sm_verdict_add_reasons(struct sm_verdict *v, const struct sm_verdict *from)
 	for (size_t i = 0; i < from->nr_reasons; i++) {
 		const struct sm_reason *f = &from->reasons[i];
 
-		new_reason(v, f->code, f->weight)->text =
-			v->codes_only || !f->text ? NULL : xstrdup(f->text);
+		struct sm_reason *r = new_reason(v, f->code, f->weight);
+
+		if (!v->codes_only && f->text)
+			r->text = verdict_strndup(v, f->text, strlen(f->text));
 	}
 }
 
@@ -88,9 +138,11 @@ void sm_verdict_finish(const struct sm_rules *r, struct sm_verdict *v)
 
 void sm_verdict_release(struct sm_verdict *v)
 {
-	for (size_t i = 0; i < v->nr_reasons; i++) {
-		free(v->reasons[i].code);
-		free(v->reasons[i].text);
+	while (v->blocks) {
+		struct sm_verdict_block *next = v->blocks->next;
+
+		free(v->blocks);
+		v->blocks = next;
 	}
 	free(v->reasons);
 	memset(v, 0, sizeof(*v));
