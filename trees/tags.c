@@ -294,8 +294,7 @@ int sm_release_tags_resolve(struct sm_release_tags *t, git_repository *repo, con
 	    git_oid_fromstrn(&prefix, hex, len) < 0)
 		return sm_resolve_hex(repo, hex, out);
 	t->map_used = 1;
-	if (!t->map_built)
-		build_map(t, repo);
+	sm_release_tags_prepare(t, repo);
 	hi = t->map_nr;
 	while (lo < hi) {	/* first oid >= prefix */
 		size_t mid = lo + (hi - lo) / 2;
@@ -320,8 +319,7 @@ const struct sm_release *sm_first_release(struct sm_release_tags *t,
 	const struct sm_oid_release *e;
 
 	t->map_used = 1;
-	if (!t->map_built)
-		build_map(t, repo);
+	sm_release_tags_prepare(t, repo);
 	e = map_get(t, commit);
 	return e ? &t->tags[e->release] : NULL;
 }
