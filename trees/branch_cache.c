@@ -138,8 +138,17 @@ static void write_cache(const struct build *b)
 	strbuf_release(&sb);
 }
 
+/* Hands one commit to ops->add_commit, counting it in head->scanned. */
+static int add_one(struct build *b, const git_oid *id)
+{
+	if (b->ops->add_commit(b->data, b->repo, id) < 0)
+		return -1;
+	sm_progress_update(b->progress, ++b->head->scanned);
+	return 0;
+}
+
 /* Hands the commits of the tip in neither base nor hide (each may be
- * NULL) to ops->add_commit, oldest first, counting them in head->scanned. */
+ * NULL) to add_one(), oldest first. */
 static int walk(struct build *b, const git_oid *base, const git_oid *hide)
 {
 	git_revwalk *w = NULL;
@@ -155,11 +164,10 @@ static int walk(struct build *b, const git_oid *base, const git_oid *hide)
 		return sm_error("%s: cannot walk history (%s)", b->refname, sm_git_error());
 	}
 	while (!(err = git_revwalk_next(&id, w))) {
-		if (b->ops->add_commit(b->data, b->repo, &id) < 0) {
+		if (add_one(b, &id) < 0) {
 			git_revwalk_free(w);
 			return -1;
 		}
-		sm_progress_update(b->progress, ++b->head->scanned);
 	}
 	git_revwalk_free(w);
 	if (err != GIT_ITEROVER)
@@ -170,11 +178,9 @@ static int walk(struct build *b, const git_oid *base, const git_oid *hide)
 /* The commits of known, as walk(b, base, NULL) would give them. */
 static int walk_known(struct build *b, const struct sm_known_walk *known)
 {
-	for (size_t i = 0; i < known->nr; i++) {
-		if (b->ops->add_commit(b->data, b->repo, &known->ids[i]) < 0)
+	for (size_t i = 0; i < known->nr; i++)
+		if (add_one(b, &known->ids[i]) < 0)
 			return -1;
-		sm_progress_update(b->progress, ++b->head->scanned);
-	}
 	return 0;
 }
 
@@ -189,11 +195,11 @@ static int walk_counted(struct build *b, const git_oid *base, const git_oid *hid
 	if (known && (hide || !base || !git_oid_equal(&known->base, base) ||
 		      !git_oid_equal(&known->tip, &b->tip)))
 		known = NULL;
-	if (!b->progress)
-		return known ? walk_known(b, known) : walk(b, base, hide);
-	title = xasprintf("Indexing %s", b->refname);
-	sm_progress_phase(b->progress, title, 0);
-	free(title);
+	if (b->progress) {
+		title = xasprintf("Indexing %s", b->refname);
+		sm_progress_phase(b->progress, title, 0);
+		free(title);
+	}
 	ret = known ? walk_known(b, known) : walk(b, base, hide);
 	sm_progress_update(b->progress, b->head->scanned);
 	return ret;
