@@ -140,8 +140,8 @@ static inline const unsigned short *rules_at(const struct sm_rules *r, const uns
 	unsigned char a = r->lower[t[p]], b = p + 1 < len ? r->lower[t[p + 1]] : 0;
 	unsigned short at;
 
-	if (!a || a > 127 || b > 127 || (!b && p + 1 < len))
-		at = r->any_start;
+	if (!a || a > 127 || !b || b > 127)
+		at = r->start1[a];
 	else if (r->starts3[a][b] && p + 2 < len && t[p + 2] && t[p + 2] < 128)
 		at = r->third[r->starts3[a][b]][r->lower[t[p + 2]]];
 	else
@@ -228,43 +228,97 @@ static const unsigned short *match_at(const struct sm_rules *r, const unsigned c
 	return NULL;
 }
 
+/* Bit i of the result is bit `bit` of byte i of x: the eight bytes'
+ * flags gathered into one byte by a multiply (each byte's bit lands on
+ * its own bit of the top byte, no carries). */
+static inline uint64_t gather8(uint64_t x, unsigned bit)
+{
+	return (((x >> bit) & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56;
+}
+
+/* The scan_class of eight bytes, one a byte, in one word. */
+static inline uint64_t classes8(const unsigned char *cls, const unsigned char *t)
+{
+	return (uint64_t)cls[t[0]] | (uint64_t)cls[t[1]] << 8 | (uint64_t)cls[t[2]] << 16 |
+	       (uint64_t)cls[t[3]] << 24 | (uint64_t)cls[t[4]] << 32 | (uint64_t)cls[t[5]] << 40 |
+	       (uint64_t)cls[t[6]] << 48 | (uint64_t)cls[t[7]] << 56;
+}
+
+/* The scan_class masks of up to 64 bytes of text from t: bit i of
+ * *word and *start for t[i]. Branch-free, so the scan pays no
+ * misprediction at every word end as a byte loop would. */
+static void block_masks(const struct sm_rules *r, const unsigned char *t, size_t n,
+			uint64_t *word, uint64_t *start)
+{
+	uint64_t w = 0, s = 0;
+	size_t g = 0;
+
+	for (;; g += 8) {
+		uint64_t x;
+
+		if (g + 8 <= n) {
+			x = classes8(r->scan_class, t + g);
+		} else {
+			/* the last few bytes; the rest of the word stays 0 */
+			x = 0;
+			for (size_t i = g; i < n; i++)
+				x |= (uint64_t)r->scan_class[t[i]] << (8 * (i - g));
+		}
+		w |= gather8(x, 0) << g;
+		s |= gather8(x, 1) << g;
+		if (g + 8 >= n)
+			break;
+	}
+	*word = w;
+	*start = s;
+}
+
 /* Calls fn once for each rule that matches text, at its first match, and
- * marks it in seen. */
+ * marks it in seen. A match may start only where no word byte precedes
+ * ((?<!\w) in effect) and at a byte some rule can begin with: the text
+ * is read 64 bytes at a time into masks of those, and only the positions
+ * both allow are tried, in order, as a byte-by-byte scan would. */
 static void match_keywords(const struct sm_rules *r, const char *text, size_t len,
 			   unsigned char *seen, int in_subject, sm_keyword_fn fn, void *ctx)
 {
 	const unsigned char *t = (const unsigned char *)text;
-	size_t p = 0;
+	size_t next = 0;	/* no match starts before: the end of the last one */
+	uint64_t carry = 0;	/* 1: the byte before the block is a word byte */
 
 	if (!keyword_md)
 		keyword_md = pcre2_match_data_create(1, NULL);
-	/* Invariant: p == 0 or t[p - 1] is not a word byte, which is the only
-	 * place a match may start. */
-	while (p < len) {
-		size_t end = p;
-		const unsigned short *hit;
+	for (size_t base = 0; base < len; base += 64) {
+		size_t n = len - base < 64 ? len - base : 64;
+		uint64_t word, start, cand;
 
-		while (end < len && r->word_byte[t[end]])
-			end++;
-		hit = match_at(r, t, p, len, end - p);
-		if (hit) {
-			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
+		block_masks(r, t + base, n, &word, &start);
+		cand = start & ~((word << 1) | carry);
+		carry = word >> 63;
+		for (; cand; cand &= cand - 1) {
+			size_t i = (size_t)__builtin_ctzll(cand), p = base + i, end;
+			const unsigned short *hit;
+			uint64_t rest = ~(word >> i);
 
-			if (!seen[*hit - 1]) {
-				seen[*hit - 1] = 1;
-				fn(ctx, (size_t)(*hit - 1), in_subject, text + ov[0],
-				   (size_t)(ov[1] - ov[0]));
-			}
-			if (ov[1] > p) {
-				p = ov[1];
-				/* the byte after a match is no word byte, (?!\w) saw to it */
-				if (r->word_byte[t[p - 1]])
-					p++;
+			if (p < next)
 				continue;
+			/* the word that starts at p, which may run past the block */
+			end = p + (rest ? (size_t)__builtin_ctzll(rest) : 64 - i);
+			if (end == base + 64)
+				while (end < len && r->word_byte[t[end]])
+					end++;
+			hit = match_at(r, t, p, len, end - p);
+			if (hit) {
+				PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
+
+				if (!seen[*hit - 1]) {
+					seen[*hit - 1] = 1;
+					fn(ctx, (size_t)(*hit - 1), in_subject, text + ov[0],
+					   (size_t)(ov[1] - ov[0]));
+				}
+				if (ov[1] > p)
+					next = ov[1];
 			}
 		}
-		/* skip the word that starts here, and the byte after it */
-		p = end + 1;
 	}
 }
 

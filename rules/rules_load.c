@@ -232,12 +232,12 @@ static void narrow_by_third_byte(struct sm_rules *r, const unsigned char *ab,
 /* Builds the start table: first the rules each printable byte can begin,
  * then, among those only, the rules each pair of bytes can begin.
  * Every ASCII byte but NUL is probed (tabs and newlines are frequent);
- * NUL and bytes >= 128 take the list of all rules. */
+ * NUL and bytes >= 128 alone (start1), and a pair whose second byte is
+ * one of them takes its first byte's list. */
 static int compute_start_table(struct sm_rules *r)
 {
 	pcre2_match_data *md;
 	unsigned short *first, *pair;
-	size_t all_n = 0;
 
 	if (r->nr_keywords > SM_MAX_KEYWORD_RULES)
 		return sm_error("%s/keywords.rules: more than %d rules", r->dir,
@@ -252,9 +252,18 @@ static int compute_start_table(struct sm_rules *r)
 				  (c >= '0' && c <= '9') || c == '_';
 		r->lower[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
 	}
-	for (size_t k = 0; k < r->nr_keywords; k++)
-		pair[all_n++] = (unsigned short)k;
-	r->any_start = add_start_list(r, pair, all_n);
+	memset(r->start1, 0, sizeof(r->start1));
+	for (int a = 0; a < 256; a++) {
+		unsigned char s1 = (unsigned char)a;
+		size_t nf = 0;
+
+		if (a > 0 && a < 128)
+			continue;	/* the loop below */
+		for (size_t k = 0; k < r->nr_keywords; k++)
+			if (can_start(&r->keywords[k], &s1, 1, md))
+				first[nf++] = (unsigned short)k;
+		r->start1[a] = add_start_list(r, first, nf);
+	}
 	for (int a = 1; a < 128; a++) {
 		unsigned char s1 = (unsigned char)a;
 		size_t nf = 0;
@@ -276,12 +285,19 @@ static int compute_start_table(struct sm_rules *r)
 				if (can_start(&r->keywords[first[i]], s2, 2, md))
 					pair[np++] = first[i];
 			r->starts[a][b] = add_start_list(r, pair, np);
-			if (np > 1)
+			/* a word's next bytes are the word cache's to weigh;
+			 * punctuation ("===" of a KASAN report) has none */
+			if (np > 1 || (np && !r->word_byte[a]))
 				narrow_by_third_byte(r, s2, pair, np, md);
 		}
 		/* a keyword that ends the text after one byte */
-		r->starts[a][0] = add_start_list(r, first, nf);
+		r->starts[a][0] = r->start1[a] = add_start_list(r, first, nf);
 	}
+	for (int a = 'A'; a <= 'Z'; a++)
+		r->start1[a] = r->start1[a + 32];
+	for (int c = 0; c < 256; c++)
+		r->scan_class[c] = (unsigned char)((r->word_byte[c] ? SM_SCAN_WORD : 0) |
+						   (r->start1[c] ? SM_SCAN_START : 0));
 	free(first);
 	free(pair);
 	pcre2_match_data_free(md);

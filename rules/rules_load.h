@@ -35,6 +35,8 @@ struct sm_thresholds {
 	int manual_only_cap;		/* score cap for noautosel commits */
 };
 
+enum { SM_SCAN_WORD = 1, SM_SCAN_START = 2 };
+
 struct sm_rules {
 	char *dir;
 	struct sm_keyword_rule *keywords;
@@ -47,12 +49,18 @@ struct sm_rules {
 	unsigned short starts[128][128];
 	unsigned short *start_rules;
 	size_t nr_start_rules, alloc_start_rules;
-	unsigned short any_start;	/* list for NUL and bytes >= 128: all rules */
+	/* start1[c]: the rules that can begin with byte c (lower case): the
+	 * list where the next byte is no ASCII to narrow it by (NUL, >= 128,
+	 * the end of the text) */
+	unsigned short start1[256];
 	/* A pair with more than one rule is narrowed by the third byte:
 	 * third[starts3[a][b]][c] is the list for a, b, c (row 0 unused). */
 	unsigned short starts3[128][128];
 	unsigned char word_byte[256];	/* pcre2's \w in byte mode */
 	unsigned char lower[256];	/* ASCII lower case, other bytes as they are */
+	/* Per byte, for the keyword scan's block masks (classify.c): a \w
+	 * byte; a byte some rule can begin with (start1 not empty). */
+	unsigned char scan_class[256];
 	unsigned short (*third)[128];
 	size_t nr_third;
 	struct sm_author_rule *authors;
