@@ -4,6 +4,7 @@
 #include "rules/classify.h"
 #include "rules/features.h"
 #include "rules/model.h"
+#include "rules/rules_load.h"
 #include "rules/train.h"
 #include "lib/fileio.h"
 #include "lib/json_read.h"
@@ -393,6 +394,106 @@ START_TEST(word_boundaries)
 	classify_text("net: fix route table init\n\nNothing else.\n", NULL, &v);
 	ck_assert(sm_verdict_has(&v, "keyword:fix"));
 	sm_verdict_release(&v);
+}
+END_TEST
+
+/* The keyword scan (start tables, word cache, 64-byte masks) against the
+ * plain definition it speeds up: every rule, in file order, at every byte
+ * no word byte precedes, going on after the end of a match. The texts mix
+ * keywords, prefixes of keywords, upper case, UTF-8, NUL bytes, "====="
+ * lines and words longer than the cache key, so every path is taken. */
+struct kw_hits {
+	size_t nr;
+	struct kw_hit {
+		size_t rule, off, len;
+	} hit[64];
+	const char *text;
+};
+
+static void note_hit(void *ctx, size_t rule, int in_subject, const char *match, size_t len)
+{
+	struct kw_hits *h = ctx;
+
+	(void)in_subject;
+	ck_assert_uint_lt(h->nr, ARRAY_SIZE(h->hit));
+	h->hit[h->nr++] = (struct kw_hit){ rule, (size_t)(match - h->text), len };
+}
+
+static int plain_word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static void keywords_by_definition(const char *text, size_t len, struct kw_hits *h)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	const unsigned char *t = (const unsigned char *)text;
+	unsigned char seen[SM_MAX_KEYWORD_RULES] = { 0 };
+	size_t next = 0;
+
+	for (size_t p = 0; p < len; p++) {
+		if (p < next || (p && plain_word_byte(t[p - 1])))
+			continue;
+		for (size_t k = 0; k < rules->nr_keywords; k++) {
+			if (pcre2_match(rules->keywords[k].re, t, len, p, 0, md, NULL) > 0) {
+				PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+				if (!seen[k]) {
+					seen[k] = 1;
+					note_hit(h, k, 0, text + ov[0], ov[1] - ov[0]);
+				}
+				if (ov[1] > p)
+					next = ov[1];
+				break;
+			}
+		}
+	}
+	pcre2_match_data_free(md);
+}
+
+START_TEST(keyword_scan_is_its_definition)
+{
+	static const char *const pieces[] = {
+		"use", "after", "free", "use-after-free", "Use-After-Free", "fix", "Fixes", "fixup",
+		"NULL", "null", "for", "to", "is", "not", "checked", "kernel", "memory", "leak",
+		"leaks", "crash", "x86/crash", "put_device", "don't", "OOB", "CVE-2024-1234", "race",
+		"racy", "deadlock", "UAF", "WARN_ON", "check", "the", "a", "of", "==", "!=", "=",
+		"====================", "\xc3\xa9", "\xe2\x80\x94", "\xff", "caf\xc3\xa9", "(", ")",
+		",", ".", "-", "_", "1", "0x1f", " ", " ", " ", "  ", "\t", "\n", "\n\n",
+		"abcdefghijklmnopqrstuvwxyz0123456789", "freed_the_memory_twice_over",
+		"refcounting", "un-initialized", "off-by-one", "kASAN", "syzbot",
+	};
+	uint32_t seed = 12345;
+
+	for (int n = 0; n < 3000; n++) {
+		struct strbuf text = STRBUF_INIT;
+		struct kw_hits got = { 0 }, want = { 0 };
+		struct sm_commit c = { 0 };
+		unsigned nr = (seed = seed * 1103515245u + 12345u) >> 16 & 255;
+
+		for (unsigned i = 0; i < nr; i++) {
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 97 == 0)
+				strbuf_add(&text, "", 1);	/* a NUL byte */
+			else
+				strbuf_addstr(&text, pieces[(seed >> 16) % ARRAY_SIZE(pieces)]);
+		}
+		got.text = want.text = text.buf;
+		c.body = text.buf;
+		c.body_text_len = text.len;
+		sm_keywords_each(rules, &c, note_hit, &got);
+		keywords_by_definition(text.buf, text.len, &want);
+		ck_assert_msg(got.nr == want.nr, "text %d: %zu keywords, %zu by definition", n, got.nr,
+			      want.nr);
+		for (size_t i = 0; i < got.nr; i++)
+			ck_assert_msg(got.hit[i].rule == want.hit[i].rule &&
+				      got.hit[i].off == want.hit[i].off &&
+				      got.hit[i].len == want.hit[i].len,
+				      "text %d: hit %zu differs (rule %zu at %zu, want rule %zu at %zu)", n,
+				      i, got.hit[i].rule, got.hit[i].off, want.hit[i].rule,
+				      want.hit[i].off);
+		strbuf_release(&text);
+	}
 }
 END_TEST
 
@@ -1062,7 +1163,8 @@ static Suite *make_suite(void)
 					 numstat_input, stat_input, stat_line_without_path,
 					 diff_facts));
 	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
-					      word_boundaries, tree_out_of_range_rejects,
+					      word_boundaries, keyword_scan_is_its_definition,
+					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules,
 					      large_diff_is_penalised, git_show_format,
