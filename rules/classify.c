@@ -157,28 +157,64 @@ static inline const unsigned short *rules_at(const struct sm_rules *r, const uns
  * folded (the patterns are caseless); a slot holds one word, the last one
  * asked for there: it only ever saves work, the answer is the same. */
 #define WORD_CACHE_SLOTS 4096
-#define WORD_CACHE_KEY 13
+#define WORD_CACHE_KEY 16	/* bytes: a word of up to 15 and the byte after */
 
 struct word_cache {
 	unsigned long serial;	/* the sm_rules it holds words of, 0: none */
 	struct word_slot {
-		unsigned char len;	/* of key, 0: empty */
-		unsigned char maybe;	/* 1: some rule may begin here */
-		unsigned char key[WORD_CACHE_KEY + 1];
+		uint64_t key[2];	/* its bytes, case folded, 0 after the end */
+		uint32_t len;		/* of key, 0: empty */
+		uint32_t maybe;		/* 1: some rule may begin here */
 	} slots[WORD_CACHE_SLOTS];
 };
 
 static _Thread_local struct word_cache *word_cache;
 
+/* ASCII upper case folded to lower case in all eight bytes of x at once
+ * (no sum carries out of its byte: each stays below 0x100). */
+static inline uint64_t fold8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t low7 = x & ~high;
+	uint64_t from_a = low7 + ones * (0x80 - 'A');		/* bit 7: >= 'A' */
+	uint64_t past_z = low7 + ones * (0x80 - 'Z' - 1);	/* bit 7: > 'Z' */
+
+	return x | ((from_a & ~past_z & ~x & high) >> 2);
+}
+
+/* The cache key of t[p..p + n), n <= WORD_CACHE_KEY: its bytes case
+ * folded, zero after n, as two words (in the machine's byte order: keys
+ * are only compared and hashed). Whole loads, no loop a byte. */
+static void word_key(const unsigned char *t, size_t p, size_t len, size_t n, uint64_t key[2])
+{
+	/* keep + WORD_CACHE_KEY - n: n bytes of 0xff, then zeros */
+	static const unsigned char keep[2 * WORD_CACHE_KEY] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	unsigned char buf[WORD_CACHE_KEY];
+	uint64_t m[2];
+
+	if (p + WORD_CACHE_KEY <= len) {
+		memcpy(buf, t + p, WORD_CACHE_KEY);
+	} else {
+		memset(buf, 0, WORD_CACHE_KEY);
+		memcpy(buf, t + p, len - p);
+	}
+	memcpy(key, buf, WORD_CACHE_KEY);
+	memcpy(m, keep + WORD_CACHE_KEY - n, WORD_CACHE_KEY);
+	key[0] = fold8(key[0]) & m[0];
+	key[1] = fold8(key[1]) & m[1];
+}
+
 /* May a rule of list begin at text[p], a word of n bytes followed by a
  * byte (n < WORD_CACHE_KEY)? */
 static int word_may_begin(const struct sm_rules *r, const unsigned short *list,
-			  const unsigned char *t, size_t p, size_t n)
+			  const unsigned char *t, size_t p, size_t len, size_t n)
 {
 	struct word_cache *wc = word_cache;
 	struct word_slot *s;
-	unsigned char key[WORD_CACHE_KEY + 1];
-	uint32_t h = 2166136261u;
+	uint64_t key[2], h;
 
 	if (!wc || wc->serial != r->serial) {
 		if (!wc)
@@ -187,15 +223,14 @@ static int word_may_begin(const struct sm_rules *r, const unsigned short *list,
 		wc->serial = r->serial;
 	}
 	n++;	/* the byte after the word */
-	for (size_t i = 0; i < n; i++) {
-		key[i] = r->lower[t[p + i]];
-		h = (h ^ key[i]) * 16777619u;
-	}
-	s = &wc->slots[(h ^ (h >> 15)) & (WORD_CACHE_SLOTS - 1)];
-	if (s->len == n && !memcmp(s->key, key, n))
-		return s->maybe;
-	s->len = (unsigned char)n;
-	memcpy(s->key, key, n);
+	word_key(t, p, len, n, key);
+	h = (key[0] ^ (key[1] * 0xc2b2ae3d27d4eb4full)) * 0x9e3779b97f4a7c15ull;
+	s = &wc->slots[h >> 52];
+	if (s->len == n && s->key[0] == key[0] && s->key[1] == key[1])
+		return (int)s->maybe;
+	s->len = (uint32_t)n;
+	s->key[0] = key[0];
+	s->key[1] = key[1];
 	s->maybe = 0;
 	for (; *list; list++) {
 		int rc = pcre2_jit_match(r->keywords[*list - 1].re, t + p, n, 0, PCRE2_PARTIAL_HARD,
@@ -206,7 +241,7 @@ static int word_may_begin(const struct sm_rules *r, const unsigned short *list,
 			break;
 		}
 	}
-	return s->maybe;
+	return (int)s->maybe;
 }
 
 /* The first rule (in file order) matching at text[p]; its match in ov.
@@ -220,7 +255,7 @@ static const unsigned short *match_at(const struct sm_rules *r, const unsigned c
 	 * it) holds the three bytes list was chosen by, so the answer
 	 * depends on the key alone. */
 	if (list && word >= 2 && p + word < len && word < WORD_CACHE_KEY && r->word_cache &&
-	    !word_may_begin(r, list, t, p, word))
+	    !word_may_begin(r, list, t, p, len, word))
 		return NULL;
 	for (; list && *list; list++)
 		if (pcre2_jit_match(r->keywords[*list - 1].re, t, len, p, 0, keyword_md, NULL) > 0)
