@@ -53,8 +53,9 @@ struct sm_rules {
 	 * list where the next byte is no ASCII to narrow it by (NUL, >= 128,
 	 * the end of the text) */
 	unsigned short start1[256];
-	/* A pair with more than one rule is narrowed by the third byte:
-	 * third[starts3[a][b]][c] is the list for a, b, c (row 0 unused). */
+	/* A pair with more than one rule, or one beginning with punctuation,
+	 * is narrowed by the third byte: third[starts3[a][b]][c] is the
+	 * list for a, b, c (row 0 unused). */
 	unsigned short starts3[128][128];
 	unsigned char word_byte[256];	/* pcre2's \w in byte mode */
 	unsigned char lower[256];	/* ASCII lower case, other bytes as they are */
