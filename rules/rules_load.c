@@ -290,8 +290,10 @@ static int compute_start_table(struct sm_rules *r)
 			if (np > 1 || (np && !r->word_byte[a]))
 				narrow_by_third_byte(r, s2, pair, np, md);
 		}
-		/* a keyword that ends the text after one byte */
-		r->starts[a][0] = r->start1[a] = add_start_list(r, first, nf);
+		/* where the next byte narrows nothing: the end of the text,
+		 * NUL or >= 128 (starts[a][0] stays empty: rules_at() asks
+		 * start1 for those) */
+		r->start1[a] = add_start_list(r, first, nf);
 	}
 	for (int a = 'A'; a <= 'Z'; a++)
 		r->start1[a] = r->start1[a + 32];
