@@ -257,8 +257,10 @@ static const unsigned short *match_at(const struct sm_rules *r, const unsigned c
 	if (list && word >= 2 && p + word < len && word < WORD_CACHE_KEY && r->word_cache &&
 	    !word_may_begin(r, list, t, p, len, word))
 		return NULL;
+	/* >= 0: a pattern's own capture groups do not fit the one pair of
+	 * keyword_md, and pcre2 says so by returning 0 for a match */
 	for (; list && *list; list++)
-		if (pcre2_jit_match(r->keywords[*list - 1].re, t, len, p, 0, keyword_md, NULL) > 0)
+		if (pcre2_jit_match(r->keywords[*list - 1].re, t, len, p, 0, keyword_md, NULL) >= 0)
 			return list;
 	return NULL;
 }
@@ -406,7 +408,8 @@ static int rule_matches(const struct sm_author_rule *a, const char *s)
 		return 0;
 	if (!author_md)
 		author_md = pcre2_match_data_create(1, NULL);
-	return pcre2_match(a->re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, author_md, NULL) > 0;
+	/* >= 0: 0 is a match whose groups did not fit the one pair */
+	return pcre2_match(a->re, (PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, 0, 0, author_md, NULL) >= 0;
 }
 
 const char *sm_author_rule_who(const struct sm_author_rule *a, const struct sm_commit *c)

@@ -435,7 +435,7 @@ static void keywords_by_definition(const char *text, size_t len, struct kw_hits 
 		if (p < next || (p && plain_word_byte(t[p - 1])))
 			continue;
 		for (size_t k = 0; k < rules->nr_keywords; k++) {
-			if (pcre2_match(rules->keywords[k].re, t, len, p, 0, md, NULL) > 0) {
+			if (pcre2_match(rules->keywords[k].re, t, len, p, 0, md, NULL) >= 0) {
 				PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
 				if (!seen[k]) {
@@ -704,6 +704,42 @@ START_TEST(bad_rules_file_names_line)
 	free(p);
 	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
 	ck_assert_msg(strstr(sm_last_error(), "keywords.rules:3:") != NULL, "%s", sm_last_error());
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
+/* A rules file is the maintainer's: a pattern may hold capture groups
+ * ("(leak|leaks)"), which must match as (?:...) does. */
+START_TEST(rules_with_capture_groups)
+{
+	static const char msg[] = "net: plug a leak in foo_open()\n\nfoo_open() leaks its buffer.\n\n"
+				  "Reported-by: syzbot+1234@syzkaller.appspotmail.com\n"
+				  "Signed-off-by: A <a@b>\n";
+	char *dir = make_temp_dir("sm-rules");
+	struct sm_rules *r = NULL;
+	struct sm_commit c;
+	struct sm_verdict v;
+	char *p;
+
+	ck_assert_ptr_nonnull(dir);
+	p = xasprintf("%s/thresholds.rules", dir);
+	ck_assert(write_file_atomic(p, "candidate 60\nmaybe 20\n", 23) == 0);
+	free(p);
+	p = xasprintf("%s/authors.rules", dir);
+	ck_assert(write_file_atomic(p, "15 Reported-by (syzbot|syzkaller)\n", 34) == 0);
+	free(p);
+	p = xasprintf("%s/keywords.rules", dir);
+	ck_assert(write_file_atomic(p, "40 leakish (leak(s)?|memleak)\n", 30) == 0);
+	free(p);
+	ck_assert_int_eq(sm_rules_load(&r, dir), 0);
+	ck_assert_int_eq(sm_commit_parse(&c, msg, sizeof(msg) - 1), 0);
+	sm_classify(r, &c, NULL, &v);
+	ck_assert_msg(sm_verdict_has(&v, "keyword:leakish"), "the keyword rule did not match");
+	ck_assert_msg(sm_verdict_has(&v, "person:Reported-by"), "the author rule did not match");
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+	sm_rules_free(r);
 	remove_tree(dir);
 	free(dir);
 }
@@ -1169,6 +1205,7 @@ static Suite *make_suite(void)
 					      check_relevant_diff_rules,
 					      large_diff_is_penalised, git_show_format,
 					      feature_not_flagged, bad_rules_file_names_line,
+					      rules_with_capture_groups,
 					      fuzz_regressions, features_of_a_commit,
 					      model_scores_and_explains, model_file_errors,
 					      train_is_deterministic));
