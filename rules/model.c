@@ -66,7 +66,9 @@ static size_t present_bit(uint32_t tag)
 	return (tag >> 1) & (SM_MODEL_PRESENT_BITS - 1);
 }
 
-static void put(struct sm_model *m, uint64_t h, float w)
+#define NAME_IS_RULE (1u << 31)
+
+static void put(struct sm_model *m, uint64_t h, float w, uint32_t name_at)
 {
 	size_t i = slot_of(h, m->mask);
 	uint32_t tag = tag_of(h);
@@ -77,24 +79,33 @@ static void put(struct sm_model *m, uint64_t h, float w)
 		m->nr++;
 	m->slots[i].tag = tag;
 	m->slots[i].weight = w;
+	m->name_at[i] = name_at;
 	m->present[present_bit(tag) / 64] |= 1ull << (present_bit(tag) % 64);
 }
 
-/* sm_model_weight, inlined into the per-feature callbacks */
-static inline double weight_of(const struct sm_model *m, uint64_t h)
+/* The slot of the feature with hash h, or -1 when the model lacks it. */
+static inline long slot_find(const struct sm_model *m, uint64_t h)
 {
 	size_t i = slot_of(h, m->mask);
 	uint32_t tag = tag_of(h);
 
 	/* only a slot with this very tag can answer */
 	if (!(m->present[present_bit(tag) / 64] & (1ull << (present_bit(tag) % 64))))
-		return 0;
+		return -1;
 	while (m->slots[i].tag) {
 		if (m->slots[i].tag == tag)
-			return m->slots[i].weight;
+			return (long)i;
 		i = (i + 1) & m->mask;
 	}
-	return 0;
+	return -1;
+}
+
+/* sm_model_weight, inlined into the per-feature callbacks */
+static inline double weight_of(const struct sm_model *m, uint64_t h)
+{
+	long i = slot_find(m, h);
+
+	return i < 0 ? 0 : m->slots[i].weight;
 }
 
 double sm_model_weight(const struct sm_model *m, uint64_t h)
@@ -131,6 +142,7 @@ int sm_model_load(struct sm_model **out, const char *path)
 	m = xcalloc(1, sizeof(*m));
 	m->path = xstrdup(path);
 	m->slots = xcalloc(slots, sizeof(*m->slots));
+	m->name_at = xcalloc(slots, sizeof(*m->name_at));
 	m->mask = slots - 1;
 	for (char *line = sb.buf, *nl; line && *line; line = nl) {
 		char *key, *val;
@@ -160,12 +172,16 @@ int sm_model_load(struct sm_model **out, const char *path)
 			goto bad_format;
 		if (!strcmp(key, "weight")) {
 			char *name = val + strcspn(val, " \t");
+			size_t len, at;
 
 			while (*name == ' ' || *name == '\t')
 				name++;
-			if (!*name || parse_double(val, &d))
+			len = strlen(name);
+			at = (size_t)(name - sb.buf);	/* where m->names will have it */
+			if (!*name || parse_double(val, &d) || at >= NAME_IS_RULE)
 				goto bad_line;
-			put(m, sm_feature_hash(name, strlen(name)), (float)d);
+			put(m, sm_feature_hash(name, len), (float)d,
+			    (uint32_t)at | (is_rule_feature(name, len) ? NAME_IS_RULE : 0));
 		} else if (!strcmp(key, "missing")) {
 			char *num = val + strcspn(val, " \t");
 			int part = -1;
@@ -208,7 +224,7 @@ int sm_model_load(struct sm_model **out, const char *path)
 	}
 	m->candidate = sm_model_score_of(m->candidate_p);
 	m->maybe = sm_model_score_of(m->maybe_p);
-	strbuf_release(&sb);
+	m->names = strbuf_detach(&sb, NULL);
 	*out = m;
 	return SM_MODEL_LOADED;
 bad_format:
@@ -230,15 +246,19 @@ void sm_model_free(struct sm_model *m)
 		return;
 	free(m->path);
 	free(m->slots);
+	free(m->name_at);
+	free(m->names);
 	free(m);
 }
 
+/* A feature a verdict may list: its weight and slot (the model has its
+ * name: nothing is copied for the many features that rank for a while and
+ * then drop off) and, for people, where it came from. */
 struct hit {
 	double w;
-	char name[64];
-	char detail[100];
-	size_t len;
+	uint32_t slot;
 	int has_detail;
+	char detail[100];
 };
 
 struct explain {
@@ -250,7 +270,7 @@ struct explain {
 };
 
 /* Keeps the list sorted by |w|, largest first; ties keep arrival order. */
-static void keep(struct hit *list, size_t *nr, size_t max, double w, const char *name, size_t len,
+static void keep(struct hit *list, size_t *nr, size_t max, double w, uint32_t slot,
 		 const char *detail)
 {
 	size_t at = *nr;
@@ -263,28 +283,38 @@ static void keep(struct hit *list, size_t *nr, size_t max, double w, const char 
 		(*nr)++;
 	memmove(&list[at + 1], &list[at], (*nr - 1 - at) * sizeof(*list));
 	list[at].w = w;
-	list[at].len = len < sizeof(list[at].name) - 1 ? len : sizeof(list[at].name) - 1;
-	memcpy(list[at].name, name, list[at].len);
-	list[at].name[list[at].len] = '\0';
+	list[at].slot = slot;
 	list[at].has_detail = detail != NULL;
 	if (detail)
 		snprintf(list[at].detail, sizeof(list[at].detail), "%s", detail);
+}
+
+static void keep_hit(struct hit *list, size_t *nr, size_t max, const struct hit *h)
+{
+	keep(list, nr, max, h->w, h->slot, h->has_detail ? h->detail : NULL);
+}
+
+static const char *name_of(const struct sm_model *m, uint32_t slot)
+{
+	return m->names + (m->name_at[slot] & ~NAME_IS_RULE);
 }
 
 static void explain_feature(void *ctx, const char *name, size_t len, uint64_t hash,
 			    const char *detail)
 {
 	struct explain *x = ctx;
-	double w = weight_of(x->m, hash);
+	long i = slot_find(x->m, hash);
+	double w;
 
-	if (w == 0)
+	(void)name, (void)len;
+	if (i < 0 || (w = x->m->slots[i].weight) == 0)
 		return;
 	x->sum += w;
 	x->others++;
-	if (is_rule_feature(name, len))
-		keep(x->fixed, &x->nr_fixed, TOP_FIXED, w, name, len, detail);
+	if (x->m->name_at[i] & NAME_IS_RULE)
+		keep(x->fixed, &x->nr_fixed, TOP_FIXED, w, (uint32_t)i, detail);
 	else
-		keep(x->open, &x->nr_open, TOP_OPEN, w, name, len, detail);
+		keep(x->open, &x->nr_open, TOP_OPEN, w, (uint32_t)i, detail);
 }
 
 static void sum_feature(void *ctx, const char *name, size_t len, uint64_t hash, const char *detail)
@@ -310,21 +340,23 @@ double sm_model_logit(const struct sm_rules *r, const struct sm_model *m, const 
 	return x.sum;
 }
 
-static void add_hits(struct sm_verdict *v, const struct hit *h, size_t nr, int *listed)
+static void add_hits(const struct sm_model *m, struct sm_verdict *v, const struct hit *h,
+		     size_t nr, int *listed)
 {
 	struct strbuf text = STRBUF_INIT;
 
 	for (size_t i = 0; i < nr; i++) {
+		const char *name = name_of(m, h[i].slot);
 		int w = (int)lround(SM_MODEL_SCALE * h[i].w);
 
 		if (v->codes_only) {
-			sm_verdict_add(v, h[i].name, w, "%s", "");
+			sm_verdict_add(v, name, w, "%s", "");
 			*listed += w;
 			continue;
 		}
 		strbuf_reset(&text);
-		sm_feature_describe(h[i].name, h[i].len, h[i].has_detail ? h[i].detail : NULL, &text);
-		sm_verdict_add(v, h[i].name, w, "%s", text.buf);
+		sm_feature_describe(name, strlen(name), h[i].has_detail ? h[i].detail : NULL, &text);
+		sm_verdict_add(v, name, w, "%s", text.buf);
 		*listed += w;
 	}
 	strbuf_release(&text);
@@ -368,12 +400,10 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 		size_t n = 0;
 
 		for (size_t i = 0; i < x->nr_fixed; i++)
-			keep(all, &n, ARRAY_SIZE(all), x->fixed[i].w, x->fixed[i].name, x->fixed[i].len,
-			     x->fixed[i].has_detail ? x->fixed[i].detail : NULL);
+			keep_hit(all, &n, ARRAY_SIZE(all), &x->fixed[i]);
 		for (size_t i = 0; i < x->nr_open; i++)
-			keep(all, &n, ARRAY_SIZE(all), x->open[i].w, x->open[i].name, x->open[i].len,
-			     x->open[i].has_detail ? x->open[i].detail : NULL);
-		add_hits(v, all, n, &listed);
+			keep_hit(all, &n, ARRAY_SIZE(all), &x->open[i]);
+		add_hits(m, v, all, n, &listed);
 		x->others -= (unsigned)n;
 	}
 	if (x->others)

@@ -25,6 +25,11 @@ struct sm_model {
 	} *slots;			/* open addressing on the hash's low half:
 					 * 8 bytes a slot, so the table stays in cache */
 	size_t mask, nr;
+	/* Per slot, where its feature's name is in names (bit 31: a hand
+	 * rule's fact, listed among TOP_FIXED): for naming the few features
+	 * a verdict lists without copying every name that might be listed. */
+	uint32_t *name_at;
+	char *names;			/* the file's text, names NUL-terminated in it */
 	/* One bit per value of a tag's bits 1..16, set for each tag in
 	 * slots: a clear bit answers "no weight" from 8 KiB that stay in
 	 * the first-level cache (most word pairs are not in the model). */
