@@ -83,6 +83,15 @@ static int for_each_line(struct sm_rules *r, const char *dir, const char *name, 
 	return ret;
 }
 
+/* A pattern that can match the empty string matches every message (or
+ * everyone): in a rules file that is a slip ("leak|"), never a rule. */
+static int matches_empty(const pcre2_code *re)
+{
+	uint32_t empty = 0;
+
+	return !pcre2_pattern_info(re, PCRE2_INFO_MATCHEMPTY, &empty) && empty;
+}
+
 static int keyword_line(struct sm_rules *r, const char *file, unsigned lineno, char *line)
 {
 	char *w = next_field(&line), *id = next_field(&line);
@@ -111,6 +120,9 @@ static int keyword_line(struct sm_rules *r, const char *file, unsigned lineno, c
 			return sm_error("%s:%u: bad pattern at offset %zu: %s", file, lineno,
 					off >= 3 ? (size_t)off - 3 : 0, (char *)msg);
 		}
+		if (matches_empty(k->re))
+			return sm_error("%s:%u: pattern \"%s\" can match the empty string, so it "
+					"would match every message", file, lineno, line);
 		pcre2_jit_compile(k->re, PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_HARD);
 	}
 	return 0;
@@ -139,6 +151,9 @@ static int author_line(struct sm_rules *r, const char *file, unsigned lineno, ch
 		return sm_error("%s:%u: bad pattern at offset %zu: %s", file, lineno, (size_t)off,
 				(char *)msg);
 	}
+	if (matches_empty(a->re))
+		return sm_error("%s:%u: pattern \"%s\" can match the empty string, so it would "
+				"match everyone", file, lineno, line);
 	pcre2_jit_compile(a->re, PCRE2_JIT_COMPLETE);
 	return 0;
 }

@@ -745,6 +745,41 @@ START_TEST(rules_with_capture_groups)
 }
 END_TEST
 
+/* "leak|" (a slip of the pipe) would match every message: refused at
+ * load, naming the file and line, for keywords and for people. */
+START_TEST(rules_matching_empty_refused)
+{
+	static const char *const files[][2] = {
+		{ "keywords.rules", "40 leak memory[- ]leaks?|leak|\n" },
+		{ "authors.rules", "10 Reported-by syzbot|\n" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *dir = make_temp_dir("sm-rules");
+		struct sm_rules *r = NULL;
+		char *p, *want;
+
+		ck_assert_ptr_nonnull(dir);
+		p = xasprintf("%s/thresholds.rules", dir);
+		ck_assert(write_file_atomic(p, "candidate 60\n", 13) == 0);
+		free(p);
+		p = xasprintf("%s/%s", dir, files[i][0]);
+		ck_assert(write_file_atomic(p, files[i][1], strlen(files[i][1])) == 0);
+		free(p);
+		p = xasprintf("%s/%s", dir, i ? "keywords.rules" : "authors.rules");
+		ck_assert(write_file_atomic(p, "", 0) == 0);
+		free(p);
+		ck_assert_int_eq(sm_rules_load(&r, dir), -1);
+		want = xasprintf("%s:1: pattern", files[i][0]);
+		ck_assert_msg(strstr(sm_last_error(), want) && strstr(sm_last_error(), "empty string"),
+			      "%s", sm_last_error());
+		free(want);
+		remove_tree(dir);
+		free(dir);
+	}
+}
+END_TEST
+
 START_TEST(json_reader)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1205,7 +1240,7 @@ static Suite *make_suite(void)
 					      check_relevant_diff_rules,
 					      large_diff_is_penalised, git_show_format,
 					      feature_not_flagged, bad_rules_file_names_line,
-					      rules_with_capture_groups,
+					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
 					      model_scores_and_explains, model_file_errors,
 					      train_is_deterministic));
