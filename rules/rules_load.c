@@ -108,17 +108,30 @@ static int keyword_line(struct sm_rules *r, const char *file, unsigned lineno, c
 	{
 		int err;
 		PCRE2_SIZE off;
-		char *anchored = xasprintf("(?:%s)(?!\\w)", line);
+		char *anchored;
 		PCRE2_UCHAR msg[256];
-
 		/* Byte mode: keywords are ASCII, and mail may hold any bytes. */
-		k->re = pcre2_compile((PCRE2_SPTR)anchored, PCRE2_ZERO_TERMINATED,
-				      PCRE2_CASELESS | PCRE2_ANCHORED, &err, &off, NULL);
-		free(anchored);
+		const uint32_t opts = PCRE2_CASELESS | PCRE2_ANCHORED;
+
+		/* The pattern as written first, so that an error's offset is
+		 * where the maintainer wrote it (the wrapping below moves it, and
+		 * can pair a stray ")" with its own "(?:"). What fails only
+		 * wrapped (an unclosed \Q or a (?x) comment swallowing the
+		 * wrapper's ")") is reported without an offset. */
+		k->re = pcre2_compile((PCRE2_SPTR)line, PCRE2_ZERO_TERMINATED, opts, &err, &off, NULL);
 		if (!k->re) {
 			pcre2_get_error_message(err, msg, sizeof(msg));
 			return sm_error("%s:%u: bad pattern at offset %zu: %s", file, lineno,
-					off >= 3 ? (size_t)off - 3 : 0, (char *)msg);
+					(size_t)off, (char *)msg);
+		}
+		pcre2_code_free(k->re);
+		anchored = xasprintf("(?:%s)(?!\\w)", line);
+		k->re = pcre2_compile((PCRE2_SPTR)anchored, PCRE2_ZERO_TERMINATED, opts, &err, &off, NULL);
+		free(anchored);
+		if (!k->re) {
+			pcre2_get_error_message(err, msg, sizeof(msg));
+			return sm_error("%s:%u: bad pattern once wrapped as (?:...)(?!\\w) for whole "
+					"words: %s", file, lineno, (char *)msg);
 		}
 		if (matches_empty(k->re))
 			return sm_error("%s:%u: pattern \"%s\" can match the empty string, so it "

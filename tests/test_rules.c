@@ -704,6 +704,13 @@ START_TEST(bad_rules_file_names_line)
 	free(p);
 	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
 	ck_assert_msg(strstr(sm_last_error(), "keywords.rules:3:") != NULL, "%s", sm_last_error());
+	/* the offset is the one in the file, not in the wrapped pattern */
+	p = xasprintf("%s/keywords.rules", dir);
+	write_file_atomic(p, "10 fix fix\n20 bad a)b\n", 22);
+	free(p);
+	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
+	ck_assert_msg(strstr(sm_last_error(), "keywords.rules:2: bad pattern at offset 1:") != NULL,
+		      "%s", sm_last_error());
 	remove_tree(dir);
 	free(dir);
 }
