@@ -347,6 +347,15 @@ static const char *default_dir(void)
 	return SM_SRCDIR "/rules";
 }
 
+/* Settings that each parse but cannot go together. */
+static int check_thresholds(const struct sm_rules *r)
+{
+	if (r->t.maybe > r->t.candidate)
+		return sm_error("%s/thresholds.rules: maybe %d is above candidate %d, so no commit "
+				"could be maybe", r->dir, r->t.maybe, r->t.candidate);
+	return 0;
+}
+
 int sm_rules_load(struct sm_rules **out, const char *dir)
 {
 	struct sm_rules *r = xcalloc(1, sizeof(*r));
@@ -362,7 +371,7 @@ int sm_rules_load(struct sm_rules **out, const char *dir)
 	};
 	static _Atomic unsigned long serial;
 
-	if (for_each_line(r, dir, "thresholds.rules", threshold_line) ||
+	if (for_each_line(r, dir, "thresholds.rules", threshold_line) || check_thresholds(r) ||
 	    for_each_line(r, dir, "keywords.rules", keyword_line) ||
 	    for_each_line(r, dir, "authors.rules", author_line) || compute_start_table(r)) {
 		sm_rules_free(r);

@@ -711,6 +711,16 @@ START_TEST(bad_rules_file_names_line)
 	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
 	ck_assert_msg(strstr(sm_last_error(), "keywords.rules:2: bad pattern at offset 1:") != NULL,
 		      "%s", sm_last_error());
+	/* each setting parses, but a maybe tier above candidate is empty */
+	p = xasprintf("%s/keywords.rules", dir);
+	write_file_atomic(p, "10 fix fix\n", 11);
+	free(p);
+	p = xasprintf("%s/thresholds.rules", dir);
+	write_file_atomic(p, "candidate 60\nmaybe 90\n", 22);
+	free(p);
+	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
+	ck_assert_msg(strstr(sm_last_error(), "thresholds.rules: maybe 90 is above candidate 60") !=
+		      NULL, "%s", sm_last_error());
 	remove_tree(dir);
 	free(dir);
 }
