@@ -9,6 +9,7 @@
 #include "mail/mbox.h"
 #include "mail/stream.h"
 #include "rules/classify.h"
+#include "trees/tree_state.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,10 +398,14 @@ static int opt_tree(const struct sm_option *opt, const char *arg)
 	struct sm_tree_ctx *tree = opt->value;
 	const char *end;
 
-	if (sm_version_parse(arg, &end, &tree->version) || *end)
-		return sm_error("--tree %s: not a kernel version such as 6.1", arg);
 	tree->name = arg;
-	return 0;
+	if (!sm_version_parse(arg, &end, &tree->version) && !*end)
+		return 0;
+	/* a branch name, as scan takes it: linux-6.1.y */
+	if (strchr(arg, '.') && !sm_tree_version_from_name(arg, &tree->version))
+		return 0;
+	return sm_error("--tree %s: neither a kernel version such as 6.1 nor a stable branch "
+			"such as linux-6.1.y", arg);
 }
 
 int cmd_classify(int argc, char **argv)
@@ -412,8 +417,9 @@ int cmd_classify(int argc, char **argv)
 	size_t max_record = SM_MBOX_MAX_MESSAGE;
 	const struct sm_option options[] = {
 		OPT_CALLBACK('t', "tree", &o.tree, "VERSION",
-			     "judge for one stable tree (e.g. 6.1): a stable tag\n"
-			     "whose version range excludes it rejects the commit", opt_tree),
+			     "judge for one stable tree (6.1 or linux-6.1.y):\n"
+			     "a stable tag whose version range excludes it\n"
+			     "rejects the commit", opt_tree),
 		OPT_BOOL('j', "json", &o.json, "print JSON instead of text"),
 		OPT_STRING('r', "rules", &rules_dir, "DIR",
 			   "read keywords.rules, authors.rules, thresholds.rules\n"

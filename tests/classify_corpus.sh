@@ -50,6 +50,18 @@ echo "corpus lists: $n messages, $cand candidates, $maybe maybe"
 "$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" | grepq '"verdict":{"verdict":"candidate"' || fail "the seed ALSA fix is not a candidate"
 echo "seed e4ec8cc8039a: candidate"
 
+# --tree takes the branch name as scan does; a name without a version is
+# an error naming it, not a verdict for no tree.
+"$STABLEMATE" classify --json --tree linux-6.1.y "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" |
+	grepq '"tree":"6.1"' || fail "--tree linux-6.1.y is not tree 6.1"
+if "$STABLEMATE" classify --tree linux-next "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" \
+	>/dev/null 2>"$TMP/tree.err"; then
+	fail "--tree linux-next was taken"
+fi
+grep -q -- "--tree linux-next: neither a kernel version" "$TMP/tree.err" ||
+	fail "--tree linux-next: $(cat "$TMP/tree.err")"
+echo "--tree linux-6.1.y: tree 6.1; --tree linux-next: refused"
+
 # Output that cannot be written is an error (as git: exit 128, one line),
 # not a silent exit 0 with nothing written.
 if [ -w /dev/full ]; then
