@@ -686,38 +686,34 @@ START_TEST(feature_not_flagged)
 }
 END_TEST
 
+/* dir/name holding text, for a test's own rules directory */
+static void write_rules_file(const char *dir, const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+
+	ck_assert(write_file_atomic(p, text, strlen(text)) == 0);
+	free(p);
+}
+
 START_TEST(bad_rules_file_names_line)
 {
 	char *dir = make_temp_dir("sm-rules");
-	char *p;
 	struct sm_rules *r = NULL;
 
 	ck_assert_ptr_nonnull(dir);
-	p = xasprintf("%s/thresholds.rules", dir);
-	write_file_atomic(p, "candidate 60\n", 13);
-	free(p);
-	p = xasprintf("%s/authors.rules", dir);
-	write_file_atomic(p, "", 0);
-	free(p);
-	p = xasprintf("%s/keywords.rules", dir);
-	write_file_atomic(p, "# c\n10 fix fix\n20 bad (unclosed\n", 32);
-	free(p);
+	write_rules_file(dir, "thresholds.rules", "candidate 60\n");
+	write_rules_file(dir, "authors.rules", "");
+	write_rules_file(dir, "keywords.rules", "# c\n10 fix fix\n20 bad (unclosed\n");
 	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
 	ck_assert_msg(strstr(sm_last_error(), "keywords.rules:3:") != NULL, "%s", sm_last_error());
 	/* the offset is the one in the file, not in the wrapped pattern */
-	p = xasprintf("%s/keywords.rules", dir);
-	write_file_atomic(p, "10 fix fix\n20 bad a)b\n", 22);
-	free(p);
+	write_rules_file(dir, "keywords.rules", "10 fix fix\n20 bad a)b\n");
 	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
 	ck_assert_msg(strstr(sm_last_error(), "keywords.rules:2: bad pattern at offset 1:") != NULL,
 		      "%s", sm_last_error());
 	/* each setting parses, but a maybe tier above candidate is empty */
-	p = xasprintf("%s/keywords.rules", dir);
-	write_file_atomic(p, "10 fix fix\n", 11);
-	free(p);
-	p = xasprintf("%s/thresholds.rules", dir);
-	write_file_atomic(p, "candidate 60\nmaybe 90\n", 22);
-	free(p);
+	write_rules_file(dir, "keywords.rules", "10 fix fix\n");
+	write_rules_file(dir, "thresholds.rules", "candidate 60\nmaybe 90\n");
 	ck_assert_int_eq(sm_rules_load(&r, dir), -1);
 	ck_assert_msg(strstr(sm_last_error(), "thresholds.rules: maybe 90 is above candidate 60") !=
 		      NULL, "%s", sm_last_error());
@@ -737,18 +733,11 @@ START_TEST(rules_with_capture_groups)
 	struct sm_rules *r = NULL;
 	struct sm_commit c;
 	struct sm_verdict v;
-	char *p;
 
 	ck_assert_ptr_nonnull(dir);
-	p = xasprintf("%s/thresholds.rules", dir);
-	ck_assert(write_file_atomic(p, "candidate 60\nmaybe 20\n", 23) == 0);
-	free(p);
-	p = xasprintf("%s/authors.rules", dir);
-	ck_assert(write_file_atomic(p, "15 Reported-by (syzbot|syzkaller)\n", 34) == 0);
-	free(p);
-	p = xasprintf("%s/keywords.rules", dir);
-	ck_assert(write_file_atomic(p, "40 leakish (leak(s)?|memleak)\n", 30) == 0);
-	free(p);
+	write_rules_file(dir, "thresholds.rules", "candidate 60\nmaybe 20\n");
+	write_rules_file(dir, "authors.rules", "15 Reported-by (syzbot|syzkaller)\n");
+	write_rules_file(dir, "keywords.rules", "40 leakish (leak(s)?|memleak)\n");
 	ck_assert_int_eq(sm_rules_load(&r, dir), 0);
 	ck_assert_int_eq(sm_commit_parse(&c, msg, sizeof(msg) - 1), 0);
 	sm_classify(r, &c, NULL, &v);
@@ -774,18 +763,12 @@ START_TEST(rules_matching_empty_refused)
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		char *dir = make_temp_dir("sm-rules");
 		struct sm_rules *r = NULL;
-		char *p, *want;
+		char *want;
 
 		ck_assert_ptr_nonnull(dir);
-		p = xasprintf("%s/thresholds.rules", dir);
-		ck_assert(write_file_atomic(p, "candidate 60\n", 13) == 0);
-		free(p);
-		p = xasprintf("%s/%s", dir, files[i][0]);
-		ck_assert(write_file_atomic(p, files[i][1], strlen(files[i][1])) == 0);
-		free(p);
-		p = xasprintf("%s/%s", dir, i ? "keywords.rules" : "authors.rules");
-		ck_assert(write_file_atomic(p, "", 0) == 0);
-		free(p);
+		write_rules_file(dir, "thresholds.rules", "candidate 60\n");
+		write_rules_file(dir, i ? "keywords.rules" : "authors.rules", "");
+		write_rules_file(dir, files[i][0], files[i][1]);
 		ck_assert_int_eq(sm_rules_load(&r, dir), -1);
 		want = xasprintf("%s:1: pattern", files[i][0]);
 		ck_assert_msg(strstr(sm_last_error(), want) && strstr(sm_last_error(), "empty string"),
