@@ -7,6 +7,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
+#include "mail/plain.h"
 #include "mail/stream.h"
 #include "rules/classify.h"
 #include "trees/tree_state.h"
@@ -38,7 +39,30 @@ struct classify_opts {
 	struct sm_rules *rules;
 	struct sm_tree_ctx tree;
 	int json;
+	const char *path;	/* the input, for messages about it */
+	unsigned nr_mails;	/* of an mbox, so far */
 };
+
+/* Parses text, a commit or a mail (what names it in a warning). A mail
+ * whose text is encoded (quoted-printable, base64, RFC 2047, multipart)
+ * is decoded first; one gmime cannot read is parsed as it is, with a
+ * warning, as the parser would have without gmime. */
+static int parse_commit_or_mail(struct sm_commit *c, const char *text, size_t len,
+				const char *what)
+{
+	struct strbuf plain = STRBUF_INIT;
+	int ret;
+
+	if (!sm_mail_is_encoded(text, len))
+		return sm_commit_parse(c, text, len);
+	if (sm_mail_to_plain(text, len, what, &plain)) {
+		sm_warn("%s; classified undecoded", sm_last_error());
+		return sm_commit_parse(c, text, len);
+	}
+	ret = sm_commit_parse(c, plain.buf, plain.len);
+	strbuf_release(&plain);
+	return ret;
+}
 
 static void print_tags(const struct sm_commit *c)
 {
@@ -102,8 +126,10 @@ static int classify_text(const char *text, size_t len, void *ctx)
 	struct classify_opts *o = ctx;
 	struct sm_commit c;
 	struct sm_verdict v;
+	char what[300];
 
-	if (sm_commit_parse(&c, text, len)) {
+	snprintf(what, sizeof(what), "%s: message %u", o->path, ++o->nr_mails);
+	if (parse_commit_or_mail(&c, text, len, what)) {
 		sm_warn("%s", sm_last_error());
 		return 0;
 	}
@@ -157,6 +183,7 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	struct batch_ctx *b = ctx;
 	struct sm_commit c;
 	struct sm_verdict v;
+	char what[300];
 
 	b->records++;
 	if (m->too_big) {
@@ -165,7 +192,8 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 		b->bad++;
 		return 0;
 	}
-	if (sm_commit_parse(&c, m->data, m->len)) {
+	snprintf(what, sizeof(what), "%s: message %u", b->path, m->n);
+	if (parse_commit_or_mail(&c, m->data, m->len, what)) {
 		b->bad++;
 		return 0;
 	}
@@ -448,6 +476,7 @@ int cmd_classify(int argc, char **argv)
 		return cli_usage_error("classify", "one FILE at a time (use --batch for a corpus)");
 	if (argc == 1)
 		path = argv[0];
+	o.path = !strcmp(path, "-") ? "(standard input)" : path;
 	if (tags)
 		return list_tags(path);
 	if (sm_rules_load(&o.rules, rules_dir))
@@ -465,7 +494,7 @@ int cmd_classify(int argc, char **argv)
 		struct sm_commit cm;
 		struct sm_verdict v;
 
-		if (sm_commit_parse(&cm, buf.buf, buf.len)) {
+		if (parse_commit_or_mail(&cm, buf.buf, buf.len, path)) {
 			sm_error_wrap("%s", path);
 			ret = cli_fail("classify");
 		} else {

@@ -50,6 +50,58 @@ echo "corpus lists: $n messages, $cand candidates, $maybe maybe"
 "$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" | grepq '"verdict":{"verdict":"candidate"' || fail "the seed ALSA fix is not a candidate"
 echo "seed e4ec8cc8039a: candidate"
 
+# Encoded mail is decoded (gmime) before it is judged: a quoted-printable
+# body whose soft line break falls inside "use-after-free", a base64 body,
+# RFC 2047 subjects and authors, and a multipart whose patch is an
+# attachment. Read as written, none of these phrases would be found.
+cat > "$TMP/qp.eml" <<'EOF'
+From: =?utf-8?q?J=C3=B6rg_Dev?= <dev@example.org>
+Subject: [PATCH] =?utf-8?q?ALSA=3A_usb-audio=3A_plug_a_hole_in_f=C3=B6o=5Fprobe?=
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: quoted-printable
+
+f=C3=B6o_probe() frees the URB on the error path and the completion handl=
+er then reads it: a use-after-=
+free.
+
+Signed-off-by: J=C3=B6rg Dev <dev@example.org>
+EOF
+"$STABLEMATE" classify --json "$TMP/qp.eml" > "$TMP/qp.json"
+grepq '"subject":"ALSA: usb-audio: plug a hole in föo_probe"' < "$TMP/qp.json" ||
+	fail "RFC 2047 subject not decoded: $(cat "$TMP/qp.json")"
+grepq '"author":"Jörg Dev <dev@example.org>"' < "$TMP/qp.json" || fail "RFC 2047 From: not decoded"
+grepq '"code":"keyword:use-after-free"' < "$TMP/qp.json" ||
+	fail "quoted-printable body not decoded (use-after-free across a soft line break)"
+{
+	printf 'From: Dev <dev@example.org>\nSubject: [PATCH] usb: core: check the config pointer\n'
+	printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n'
+	printf 'Content-Transfer-Encoding: base64\n\n'
+	printf 'usb_probe() dereferences a NULL pointer when the device goes away\nduring probe.\n\nSigned-off-by: Dev <dev@example.org>\n' | base64
+} > "$TMP/b64.eml"
+"$STABLEMATE" classify --json "$TMP/b64.eml" | grepq '"code":"keyword:null-deref"' ||
+	fail "base64 body not decoded"
+{
+	printf 'From: Dev <dev@example.org>\nSubject: [PATCH] hwmon: (occ) check the sample count\n'
+	printf 'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="b1"\n\n--b1\n'
+	printf 'Content-Type: text/plain; charset=utf-8\n\n'
+	printf 'occ_get_powr_avg() divides by a count that can be zero: a division by zero.\n\nSigned-off-by: Dev <dev@example.org>\n'
+	printf -- '--b1\nContent-Type: text/x-patch; name="fix.patch"\n'
+	printf 'Content-Disposition: attachment; filename="fix.patch"\nContent-Transfer-Encoding: base64\n\n'
+	printf 'diff --git a/drivers/hwmon/occ/common.c b/drivers/hwmon/occ/common.c\n--- a/drivers/hwmon/occ/common.c\n+++ b/drivers/hwmon/occ/common.c\n@@ -1,3 +1,5 @@\n u64 avg(u64 a, u64 n)\n {\n+\tif (!n)\n+\t\treturn 0;\n \treturn div64_u64(a, n);\n' | base64
+	printf -- '--b1--\n'
+} > "$TMP/multi.eml"
+"$STABLEMATE" classify --json "$TMP/multi.eml" > "$TMP/multi.json"
+# the phrase is in the text part only; with the attachment read the
+# verdict has a diff (no "model:no-diff", which b64.eml above has)
+grepq '"code":"keyword:divide-by-zero"' < "$TMP/multi.json" ||
+	fail "multipart mail: text part not read: $(cat "$TMP/multi.json")"
+! grepq '"code":"model:no-diff"' < "$TMP/multi.json" ||
+	fail "multipart mail: patch attachment not read: $(cat "$TMP/multi.json")"
+"$STABLEMATE" classify --json "$TMP/b64.eml" | grepq '"code":"model:no-diff"' ||
+	fail "a mail without a diff lacks model:no-diff: the check above proves nothing"
+echo "encoded mail: quoted-printable, base64, RFC 2047 and multipart decoded before judging"
+
 # --tree takes the branch name as scan does; a name without a version is
 # an error naming it, not a verdict for no tree.
 "$STABLEMATE" classify --json --tree linux-6.1.y "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" |
