@@ -29,10 +29,37 @@ static int has_encoded_word(const char *v, size_t n)
 	return 0;
 }
 
+/* Does a Content-Type value (or a folded line of it) name a charset that
+ * is neither UTF-8 nor ASCII ("charset=iso-8859-1"), whose bytes the
+ * parser would pass on as they are? */
+static int has_other_charset(const char *v, size_t n)
+{
+	static const char *const plain[] = { "utf-8", "utf8", "us-ascii", "ascii" };
+
+	for (size_t i = 0; i + 8 <= n; i++) {
+		const char *cs = v + i + 8;
+		size_t len = 0;
+
+		if (strncasecmp(v + i, "charset=", 8))
+			continue;
+		if (cs < v + n && *cs == '"')
+			cs++;
+		while (cs + len < v + n && (isalnum((unsigned char)cs[len]) || cs[len] == '-' ||
+					    cs[len] == '_' || cs[len] == '.' || cs[len] == ':'))
+			len++;
+		for (size_t k = 0; k < sizeof(plain) / sizeof(plain[0]); k++)
+			if (len == strlen(plain[k]) && !strncasecmp(cs, plain[k], len))
+				return 0;
+		return len > 0;
+	}
+	return 0;
+}
+
 int sm_mail_is_encoded(const char *data, size_t len)
 {
 	const char *p = data, *end = data + len;
 	int in_address = 0;	/* the current header is From: or Subject: */
+	int in_type = 0;	/* the current header is Content-Type: */
 
 	for (int first = 1; p < end; first = 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -45,7 +72,7 @@ int sm_mail_is_encoded(const char *data, size_t len)
 		if (first && is_mbox_from_line(p, n)) {
 			/* the separator, not a header */
 		} else if (p[0] == ' ' || p[0] == '\t') {
-			if (in_address && has_encoded_word(p, n))
+			if ((in_address && has_encoded_word(p, n)) || (in_type && has_other_charset(p, n)))
 				return 1;
 		} else {
 			const char *v;
@@ -63,8 +90,8 @@ int sm_mail_is_encoded(const char *data, size_t len)
 			if (k == 25 && !strncasecmp(p, "Content-Transfer-Encoding", 25) &&
 			    (value_starts(v, n, "quoted-printable") || value_starts(v, n, "base64")))
 				return 1;
-			if (k == 12 && !strncasecmp(p, "Content-Type", 12) &&
-			    value_starts(v, n, "multipart/"))
+			in_type = k == 12 && !strncasecmp(p, "Content-Type", 12);
+			if (in_type && (value_starts(v, n, "multipart/") || has_other_charset(v, n)))
 				return 1;
 		}
 		p = nl ? nl + 1 : end;

@@ -100,7 +100,10 @@ grepq '"code":"keyword:divide-by-zero"' < "$TMP/multi.json" ||
 	fail "multipart mail: patch attachment not read: $(cat "$TMP/multi.json")"
 "$STABLEMATE" classify --json "$TMP/b64.eml" | grepq '"code":"model:no-diff"' ||
 	fail "a mail without a diff lacks model:no-diff: the check above proves nothing"
-echo "encoded mail: quoted-printable, base64, RFC 2047 and multipart decoded before judging"
+printf 'From: J\366rg Dev <dev@example.org>\nSubject: net: fix a leak in f\366o\nMIME-Version: 1.0\nContent-Type: text/plain;\n\tcharset="iso-8859-1"\nContent-Transfer-Encoding: 8bit\n\nThe f\366o driver leaks memory.\n' > "$TMP/latin1.eml"
+"$STABLEMATE" classify --json "$TMP/latin1.eml" | grepq '"author":"Jörg Dev <dev@example.org>"' ||
+	fail "an ISO-8859-1 mail's sender is not converted to UTF-8"
+echo "encoded mail: quoted-printable, base64, RFC 2047, multipart and Latin-1 decoded before judging"
 
 # --tree takes the branch name as scan does; a name without a version is
 # an error naming it, not a verdict for no tree.
