@@ -44,9 +44,9 @@ struct classify_opts {
 };
 
 /* Parses text, a commit or a mail (what names it in a warning). A mail
- * whose text is encoded (quoted-printable, base64, RFC 2047, multipart)
- * is decoded first; one gmime cannot read is parsed as it is, with a
- * warning, as the parser would have without gmime. */
+ * whose text is encoded (sm_mail_is_encoded: quoted-printable, base64,
+ * RFC 2047, multipart, another charset) is decoded first; one gmime cannot
+ * read is parsed as it is, with a warning. */
 static int parse_commit_or_mail(struct sm_commit *c, const char *text, size_t len,
 				const char *what)
 {

@@ -2,6 +2,7 @@
 #include "mail/plain.h"
 #include "mail/message.h"
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -47,7 +48,7 @@ static int has_other_charset(const char *v, size_t n)
 		while (cs + len < v + n && (isalnum((unsigned char)cs[len]) || cs[len] == '-' ||
 					    cs[len] == '_' || cs[len] == '.' || cs[len] == ':'))
 			len++;
-		for (size_t k = 0; k < sizeof(plain) / sizeof(plain[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(plain); k++)
 			if (len == strlen(plain[k]) && !strncasecmp(cs, plain[k], len))
 				return 0;
 		return len > 0;
@@ -105,7 +106,7 @@ int sm_mail_to_plain(const char *data, size_t len, const char *name, struct strb
 	size_t from_len = 0;
 	struct sm_mail m;
 
-	if (len >= 5 && !memcmp(data, "From ", 5) && (nl = memchr(data, '\n', len))) {
+	if (is_mbox_from_line(data, len) && (nl = memchr(data, '\n', len))) {
 		/* gmime reads a message, not an mbox: the separator goes around it */
 		from_line = data;
 		from_len = (size_t)(nl + 1 - data);
