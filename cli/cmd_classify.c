@@ -43,18 +43,24 @@ struct classify_opts {
 	unsigned nr_mails;	/* of an mbox, so far */
 };
 
-/* Parses text, a commit or a mail (what names it in a warning). A mail
- * whose text is encoded (sm_mail_is_encoded: quoted-printable, base64,
- * RFC 2047, multipart, another charset) is decoded first; one gmime cannot
- * read is parsed as it is, with a warning. */
+/* Parses text, a commit or a mail: message n of the mbox path, or the
+ * file path itself when n is 0 (for a warning). A mail whose text is
+ * encoded (sm_mail_is_encoded: quoted-printable, base64, RFC 2047,
+ * multipart, another charset) is decoded first; one gmime cannot read is
+ * parsed as it is, with a warning. */
 static int parse_commit_or_mail(struct sm_commit *c, const char *text, size_t len,
-				const char *what)
+				const char *path, unsigned n)
 {
 	struct strbuf plain = STRBUF_INIT;
+	char what[300];
 	int ret;
 
 	if (!sm_mail_is_encoded(text, len))
 		return sm_commit_parse(c, text, len);
+	if (n)
+		snprintf(what, sizeof(what), "%s: message %u", path, n);
+	else
+		snprintf(what, sizeof(what), "%s", path);
 	if (sm_mail_to_plain(text, len, what, &plain)) {
 		sm_warn("%s; classified undecoded", sm_last_error());
 		return sm_commit_parse(c, text, len);
@@ -126,10 +132,8 @@ static int classify_text(const char *text, size_t len, void *ctx)
 	struct classify_opts *o = ctx;
 	struct sm_commit c;
 	struct sm_verdict v;
-	char what[300];
 
-	snprintf(what, sizeof(what), "%s: message %u", o->path, ++o->nr_mails);
-	if (parse_commit_or_mail(&c, text, len, what)) {
+	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
 		sm_warn("%s", sm_last_error());
 		return 0;
 	}
@@ -183,7 +187,6 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	struct batch_ctx *b = ctx;
 	struct sm_commit c;
 	struct sm_verdict v;
-	char what[300];
 
 	b->records++;
 	if (m->too_big) {
@@ -192,8 +195,7 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 		b->bad++;
 		return 0;
 	}
-	snprintf(what, sizeof(what), "%s: message %u", b->path, m->n);
-	if (parse_commit_or_mail(&c, m->data, m->len, what)) {
+	if (parse_commit_or_mail(&c, m->data, m->len, b->path, m->n)) {
 		b->bad++;
 		return 0;
 	}
@@ -494,7 +496,7 @@ int cmd_classify(int argc, char **argv)
 		struct sm_commit cm;
 		struct sm_verdict v;
 
-		if (parse_commit_or_mail(&cm, buf.buf, buf.len, path)) {
+		if (parse_commit_or_mail(&cm, buf.buf, buf.len, o.path, 0)) {
 			sm_error_wrap("%s", path);
 			ret = cli_fail("classify");
 		} else {

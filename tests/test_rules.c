@@ -1081,12 +1081,8 @@ static char *rules_dir_with_model(const char *model)
 		free(src);
 		free(dst);
 	}
-	if (model) {
-		char *p = xasprintf("%s/model.rules", dir);
-
-		ck_assert(write_file_atomic(p, model, strlen(model)) == 0);
-		free(p);
-	}
+	if (model)
+		write_rules_file(dir, "model.rules", model);
 	return dir;
 }
 
