@@ -29,7 +29,8 @@ static const struct sm_usage usage = {
 "classified message by message.\n",
 	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
-"file), 2 on bad usage.\n"
+"file) or when a record or mail of FILE could not be read (each named;\n"
+"the others are classified), 2 on bad usage.\n"
 "\n"
 "Example:\n"
 "  git show e4ec8cc8039a | stablemate classify --tree 6.1\n",
@@ -41,6 +42,7 @@ struct classify_opts {
 	int json;
 	const char *path;	/* the input, for messages about it */
 	unsigned nr_mails;	/* of an mbox, so far */
+	unsigned nr_bad;	/* of those, unreadable */
 };
 
 /* Parses text, a commit or a mail: message n of the mbox path, or the
@@ -134,7 +136,8 @@ static int classify_text(const char *text, size_t len, void *ctx)
 	struct sm_verdict v;
 
 	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
-		sm_warn("%s", sm_last_error());
+		sm_warn("%s: message %u: %s (skipped)", o->path, o->nr_mails, sm_last_error());
+		o->nr_bad++;
 		return 0;
 	}
 	sm_classify(o->rules, &c, &o->tree, &v);
@@ -180,6 +183,7 @@ struct batch_ctx {
 	struct sm_mbox_parser *mbox;
 	/* a JSONL record's members, kept from record to record */
 	struct strbuf desc, msg, tmp, body, cve, id, files;
+	struct strbuf scratch;	/* the id decoded, an error */
 };
 
 static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
@@ -196,6 +200,7 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 		return 0;
 	}
 	if (parse_commit_or_mail(&c, m->data, m->len, b->path, m->n)) {
+		sm_warn("%s: message %u: %s (skipped)", b->path, m->n, sm_last_error());
 		b->bad++;
 		return 0;
 	}
@@ -209,69 +214,90 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	return 0;
 }
 
-/* The elements of a JSON array's text, one callback each (strings and
- * nesting respected). */
-static void each_array_element(const char *a, size_t n,
-			       void (*fn)(void *ctx, const char *e, size_t len), void *ctx)
-{
-	const char *p = a, *end = a + n, *start = NULL;
-	int depth = 0, in_str = 0;
+/* One element of a JSONL record's "files": {"file": "drivers/x.c",
+ * "added": 3, "removed": 1}. A bare path string says nothing of size and
+ * is left out; a count that is absent or null is 0, as numstat's "-" for a
+ * binary file. Anything else is an error in err: a file's lines taken
+ * wrong would pass a 5,000-line change for a tiny one. */
+struct json_files {
+	struct sm_commit *c;
+	struct strbuf *err;
+	struct strbuf path, num;
+};
 
-	for (; p < end; p++) {
-		if (in_str) {
-			if (*p == '\\')
-				p++;
-			else if (*p == '"')
-				in_str = 0;
-			continue;
-		}
-		if (*p == '"') {
-			in_str = 1;
-			if (depth == 1 && !start)
-				start = p;
-		} else if (*p == '[' || *p == '{') {
-			if (depth == 1 && !start)
-				start = p;
-			depth++;
-		} else if (*p == ']' || *p == '}') {
-			depth--;
-			if (depth == 0 && start) {
-				fn(ctx, start, (size_t)(p - start));
-				start = NULL;
-			}
-		} else if (*p == ',' && depth == 1 && start) {
-			fn(ctx, start, (size_t)(p - start));
-			start = NULL;
-		} else if (depth == 1 && !start && *p != ' ' && *p != '\t' && *p != '\n') {
-			start = p;
-		}
+static int json_file_count(struct json_files *f, size_t i, const char *e, size_t len,
+			   const char *key, unsigned *out)
+{
+	unsigned long n;
+
+	strbuf_reset(&f->num);
+	*out = 0;
+	if (json_get_raw(e, len, key, &f->num) != JSON_FOUND || !strcmp(f->num.buf, "null"))
+		return 0;
+	if (!json_count(f->num.buf, f->num.len, SM_DIFF_MAX_LINES, &n)) {
+		*out = (unsigned)n;
+		return 0;
 	}
+	strbuf_addf(f->err, "files[%zu]: \"%s\" is %.40s, not a count of lines", i, key,
+		    f->num.buf);
+	return -1;
 }
 
-/* {"file": "drivers/x.c", "added": 3, "removed": 1}; other elements
- * (bare paths say nothing of size) are left out. */
-static void add_json_file(void *ctx, const char *e, size_t len)
+static int add_json_file(void *ctx, size_t i, const char *e, size_t len)
 {
-	struct sm_commit *c = ctx;
-	struct strbuf path = STRBUF_INIT, num = STRBUF_INIT;
-	unsigned long added = 0, removed = 0;
+	struct json_files *f = ctx;
+	unsigned added, removed;
 
-	if (len && e[0] == '{' && json_get_string(e, len, "file", &path) == JSON_FOUND &&
-	    path.len) {
-		if (json_get_raw(e, len, "added", &num) == JSON_FOUND)
-			added = strtoul(num.buf, NULL, 10);
-		strbuf_reset(&num);
-		if (json_get_raw(e, len, "removed", &num) == JSON_FOUND)
-			removed = strtoul(num.buf, NULL, 10);
-		sm_commit_add_file(c, path.buf, path.len, (unsigned)added, (unsigned)removed);
+	if (e[0] == '"')
+		return 0;
+	strbuf_reset(&f->path);
+	if (e[0] != '{' || json_get_string(e, len, "file", &f->path) != JSON_FOUND ||
+	    !f->path.len) {
+		strbuf_addf(f->err, "files[%zu] is not {\"file\": PATH, \"added\": N, "
+			    "\"removed\": N} or a path", i);
+		return -1;
 	}
-	strbuf_release(&path);
-	strbuf_release(&num);
+	if (json_file_count(f, i, e, len, "added", &added) ||
+	    json_file_count(f, i, e, len, "removed", &removed))
+		return -1;
+	sm_commit_add_file(f->c, f->path.buf, f->path.len, added, removed);
+	return 0;
+}
+
+/* A record's "files" (its JSON text) into c; -1 with the reason in err. */
+static int add_json_files(struct sm_commit *c, const struct strbuf *files, struct strbuf *err)
+{
+	struct json_files f = { c, err, STRBUF_INIT, STRBUF_INIT };
+	int rc;
+
+	if (!strcmp(files->buf, "null"))
+		return 0;
+	rc = json_array_each(files->buf, files->len, add_json_file, &f);
+	if (rc && !err->len)
+		strbuf_addstr(err, "\"files\" is not an array");
+	strbuf_release(&f.path);
+	strbuf_release(&f.num);
+	return rc ? -1 : 0;
 }
 
 /* The kernel CVE team's descriptions open with this line; the commit's
  * own subject follows it. */
 static const char cve_preamble[] = "In the Linux kernel, the following vulnerability has been resolved:";
+
+/* A record's "id" from its JSON text in id: a string decoded, a number
+ * as written ("id": 42 is "42"); anything else names nothing. */
+static void record_id(struct strbuf *id, struct strbuf *scratch)
+{
+	const char *p = id->buf;
+
+	strbuf_reset(scratch);
+	if (*p == '"' && !json_read_string(&p, id->buf + id->len, scratch)) {
+		strbuf_reset(id);
+		strbuf_add(id, scratch->buf, scratch->len);
+	} else if (!(*p == '-' || (*p >= '0' && *p <= '9'))) {
+		strbuf_reset(id);
+	}
+}
 
 /* One JSONL line (the input is read a line at a time). */
 static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
@@ -299,8 +325,10 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(outs); i++)
 		strbuf_reset(outs[i]);
-	/* "files" as its JSON text, in the same pass */
-	rc = json_get_members(line, n, keys, outs, found, 7, 1u << 6);
+	/* "id" and "files" as their JSON text, in the same pass */
+	rc = json_get_members(line, n, keys, outs, found, 7, 1u << 5 | 1u << 6);
+	if (rc >= 0 && found[5])
+		record_id(id, &b->scratch);
 	if (rc >= 0) {
 		if (found[0]) {
 			msg = &b->desc;
@@ -313,7 +341,7 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 		id = found[4] ? &b->cve : id;
 	}
 	if (rc <= 0) {
-		sm_warn("%s:%lu: %s", path, lineno, rc < 0 ? "not a JSON object" :
+		sm_warn("%s:%lu: %s (skipped)", path, lineno, rc < 0 ? "not a JSON object" :
 			"no \"description\", \"message\" or \"subject\" member");
 		b->bad++;
 		return 0;
@@ -322,8 +350,13 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 	if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
 		m += sizeof(cve_preamble) - 1;
 	sm_commit_parse_message(&c, m, strlen(m));
-	if (found[6] == JSON_FOUND && b->files.len && b->files.buf[0] == '[')
-		each_array_element(b->files.buf, b->files.len, add_json_file, &c);
+	strbuf_reset(&b->scratch);
+	if (found[6] == JSON_FOUND && add_json_files(&c, &b->files, &b->scratch)) {
+		sm_warn("%s:%lu: %s (skipped)", path, lineno, b->scratch.buf);
+		sm_commit_release(&c);
+		b->bad++;
+		return 0;
+	}
 	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
 	batch_line(b->o, id->len ? id->buf : NULL, &c, &v, &b->out);
 	sm_verdict_release(&v);
@@ -397,7 +430,7 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
 			       .desc = STRBUF_INIT, .msg = STRBUF_INIT, .tmp = STRBUF_INIT,
 			       .body = STRBUF_INIT, .cve = STRBUF_INIT, .id = STRBUF_INIT,
-			       .files = STRBUF_INIT };
+			       .files = STRBUF_INIT, .scratch = STRBUF_INIT };
 	int rc;
 
 	cli_json_begin(&b.out);
@@ -419,8 +452,10 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	strbuf_release(&b.cve);
 	strbuf_release(&b.id);
 	strbuf_release(&b.files);
+	strbuf_release(&b.scratch);
 	cli_json_discard(&b.out);
-	return rc < 0 ? cli_fail("classify") : 0;
+	/* each unreadable record was named; the status says not all were read */
+	return rc < 0 ? cli_fail("classify") : b.bad ? 1 : 0;
 }
 
 static int opt_tree(const struct sm_option *opt, const char *arg)
@@ -488,10 +523,12 @@ int cmd_classify(int argc, char **argv)
 	} else if (read_file(path, &buf)) {
 		ret = cli_fail("classify");
 	} else if (!buf.len || !*buf.buf) {
-		sm_error("%s: empty input", path);
+		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
+			 "empty input");
 		ret = cli_fail("classify");
 	} else if (looks_like_mbox(buf.buf, buf.len)) {
 		sm_mbox_split(buf.buf, buf.len, classify_text, &o);
+		ret = o.nr_bad ? 1 : 0;
 	} else {
 		struct sm_commit cm;
 		struct sm_verdict v;

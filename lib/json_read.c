@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define REPLACEMENT_CHARACTER 0xfffd	/* U+FFFD */
+
 struct cursor {
 	const char *p, *end;
 };
@@ -118,6 +120,10 @@ static int read_string(struct cursor *c, struct strbuf *out)
 			    c->p[1] == 'u' && !hex4(c->p + 2, c->end, &lo) && lo >= 0xdc00 && lo < 0xe000) {
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				c->p += 6;
+			} else if (!cp || (cp >= 0xd800 && cp < 0xe000)) {
+				/* NUL would end the C string early; a lone
+				 * surrogate is no character UTF-8 can hold */
+				cp = REPLACEMENT_CHARACTER;
 			}
 			break;
 		default: cp = (unsigned char)ch; break;
@@ -305,4 +311,50 @@ int json_get_string(const char *json, size_t len, const char *key, struct strbuf
 	int rc = json_get_strings(json, len, &key, &out, &found, 1);
 
 	return rc < 0 ? -1 : found;
+}
+
+int json_array_each(const char *json, size_t len,
+		    int (*fn)(void *ctx, size_t i, const char *e, size_t n), void *ctx)
+{
+	struct cursor c = { json, json + len };
+
+	ws(&c);
+	if (c.p >= c.end || *c.p++ != '[')
+		return -1;
+	for (size_t i = 0;; i++) {
+		const char *start;
+		int rc;
+
+		ws(&c);
+		if (c.p < c.end && *c.p == ']' && !i)
+			return 0;
+		start = c.p;
+		if (skip_value(&c, 1))
+			return -1;
+		rc = fn(ctx, i, start, (size_t)(c.p - start));
+		if (rc)
+			return rc;
+		ws(&c);
+		if (c.p < c.end && *c.p == ']')
+			return 0;
+		if (c.p >= c.end || *c.p++ != ',')
+			return -1;
+	}
+}
+
+int json_count(const char *v, size_t len, unsigned long max, unsigned long *out)
+{
+	unsigned long n = 0;
+
+	if (!len || len > 20)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+		n = n * 10 + (unsigned long)(v[i] - '0');
+		if (n > max)
+			return -1;
+	}
+	*out = n;
+	return 0;
 }

@@ -13,7 +13,8 @@ enum json_member_status {
 };
 
 /* Finds top-level member key of the object in json[0..len) and appends its
- * value to out: a string decoded to UTF-8, or an array of strings joined
+ * value to out: a string decoded to UTF-8 (\u0000 and a lone surrogate
+ * become U+FFFD, so out holds no NUL), or an array of strings joined
  * with '\n'. Returns JSON_FOUND, JSON_ABSENT (also when not a string), or -1
  * (bad JSON). */
 int json_get_string(const char *json, size_t len, const char *key, struct strbuf *out);
@@ -30,6 +31,15 @@ int json_get_members(const char *json, size_t len, const char *const *keys,
  * array of objects, a number). Returns JSON_FOUND, JSON_ABSENT, or -1 (bad
  * JSON). */
 int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *out);
+/* Calls fn for each element of the JSON array in json[0..len), with its
+ * index and its JSON text (as json_get_raw gives a member). Stops at the
+ * first non-zero return of fn and returns it; else 0, or -1 when json is
+ * not an array or not well formed. */
+int json_array_each(const char *json, size_t len,
+		    int (*fn)(void *ctx, size_t i, const char *e, size_t n), void *ctx);
+/* A number's JSON text v[0..len) read as a count: digits only (no sign,
+ * fraction or exponent) and at most max. Returns 0 with *out set, or -1. */
+int json_count(const char *v, size_t len, unsigned long max, unsigned long *out);
 /* For a parser of its own (trees/cve.c): decodes the JSON string at *pos
  * (its opening quote) up to end, appending it to out as UTF-8 (out NULL:
  * skips it), and moves *pos past the closing quote. Returns 0, or -1 (a

@@ -95,8 +95,11 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len);
 int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len);
 /* Adds diff statistics from unified diff text (git's patch format). */
 void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len);
+/* The most lines a file's count or a commit's total is taken to be: a
+ * larger number (a numstat or JSON count that would not fit) stops there. */
+#define SM_DIFF_MAX_LINES 1000000000u
 /* Adds one file's counts as `git log --numstat` gives them (no diff text);
- * c->diff.from_stat is set. */
+ * c->diff.from_stat is set. Totals stop at SM_DIFF_MAX_LINES. */
 void sm_commit_add_file(struct sm_commit *c, const char *path, size_t len, unsigned added,
 			unsigned removed);
 /* If [text, end) starts a `git log --numstat` or `--stat` block (after the

@@ -145,18 +145,41 @@ static void added_code_facts(struct sm_diffstat *d, const char *t, size_t tl)
 		d->added_error_returns++;
 }
 
+/* a + b, at most SM_DIFF_MAX_LINES */
+static unsigned capped_sum(unsigned a, unsigned b)
+{
+	unsigned long long s = (unsigned long long)a + b;
+
+	return s > SM_DIFF_MAX_LINES ? SM_DIFF_MAX_LINES : (unsigned)s;
+}
+
+/* A count of digits at s (numstat, --stat, the summary line), at most
+ * SM_DIFF_MAX_LINES: a longer number would wrap around in an unsigned. */
+static unsigned count_at(const char *s)
+{
+	unsigned long long n = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		if ((n = n * 10 + (unsigned)(*s - '0')) > SM_DIFF_MAX_LINES)
+			return SM_DIFF_MAX_LINES;
+	return (unsigned)n;
+}
+
 void sm_commit_add_file(struct sm_commit *c, const char *path, size_t len, unsigned added,
 			unsigned removed)
 {
 	struct sm_diff_file *f = add_file(c, path, len);
 
+	added = capped_sum(0, added);
+	removed = capped_sum(0, removed);
 	f->added = added;
 	f->removed = removed;
-	c->diff.added += added;
-	c->diff.removed += removed;
+	c->diff.added = capped_sum(c->diff.added, added);
+	c->diff.removed = capped_sum(c->diff.removed, removed);
 	/* No text: count the lines as code so "comment-only" never fires. */
 	if (classify_path(path, len) != FILE_DOC)
-		c->diff.code_lines_changed += added + removed;
+		c->diff.code_lines_changed = capped_sum(c->diff.code_lines_changed,
+							capped_sum(added, removed));
 	c->diff.from_stat = 1;
 }
 
@@ -185,8 +208,8 @@ static int numstat_line(const char *s, size_t n, unsigned *a, unsigned *r, const
 		return 0;
 	if (!(all_digits(t1 + 1, (size_t)(t2 - t1 - 1)) || (t2 - t1 == 2 && t1[1] == '-')))
 		return 0;
-	*a = s[0] == '-' ? 0 : (unsigned)strtoul(s, NULL, 10);
-	*r = t1[1] == '-' ? 0 : (unsigned)strtoul(t1 + 1, NULL, 10);
+	*a = s[0] == '-' ? 0 : count_at(s);
+	*r = t1[1] == '-' ? 0 : count_at(t1 + 1);
 	*path = t2 + 1;
 	*plen = n - (size_t)(t2 + 1 - s);
 	return 1;
@@ -218,7 +241,7 @@ static int stat_line(const char *s, size_t n, unsigned *a, unsigned *r, const ch
 			q++;
 		if (q == p)
 			return 0;
-		total = (unsigned)strtoul(p, NULL, 10);
+		total = count_at(p);
 		while (q < s + n && *q == ' ')
 			q++;
 		for (; q < s + n; q++) {
@@ -264,12 +287,12 @@ static int summary_line(const char *s, size_t n, unsigned *a, unsigned *r)
 		while (p > buf && isdigit((unsigned char)p[-1]))
 			p--;
 	if (p)
-		*a = (unsigned)strtoul(p, NULL, 10);
+		*a = count_at(p);
 	if ((p = strstr(buf, " deletion")))
 		while (p > buf && isdigit((unsigned char)p[-1]))
 			p--;
 	if (p)
-		*r = (unsigned)strtoul(p, NULL, 10);
+		*r = count_at(p);
 	return 1;
 }
 

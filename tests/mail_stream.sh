@@ -101,7 +101,9 @@ with open(sys.argv[1], "w") as f:
     f.write(json.dumps({"id": "r2", "subject": "big", "body": "y" * 300000}) + "\n")
     f.write(json.dumps({"id": "r3", "message": "usb: fix a crash\n\nFixes: 0123456789ab (\"x\")"}) + "\n")
 PY
-"$STABLEMATE" classify --batch "$TMP/cl.jsonl" --max-record-size 100K > "$TMP/cj.out" 2> "$TMP/cj.err"
+rc=0
+"$STABLEMATE" classify --batch "$TMP/cl.jsonl" --max-record-size 100K > "$TMP/cj.out" 2> "$TMP/cj.err" || rc=$?
+[ "$rc" = 1 ] || fail "classify jsonl with a record skipped exited $rc, not 1"
 [ "$(wc -l < "$TMP/cj.out")" = 2 ] || fail "classify jsonl: $(cat "$TMP/cj.out")"
 grep -q '"id":"r3"' "$TMP/cj.out" || fail "the record after the big one is lost"
 grep -q "cl.jsonl:2: 3000[0-9]* bytes, over the 102400-byte record size limit (skipped)" "$TMP/cj.err" ||
@@ -118,7 +120,9 @@ with open(sys.argv[1], "w") as f:
     f.write('"}\n')
     f.write(json.dumps({"id": "b", "subject": "usb: fix a crash", "body": ""}) + "\n")
 PY
-peak_rss "$TMP/cj.rss" "$STABLEMATE" classify --batch "$TMP/huge.jsonl" > "$TMP/cj2.out" 2> "$TMP/cj2.err"
+rc=0
+peak_rss "$TMP/cj.rss" "$STABLEMATE" classify --batch "$TMP/huge.jsonl" > "$TMP/cj2.out" 2> "$TMP/cj2.err" || rc=$?
+[ "$rc" = 1 ] || fail "classify huge jsonl exited $rc, not 1"
 [ "$(wc -l < "$TMP/cj2.out")" = 2 ] || fail "classify huge jsonl: $(cat "$TMP/cj2.err")"
 rss=$(kb "$TMP/cj.rss")
 rss_below 250000 "$TMP/cj.rss" "classify --batch, a 300 MB line"

@@ -829,6 +829,59 @@ START_TEST(json_reader)
 		for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
 			ck_assert_int_eq(json_get_string(bad[i], strlen(bad[i]), "b", &sb), -1);
 	}
+	{
+		/* \u0000 would cut the C string; lone surrogates are no
+		 * characters: each becomes U+FFFD, a pair stays one */
+		static const char k[] = "{\"b\": \"a\\u0000b \\ud800c \\udc00d \\ud83d\\u0041 "
+					"\\ud83d\\ude00\"}";
+
+		strbuf_reset(&sb);
+		ck_assert_int_eq(json_get_string(k, strlen(k), "b", &sb), JSON_FOUND);
+		ck_assert_str_eq(sb.buf, "a\xef\xbf\xbd" "b \xef\xbf\xbd" "c \xef\xbf\xbd"
+			"d \xef\xbf\xbd" "A \xf0\x9f\x98\x80");
+		ck_assert_uint_eq(sb.len, strlen(sb.buf));
+	}
+	strbuf_release(&sb);
+}
+END_TEST
+
+static int collect_element(void *ctx, size_t i, const char *e, size_t n)
+{
+	struct strbuf *sb = ctx;
+
+	strbuf_addf(sb, "%zu<%.*s>", i, (int)n, e);
+	return !strncmp(e, "\"stop\"", n) ? 7 : 0;
+}
+
+START_TEST(json_arrays_and_counts)
+{
+	struct strbuf sb = STRBUF_INIT;
+	static const char *const bad[] = { "{\"a\": 1}", "[1,]", "[1 2]", "[", "[,1]", "" };
+
+	static const char arr[] = " [ 1, \"a,]\" , {\"x\": [2, 3]}, [] ] ";
+	unsigned long n;
+
+	ck_assert_int_eq(json_array_each(arr, strlen(arr), collect_element, &sb), 0);
+	ck_assert_str_eq(sb.buf, "0<1>1<\"a,]\">2<{\"x\": [2, 3]}>3<[]>");
+	strbuf_reset(&sb);
+	ck_assert_int_eq(json_array_each("[]", 2, collect_element, &sb), 0);
+	ck_assert_uint_eq(sb.len, 0);
+	/* fn's non-zero return stops the walk and is returned */
+	ck_assert_int_eq(json_array_each("[1, \"stop\", 3]", 15, collect_element, &sb), 7);
+	ck_assert_str_eq(sb.buf, "0<1>1<\"stop\">");
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_int_eq(json_array_each(bad[i], strlen(bad[i]), collect_element, &sb), -1);
+
+	ck_assert_int_eq(json_count("0", 1, 10, &n), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(json_count("1000000000", 10, 1000000000, &n), 0);
+	ck_assert_uint_eq(n, 1000000000);
+	ck_assert_int_eq(json_count("1000000001", 10, 1000000000, &n), -1);
+	ck_assert_int_eq(json_count("99999999999999999999999", 23, 1000000000, &n), -1);
+	ck_assert_int_eq(json_count("-3", 2, 10, &n), -1);
+	ck_assert_int_eq(json_count("1.5", 3, 10, &n), -1);
+	ck_assert_int_eq(json_count("1e3", 3, 10000, &n), -1);
+	ck_assert_int_eq(json_count("", 0, 10, &n), -1);
 	strbuf_release(&sb);
 }
 END_TEST
@@ -914,6 +967,28 @@ START_TEST(numstat_input)
 	ck_assert_int_eq(c.diff.added, 3);
 	ck_assert_int_eq(c.diff.removed, 3);
 	ck_assert_int_eq(c.diff.files, 3);
+	sm_commit_release(&c);
+}
+END_TEST
+
+/* A count too big for an unsigned stops at SM_DIFF_MAX_LINES instead of
+ * wrapping around to a small number (4294967297 was 1: a "tiny" diff). */
+START_TEST(numstat_counts_do_not_wrap)
+{
+	const char *text =
+		"x86: Fix a leak\n"
+		"\n"
+		"4294967297\t0\tarch/x86/a.c\n"
+		"999999999999999999999\t7\tarch/x86/b.c\n";
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert_int_eq(c.nr_files, 2);
+	ck_assert_uint_eq(c.files[0].added, SM_DIFF_MAX_LINES);
+	ck_assert_uint_eq(c.files[1].added, SM_DIFF_MAX_LINES);
+	ck_assert_uint_eq(c.files[1].removed, 7);
+	ck_assert_uint_eq(c.diff.added, SM_DIFF_MAX_LINES);
+	ck_assert_uint_eq(c.diff.code_lines_changed, SM_DIFF_MAX_LINES);
 	sm_commit_release(&c);
 }
 END_TEST
@@ -1226,8 +1301,9 @@ static Suite *make_suite(void)
 
 	tcase_add_checked_fixture(t, NULL, teardown_tag);
 	add_tcase(s, "message", SM_TESTS(message_trailers_and_folding, fixes_malformed,
-					 upstream_refs, json_reader, repeated_headers_second_wins,
-					 numstat_input, stat_input, stat_line_without_path,
+					 upstream_refs, json_reader, json_arrays_and_counts,
+					 repeated_headers_second_wins,
+					 numstat_input, numstat_counts_do_not_wrap, stat_input, stat_line_without_path,
 					 diff_facts));
 	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
 					      word_boundaries, keyword_scan_is_its_definition,

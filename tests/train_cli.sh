@@ -71,3 +71,27 @@ msg=$(git -C "$repo" log -1 --format=%B "$W3" | python3 -c 'import json,sys; pri
 grep '"id":"with"' "$TMP/files.out" | grep -q '"tiny-diff"' || fail "JSONL files not read: $(cat "$TMP/files.out")"
 grep '"id":"without"' "$TMP/files.out" | grep -q '"model:no-diff"' || fail "JSONL without files: $(cat "$TMP/files.out")"
 echo "classify: numstat, --stat and JSONL files read as diffs"
+
+# --- JSONL "files" that cannot be read as counts: named and skipped, the
+#     rest classified, exit 1; a numeric id kept; a binary file's null counts
+{ echo "{\"id\": 1, \"message\": $msg, \"files\": [{\"file\": \"fw.bin\", \"added\": null, \"removed\": null}]}"
+  echo "{\"id\": \"neg\", \"message\": $msg, \"files\": [{\"file\": \"a.c\", \"added\": -3, \"removed\": 1}]}"
+  echo "{\"id\": \"huge\", \"message\": $msg, \"files\": [{\"file\": \"a.c\", \"added\": 99999999999999999999, \"removed\": 1}]}"
+  echo "{\"id\": \"frac\", \"message\": $msg, \"files\": [\"x.c\", {\"file\": \"a.c\", \"added\": 1.5}]}"
+  echo "{\"id\": \"obj\", \"message\": $msg, \"files\": {\"file\": \"a.c\"}}"
+  echo "{\"id\": \"nopath\", \"message\": $msg, \"files\": [{\"added\": 1, \"removed\": 1}]}"
+  echo "{\"id\": \"last\", \"message\": $msg, \"files\": null}"; } > "$TMP/badfiles.jsonl"
+rc=0
+"$STABLEMATE" classify --batch "$TMP/badfiles.jsonl" > "$TMP/badfiles.out" 2> "$TMP/badfiles.err" || rc=$?
+[ "$rc" = 1 ] || fail "classify --batch with unreadable records exited $rc, not 1"
+[ "$(sed 's/^{"id":"\([^"]*\)".*/\1/' "$TMP/badfiles.out" | tr '\n' ' ')" = "1 last " ] ||
+	fail "bad files records: $(cat "$TMP/badfiles.out")"
+grep '"id":"1"' "$TMP/badfiles.out" | grep -q '"diff:files:1"' || fail "null counts: $(cat "$TMP/badfiles.out")"
+for want in 'badfiles.jsonl:2: files\[0\]: "added" is -3, not a count of lines (skipped)' \
+	    'badfiles.jsonl:3: files\[0\]: "added" is 99999999999999999999, not a count' \
+	    'badfiles.jsonl:4: files\[1\]: "added" is 1.5, not a count' \
+	    'badfiles.jsonl:5: "files" is not an array' 'badfiles.jsonl:6: files\[0\] is not' \
+	    '7 records, 5 unreadable'; do
+	grep -q "$want" "$TMP/badfiles.err" || fail "no \"$want\" in: $(cat "$TMP/badfiles.err")"
+done
+echo "classify --batch: 5 records with unreadable \"files\" named and skipped, exit 1"
