@@ -13,6 +13,9 @@
 #include "trees/strmap.h"
 #include "trees/tree_state.h"
 #include "trees/upstream_index.h"
+#include <assert.h>
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +29,9 @@ static const struct sm_usage usage = {
 "directory). The fit is deterministic: the same commits give the same file.\n"
 "\n"
 "Labels come from an mbox of format-patch mails (\"From <sha>\" lines) and a\n"
-"TSV whose first two columns are the id and \"stable\" or \"not-stable\" (a\n"
-"header line \"id ...\" is skipped; mails the TSV does not name are left out);\n"
+"TSV whose first two columns are the id (full or 7+ hex digits) and\n"
+"\"stable\" or \"not-stable\" (a header line \"id ...\" is skipped; mails the\n"
+"TSV does not name are left out; an id labelled both ways is an error);\n"
 "or from a repository: every non-merge commit of A..B is labelled stable\n"
 "when one of the comma-separated stable branches carries it (by the upstream\n"
 "id its backport names, patch-id or subject, as scan finds it); A should be\n"
@@ -47,18 +51,30 @@ struct train_cli {
 	struct sm_progress *progress;	/* lib/progress.h, or NULL */
 };
 
-static int read_labels(const char *path, struct strbuf *buf, struct strmap *labels)
+/* The TSV's labels: id -> label | line << 1 (the line for a conflict's
+ * message). Ids may be abbreviated, as people write them: lengths holds
+ * bit n for each length n given, so a mail's full id is tried at each. */
+struct labels {
+	struct strmap map;
+	uint64_t lengths;
+};
+
+#define MIN_ID_LEN 7
+
+static int read_labels(const char *path, struct strbuf *buf, struct labels *labels)
 {
 	unsigned lineno = 0;
 
 	if (read_file(path, buf))
 		return -1;
 	for (char *p = buf->buf; p && *p; ) {
-		char *nl = strchr(p, '\n'), *tab, *lab, *end;
+		char *nl = strchr(p, '\n'), *tab, *lab;
+		size_t id_len, label, old;
 
 		if (nl)
 			*nl++ = '\0';
 		lineno++;
+		p[strcspn(p, "\r")] = '\0';	/* a TSV written on Windows */
 		tab = strchr(p, '\t');
 		if (!*p || (lineno == 1 && !strncmp(p, "id\t", 3))) {
 			p = nl;
@@ -68,36 +84,78 @@ static int read_labels(const char *path, struct strbuf *buf, struct strmap *labe
 			return sm_error("%s:%u: expected \"id<TAB>label\"", path, lineno);
 		*tab = '\0';
 		lab = tab + 1;
-		end = lab + strcspn(lab, "\t");
-		*end = '\0';
+		lab[strcspn(lab, "\t")] = '\0';
+		id_len = strlen(p);
+		if (id_len < MIN_ID_LEN || id_len > 40 || !is_hex_string(p, id_len))
+			return sm_error("%s:%u: \"%s\" is not a commit id (%d to 40 hex digits)", path,
+					lineno, p, MIN_ID_LEN);
+		for (char *c = p; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
 		if (!strcmp(lab, "stable") || !strcmp(lab, "1"))
-			strmap_put(labels, p, 1);
+			label = 1;
 		else if (!strcmp(lab, "not-stable") || !strcmp(lab, "0"))
-			strmap_put(labels, p, 0);
+			label = 0;
 		else
 			return sm_error("%s:%u: label \"%s\" is neither \"stable\" nor \"not-stable\"",
 					path, lineno, lab);
+		if (strmap_get(&labels->map, p, &old) && (old & 1) != label)
+			return sm_error("%s:%u: %s is labelled %s here and %s on line %zu", path, lineno,
+					p, label ? "stable" : "not-stable",
+					label ? "not-stable" : "stable", old >> 1);
+		strmap_put(&labels->map, p, label | (size_t)lineno << 1);
+		labels->lengths |= 1ull << id_len;
 		p = nl;
 	}
 	return 0;
 }
 
-static void add_message(struct train_cli *t, const struct strmap *labels, const char *msg,
-			size_t len)
+/* The label of commit id (40 hex digits), given in full or abbreviated:
+ * 1 with *label set, 0 when the TSV does not name it, -1 when it names it
+ * twice (in full and abbreviated, or at two lengths) with both labels. */
+static int label_of(const struct labels *labels, const char *id, const char *tsv, size_t *label)
+{
+	char prefix[41];
+	size_t found = 0, val;
+
+	for (size_t n = MIN_ID_LEN; n <= 40; n++) {
+		if (!(labels->lengths & (1ull << n)))
+			continue;
+		memcpy(prefix, id, n);
+		prefix[n] = '\0';
+		if (!strmap_get(&labels->map, prefix, &val))
+			continue;
+		if (found && (found & 1) != (val & 1)) {
+			size_t first = found < val ? found : val, then = found < val ? val : found;
+
+			return sm_error("%s: %s is labelled %s on line %zu and %s on line %zu", tsv,
+					id, first & 1 ? "stable" : "not-stable", first >> 1,
+					then & 1 ? "stable" : "not-stable", then >> 1);
+		}
+		found = val;
+	}
+	*label = found & 1;
+	return found != 0;
+}
+
+/* -1 on an error in the labels */
+static int add_message(struct train_cli *t, const struct labels *labels, const char *tsv,
+		       const char *msg, size_t len)
 {
 	struct sm_commit c;
-	size_t label;
+	size_t label = 0;
+	int rc = 0;
 
 	if (sm_commit_parse(&c, msg, len)) {
 		t->skipped++;
-		return;
+		return 0;
 	}
-	if (!c.id || !strmap_get(labels, c.id, &label))
+	if (!c.id || strlen(c.id) != 40 || !(rc = label_of(labels, c.id, tsv, &label)))
 		t->unlabelled++;
-	else
+	else if (rc > 0)
 		sm_trainset_add(&t->set, t->rules, &c, (int)label);
 	sm_progress_update(t->progress, t->set.nr_docs);
 	sm_commit_release(&c);
+	return rc < 0 ? -1 : 0;
 }
 
 static const char *base_name(const char *path)
@@ -110,7 +168,7 @@ static const char *base_name(const char *path)
 static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, struct strbuf *source)
 {
 	struct strbuf buf = STRBUF_INIT, lbuf = STRBUF_INIT;
-	struct strmap labels = STRMAP_INIT;
+	struct labels labels = { STRMAP_INIT, 0 };
 	const char *p, *end, *start = NULL;
 	int ret = 0;
 
@@ -125,21 +183,23 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 		const char *next = nl ? nl + 1 : end;
 
 		if ((size_t)(end - p) > 5 && !memcmp(p, "From ", 5) && (p == buf.buf || p[-1] == '\n')) {
-			if (start)
-				add_message(t, &labels, start, (size_t)(p - start));
+			if (start && add_message(t, &labels, tsv, start, (size_t)(p - start))) {
+				ret = -1;
+				goto out;
+			}
 			start = p;
 		}
 		p = next;
 	}
-	if (start)
-		add_message(t, &labels, start, (size_t)(end - start));
-	if (!t->set.nr_docs)
+	if (start && add_message(t, &labels, tsv, start, (size_t)(end - start)))
+		ret = -1;
+	else if (!t->set.nr_docs)
 		ret = sm_error("%s: no message of it is labelled in %s", mbox, tsv);
 	/* base names: the file says what, not where on one machine */
 	strbuf_addf(source, "%s with labels %s", strcmp(mbox, "-") ? base_name(mbox) : "(standard input)",
 		    base_name(tsv));
 out:
-	strmap_clear(&labels);
+	strmap_clear(&labels.map);
 	strbuf_release(&lbuf);
 	strbuf_release(&buf);
 	return ret;
@@ -235,17 +295,34 @@ out:
 	return ret;
 }
 
-/* A number in (0, 1] (or [0, 100] for --l2 and --rate) into a double. */
+/* The numbers the fit's options take. A rate of 0 learns nothing, and
+ * smoothing of a half or more turns the labels around. */
+static const struct number_range {
+	const char *option, *text;
+	double lo, hi;
+	int lo_open, hi_open;
+} number_ranges[] = {
+	{ "candidate-recall", "(0, 1]", 0, 1, 1, 0 },
+	{ "maybe-recall", "(0, 1]", 0, 1, 1, 0 },
+	{ "l2", "[0, 100]", 0, 100, 0, 0 },
+	{ "rate", "(0, 100]", 0, 100, 1, 0 },
+	{ "smoothing", "[0, 0.5)", 0, 0.5, 0, 1 },
+};
+
 static int opt_number(const struct sm_option *opt, const char *arg)
 {
+	const struct number_range *r = NULL;
 	char *end;
 	double d = strtod(arg, &end);
-	int ratio = strcmp(opt->long_name, "l2") && strcmp(opt->long_name, "rate");
 
-	if (!*arg || *end || d < 0 || (ratio ? d > 1 : d > 100) ||
-	    (ratio && d == 0 && strcmp(opt->long_name, "smoothing")))
-		return sm_error("--%s: '%s' is not a number in %s", opt->long_name, arg,
-				ratio ? "(0, 1]" : "[0, 100]");
+	for (size_t i = 0; i < ARRAY_SIZE(number_ranges); i++)
+		if (!strcmp(opt->long_name, number_ranges[i].option))
+			r = &number_ranges[i];
+	assert(r);	/* every option using opt_number is in the table */
+	/* written so that NaN fails every test */
+	if (!*arg || *end || !(r->lo_open ? d > r->lo : d >= r->lo) ||
+	    !(r->hi_open ? d < r->hi : d <= r->hi))
+		return sm_error("--%s: '%s' is not a number in %s", opt->long_name, arg, r->text);
 	*(double *)opt->value = d;
 	return 0;
 }
@@ -300,6 +377,10 @@ int cmd_train(int argc, char **argv)
 		return cli_usage_error("train", "--upstream needs --range and --trees");
 	if (!o.epochs || o.epochs > 1000 || !o.min_df)
 		return cli_usage_error("train", "--epochs and --min-df: 1 or more (epochs at most 1000)");
+	if (o.candidate_recall > 0 && o.maybe_recall < o.candidate_recall)
+		return cli_usage_error("train", "--maybe-recall %g is below --candidate-recall %g: "
+				       "the wide net would be narrower", o.maybe_recall,
+				       o.candidate_recall);
 	if (sm_rules_load(&t.rules, rules_dir))
 		return cli_fail("train");
 	sm_trainset_init(&t.set, t.rules);

@@ -45,6 +45,22 @@ set +e
 rc=$?
 set -e
 [ "$rc" = 2 ] || fail "--mbox without --labels: exit $rc, expected 2"
+# numbers out of range, NaN among them, are usage errors: a rate of 0 learns
+# nothing, smoothing of a half or more turns the labels around, and a NaN
+# pull once wrote a model of "nan" weights that classify refused to load
+for bad in "--l2 nan" "--l2 -1" "--rate 0" "--rate inf" "--smoothing 0.5" "--smoothing 0.7" \
+	   "--candidate-recall 0" "--maybe-recall 1.5" "--maybe-recall nan" \
+	   "--candidate-recall 0.9 --maybe-recall 0.8"; do
+	set +e
+	# shellcheck disable=SC2086 # $bad is two or four words on purpose
+	"$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/bad.tsv" $bad -o "$TMP/x.rules" 2> "$TMP/usage.err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || fail "train $bad: exit $rc, expected 2 ($(cat "$TMP/usage.err"))"
+	grep -q "^stablemate train: --" "$TMP/usage.err" || fail "train $bad: $(cat "$TMP/usage.err")"
+done
+[ ! -e "$TMP/x.rules" ] || fail "a model was written after a usage error"
+echo "train: 10 out-of-range numbers refused"
 
 # --- labels from an mbox and a TSV: the same 13 commits, labelled alike
 { echo "id	label"; git -C "$repo" log --no-merges --format=%H v4.4..v4.5 | while read -r h; do
@@ -53,6 +69,32 @@ done; } > "$TMP/labels.tsv"
 "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/mbox.rules" 2> "$TMP/mbox.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/mbox.err" || fail "mbox training: $(cat "$TMP/mbox.err")"
 echo "train --mbox: 13 commits, 4 stable"
+# the same labels as people write them: 12-digit ids, upper case, CRLF
+awk -F'\t' 'NR > 1 { printf "%s\t%s\r\n", toupper(substr($1, 1, 12)), $2 }' "$TMP/labels.tsv" > "$TMP/short.tsv"
+"$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/short.tsv" -o "$TMP/short.rules" 2> "$TMP/short.err"
+grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/short.err" || fail "abbreviated ids: $(cat "$TMP/short.err")"
+cmp -s <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/short.rules") ||
+	fail "abbreviated ids gave another model"
+# an id labelled both ways, or no id at all: one line naming both places
+{ cat "$TMP/labels.tsv"; printf '%s\tnot-stable\n' "$(echo "$W7" | cut -c1-10)"; } > "$TMP/conflict.tsv"
+if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/conflict.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+	fail "an id labelled both ways was accepted"
+fi
+grep -q "conflict.tsv: $W7 is labelled stable on line [0-9]* and not-stable on line 15$" "$TMP/c.err" ||
+	fail "conflict: $(cat "$TMP/c.err")"
+{ cat "$TMP/labels.tsv"; printf '%s\tnot-stable\n' "$W7"; } > "$TMP/conflict.tsv"
+if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/conflict.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+	fail "an id labelled both ways was accepted"
+fi
+grep -q "conflict.tsv:15: $W7 is labelled not-stable here and stable on line [0-9]*$" "$TMP/c.err" ||
+	fail "conflict: $(cat "$TMP/c.err")"
+printf 'id\tlabel\nCVE-2024-1\tstable\n' > "$TMP/cve.tsv"
+if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/cve.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+	fail "a label for no commit id was accepted"
+fi
+grep -q 'cve.tsv:2: "CVE-2024-1" is not a commit id' "$TMP/c.err" || fail "non-id: $(cat "$TMP/c.err")"
+[ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
+echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts and non-ids named"
 
 # --- classify's inputs without a diff: --numstat, --stat, JSONL files
 git -C "$repo" log -1 --numstat "$W3" > "$TMP/numstat.txt"
