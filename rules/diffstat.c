@@ -126,6 +126,66 @@ static struct sm_diff_file *add_file(struct sm_commit *c, const char *path, size
 	return f;
 }
 
+/* A path git wrote C-quoted, as core.quotePath does for bytes outside
+ * printable ASCII ("drivers/t\303\251st.c"): s[0] is the opening quote.
+ * Appends the path to out and returns the bytes of s read, or 0 when the
+ * quote does not close (out then holds a part). */
+static size_t unquote_path(const char *s, size_t n, struct strbuf *out)
+{
+	static const char from[] = "abtnvfr\"\\", to[] = "\a\b\t\n\v\f\r\"\\";
+
+	for (size_t i = 1; i < n; i++) {
+		const char *e;
+
+		if (s[i] == '"')
+			return i + 1;
+		if (s[i] != '\\' || i + 1 >= n) {
+			strbuf_addch(out, s[i]);
+		} else if (s[i + 1] >= '0' && s[i + 1] <= '3' && i + 3 < n &&
+			   s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+			strbuf_addch(out, (s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 | (s[i + 3] - '0'));
+			i += 3;
+		} else if ((e = strchr(from, s[i + 1])) && s[i + 1]) {
+			strbuf_addch(out, to[e - from]);
+			i++;
+		} else {
+			strbuf_addch(out, s[i]);
+		}
+	}
+	return 0;
+}
+
+/* The new path of a "diff --git " header's rest: "a/P b/P", a rename's
+ * "a/P b/Q", or either side C-quoted ("\"b/t\303\251st.c\""). */
+static void header_path(const char *s, size_t n, struct strbuf *out)
+{
+	const char *b = NULL;
+	size_t k, half = n >= 5 ? (n - 5) / 2 : 0;
+
+	if (n && s[0] == '"' && (k = unquote_path(s, n, out)) && k + 1 < n && s[k] == ' ') {
+		b = s + k + 1;		/* a quoted old path: the new one follows */
+	} else if (n >= 5 && !((n - 5) & 1) && !memcmp(s + 2 + half, " b/", 3) &&
+		   !memcmp(s + 2, s + 5 + half, half)) {
+		b = s + 3 + half;	/* "a/P b/P": a " b/" inside P does not cut it */
+	} else if ((b = memmem(s, n, " \"b/", 4)) || (b = memmem(s, n, " b/", 3))) {
+		b++;
+	}
+	strbuf_reset(out);
+	if (!b) {
+		strbuf_add(out, s, n);
+		return;
+	}
+	n -= (size_t)(b - s);
+	if (b[0] != '"' || unquote_path(b, n, out) != n) {
+		strbuf_reset(out);
+		strbuf_add(out, b, n);
+	}
+	if (out->len >= 2 && out->buf[0] == 'b' && out->buf[1] == '/') {
+		memmove(out->buf, out->buf + 2, out->len - 2);
+		strbuf_setlen(out, out->len - 2);
+	}
+}
+
 /* "if (", "} else if (", "return -EINVAL;", "goto out;" after the indent. */
 static void added_code_facts(struct sm_diffstat *d, const char *t, size_t tl)
 {
@@ -296,14 +356,15 @@ static int summary_line(const char *s, size_t n, unsigned *a, unsigned *r)
 	return 1;
 }
 
-/* A rename "a => b" or "dir/{a => b}/c": the new path. */
+/* A path of a numstat or --stat line: plain, C-quoted, a rename "a => b"
+ * or "dir/{a => b}/c" (the new path), either side maybe quoted. */
 static void add_stat_path(struct sm_commit *c, const char *p, size_t n, unsigned a, unsigned r)
 {
 	const char *arrow = memmem(p, n, " => ", 4);
+	struct strbuf sb = STRBUF_INIT;
 
 	if (arrow) {
 		const char *open = memchr(p, '{', n), *close = memchr(p, '}', n);
-		struct strbuf sb = STRBUF_INIT;
 
 		if (open && close && open < arrow && close > arrow) {
 			strbuf_add(&sb, p, (size_t)(open - p));
@@ -312,11 +373,20 @@ static void add_stat_path(struct sm_commit *c, const char *p, size_t n, unsigned
 		} else {
 			strbuf_add(&sb, arrow + 4, n - (size_t)(arrow + 4 - p));
 		}
-		sm_commit_add_file(c, sb.buf, sb.len, a, r);
-		strbuf_release(&sb);
-		return;
+	} else {
+		strbuf_add(&sb, p, n);
 	}
-	sm_commit_add_file(c, p, n, a, r);
+	if (sb.len && sb.buf[0] == '"') {
+		struct strbuf q = STRBUF_INIT;
+
+		if (unquote_path(sb.buf, sb.len, &q) == sb.len) {
+			strbuf_reset(&sb);
+			strbuf_add(&sb, q.buf, q.len);
+		}
+		strbuf_release(&q);
+	}
+	sm_commit_add_file(c, sb.buf, sb.len, a, r);
+	strbuf_release(&sb);
 }
 
 const char *sm_find_stat_block(const char *text, const char *end)
@@ -388,6 +458,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	int in_hunk = 0, in_block_plus = 0, in_block_minus = 0;
 	unsigned long long sum_add = 0, sum_del = 0, xor_add = 0, xor_del = 0;
 	unsigned code_add = 0, code_del = 0;
+	struct strbuf path = STRBUF_INIT;
 
 	while (pos < end) {
 		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
@@ -396,13 +467,11 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 
 		pos = nl ? nl + 1 : end;
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
-			const char *b = memmem(s, n, " b/", 3);
-			const char *path = b ? b + 3 : s + 11;
-			size_t plen = n - (size_t)(path - s);
-
+			strbuf_reset(&path);
+			header_path(s + 11, n - 11, &path);
 			in_hunk = 0;
-			kind = classify_path(path, plen);
-			cur = add_file(c, path, plen);
+			kind = classify_path(path.buf, path.len);
+			cur = add_file(c, path.buf, path.len);
 			continue;
 		}
 		if (!in_hunk && cur && n >= 13 && !memcmp(s, "new file mode", 13)) {
@@ -469,4 +538,5 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	}
 	d->whitespace_only = code_add && code_add == code_del && sum_add == sum_del &&
 			     xor_add == xor_del;
+	strbuf_release(&path);
 }

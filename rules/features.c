@@ -485,7 +485,9 @@ static void diff_features(struct emitter *e, const struct sm_rules *r, const str
 		const char *b = base_name(p);
 		size_t bl = strlen(b);
 
-		if (s1) {
+		if (has_prefix(p, ".../")) {
+			/* --stat cut a long path's head: its directories are unknown */
+		} else if (s1) {
 			emit2(e, "diff:top:", 9, p, (size_t)(s1 - p), NULL);
 			s2 = strchr(s1 + 1, '/');
 			if (s2)

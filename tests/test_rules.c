@@ -1061,6 +1061,44 @@ START_TEST(diff_facts)
 }
 END_TEST
 
+/* Paths as git writes them: C-quoted when a byte is outside printable
+ * ASCII (core.quotePath), on one side of a rename or both, with a " b/"
+ * inside; the features were "diff:top:\"a" and the headers-only test
+ * read "...c\"" before. */
+START_TEST(quoted_paths)
+{
+	static const struct {
+		const char *text, *path;
+	} cases[] = {
+		{ "x: y\n\n---\ndiff --git \"a/drivers/t\\303\\251st.h\" \"b/drivers/t\\303\\251st.h\"\n"
+		  "@@ -1 +1 @@\n-a\n+b\n", "drivers/t\xc3\xa9st.h" },
+		{ "x: y\n\n---\ndiff --git a/drivers/old.h \"b/drivers/n\\303\\253w.h\"\n"
+		  "similarity index 90%\nrename from drivers/old.h\nrename to \"drivers/n\\303\\253w.h\"\n",
+		  "drivers/n\xc3\xabw.h" },
+		{ "x: y\n\n---\ndiff --git \"a/drivers/t\\303\\251st.h\" b/drivers/new.h\n",
+		  "drivers/new.h" },
+		{ "x: y\n\n---\ndiff --git a/lib/a b/c.h b/lib/a b/c.h\n@@ -1 +1 @@\n-a\n+b\n",
+		  "lib/a b/c.h" },
+		{ "x: y\n\n1\t0\t\"drivers/tab\\there.h\"\n", "drivers/tab\there.h" },
+		{ "x: y\n\n0\t0\t\"drivers/t\\303\\251st.c\" => drivers/new.h\n", "drivers/new.h" },
+		{ "x: y\n\n \"drivers/n\\303\\253w.h\" | 1 +\n 1 file changed, 1 insertion(+)\n",
+		  "drivers/n\xc3\xabw.h" },
+		/* a quote that does not close stays as written */
+		{ "x: y\n\n1\t0\t\"drivers/open.h\n", "\"drivers/open.h" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sm_commit c;
+
+		ck_assert_int_eq(sm_commit_parse(&c, cases[i].text, strlen(cases[i].text)), 0);
+		ck_assert_msg(c.nr_files == 1, "case %zu: %zu files", i, c.nr_files);
+		ck_assert_msg(!strcmp(c.files[0].path, cases[i].path), "case %zu: \"%s\"", i,
+			      c.files[0].path);
+		sm_commit_release(&c);
+	}
+}
+END_TEST
+
 struct names {
 	struct strbuf all;
 	unsigned n;
@@ -1075,6 +1113,28 @@ static void collect(void *ctx, const char *name, size_t len, uint64_t hash, cons
 	strbuf_addch(&nm->all, '\n');
 	nm->n++;
 }
+
+/* --stat cuts a long path's head to ".../": no "diff:top:..." made up */
+START_TEST(stat_cut_path_has_no_directory)
+{
+	const char *text = "x86: fix a leak\n\n"
+			   " .../very/long/directory/that/goes/on/file_with_a_long_name.c | 1 +\n"
+			   " arch/x86/kernel/a.c                                            | 2 +-\n"
+			   " 2 files changed, 2 insertions(+), 1 deletion(-)\n";
+	struct names nm = { STRBUF_INIT, 0 };
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert_int_eq(c.nr_files, 2);
+	sm_features_extract(rules, &c, collect, &nm);
+	ck_assert_msg(strstr(nm.all.buf, "\ndiff:top:arch\n"), "%s", nm.all.buf);
+	ck_assert_msg(strstr(nm.all.buf, "\ndiff:files:2\n"), "%s", nm.all.buf);
+	ck_assert_msg(!strstr(nm.all.buf, "diff:top:...") && !strstr(nm.all.buf, "diff:dir:..."),
+		      "%s", nm.all.buf);
+	strbuf_release(&nm.all);
+	sm_commit_release(&c);
+}
+END_TEST
 
 START_TEST(features_of_a_commit)
 {
@@ -1303,7 +1363,8 @@ static Suite *make_suite(void)
 	add_tcase(s, "message", SM_TESTS(message_trailers_and_folding, fixes_malformed,
 					 upstream_refs, json_reader, json_arrays_and_counts,
 					 repeated_headers_second_wins,
-					 numstat_input, numstat_counts_do_not_wrap, stat_input, stat_line_without_path,
+					 numstat_input, numstat_counts_do_not_wrap, stat_input,
+					 quoted_paths, stat_line_without_path,
 					 diff_facts));
 	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
 					      word_boundaries, keyword_scan_is_its_definition,
@@ -1314,6 +1375,7 @@ static Suite *make_suite(void)
 					      feature_not_flagged, bad_rules_file_names_line,
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
+					      stat_cut_path_has_no_directory,
 					      model_scores_and_explains, model_file_errors,
 					      train_is_deterministic));
 	tcase_add_checked_fixture(t, setup_rules, teardown_rules);
