@@ -609,6 +609,18 @@ int sm_feature_is_open(const char *name, size_t len)
 	return 0;
 }
 
+static int name_starts(const char *name, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && !memcmp(name, prefix, n);
+}
+
+static int name_is(const char *name, size_t len, const char *s)
+{
+	return strlen(s) == len && !memcmp(name, s, len);
+}
+
 void sm_feature_describe(const char *name, size_t len, const char *detail, struct strbuf *out)
 {
 	static const struct {
@@ -628,6 +640,11 @@ void sm_feature_describe(const char *name, size_t len, const char *detail, struc
 		strbuf_addstr(out, detail);
 		return;
 	}
+	/* the buckets of one */
+	if (name_is(name, len, "diff:files:1") || name_is(name, len, "diff:lines:1")) {
+		strbuf_addstr(out, name[5] == 'f' ? "1 file changed" : "1 line changed");
+		return;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		size_t n = strlen(kinds[i].prefix);
 
@@ -637,18 +654,6 @@ void sm_feature_describe(const char *name, size_t len, const char *detail, struc
 		}
 	}
 	strbuf_add(out, name, len);
-}
-
-static int name_starts(const char *name, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && !memcmp(name, prefix, n);
-}
-
-static int name_is(const char *name, size_t len, const char *s)
-{
-	return strlen(s) == len && !memcmp(name, s, len);
 }
 
 enum sm_feature_part sm_feature_part(const char *name, size_t len)

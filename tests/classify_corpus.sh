@@ -49,6 +49,13 @@ echo "corpus lists: $n messages, $cand candidates, $maybe maybe"
 # The seed: no stable tag, no Fixes tag, still a candidate for 6.1.
 "$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" | grepq '"verdict":{"verdict":"candidate"' || fail "the seed ALSA fix is not a candidate"
 echo "seed e4ec8cc8039a: candidate"
+# The README shows the seed's verdict as the model gives it: the same text
+sed -n '/^\$ git show e4ec8cc8039a | stablemate classify --tree 6.1$/,/^```$/p' "$SM_SRCDIR/README.md" |
+	sed '1d;$d' > "$TMP/seed.readme"
+[ -s "$TMP/seed.readme" ] || fail "no seed example in README.md"
+"$STABLEMATE" classify --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" |
+	diff -u "$TMP/seed.readme" - || fail "README.md's seed example is not what classify prints"
+echo "seed e4ec8cc8039a: the README's example is the output"
 
 # Encoded mail is decoded (gmime) before it is judged: a quoted-printable
 # body whose soft line break falls inside "use-after-free", a base64 body,
