@@ -56,6 +56,14 @@ sed -n '/^\$ git show e4ec8cc8039a | stablemate classify --tree 6.1$/,/^```$/p' 
 "$STABLEMATE" classify --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" |
 	diff -u "$TMP/seed.readme" - || fail "README.md's seed example is not what classify prints"
 echo "seed e4ec8cc8039a: the README's example is the output"
+# ... and the tagged one out of its range: the lines it shows ("..." elides)
+sed -n '/^\$ stablemate classify --tree 4.4 sample\/commits\/tegra-stable-tagged.eml$/,/^```$/p' \
+	"$SM_SRCDIR/README.md" | sed '1d;$d' | grep -v '^  \.\.\.$' > "$TMP/tegra.readme"
+[ -s "$TMP/tegra.readme" ] || fail "no tegra example in README.md"
+"$STABLEMATE" classify --tree 4.4 "$SM_SRCDIR/sample/commits/tegra-stable-tagged.eml" > "$TMP/tegra.out"
+while IFS= read -r line; do
+	grep -qxF -- "$line" "$TMP/tegra.out" || fail "README.md's tegra example says \"$line\"; classify does not"
+done < "$TMP/tegra.readme"
 
 # Encoded mail is decoded (gmime) before it is judged: a quoted-printable
 # body whose soft line break falls inside "use-after-free", a base64 body,
