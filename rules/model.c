@@ -122,6 +122,12 @@ static int parse_double(const char *s, double *out)
 	return errno || e == s || (*e && !isspace((unsigned char)*e)) || !isfinite(*out) ? -1 : 0;
 }
 
+/* A weight, bias or missing-part value: at most SM_MODEL_MAX_WEIGHT. */
+static int parse_weight(const char *s, double *out)
+{
+	return parse_double(s, out) || fabs(*out) > SM_MODEL_MAX_WEIGHT ? -1 : 0;
+}
+
 int sm_model_load(struct sm_model **out, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -178,7 +184,7 @@ int sm_model_load(struct sm_model **out, const char *path)
 				name++;
 			len = strlen(name);
 			at = (size_t)(name - sb.buf);	/* where m->names will have it */
-			if (!*name || parse_double(val, &d) || at >= NAME_IS_RULE)
+			if (!*name || parse_weight(val, &d) || at >= NAME_IS_RULE)
 				goto bad_line;
 			put(m, sm_feature_hash(name, len), (float)d,
 			    (uint32_t)at | (is_rule_feature(name, len) ? NAME_IS_RULE : 0));
@@ -191,11 +197,11 @@ int sm_model_load(struct sm_model **out, const char *path)
 			for (int k = 1; k < SM_NR_PARTS; k++)
 				if (!strcmp(val, sm_feature_part_name((enum sm_feature_part)k)))
 					part = k;
-			if (part < 0 || parse_double(num, &d))
+			if (part < 0 || parse_weight(num, &d))
 				goto bad_line;
 			m->missing[part] = d;
 		} else if (!strcmp(key, "bias") || !strcmp(key, "candidate") || !strcmp(key, "maybe")) {
-			if (parse_double(val, &d))
+			if (key[0] == 'b' ? parse_weight(val, &d) : parse_double(val, &d))
 				goto bad_line;
 			if (key[0] == 'b') {
 				m->bias = d;
@@ -233,7 +239,8 @@ bad_format:
 	goto fail;
 bad_line:
 	sm_error("%s:%u: expected \"weight NUMBER NAME\", \"missing diff|trailers|author NUMBER\" or "
-		 "\"bias|candidate|maybe NUMBER\"", path, lineno);
+		 "\"bias|candidate|maybe NUMBER\" (weights and bias at most %g either way, "
+		 "candidate and maybe in (0, 1))", path, lineno, SM_MODEL_MAX_WEIGHT);
 fail:
 	strbuf_release(&sb);
 	sm_model_free(m);

@@ -11,6 +11,10 @@
 
 #define SM_MODEL_FORMAT "stablemate-model 1"
 #define SM_MODEL_SCALE 100.0	/* score units per unit of log-odds */
+/* The largest weight, bias or missing-part value a model file may hold, in
+ * log-odds (trained ones stay under 10): a sum of up to 2,048 of them, as
+ * a score, still fits an int. */
+#define SM_MODEL_MAX_WEIGHT 100.0
 #define SM_MODEL_PRESENT_BITS 65536
 
 struct sm_model {

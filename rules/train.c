@@ -422,6 +422,33 @@ static int by_name(const void *a, const void *b)
 	return strcmp(sort_set->names[*(const uint32_t *)a], sort_set->names[*(const uint32_t *)b]);
 }
 
+/* A fit that diverged (a large --rate, no --l2) would be written as a file
+ * that sm_model_load refuses: weights past SM_MODEL_MAX_WEIGHT, thresholds
+ * that print as 0 or 1. Say so here, before anything is written. */
+static int check_loadable(const struct sm_trainset *t, const struct sm_train_result *res)
+{
+	static const char hint[] = "the fit diverged: try a smaller --rate or a larger --l2";
+
+	if (fabs(res->bias) > SM_MODEL_MAX_WEIGHT)
+		return sm_error("%s (the bias is %.1f log-odds, at most %g)", hint, res->bias,
+				SM_MODEL_MAX_WEIGHT);
+	for (int k = 1; k < SM_NR_PARTS; k++)
+		if (fabs(res->missing[k]) > SM_MODEL_MAX_WEIGHT)
+			return sm_error("%s (a missing %s weighs %.1f log-odds, at most %g)", hint,
+					sm_feature_part_name((enum sm_feature_part)k), res->missing[k],
+					SM_MODEL_MAX_WEIGHT);
+	for (size_t j = 0; j < t->nr_names; j++)
+		if (fabs(res->w[j]) > SM_MODEL_MAX_WEIGHT)
+			return sm_error("%s (%s weighs %.1f log-odds, at most %g)", hint, t->names[j],
+					res->w[j], SM_MODEL_MAX_WEIGHT);
+	/* written with four decimals: 0.0000 and 1.0000 are no thresholds */
+	if (!(res->candidate_p >= 0.00005 && res->candidate_p < 0.99995 &&
+	      res->maybe_p >= 0.00005 && res->maybe_p < 0.99995))
+		return sm_error("%s (the thresholds are p >= %.2g and %.2g)", hint, res->candidate_p,
+				res->maybe_p);
+	return 0;
+}
+
 int sm_train_write(const struct sm_trainset *t, const struct sm_train_opts *o,
 		   const struct sm_train_result *res, const char *source, const char *path)
 {
@@ -438,6 +465,10 @@ int sm_train_write(const struct sm_trainset *t, const struct sm_train_opts *o,
 		snprintf(cand_rule, sizeof(cand_rule), "the threshold of the best F1 there (precision "
 			 "and recall weighed alike)");
 
+	if (check_loadable(t, res)) {
+		free(ids);
+		return -1;
+	}
 	for (size_t j = 0; j < t->nr_names; j++)
 		ids[n++] = (uint32_t)j;
 	sort_set = t;

@@ -1292,6 +1292,34 @@ START_TEST(model_file_errors)
 	ck_assert_msg(strstr(sm_last_error(), "maybe <= candidate") != NULL, "%s", sm_last_error());
 	remove_tree(dir);
 	free(dir);
+	/* Weights past SM_MODEL_MAX_WEIGHT: 1e39 became an infinite float,
+	 * 1e30 a score lround() cannot hold; each once scored "net: fix a
+	 * leak" as bias alone. 100 itself loads. */
+	{
+		static const char *const bad[] = { "weight 1e39 s:fix\n", "weight -1e30 s:fix\n",
+						   "weight 100.5 s:fix\n", "bias 1e300\n",
+						   "missing diff -1e300\n" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+			char *text = xasprintf("format stablemate-model 1\nbias -1\ncandidate 0.5\n"
+					       "maybe 0.2\n%s", bad[i]);
+
+			dir = rules_dir_with_model(text);
+			ck_assert_int_eq(sm_rules_load(&r, dir), -1);
+			ck_assert_msg(strstr(sm_last_error(), "model.rules:5:") &&
+				      strstr(sm_last_error(), "at most 100"), "%s: %s", bad[i],
+				      sm_last_error());
+			remove_tree(dir);
+			free(dir);
+			free(text);
+		}
+		dir = rules_dir_with_model("format stablemate-model 1\nbias -1\ncandidate 0.5\n"
+					   "maybe 0.2\nweight -100 s:fix\n");
+		ck_assert_msg(sm_rules_load(&r, dir) == 0, "%s", sm_last_error());
+		sm_rules_free(r);
+		remove_tree(dir);
+		free(dir);
+	}
 }
 END_TEST
 

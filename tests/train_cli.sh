@@ -95,6 +95,16 @@ fi
 grep -q 'cve.tsv:2: "CVE-2024-1" is not a commit id' "$TMP/c.err" || fail "non-id: $(cat "$TMP/c.err")"
 [ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
 echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts and non-ids named"
+# a fit that diverges (no pull, a huge step) would write a file classify
+# refuses to load: said here, nothing written
+if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" --l2 0 --rate 100 --smoothing 0 \
+	--epochs 200 -o "$TMP/x.rules" 2> "$TMP/d.err"; then
+	fail "a diverged fit was written"
+fi
+grep -q "^stablemate train: the fit diverged: try a smaller --rate or a larger --l2 (.* log-odds, at most 100)$" \
+	"$TMP/d.err" || fail "diverged: $(cat "$TMP/d.err")"
+[ ! -e "$TMP/x.rules" ] || fail "a model was written after a diverged fit"
+echo "train: a diverged fit named, nothing written"
 
 # --- classify's inputs without a diff: --numstat, --stat, JSONL files
 git -C "$repo" log -1 --numstat "$W3" > "$TMP/numstat.txt"
