@@ -232,6 +232,10 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 		comma = strchr(s, ',');
 		if (comma)
 			*comma++ = '\0';
+		if (!*s) {
+			sm_error("--trees %s: an empty branch name", trees_arg);
+			goto out;
+		}
 		specs = xrealloc(specs, (nr + 1) * sizeof(*specs));
 		if (sm_tree_spec_parse(&specs[nr], s, tree_repo) < 0)
 			goto out;
@@ -280,6 +284,10 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 		sm_trainset_add(&t->set, t->rules, &c, stable);
 		sm_commit_release(&c);
 		sm_progress_update(t->progress, t->set.nr_docs);
+	}
+	if (!t->set.nr_docs) {
+		sm_error("%s: no commit to label (is %s an ancestor of %s?)", range, a, dots + 2);
+		goto out;
 	}
 	strbuf_addf(source, "%s %s, labelled by %s", upstream, range, trees_arg);
 	ret = 0;

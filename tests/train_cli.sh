@@ -30,6 +30,20 @@ cmp -s "$rules/model.rules" "$TMP/again.rules" || fail "two fits of the same com
 git -C "$repo" show "$W7" | "$STABLEMATE" classify --json --rules "$rules" > "$TMP/w7.json"
 grep -q '"code":"model:bias"' "$TMP/w7.json" || fail "the verdict does not come from the model: $(cat "$TMP/w7.json")"
 echo "train --upstream: 13 commits, 4 stable, deterministic"
+# a range the wrong way round and an empty branch name: one line each
+if "$STABLEMATE" train --upstream "$repo" --range v4.5..v4.4 --trees linux-4.4.y --no-cache \
+	-o "$TMP/x.rules" 2> "$TMP/r.err"; then
+	fail "an empty range was trained on"
+fi
+grep -q "^stablemate train: v4.5..v4.4: no commit to label (is v4.5 an ancestor of v4.4?)$" "$TMP/r.err" ||
+	fail "empty range: $(cat "$TMP/r.err")"
+if "$STABLEMATE" train --upstream "$repo" --range v4.4..v4.5 --trees linux-4.4.y,,linux-4.1.y \
+	--no-cache -o "$TMP/x.rules" 2> "$TMP/r.err"; then
+	fail "an empty branch name was taken"
+fi
+grep -q "^stablemate train: --trees linux-4.4.y,,linux-4.1.y: an empty branch name$" "$TMP/r.err" ||
+	fail "empty branch: $(cat "$TMP/r.err")"
+[ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
 
 # --- bad input: one line naming the file and line
 printf 'id\tlabel\n%s\tperhaps\n' "$W7" > "$TMP/bad.tsv"
