@@ -179,6 +179,8 @@ struct batch_ctx {
 	const char *path;
 	size_t max_record;
 	int mode;		/* 0 until the first non-blank byte: 'j' JSONL, 'm' mbox */
+	unsigned bom;		/* bytes of a UTF-8 byte-order mark read at the start */
+	int past_bom;		/* 1 once a byte that is not one was */
 	struct sm_lines lines;
 	struct sm_mbox_parser *mbox;
 	/* a JSONL record's members, kept from record to record */
@@ -299,6 +301,14 @@ static void record_id(struct strbuf *id, struct strbuf *scratch)
 	}
 }
 
+/* A line of spaces, tabs and a CR at most: no record. */
+static int is_blank(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++, n--;
+	return !n;
+}
+
 /* One JSONL line (the input is read a line at a time). */
 static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
 {
@@ -314,7 +324,7 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 	struct sm_verdict v;
 	int rc;
 
-	if (!n)
+	if (!too_long && is_blank(line, n))
 		return 0;
 	b->records++;
 	if (too_long) {
@@ -407,10 +417,22 @@ static int batch_input(const char *buf, size_t len, void *ctx)
 	struct batch_ctx *b = ctx;
 
 	if (!b->mode) {
+		static const unsigned char bom[3] = { 0xef, 0xbb, 0xbf };
 		size_t skip = 0;
 
-		while (skip < len && (buf[skip] == ' ' || buf[skip] == '\n'))
-			skip++;
+		/* A byte-order mark, as some editors write one, then blank
+		 * lines; the first bytes may come alone (the gzip test). */
+		for (; skip < len; skip++) {
+			unsigned char ch = (unsigned char)buf[skip];
+
+			if (!b->past_bom && b->bom < 3 && ch == bom[b->bom]) {
+				b->bom++;
+				continue;
+			}
+			b->past_bom = 1;
+			if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n')
+				break;
+		}
 		if (skip == len)
 			return 0;
 		b->mode = buf[skip] == '{' ? 'j' : 'm';
@@ -458,6 +480,49 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	return rc < 0 ? cli_fail("classify") : b.bad ? 1 : 0;
 }
 
+/* A UTF-8 byte-order mark, as some editors start a file with: not text. */
+static void strip_bom(struct strbuf *sb)
+{
+	if (sb->len >= 3 && !memcmp(sb->buf, "\xef\xbb\xbf", 3)) {
+		memmove(sb->buf, sb->buf + 3, sb->len - 3);
+		strbuf_setlen(sb, sb->len - 3);
+	}
+}
+
+/* FILE (or standard input): one commit or mail, or an mbox of several. */
+static int classify_input(struct classify_opts *o, const char *path)
+{
+	struct strbuf buf = STRBUF_INIT;
+	struct sm_commit c;
+	struct sm_verdict v;
+	int ret = 0;
+
+	if (read_file(path, &buf)) {
+		ret = cli_fail("classify");
+		goto out;
+	}
+	strip_bom(&buf);
+	if (!buf.len || !*buf.buf) {
+		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
+			 "empty input");
+		ret = cli_fail("classify");
+	} else if (looks_like_mbox(buf.buf, buf.len)) {
+		sm_mbox_split(buf.buf, buf.len, classify_text, o);
+		ret = o->nr_bad ? 1 : 0;
+	} else if (parse_commit_or_mail(&c, buf.buf, buf.len, o->path, 0)) {
+		sm_error_wrap("%s", path);
+		ret = cli_fail("classify");
+	} else {
+		sm_classify(o->rules, &c, &o->tree, &v);
+		print_one(o, &c, &v);
+		sm_verdict_release(&v);
+		sm_commit_release(&c);
+	}
+out:
+	strbuf_release(&buf);
+	return ret;
+}
+
 static int opt_tree(const struct sm_option *opt, const char *arg)
 {
 	struct sm_tree_ctx *tree = opt->value;
@@ -477,7 +542,6 @@ int cmd_classify(int argc, char **argv)
 {
 	struct classify_opts o = { 0 };
 	const char *rules_dir = NULL, *batch = NULL, *path = "-";
-	struct strbuf buf = STRBUF_INIT;
 	int ret = 0, tags = 0;
 	size_t max_record = SM_MBOX_MAX_MESSAGE;
 	const struct sm_option options[] = {
@@ -518,32 +582,7 @@ int cmd_classify(int argc, char **argv)
 		return list_tags(path);
 	if (sm_rules_load(&o.rules, rules_dir))
 		return cli_fail("classify");
-	if (batch) {
-		ret = run_batch(&o, batch, max_record);
-	} else if (read_file(path, &buf)) {
-		ret = cli_fail("classify");
-	} else if (!buf.len || !*buf.buf) {
-		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
-			 "empty input");
-		ret = cli_fail("classify");
-	} else if (looks_like_mbox(buf.buf, buf.len)) {
-		sm_mbox_split(buf.buf, buf.len, classify_text, &o);
-		ret = o.nr_bad ? 1 : 0;
-	} else {
-		struct sm_commit cm;
-		struct sm_verdict v;
-
-		if (parse_commit_or_mail(&cm, buf.buf, buf.len, o.path, 0)) {
-			sm_error_wrap("%s", path);
-			ret = cli_fail("classify");
-		} else {
-			sm_classify(o.rules, &cm, &o.tree, &v);
-			print_one(&o, &cm, &v);
-			sm_verdict_release(&v);
-			sm_commit_release(&cm);
-		}
-	}
-	strbuf_release(&buf);
+	ret = batch ? run_batch(&o, batch, max_record) : classify_input(&o, path);
 	sm_rules_free(o.rules);
 	return ret;
 }

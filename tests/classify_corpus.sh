@@ -49,6 +49,25 @@ echo "corpus lists: $n messages, $cand candidates, $maybe maybe"
 # The seed: no stable tag, no Fixes tag, still a candidate for 6.1.
 "$STABLEMATE" classify --json --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" | grepq '"verdict":{"verdict":"candidate"' || fail "the seed ALSA fix is not a candidate"
 echo "seed e4ec8cc8039a: candidate"
+# JSONL as editors and other systems write it: a UTF-8 byte-order mark
+# (gzipped too, where the reader hands over the first two bytes alone),
+# CRLF lines, blank lines of spaces and CRs. Each was once taken for an
+# mbox, or its blank lines for unreadable records.
+printf '\357\273\277{"id": "a", "subject": "net: fix a leak"}\r\n \r\n\r\n{"id": "b", "subject": "mm: add x"}\r\n' \
+	> "$TMP/bom.jsonl"
+gzip -c "$TMP/bom.jsonl" > "$TMP/bom.jsonl.gz"
+for f in bom.jsonl bom.jsonl.gz; do
+	"$STABLEMATE" classify --batch "$TMP/$f" > "$TMP/bom.out" 2> "$TMP/bom.err" ||
+		fail "$f: $(cat "$TMP/bom.err")"
+	[ "$(sed 's/^{"id":"\([a-z]*\)","subject":"\([^"]*\)".*/\1 \2/' "$TMP/bom.out" | tr '\n' '|')" = \
+	  "a net: fix a leak|b mm: add x|" ] || fail "$f: $(cat "$TMP/bom.out")"
+	grep -q "2 records, 0 unreadable" "$TMP/bom.err" || fail "$f: $(cat "$TMP/bom.err")"
+done
+printf '\357\273\277net: fix a leak in foo\n\nIt leaks.\n' > "$TMP/bom.txt"
+"$STABLEMATE" classify --json "$TMP/bom.txt" | grepq '"subject":"net: fix a leak in foo"' ||
+	fail "a byte-order mark stayed in the subject"
+echo "byte-order marks, CRLF and blank lines: read as text and skipped"
+
 # The README shows the seed's verdict as the model gives it: the same text
 sed -n '/^\$ git show e4ec8cc8039a | stablemate classify --tree 6.1$/,/^```$/p' "$SM_SRCDIR/README.md" |
 	sed '1d;$d' > "$TMP/seed.readme"
