@@ -480,28 +480,24 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	return rc < 0 ? cli_fail("classify") : b.bad ? 1 : 0;
 }
 
-/* A UTF-8 byte-order mark, as some editors start a file with: not text. */
-static void strip_bom(struct strbuf *sb)
-{
-	if (sb->len >= 3 && !memcmp(sb->buf, "\xef\xbb\xbf", 3)) {
-		memmove(sb->buf, sb->buf + 3, sb->len - 3);
-		strbuf_setlen(sb, sb->len - 3);
-	}
-}
-
 /* FILE (or standard input): one commit or mail, or an mbox of several. */
 static int classify_input(struct classify_opts *o, const char *path)
 {
 	struct strbuf buf = STRBUF_INIT;
 	struct sm_commit c;
 	struct sm_verdict v;
+	size_t bom;
 	int ret = 0;
 
 	if (read_file(path, &buf)) {
 		ret = cli_fail("classify");
 		goto out;
 	}
-	strip_bom(&buf);
+	bom = utf8_bom_len(buf.buf, buf.len);
+	if (bom) {
+		memmove(buf.buf, buf.buf + bom, buf.len - bom);
+		strbuf_setlen(&buf, buf.len - bom);
+	}
 	if (!buf.len || !*buf.buf) {
 		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
 			 "empty input");

@@ -67,7 +67,7 @@ static int read_labels(const char *path, struct strbuf *buf, struct labels *labe
 
 	if (read_file(path, buf))
 		return -1;
-	for (char *p = buf->buf; p && *p; ) {
+	for (char *p = buf->buf + utf8_bom_len(buf->buf, buf->len); p && *p; ) {
 		char *nl = strchr(p, '\n'), *tab, *lab;
 		size_t id_len, label, old;
 
@@ -169,7 +169,7 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 {
 	struct strbuf buf = STRBUF_INIT, lbuf = STRBUF_INIT;
 	struct labels labels = { STRMAP_INIT, 0 };
-	const char *p, *end, *start = NULL;
+	const char *text, *p, *end, *start = NULL;
 	int ret = 0;
 
 	if (read_labels(tsv, &lbuf, &labels) || read_file(mbox, &buf)) {
@@ -178,11 +178,12 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	}
 	/* Messages start at "From " lines, which stay: format-patch's
 	 * "From <sha> Mon Sep 17 ..." names the commit. */
-	for (p = buf.buf, end = buf.buf + buf.len; p < end; ) {
+	text = buf.buf + utf8_bom_len(buf.buf, buf.len);
+	for (p = text, end = buf.buf + buf.len; p < end; ) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *next = nl ? nl + 1 : end;
 
-		if ((size_t)(end - p) > 5 && !memcmp(p, "From ", 5) && (p == buf.buf || p[-1] == '\n')) {
+		if ((size_t)(end - p) > 5 && !memcmp(p, "From ", 5) && (p == text || p[-1] == '\n')) {
 			if (start && add_message(t, &labels, tsv, start, (size_t)(p - start))) {
 				ret = -1;
 				goto out;

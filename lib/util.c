@@ -213,3 +213,8 @@ int is_hex_string(const char *s, size_t len)
 			return 0;
 	return len > 0;
 }
+
+size_t utf8_bom_len(const char *s, size_t len)
+{
+	return len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
+}

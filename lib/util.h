@@ -73,5 +73,8 @@ int is_hex_string(const char *s, size_t len);
 int next_text_line(const char **pos, const char **line, size_t *len);
 /* s[0..len) is not empty and all lowercase hex digits, as git writes ids. */
 int is_lower_hex(const char *s, size_t len);
+/* 3 when s[0..len) starts with a UTF-8 byte-order mark (some editors write
+ * one at the start of a file; it is no text), else 0. */
+size_t utf8_bom_len(const char *s, size_t len);
 
 #endif

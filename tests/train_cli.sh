@@ -89,6 +89,12 @@ awk -F'\t' 'NR > 1 { printf "%s\t%s\r\n", toupper(substr($1, 1, 12)), $2 }' "$TM
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/short.err" || fail "abbreviated ids: $(cat "$TMP/short.err")"
 cmp -s <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/short.rules") ||
 	fail "abbreviated ids gave another model"
+# a byte-order mark before the TSV's header and before the mbox's first
+# "From " line: the header was taken for an id, the first mail was lost
+{ printf '\357\273\277'; cat "$TMP/labels.tsv"; } > "$TMP/bom.tsv"
+{ printf '\357\273\277'; cat "$TMP/w.mbox"; } > "$TMP/bom.mbox"
+"$STABLEMATE" train --mbox "$TMP/bom.mbox" --labels "$TMP/bom.tsv" -o "$TMP/bom.rules" 2> "$TMP/bom.err"
+grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/bom.err" || fail "byte-order marks: $(cat "$TMP/bom.err")"
 # an id labelled both ways, or no id at all: one line naming both places
 { cat "$TMP/labels.tsv"; printf '%s\tnot-stable\n' "$(echo "$W7" | cut -c1-10)"; } > "$TMP/conflict.tsv"
 if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/conflict.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
