@@ -349,11 +349,12 @@ int json_count(const char *v, size_t len, unsigned long max, unsigned long *out)
 	if (!len || len > 20)
 		return -1;
 	for (size_t i = 0; i < len; i++) {
-		if (v[i] < '0' || v[i] > '9')
+		unsigned long d = (unsigned long)(v[i] - '0');
+
+		/* n * 10 + d > max, asked so that nothing wraps around */
+		if (v[i] < '0' || v[i] > '9' || d > max || n > (max - d) / 10)
 			return -1;
-		n = n * 10 + (unsigned long)(v[i] - '0');
-		if (n > max)
-			return -1;
+		n = n * 10 + d;
 	}
 	*out = n;
 	return 0;

@@ -642,7 +642,7 @@ void sm_feature_describe(const char *name, size_t len, const char *detail, struc
 	}
 	/* the buckets of one */
 	if (name_is(name, len, "diff:files:1") || name_is(name, len, "diff:lines:1")) {
-		strbuf_addstr(out, name[5] == 'f' ? "1 file changed" : "1 line changed");
+		strbuf_addstr(out, name[5] == 'f' ? "1 file changed" : "at most 1 line changed");
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {

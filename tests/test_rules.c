@@ -882,6 +882,17 @@ START_TEST(json_arrays_and_counts)
 	ck_assert_int_eq(json_count("1.5", 3, 10, &n), -1);
 	ck_assert_int_eq(json_count("1e3", 3, 10000, &n), -1);
 	ck_assert_int_eq(json_count("", 0, 10, &n), -1);
+	/* a max at the top of unsigned long: no wrap-around on the way */
+	{
+		char top[32], over[32];
+
+		snprintf(top, sizeof(top), "%lu", ~0ul);
+		snprintf(over, sizeof(over), "%lu", ~0ul);
+		over[strlen(over) - 1]++;	/* ...615 -> ...616: one more */
+		ck_assert_int_eq(json_count(top, strlen(top), ~0ul, &n), 0);
+		ck_assert_uint_eq(n, ~0ul);
+		ck_assert_int_eq(json_count(over, strlen(over), ~0ul, &n), -1);
+	}
 	strbuf_release(&sb);
 }
 END_TEST
