@@ -10,6 +10,7 @@
 #include "mail/plain.h"
 #include "mail/stream.h"
 #include "rules/classify.h"
+#include "rules/gitlog.h"
 #include "trees/tree_state.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,8 @@ static const struct sm_usage usage = {
 "\n"
 "FILE (default: standard input) holds a commit as `git show`, `git log`\n"
 "or `git format-patch` print it (with the diff, or `--numstat`/`--stat`\n"
-"lines), a mail, or a bare commit message; an mbox of several is\n"
-"classified message by message.\n",
+"lines), a mail, or a bare commit message; an mbox of several, or `git\n"
+"log` of several commits, is classified one by one.\n",
 	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file) or when a record or mail of FILE could not be read (each named;\n"
@@ -147,6 +148,20 @@ static int classify_text(const char *text, size_t len, void *ctx)
 	return 0;
 }
 
+/* A commit of `git log` output (sm_gitlog_fn) */
+static int classify_log_commit(const char *text, size_t len, unsigned n, int too_big, void *ctx)
+{
+	(void)n, (void)too_big;	/* nothing is too big: the whole text is in memory */
+	return classify_text(text, len, ctx);
+}
+
+static int starts_git_log(const char *buf, size_t len)
+{
+	const char *nl = memchr(buf, '\n', len);
+
+	return sm_gitlog_is_header(buf, nl ? (size_t)(nl - buf) : len);
+}
+
 static int looks_like_mbox(const char *buf, size_t len)
 {
 	return len > 5 && !memcmp(buf, "From ", 5) && memmem(buf + 5, len - 5, "\nFrom ", 6);
@@ -178,10 +193,14 @@ struct batch_ctx {
 	/* The input, read as a stream: */
 	const char *path;
 	size_t max_record;
-	int mode;		/* 0 until the first non-blank byte: 'j' JSONL, 'm' mbox */
+	/* 0 until the first non-blank byte; then 'j' JSONL, or 'f' until the
+	 * first line is whole, then 'g' git log or 'm' mbox */
+	int mode;
 	unsigned bom;		/* bytes of a UTF-8 byte-order mark read at the start */
 	int past_bom;		/* 1 once a byte that is not one was */
-	struct sm_lines lines;
+	struct strbuf first;	/* in mode 'f': the first line so far */
+	struct sm_lines lines;	/* JSONL and git log */
+	struct sm_gitlog log;
 	struct sm_mbox_parser *mbox;
 	/* a JSONL record's members, kept from record to record */
 	struct strbuf desc, msg, tmp, body, cve, id, files;
@@ -280,6 +299,41 @@ static int add_json_files(struct sm_commit *c, const struct strbuf *files, struc
 	strbuf_release(&f.path);
 	strbuf_release(&f.num);
 	return rc ? -1 : 0;
+}
+
+/* A commit of `git log` output (sm_gitlog_fn) */
+static int batch_log_commit(const char *text, size_t len, unsigned n, int too_big, void *ctx)
+{
+	struct batch_ctx *b = ctx;
+	struct sm_commit c;
+	struct sm_verdict v;
+
+	b->records++;
+	if (too_big) {
+		sm_warn("%s: commit %u %s: %zu bytes, over the %zu-byte record size limit (skipped)",
+			b->path, n, b->log.id, len, b->max_record);
+		b->bad++;
+		return 0;
+	}
+	if (sm_commit_parse(&c, text, len)) {
+		sm_warn("%s: commit %u %s: %s (skipped)", b->path, n, b->log.id, sm_last_error());
+		b->bad++;
+		return 0;
+	}
+	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
+	batch_line(b->o, NULL, &c, &v, &b->out);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+	return 0;
+}
+
+/* A line of `git log` output (sm_line_fn) */
+static int batch_log_line(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
+{
+	struct batch_ctx *b = ctx;
+
+	(void)lineno, (void)too_long;	/* line is NULL when too long */
+	return sm_gitlog_line(&b->log, line, n);
 }
 
 /* The kernel CVE team's descriptions open with this line; the commit's
@@ -410,8 +464,29 @@ static int list_tags(const char *path)
 	return 0;
 }
 
+/* Mode 'f' ends: the first line (b->first, whole or the input's end)
+ * picks `git log` output or an mbox, and is handed to that reader. */
+static int batch_choose(struct batch_ctx *b)
+{
+	const char *nl = memchr(b->first.buf, '\n', b->first.len);
+
+	if (sm_gitlog_is_header(b->first.buf, nl ? (size_t)(nl - b->first.buf) : b->first.len)) {
+		b->mode = 'g';
+		sm_gitlog_init(&b->log, b->max_record, batch_log_commit, b);
+		sm_lines_init(&b->lines, b->max_record, batch_log_line, b);
+		return sm_lines_feed(b->first.buf, b->first.len, &b->lines);
+	}
+	b->mode = 'm';
+	b->mbox = sm_mbox_parser_new(b->max_record, batch_mbox_one, b);
+	return sm_mbox_parser_feed(b->first.buf, b->first.len, b->mbox);
+}
+
+/* A first line longer than this is no "commit <id> (refs)" line */
+#define FIRST_LINE_MAX 4096
+
 /* The batch input as it is read (gzip too): the first non-blank byte picks
- * JSONL ('{') or mbox; then one line or one message in memory at a time. */
+ * JSONL ('{'), else the first line picks `git log` output or an mbox; then
+ * one line or one message in memory at a time. */
 static int batch_input(const char *buf, size_t len, void *ctx)
 {
 	struct batch_ctx *b = ctx;
@@ -435,16 +510,48 @@ static int batch_input(const char *buf, size_t len, void *ctx)
 		}
 		if (skip == len)
 			return 0;
-		b->mode = buf[skip] == '{' ? 'j' : 'm';
-		if (b->mode == 'j')
+		if (buf[skip] == '{') {
+			b->mode = 'j';
 			sm_lines_init(&b->lines, b->max_record, batch_jsonl, b);
-		else
-			b->mbox = sm_mbox_parser_new(b->max_record, batch_mbox_one, b);
+		} else {
+			b->mode = 'f';
+		}
 		buf += skip;
 		len -= skip;
 	}
-	return b->mode == 'j' ? sm_lines_feed(buf, len, &b->lines) :
-				sm_mbox_parser_feed(buf, len, b->mbox);
+	if (b->mode == 'f') {
+		/* up to the first line's end, which may come in a later call */
+		const char *nl = memchr(buf, '\n', len);
+		size_t n = nl ? (size_t)(nl + 1 - buf) : len;
+
+		strbuf_add(&b->first, buf, n);
+		buf += n;
+		len -= n;
+		if (!nl && b->first.len < FIRST_LINE_MAX)
+			return 0;
+		if (batch_choose(b) < 0)
+			return -1;
+	}
+	if (!len)
+		return 0;
+	return b->mode == 'm' ? sm_mbox_parser_feed(buf, len, b->mbox) :
+				sm_lines_feed(buf, len, &b->lines);
+}
+
+/* The end of the input: what the readers still hold. */
+static int batch_finish(struct batch_ctx *b)
+{
+	if (b->mode == 'f' && batch_choose(b) < 0)
+		return -1;
+	switch (b->mode) {
+	case 'j':
+		return sm_lines_finish(&b->lines);
+	case 'g':
+		return sm_lines_finish(&b->lines) < 0 ? -1 : sm_gitlog_finish(&b->log);
+	case 'm':
+		return sm_mbox_parser_finish(b->mbox);
+	}
+	return 0;
 }
 
 static int run_batch(struct classify_opts *o, const char *path, size_t max_record)
@@ -452,20 +559,20 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
 			       .desc = STRBUF_INIT, .msg = STRBUF_INIT, .tmp = STRBUF_INIT,
 			       .body = STRBUF_INIT, .cve = STRBUF_INIT, .id = STRBUF_INIT,
-			       .files = STRBUF_INIT, .scratch = STRBUF_INIT };
+			       .files = STRBUF_INIT, .scratch = STRBUF_INIT, .first = STRBUF_INIT };
 	int rc;
 
 	cli_json_begin(&b.out);
 	rc = sm_stream_file(path, batch_input, &b);
 
-	if (rc >= 0 && b.mode == 'j')
-		rc = sm_lines_finish(&b.lines);
-	else if (rc >= 0 && b.mode == 'm')
-		rc = sm_mbox_parser_finish(b.mbox);
+	if (rc >= 0)
+		rc = batch_finish(&b);
 	fflush(stdout);
 	if (rc >= 0)
 		fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", b.records, b.bad);
 	sm_lines_release(&b.lines);
+	sm_gitlog_release(&b.log);
+	strbuf_release(&b.first);
 	sm_mbox_parser_free(b.mbox);
 	strbuf_release(&b.desc);
 	strbuf_release(&b.msg);
@@ -504,6 +611,10 @@ static int classify_input(struct classify_opts *o, const char *path)
 		ret = cli_fail("classify");
 	} else if (looks_like_mbox(buf.buf, buf.len)) {
 		sm_mbox_split(buf.buf, buf.len, classify_text, o);
+		ret = o->nr_bad ? 1 : 0;
+	} else if (starts_git_log(buf.buf, buf.len)) {
+		/* `git log` of one commit or many: each is judged */
+		sm_gitlog_split(buf.buf, buf.len, SIZE_MAX, classify_log_commit, o);
 		ret = o->nr_bad ? 1 : 0;
 	} else if (parse_commit_or_mail(&c, buf.buf, buf.len, o->path, 0)) {
 		sm_error_wrap("%s", path);
@@ -554,9 +665,10 @@ int cmd_classify(int argc, char **argv)
 			   "classify a corpus in one process: FILE is JSONL (one\n"
 			   "object a line, with \"description\" or \"message\", or\n"
 			   "\"subject\" and \"body\"; \"cve\"/\"id\" names the\n"
-			   "record) or an mbox, gzipped or not; prints one JSON\n"
-			   "verdict line per record. Read as a stream: one\n"
-			   "record in memory at a time"),
+			   "record), an mbox or `git log` output (any format),\n"
+			   "gzipped or not; prints one JSON verdict line per\n"
+			   "record. Read as a stream: one record in memory at a\n"
+			   "time"),
 		OPT_SIZE("max-record-size", &max_record,
 			 "with --batch: name and skip a record (JSONL line or\n"
 			 "mail) larger than SIZE (K, M, G; default 64M)"),

@@ -8,6 +8,7 @@
 #include "rules/train.h"
 #include "lib/fileio.h"
 #include "lib/json_read.h"
+#include "rules/gitlog.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <dirent.h>
@@ -1110,6 +1111,70 @@ START_TEST(quoted_paths)
 }
 END_TEST
 
+struct log_commits {
+	struct strbuf all;	/* "n:size:first line|" or "n:size:too big|" each */
+};
+
+static int collect_commit(const char *text, size_t len, unsigned n, int too_big, void *ctx)
+{
+	struct log_commits *lc = ctx;
+
+	if (too_big) {
+		ck_assert_ptr_null(text);
+		strbuf_addf(&lc->all, "%u:%zu:too big|", n, len);
+	} else {
+		strbuf_addf(&lc->all, "%u:%zu:%.*s|", n, len, (int)strcspn(text, "\n"), text);
+	}
+	return 0;
+}
+
+/* `git log` output split at its "commit <id>" lines and nowhere else: not
+ * at an indented one in a message, a "+commit" line of a diff, a short id */
+START_TEST(git_log_split)
+{
+	static const char log[] =
+		"\n"
+		"commit 1111111111111111111111111111111111111111 (HEAD -> master, tag: v1)\n"
+		"Author: A <a@b>\n\n"
+		"    x: fix a leak\n\n"
+		"    commit 2222222222222222222222222222222222222222 upstream.\n\n"
+		"diff --git a/x.c b/x.c\n@@ -1 +1 @@\n"
+		"-commit 3333333333333333333333333333333333333333\n"
+		"+commit 4444444444444444444444444444444444444444\n"
+		"commit 5555555\n"
+		"commit 6666666666666666666666666666666666666666\n"
+		"Merge: 1111111 5555555\n\n"
+		"    Merge branch 'x'\n"
+		"commit 777777777777777777777777777777777777777g\n"
+		"commit 8888888888888888888888888888888888888888";
+	struct log_commits lc = { STRBUF_INIT };
+	/* each commit's size: from its line to the next one's (the last gets
+	 * the '\n' its line lacks) */
+	size_t one = (size_t)(strstr(log, "commit 6666") - strstr(log, "commit 1111"));
+	size_t two = (size_t)(strstr(log, "commit 8888") - strstr(log, "commit 6666"));
+	char *want = xasprintf("1:%zu:commit 1111111111111111111111111111111111111111 "
+			       "(HEAD -> master, tag: v1)|2:%zu:commit "
+			       "6666666666666666666666666666666666666666|3:48:commit "
+			       "8888888888888888888888888888888888888888|", one, two);
+	char *want_cut = xasprintf("1:%zu:too big|2:%zu:commit "
+				   "6666666666666666666666666666666666666666|3:48:commit "
+				   "8888888888888888888888888888888888888888|", one, two);
+
+	ck_assert(sm_gitlog_is_header("commit 8888888888888888888888888888888888888888", 47));
+	ck_assert(!sm_gitlog_is_header("commit 8888888888888888888888888888888888888888x", 48));
+	ck_assert(!sm_gitlog_is_header("    commit 8888888888888888888888888888888888888888", 51));
+	ck_assert_int_eq(sm_gitlog_split(log, strlen(log), 1 << 20, collect_commit, &lc), 0);
+	ck_assert_str_eq(lc.all.buf, want);
+	/* over the cap: named with its size, not kept; the next one is */
+	strbuf_reset(&lc.all);
+	ck_assert_int_eq(sm_gitlog_split(log, strlen(log), 200, collect_commit, &lc), 0);
+	ck_assert_str_eq(lc.all.buf, want_cut);
+	strbuf_release(&lc.all);
+	free(want);
+	free(want_cut);
+}
+END_TEST
+
 struct names {
 	struct strbuf all;
 	unsigned n;
@@ -1403,7 +1468,7 @@ static Suite *make_suite(void)
 					 upstream_refs, json_reader, json_arrays_and_counts,
 					 repeated_headers_second_wins,
 					 numstat_input, numstat_counts_do_not_wrap, stat_input,
-					 quoted_paths, stat_line_without_path,
+					 quoted_paths, git_log_split, stat_line_without_path,
 					 diff_facts));
 	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
 					      word_boundaries, keyword_scan_is_its_definition,

@@ -144,6 +144,30 @@ grep '"id":"with"' "$TMP/files.out" | grep -q '"tiny-diff"' || fail "JSONL files
 grep '"id":"without"' "$TMP/files.out" | grep -q '"model:no-diff"' || fail "JSONL without files: $(cat "$TMP/files.out")"
 echo "classify: numstat, --stat and JSONL files read as diffs"
 
+# --- `git log` of many commits (plain, --numstat, -p --decorate, gzipped,
+#     from standard input): one verdict each, the same as `git show` gives
+git -C "$repo" rev-list v4.4..v4.5 > "$TMP/log.ids"
+for fmt in "" "--numstat" "-p --decorate"; do
+	# shellcheck disable=SC2086 # $fmt is zero to two options
+	git -C "$repo" log $fmt v4.4..v4.5 > "$TMP/log.txt"
+	"$STABLEMATE" classify -q --batch "$TMP/log.txt" | sed 's/^{"id":"\([0-9a-f]*\)".*/\1/' |
+		diff -u "$TMP/log.ids" - || fail "classify --batch of git log $fmt: not one verdict a commit"
+	gzip -c "$TMP/log.txt" | "$STABLEMATE" classify -q --batch - | sed 's/^{"id":"\([0-9a-f]*\)".*/\1/' |
+		diff -u "$TMP/log.ids" - || fail "classify --batch of gzipped git log $fmt"
+	[ "$("$STABLEMATE" classify "$TMP/log.txt" | grep -c '^  verdict: ')" = "$(wc -l < "$TMP/log.ids")" ] ||
+		fail "classify of git log $fmt: not one verdict a commit"
+done
+"$STABLEMATE" classify -q --batch "$TMP/log.txt" | sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' > "$TMP/log.scores"
+while read -r id; do
+	git -C "$repo" show "$id" | "$STABLEMATE" classify -q --json - | sed 's/.*"verdict":{"verdict":"[a-z]*","score":\(-\{0,1\}[0-9]*\).*/\1/'
+done < "$TMP/log.ids" | diff -u - "$TMP/log.scores" || fail "git log -p verdicts differ from git show's"
+rc=0
+"$STABLEMATE" classify --batch "$TMP/log.txt" --max-record-size 1K > /dev/null 2> "$TMP/log.err" || rc=$?
+[ "$rc" = 1 ] || fail "git log with commits over the cap: exit $rc"
+grep -q "log.txt: commit [0-9]* [0-9a-f]\{40\}: [0-9]* bytes, over the 1024-byte record size limit (skipped)" \
+	"$TMP/log.err" || fail "git log over the cap: $(cat "$TMP/log.err")"
+echo "classify: git log of $(wc -l < "$TMP/log.ids") commits, one verdict each, as git show gives them"
+
 # --- JSONL "files" that cannot be read as counts: named and skipped, the
 #     rest classified, exit 1; a numeric id kept; a binary file's null counts
 { echo "{\"id\": 1, \"message\": $msg, \"files\": [{\"file\": \"fw.bin\", \"added\": null, \"removed\": null}]}"

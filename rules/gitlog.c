@@ -1,0 +1,96 @@
+/* gitlog: `git log` output split into commits (see gitlog.h). */
+#include "rules/gitlog.h"
+#include "lib/util.h"
+#include <string.h>
+
+#define HEADER "commit "
+#define HEADER_LEN 7
+#define ID_LEN 40
+
+int sm_gitlog_is_header(const char *line, size_t len)
+{
+	if (len < HEADER_LEN + ID_LEN || memcmp(line, HEADER, HEADER_LEN) ||
+	    !is_lower_hex(line + HEADER_LEN, ID_LEN))
+		return 0;
+	/* the id alone, or followed by " (...)" (--decorate, "from" of -m) */
+	return len == HEADER_LEN + ID_LEN || line[HEADER_LEN + ID_LEN] == ' ';
+}
+
+void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data)
+{
+	memset(g, 0, sizeof(*g));
+	strbuf_init(&g->cur, 0);
+	g->max = max;
+	g->fn = fn;
+	g->data = data;
+}
+
+/* Hands the commit read so far to fn. */
+static int flush(struct sm_gitlog *g)
+{
+	int too_big = g->cur_len > g->max;
+	int rc;
+
+	if (!g->n)
+		return 0;	/* nothing begun yet */
+	rc = g->fn(too_big ? NULL : g->cur.buf, g->cur_len, g->n, too_big, g->data);
+	strbuf_reset(&g->cur);
+	g->cur_len = 0;
+	return rc < 0 ? rc : 0;
+}
+
+int sm_gitlog_line(struct sm_gitlog *g, const char *line, size_t len)
+{
+	if (line && sm_gitlog_is_header(line, len)) {
+		int rc = flush(g);
+
+		if (rc < 0)
+			return rc;
+		g->n++;
+		memcpy(g->id, line + HEADER_LEN, ID_LEN);
+		g->id[ID_LEN] = '\0';
+	}
+	if (!g->n)
+		return 0;
+	g->cur_len += len + 1;
+	if (line && g->cur_len <= g->max) {
+		strbuf_add(&g->cur, line, len);
+		strbuf_addch(&g->cur, '\n');
+	} else if (g->cur.alloc) {
+		strbuf_release(&g->cur);	/* too big: only its size is kept */
+	}
+	return 0;
+}
+
+int sm_gitlog_finish(struct sm_gitlog *g)
+{
+	int rc = flush(g);
+
+	g->n = 0;
+	return rc;
+}
+
+void sm_gitlog_release(struct sm_gitlog *g)
+{
+	strbuf_release(&g->cur);
+}
+
+int sm_gitlog_split(const char *text, size_t len, size_t max, sm_gitlog_fn fn, void *data)
+{
+	struct sm_gitlog g;
+	const char *p = text, *end = text + len;
+	int rc = 0;
+
+	sm_gitlog_init(&g, max, fn, data);
+	while (p < end && rc >= 0) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		rc = sm_gitlog_line(&g, p, n);
+		p += n + 1;
+	}
+	if (rc >= 0)
+		rc = sm_gitlog_finish(&g);
+	sm_gitlog_release(&g);
+	return rc;
+}
