@@ -1,7 +1,9 @@
 /* libFuzzer target: the commit/mail text parser (stable tags, trailers,
- * Fixes:, upstream references, diff statistics) and the classifier. */
+ * Fixes:, upstream references, diff statistics), the classifier, and the
+ * split of `git log` output into commits. */
 #include "fuzz/fuzz.h"
 #include "rules/classify.h"
+#include "rules/gitlog.h"
 #include "lib/util.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +17,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_commit: %s\n", sm_last_error());
 		abort();
 	}
+	return 0;
+}
+
+/* a commit of the split: parsed, as classify --batch parses it */
+static int parse_log_commit(const char *text, size_t len, unsigned n, int too_big, void *ctx)
+{
+	struct sm_commit c;
+
+	(void)n, (void)ctx;
+	if (!too_big && !sm_commit_parse(&c, text, len))
+		sm_commit_release(&c);
 	return 0;
 }
 
@@ -33,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sm_commit_parse_message(&c, text, size);
 	sm_commit_release(&c);
+	sm_gitlog_split(text, size, 4096, parse_log_commit, NULL);
 	free(text);
 	return 0;
 }
