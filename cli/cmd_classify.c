@@ -428,6 +428,17 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 	return 0;
 }
 
+/* Appends the line at p to sb, without its "\n" or "\r\n"; returns the
+ * next line, or NULL at the end. */
+static char *add_line(struct strbuf *sb, char *p)
+{
+	char *nl = strchr(p, '\n');
+	size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+	strbuf_add(sb, p, n && p[n - 1] == '\r' ? n - 1 : n);
+	return nl ? nl + 1 : NULL;
+}
+
 /* --tags: every stable tag line of a file, as parsed. */
 static int list_tags(const char *path)
 {
@@ -435,19 +446,16 @@ static int list_tags(const char *path)
 
 	if (read_file(path, &buf))
 		return cli_fail("classify");
-	for (char *p = buf.buf; p && *p; ) {
-		char *nl = strchr(p, '\n');
+	for (char *p = buf.buf + utf8_bom_len(buf.buf, buf.len); p && *p; ) {
 		struct sm_stable_tag t;
 		char a[32] = "-", b[32] = "-";
 
 		strbuf_reset(&line);
-		strbuf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
-		p = nl ? nl + 1 : NULL;
-		while (p && (*p == ' ' || *p == '\t') && p[strspn(p, " \t")] != '\n') {
-			nl = strchr(p, '\n');
+		p = add_line(&line, p);
+		/* a line folded onto the next; a line of blanks ends it */
+		while (p && (*p == ' ' || *p == '\t') && !strchr("\r\n", p[strspn(p, " \t")])) {
 			strbuf_addch(&line, ' ');
-			strbuf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
-			p = nl ? nl + 1 : NULL;
+			p = add_line(&line, p);
 		}
 		if (!sm_stable_tag_parse(line.buf, &t))
 			continue;

@@ -10,6 +10,13 @@ fixture=$SM_SRCDIR/tests/fixtures/rules/stable-tags-wild.txt
 grep -v '^#' "$fixture" | cut -f5 | "$STABLEMATE" classify --tags > "$TMP/wild.got"
 grep -v '^#' "$fixture" | diff -u - "$TMP/wild.got" || fail "stable-tag fixture parsed differently"
 echo "wild forms: $(wc -l < "$TMP/wild.got") tags parsed as expected"
+# the same with CRLF line ends and a byte-order mark: no "\r" in the tag
+# read, the first line's tag found, a blank line of "\r" ends a fold
+grep -v '^#' "$fixture" | cut -f5 | sed 's/$/\r/' | sed '1s/^/\xef\xbb\xbf/' |
+	"$STABLEMATE" classify --tags | diff -u "$TMP/wild.got" - || fail "--tags of CRLF text differs"
+printf 'Cc: stable@vger.kernel.org #\r\n  5.10+\r\n \r\n  6.1+\r\n' | "$STABLEMATE" classify --tags |
+	grep -qxP 'from\t5.10\t-\t-\tCc: stable@vger.kernel.org #   5.10\+' || fail "--tags: a CRLF fold"
+echo "wild forms with CRLF and a byte-order mark: the same"
 
 [ -d "$SHARED/corpus" ] || skip "no ../shared corpus here"
 # Gather text: maildirs and mboxes as they are, gzipped mboxes unpacked, and
