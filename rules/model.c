@@ -150,14 +150,18 @@ int sm_model_load(struct sm_model **out, const char *path)
 	m->slots = xcalloc(slots, sizeof(*m->slots));
 	m->name_at = xcalloc(slots, sizeof(*m->name_at));
 	m->mask = slots - 1;
-	for (char *line = sb.buf, *nl; line && *line; line = nl) {
-		char *key, *val;
+	for (char *line = sb.buf + utf8_bom_len(sb.buf, sb.len), *nl; line && *line; line = nl) {
+		char *key, *val, *end;
 		double d;
 
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl++ = '\0';
 		lineno++;
+		/* trailing blanks, "\r" of a file written on Windows among them,
+		 * are no part of a feature's name */
+		for (end = line + strlen(line); end > line && isspace((unsigned char)end[-1]);)
+			*--end = '\0';
 		while (*line == ' ' || *line == '\t')
 			line++;
 		if (!*line || *line == '#')

@@ -59,7 +59,7 @@ static int for_each_line(struct sm_rules *r, const char *dir, const char *name, 
 		strbuf_release(&sb);
 		return -1;
 	}
-	for (char *line = sb.buf, *nl; line && *line; line = nl) {
+	for (char *line = sb.buf + utf8_bom_len(sb.buf, sb.len), *nl; line && *line; line = nl) {
 		char *end;
 
 		nl = strchr(line, '\n');

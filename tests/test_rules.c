@@ -1348,6 +1348,55 @@ START_TEST(model_scores_and_explains)
 }
 END_TEST
 
+/* The shipped rules as an editor on Windows saves them: a byte-order mark
+ * and CRLF line ends. The model's names kept their "\r" and matched no
+ * feature, its "format" line was refused; the verdict must not change. */
+START_TEST(rules_files_with_crlf_and_bom)
+{
+	static const char *const files[] = { "keywords.rules", "authors.rules", "thresholds.rules",
+					     "model.rules" };
+	char *dir = make_temp_dir("sm-rules-crlf");
+	struct strbuf seed = STRBUF_INIT;
+	struct sm_rules *r = NULL;
+	struct sm_commit c;
+	struct sm_verdict want, got;
+
+	ck_assert_ptr_nonnull(dir);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+		char *name = xasprintf("rules/%s", files[i]);
+
+		ck_assert(read_file(srcdir_path(name), &in) == 0);
+		strbuf_addstr(&out, "\xef\xbb\xbf");
+		for (size_t k = 0; k < in.len; k++) {
+			if (in.buf[k] == '\n')
+				strbuf_addch(&out, '\r');
+			strbuf_addch(&out, in.buf[k]);
+		}
+		write_rules_file(dir, files[i], out.buf);
+		strbuf_release(&in);
+		strbuf_release(&out);
+		free(name);
+	}
+	ck_assert_msg(sm_rules_load(&r, dir) == 0, "%s", sm_last_error());
+	ck_assert(read_file(srcdir_path("sample/commits/seed-e4ec8cc8039a.patch"), &seed) == 0);
+	ck_assert_int_eq(sm_commit_parse(&c, seed.buf, seed.len), 0);
+	sm_classify(rules, &c, NULL, &want);
+	sm_classify(r, &c, NULL, &got);
+	ck_assert_int_eq(got.score, want.score);
+	ck_assert_uint_eq(got.nr_reasons, want.nr_reasons);
+	for (size_t i = 0; i < got.nr_reasons; i++)
+		ck_assert_str_eq(got.reasons[i].code, want.reasons[i].code);
+	sm_verdict_release(&want);
+	sm_verdict_release(&got);
+	sm_commit_release(&c);
+	strbuf_release(&seed);
+	sm_rules_free(r);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(model_file_errors)
 {
 	char *dir = rules_dir_with_model("format stablemate-model 1\nbias -1\ncandidate 0.5\n"
@@ -1481,6 +1530,7 @@ static Suite *make_suite(void)
 					      fuzz_regressions, features_of_a_commit,
 					      stat_cut_path_has_no_directory,
 					      model_scores_and_explains, model_file_errors,
+					      rules_files_with_crlf_and_bom,
 					      train_is_deterministic));
 	tcase_add_checked_fixture(t, setup_rules, teardown_rules);
 	return s;
