@@ -899,6 +899,8 @@ int sm_bot_config_smtp_password(const struct sm_bot_config *c, char **out)
 		nl = strchr(sb.buf, '\n');
 		if (nl)
 			strbuf_setlen(&sb, (size_t)(nl - sb.buf));
+		if (sb.len && sb.buf[sb.len - 1] == '\r')
+			strbuf_setlen(&sb, sb.len - 1);	/* written on Windows: no part of it */
 		*out = strbuf_detach(&sb, NULL);
 		return 0;
 	}

@@ -429,6 +429,13 @@ START_TEST(password_file_mode_warning)
 	free(pw);
 	chmod(pwfile, 0600);
 	ck_assert_int_eq(sm_bot_config_smtp_password(&c, &pw), 0);
+	ck_assert_str_eq(pw, "letmein");
+	free(pw);
+	/* written on Windows: the "\r" is no part of the password */
+	ck_assert_int_eq(write_file_atomic(pwfile, "letmein\r\n", 9), 0);
+	chmod(pwfile, 0600);
+	ck_assert_int_eq(sm_bot_config_smtp_password(&c, &pw), 0);
+	ck_assert_str_eq(pw, "letmein");
 	free(pw);
 	dup2(saved, 2);
 	close(fd);
