@@ -114,6 +114,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 			    sm_version_str(&o->tree.version, tv, sizeof(tv)) : NULL);
 		json_string(w, "upstream", c->upstream_sha);
 		sm_commit_tags_json(c, w);
+		sm_commit_diff_json(c, w);
 		sm_verdict_json(v, w, "verdict");
 		json_object_end(w);
 		cli_json_end(&j);

@@ -425,6 +425,36 @@ void sm_commit_release(struct sm_commit *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void sm_commit_diff_json(const struct sm_commit *c, struct json_writer *w)
+{
+	const struct sm_diffstat *d = &c->diff;
+
+	if (!c->has_diff) {
+		json_null(w, "diff");
+		return;
+	}
+	json_object_begin(w, "diff");
+	json_string(w, "from", d->from_stat ? "numstat" : "diff");
+	json_int(w, "added", d->added);
+	json_int(w, "removed", d->removed);
+	json_array_begin(w, "files");
+	for (size_t i = 0; i < c->nr_files; i++) {
+		const struct sm_diff_file *f = &c->files[i];
+
+		json_object_begin(w, NULL);
+		json_string(w, "file", f->path);
+		json_int(w, "added", f->added);
+		json_int(w, "removed", f->removed);
+		if (f->is_new)
+			json_bool(w, "new", 1);
+		if (f->is_deleted)
+			json_bool(w, "deleted", 1);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+}
+
 void sm_commit_tags_json(const struct sm_commit *c, struct json_writer *w)
 {
 	char a[32];

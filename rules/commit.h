@@ -113,6 +113,11 @@ void sm_commit_release(struct sm_commit *c);
  * comment) and fixes[] (sha, subject, problem). */
 struct json_writer;
 void sm_commit_tags_json(const struct sm_commit *c, struct json_writer *w);
+/* "diff": what was read of the change, null without one: "from" ("diff",
+ * or "numstat" for numstat, --stat or JSONL "files" input), the totals,
+ * and "files" as JSONL input gives them ({"file", "added", "removed"},
+ * "new"/"deleted" when so), so the output can be fed back. */
+void sm_commit_diff_json(const struct sm_commit *c, struct json_writer *w);
 
 /* The first trailer with key (case-insensitive), or NULL. */
 const struct sm_trailer *sm_commit_trailer(const struct sm_commit *c, const char *key);

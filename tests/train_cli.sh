@@ -133,7 +133,15 @@ git -C "$repo" show "$W3" > "$TMP/full.txt"
 for f in numstat stat full; do
 	"$STABLEMATE" classify --json "$TMP/$f.txt" > "$TMP/$f.out"
 	grep -q '"code":"model:no-diff"' "$TMP/$f.out" && fail "$f: the diff's size was not read"
+	# "diff" says what was read: the same files from each input
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["diff"]
+print(d["from"], d["added"] + d["removed"], " ".join(f["file"] for f in d["files"]))' \
+		"$TMP/$f.out" > "$TMP/$f.diff"
 done
+git -C "$repo" show --format= --numstat "$W3" | awk '{ n += $1 + $2; p = p " " $3 } END { print n p }' > "$TMP/want.diff"
+[ "$(cat "$TMP/numstat.diff")" = "numstat $(cat "$TMP/want.diff")" ] || fail "numstat diff: $(cat "$TMP/numstat.diff")"
+[ "$(cat "$TMP/full.diff")" = "diff $(cat "$TMP/want.diff")" ] || fail "full diff: $(cat "$TMP/full.diff")"
+[ "$(cut -d' ' -f3- "$TMP/stat.diff")" = "$(cut -d' ' -f2- "$TMP/want.diff")" ] || fail "stat diff: $(cat "$TMP/stat.diff")"
 grep -q '"code":"model:no-diff"' < <(git -C "$repo" log -1 --format=%B "$W3" | "$STABLEMATE" classify --json) ||
 	fail "a bare message should be scored as lacking a diff"
 msg=$(git -C "$repo" log -1 --format=%B "$W3" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')
