@@ -47,7 +47,7 @@ static const struct sm_usage usage = {
 struct train_cli {
 	struct sm_rules *rules;
 	struct sm_trainset set;
-	unsigned skipped, unlabelled;
+	unsigned skipped, unlabelled, without_id;
 	struct sm_progress *progress;	/* lib/progress.h, or NULL */
 };
 
@@ -149,7 +149,9 @@ static int add_message(struct train_cli *t, const struct labels *labels, const c
 		t->skipped++;
 		return 0;
 	}
-	if (!c.id || strlen(c.id) != 40 || !(rc = label_of(labels, c.id, tsv, &label)))
+	if (!c.id || strlen(c.id) != 40)
+		t->unlabelled++, t->without_id++;
+	else if (!(rc = label_of(labels, c.id, tsv, &label)))
 		t->unlabelled++;
 	else if (rc > 0)
 		sm_trainset_add(&t->set, t->rules, &c, (int)label);
@@ -194,6 +196,9 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	}
 	if (start && add_message(t, &labels, tsv, start, (size_t)(end - start)))
 		ret = -1;
+	else if (!t->set.nr_docs && t->without_id == t->unlabelled)
+		ret = sm_error("%s: no message names its commit (the \"From <40-digit id>\" line "
+			       "git format-patch writes): nothing to look up in %s", mbox, tsv);
 	else if (!t->set.nr_docs)
 		ret = sm_error("%s: no message of it is labelled in %s", mbox, tsv);
 	/* base names: the file says what, not where on one machine */

@@ -113,6 +113,13 @@ if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/cve.tsv" -o "$TMP/x.r
 	fail "a label for no commit id was accepted"
 fi
 grep -q 'cve.tsv:2: "CVE-2024-1" is not a commit id' "$TMP/c.err" || fail "non-id: $(cat "$TMP/c.err")"
+# list mail, not git format-patch's: no "From <id>" line to look up
+printf 'From a@b Mon Jul  1 09:00:00 2024\nSubject: [PATCH] x: fix\n\nbody\n' > "$TMP/list.mbox"
+if "$STABLEMATE" train --mbox "$TMP/list.mbox" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+	fail "an mbox without commit ids was trained on"
+fi
+grep -q 'list.mbox: no message names its commit (the "From <40-digit id>" line git format-patch writes)' \
+	"$TMP/c.err" || fail "no ids: $(cat "$TMP/c.err")"
 [ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
 echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts and non-ids named"
 # a fit that diverges (no pull, a huge step) would write a file classify
