@@ -227,7 +227,8 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 		return 0;
 	}
 	/* git format-patch's separator "From <sha> Mon Sep 17 ..." names the commit */
-	if (!c.id && strlen(m->from) > 40 && m->from[40] == ' ' && is_hex_string(m->from, 40))
+	if (!c.id && !c.is_cover_letter && strlen(m->from) > 40 && m->from[40] == ' ' &&
+	    is_hex_string(m->from, 40))
 		c.id = xstrndup(m->from, 40);
 	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
 	batch_line(b->o, NULL, &c, &v, &b->out);

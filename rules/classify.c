@@ -481,6 +481,10 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 			       d->id_table_lines == 1 ? "y" : "ies");
 }
 
+/* A series' cover letter tells of the patches after it; each is judged
+ * on its own. */
+#define COVER_LETTER "the cover letter of a series ([PATCH 0/N]), not a patch"
+
 /* The verdict with the learned model: its weights score, the hard rules
  * (merge, stable tags, diff vetoes) stay on top. The model's reasons are
  * explained into v, or copied from model when one is given
@@ -491,6 +495,8 @@ static void classify_with_model(const struct sm_rules *r, const struct sm_commit
 {
 	if (c->is_merge)
 		sm_verdict_veto(v, "merge", "merge commit");
+	if (c->is_cover_letter)
+		sm_verdict_veto(v, "cover-letter", COVER_LETTER);
 	classify_stable_tags(r, c, tree, v, 0);
 	if (model)
 		sm_verdict_add_reasons(v, model);
@@ -542,6 +548,8 @@ static void classify(const struct sm_rules *r, const struct sm_commit *c,
 	}
 	if (c->is_merge)
 		sm_verdict_veto(v, "merge", "merge commit");
+	if (c->is_cover_letter)
+		sm_verdict_veto(v, "cover-letter", COVER_LETTER);
 	classify_stable_tags(r, c, tree, v, 1);
 	classify_fixes(r, c, v);
 	classify_keywords(r, c, v);

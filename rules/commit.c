@@ -224,8 +224,30 @@ int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len)
 	return 0;
 }
 
-/* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes. */
-static char *strip_subject_prefixes(const char *s)
+/* Does the bracket tag s[0..n) ("PATCH v2 0/7", "RFC PATCH net 00/12")
+ * number its mail 0 of N, as a cover letter is? */
+static int numbers_cover(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = i, zeros = 0;
+
+		if (i && s[i - 1] != ' ')
+			continue;
+		while (k < n && s[k] == '0')
+			k++, zeros++;
+		if (!zeros || k >= n || s[k] != '/' || k + 1 >= n || !isdigit((unsigned char)s[k + 1]))
+			continue;
+		for (k++; k < n && isdigit((unsigned char)s[k]); k++)
+			;
+		if (k == n || s[k] == ' ')
+			return 1;
+	}
+	return 0;
+}
+
+/* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes;
+ * *cover is set when a tag numbers the mail 0 of N. */
+static char *strip_subject_prefixes(const char *s, int *cover)
 {
 	for (;;) {
 		while (isspace((unsigned char)*s))
@@ -235,6 +257,7 @@ static char *strip_subject_prefixes(const char *s)
 
 			if (!close)
 				break;
+			*cover |= numbers_cover(s + 1, (size_t)(close - s - 1));
 			s = close + 1;
 			continue;
 		}
@@ -330,7 +353,8 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			char *v = header_value(hdr.buf, hdr.len, 8);
 
 			free(mail_subject);	/* a second Subject: wins */
-			mail_subject = strip_subject_prefixes(v);
+			c->is_cover_letter = 0;
+			mail_subject = strip_subject_prefixes(v, &c->is_cover_letter);
 			free(v);
 		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
 			c->is_merge = 1;
@@ -374,6 +398,11 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		stat = sm_find_stat_block(body_start, end);
 		if (stat && git_format && stat > body_start && (stat[0] == ' ' && stat[1] == ' '))
 			stat = NULL;
+	}
+	if (c->is_cover_letter) {
+		/* format-patch names the series' tip in a cover's "From <id>" */
+		free(c->id);
+		c->id = NULL;
 	}
 	if (mail_subject) {
 		/* The mail's Subject is the commit subject; the body is the rest.

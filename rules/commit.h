@@ -80,6 +80,9 @@ struct sm_commit {
 	char *upstream_sha;	/* "commit X upstream.", "[ Upstream commit X ]", ... */
 	char *reverts_sha;	/* "This reverts commit X." */
 	int is_merge;		/* "Merge ..." subject or more than one parent */
+	int is_cover_letter;	/* a mail "[PATCH 0/N]": a series' cover, no commit
+				 * (the id of format-patch's "From <id>" line,
+				 * the series' tip, is not kept) */
 	int has_diff;
 	struct sm_diffstat diff;
 	struct sm_diff_file *files;	/* in diff order */

@@ -1111,6 +1111,52 @@ START_TEST(quoted_paths)
 }
 END_TEST
 
+/* A series' cover letter is no commit: "[PATCH ... 0/N]" in any form is
+ * one (and format-patch's "From <id>" of it, the series' tip, is not its
+ * id); the verdict is a veto */
+START_TEST(cover_letters)
+{
+	static const struct {
+		const char *subject;
+		int cover;
+	} cases[] = {
+		{ "[PATCH 0/2] hwmon: Add new pwmX_fan_channel attribute", 1 },
+		{ "[PATCH v3 RESEND 0/6] Add support for upcoming chips", 1 },
+		{ "[PATCH 6.1 000/150] 6.1.50-rc1 review", 1 },
+		{ "[RFC PATCH net-next 00/12] net: a series", 1 },
+		{ "[PATCH 0/1]", 1 },
+		{ "Re: [PATCH v2 0/3] x: y", 1 },
+		{ "[PATCH 10/20] x: fix a leak", 0 },
+		{ "[PATCH 1/2] x: fix a leak", 0 },
+		{ "[PATCH] x: handle a 0/1 ratio", 0 },
+		{ "[PATCH v2] x: 0/3 of them", 0 },
+		{ "[PATCH net 0/] x", 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *mail = xasprintf("From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+				       "From: A <a@b>\nSubject: %s\n\nThe series fixes a leak.\n",
+				       cases[i].subject);
+		struct sm_commit c;
+		struct sm_verdict v;
+
+		ck_assert_int_eq(sm_commit_parse(&c, mail, strlen(mail)), 0);
+		ck_assert_msg(c.is_cover_letter == cases[i].cover, "%s", cases[i].subject);
+		if (cases[i].cover)
+			ck_assert_ptr_null(c.id);
+		else
+			ck_assert_str_eq(c.id, "1111111111111111111111111111111111111111");
+		sm_classify(rules, &c, NULL, &v);
+		ck_assert_int_eq(sm_verdict_has(&v, "cover-letter"), cases[i].cover);
+		if (cases[i].cover)
+			ck_assert_int_eq(v.kind, SM_REJECT);
+		sm_verdict_release(&v);
+		sm_commit_release(&c);
+		free(mail);
+	}
+}
+END_TEST
+
 struct log_commits {
 	struct strbuf all;	/* "n:size:first line|" or "n:size:too big|" each */
 };
@@ -1528,7 +1574,7 @@ static Suite *make_suite(void)
 					      feature_not_flagged, bad_rules_file_names_line,
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
-					      stat_cut_path_has_no_directory,
+					      stat_cut_path_has_no_directory, cover_letters,
 					      model_scores_and_explains, model_file_errors,
 					      rules_files_with_crlf_and_bom,
 					      train_is_deterministic));
