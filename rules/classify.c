@@ -481,9 +481,19 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 			       d->id_table_lines == 1 ? "y" : "ies");
 }
 
-/* A series' cover letter tells of the patches after it; each is judged
- * on its own. */
+/* A series' cover letter tells of the patches after it, and a reply
+ * without a diff of the patch it answers; each patch is judged on its own
+ * (a reply with a diff, a revised patch inline, is one). */
 #define COVER_LETTER "the cover letter of a series ([PATCH 0/N]), not a patch"
+#define REPLY "a reply with no diff of its own, not a patch"
+
+static void mail_vetoes(const struct sm_commit *c, struct sm_verdict *v)
+{
+	if (c->is_cover_letter)
+		sm_verdict_veto(v, "cover-letter", COVER_LETTER);
+	else if (c->is_reply && !c->has_diff)
+		sm_verdict_veto(v, "reply", REPLY);
+}
 
 /* The verdict with the learned model: its weights score, the hard rules
  * (merge, stable tags, diff vetoes) stay on top. The model's reasons are
@@ -495,8 +505,7 @@ static void classify_with_model(const struct sm_rules *r, const struct sm_commit
 {
 	if (c->is_merge)
 		sm_verdict_veto(v, "merge", "merge commit");
-	if (c->is_cover_letter)
-		sm_verdict_veto(v, "cover-letter", COVER_LETTER);
+	mail_vetoes(c, v);
 	classify_stable_tags(r, c, tree, v, 0);
 	if (model)
 		sm_verdict_add_reasons(v, model);
@@ -548,8 +557,7 @@ static void classify(const struct sm_rules *r, const struct sm_commit *c,
 	}
 	if (c->is_merge)
 		sm_verdict_veto(v, "merge", "merge commit");
-	if (c->is_cover_letter)
-		sm_verdict_veto(v, "cover-letter", COVER_LETTER);
+	mail_vetoes(c, v);
 	classify_stable_tags(r, c, tree, v, 1);
 	classify_fixes(r, c, v);
 	classify_keywords(r, c, v);

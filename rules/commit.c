@@ -246,8 +246,9 @@ static int numbers_cover(const char *s, size_t n)
 }
 
 /* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes;
- * *cover is set when a tag numbers the mail 0 of N. */
-static char *strip_subject_prefixes(const char *s, int *cover)
+ * *cover is set when a tag numbers the mail 0 of N, *reply when "Re:",
+ * "Aw:" or "Fwd:" is among them. */
+static char *strip_subject_prefixes(const char *s, int *cover, int *reply)
 {
 	for (;;) {
 		while (isspace((unsigned char)*s))
@@ -261,7 +262,8 @@ static char *strip_subject_prefixes(const char *s, int *cover)
 			s = close + 1;
 			continue;
 		}
-		if (istarts_with(s, "re:") || istarts_with(s, "fwd:")) {
+		if (istarts_with(s, "re:") || istarts_with(s, "aw:") || istarts_with(s, "fwd:")) {
+			*reply = 1;
 			s = strchr(s, ':') + 1;
 			continue;
 		}
@@ -353,8 +355,8 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			char *v = header_value(hdr.buf, hdr.len, 8);
 
 			free(mail_subject);	/* a second Subject: wins */
-			c->is_cover_letter = 0;
-			mail_subject = strip_subject_prefixes(v, &c->is_cover_letter);
+			c->is_cover_letter = c->is_reply = 0;
+			mail_subject = strip_subject_prefixes(v, &c->is_cover_letter, &c->is_reply);
 			free(v);
 		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
 			c->is_merge = 1;

@@ -83,6 +83,7 @@ struct sm_commit {
 	int is_cover_letter;	/* a mail "[PATCH 0/N]": a series' cover, no commit
 				 * (the id of format-patch's "From <id>" line,
 				 * the series' tip, is not kept) */
+	int is_reply;		/* a mail "Re:", "Aw:" or "Fwd:" */
 	int has_diff;
 	struct sm_diffstat diff;
 	struct sm_diff_file *files;	/* in diff order */

@@ -1113,8 +1113,9 @@ END_TEST
 
 /* A series' cover letter is no commit: "[PATCH ... 0/N]" in any form is
  * one (and format-patch's "From <id>" of it, the series' tip, is not its
- * id); the verdict is a veto */
-START_TEST(cover_letters)
+ * id); the verdict is a veto. So is a reply without a diff; a reply with
+ * one (a revised patch inline) is judged. */
+START_TEST(cover_letters_and_replies)
 {
 	static const struct {
 		const char *subject;
@@ -1153,6 +1154,31 @@ START_TEST(cover_letters)
 		sm_verdict_release(&v);
 		sm_commit_release(&c);
 		free(mail);
+	}
+	{
+		static const char *const replies[] = {
+			"From: A <a@b>\nSubject: Re: [PATCH] net: fix a leak\n\n> It leaks.\nReviewed-by: B <b@c>\n",
+			"From: A <a@b>\nSubject: AW: [PATCH] net: fix a leak\n\nThanks.\n",
+			"From: A <a@b>\nSubject: Fwd: [PATCH] net: fix a leak\n\nFor you.\n",
+			"From: A <a@b>\nSubject: Re: [PATCH] net: fix a leak\n\nLike this:\n\n---\n"
+			"diff --git a/x.c b/x.c\n@@ -1 +1,2 @@\n a\n+\tkfree(p);\n",
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(replies); i++) {
+			struct sm_commit c;
+			struct sm_verdict v;
+			int vetoed = i < 3;
+
+			ck_assert_int_eq(sm_commit_parse(&c, replies[i], strlen(replies[i])), 0);
+			ck_assert(c.is_reply);
+			ck_assert_str_eq(c.subject, "net: fix a leak");
+			sm_classify(rules, &c, NULL, &v);
+			ck_assert_msg(sm_verdict_has(&v, "reply") == vetoed, "%s", replies[i]);
+			if (vetoed)
+				ck_assert_int_eq(v.kind, SM_REJECT);
+			sm_verdict_release(&v);
+			sm_commit_release(&c);
+		}
 	}
 }
 END_TEST
@@ -1574,7 +1600,7 @@ static Suite *make_suite(void)
 					      feature_not_flagged, bad_rules_file_names_line,
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
-					      stat_cut_path_has_no_directory, cover_letters,
+					      stat_cut_path_has_no_directory, cover_letters_and_replies,
 					      model_scores_and_explains, model_file_errors,
 					      rules_files_with_crlf_and_bom,
 					      train_is_deterministic));
