@@ -6,6 +6,7 @@
 #define HEADER "commit "
 #define HEADER_LEN 7
 #define ID_LEN 40
+#define KEEP_ALLOC (1 << 20)	/* a buffer kept from commit to commit, at most */
 
 int sm_gitlog_is_header(const char *line, size_t len)
 {
@@ -34,7 +35,10 @@ static int flush(struct sm_gitlog *g)
 	if (!g->n)
 		return 0;	/* nothing begun yet */
 	rc = g->fn(too_big ? NULL : g->cur.buf, g->cur_len, g->n, too_big, g->data);
-	strbuf_reset(&g->cur);
+	if (g->cur.alloc > KEEP_ALLOC)
+		strbuf_release(&g->cur);	/* a big commit's memory is not kept for the rest */
+	else
+		strbuf_reset(&g->cur);
 	g->cur_len = 0;
 	return rc < 0 ? rc : 0;
 }
