@@ -398,6 +398,9 @@ const char *sm_find_stat_block(const char *text, const char *end)
 		const char *path;
 		size_t pl;
 
+		if (n && p[n - 1] == '\r')
+			n--;
+
 		if (numstat_line(p, n, &a, &r, &path, &pl) || stat_line(p, n, &a, &r, &path, &pl) ||
 		    summary_line(p, n, &a, &r))
 			return p;
@@ -421,6 +424,8 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
 		const char *path;
 		size_t pl;
 
+		if (n && p[n - 1] == '\r')
+			n--;	/* a CRLF file: the path ends before it */
 		if (n >= 11 && !memcmp(p, "diff --git ", 11))
 			break;
 		if (numstat_line(p, n, &a, &r, &path, &pl) || stat_line(p, n, &a, &r, &path, &pl))
@@ -468,7 +473,8 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		pos = nl ? nl + 1 : end;
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
 			strbuf_reset(&path);
-			header_path(s + 11, n - 11, &path);
+			/* a CRLF file's "\r" is no part of the path */
+			header_path(s + 11, n - 11 - (s[n - 1] == '\r'), &path);
 			in_hunk = 0;
 			kind = classify_path(path.buf, path.len);
 			cur = add_file(c, path.buf, path.len);

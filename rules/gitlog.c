@@ -13,8 +13,10 @@ int sm_gitlog_is_header(const char *line, size_t len)
 	if (len < HEADER_LEN + ID_LEN || memcmp(line, HEADER, HEADER_LEN) ||
 	    !is_lower_hex(line + HEADER_LEN, ID_LEN))
 		return 0;
-	/* the id alone, or followed by " (...)" (--decorate, "from" of -m) */
-	return len == HEADER_LEN + ID_LEN || line[HEADER_LEN + ID_LEN] == ' ';
+	/* the id alone (a CRLF file's "\r" after it), or followed by " (...)"
+	 * (--decorate, "from" of -m) */
+	return len == HEADER_LEN + ID_LEN || line[HEADER_LEN + ID_LEN] == ' ' ||
+	       (len == HEADER_LEN + ID_LEN + 1 && line[HEADER_LEN + ID_LEN] == '\r');
 }
 
 void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data)

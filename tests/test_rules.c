@@ -1235,6 +1235,7 @@ START_TEST(git_log_split)
 	ck_assert(sm_gitlog_is_header("commit 8888888888888888888888888888888888888888", 47));
 	ck_assert(!sm_gitlog_is_header("commit 8888888888888888888888888888888888888888x", 48));
 	ck_assert(!sm_gitlog_is_header("    commit 8888888888888888888888888888888888888888", 51));
+	ck_assert(sm_gitlog_is_header("commit 8888888888888888888888888888888888888888\r", 48));
 	ck_assert_int_eq(sm_gitlog_split(log, strlen(log), 1 << 20, collect_commit, &lc), 0);
 	ck_assert_str_eq(lc.all.buf, want);
 	/* over the cap: named with its size, not kept; the next one is */

@@ -176,6 +176,16 @@ done
 while read -r id; do
 	git -C "$repo" show "$id" | "$STABLEMATE" classify -q --json - | sed 's/.*"verdict":{"verdict":"[a-z]*","score":\(-\{0,1\}[0-9]*\).*/\1/'
 done < "$TMP/log.ids" | diff -u - "$TMP/log.scores" || fail "git log -p verdicts differ from git show's"
+# the same output saved with CRLF line ends: the same scores (the "\r" was
+# once part of each path and made --stat lines unreadable)
+for fmt in "-p" "--numstat" "--stat"; do
+	git -C "$repo" log $fmt v4.4..v4.5 > "$TMP/lf.txt"
+	sed 's/$/\r/' "$TMP/lf.txt" > "$TMP/crlf.txt"
+	for f in lf crlf; do
+		"$STABLEMATE" classify -q --batch "$TMP/$f.txt" | sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' > "$TMP/$f.scores"
+	done
+	cmp -s "$TMP/lf.scores" "$TMP/crlf.scores" || fail "git log $fmt with CRLF: other scores"
+done
 rc=0
 "$STABLEMATE" classify --batch "$TMP/log.txt" --max-record-size 1K > /dev/null 2> "$TMP/log.err" || rc=$?
 [ "$rc" = 1 ] || fail "git log with commits over the cap: exit $rc"
