@@ -131,21 +131,28 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		       v->reasons[i].text);
 }
 
+/* Judges c, prints the verdict with every reason, and releases c. */
+static void judge_and_print(const struct classify_opts *o, struct sm_commit *c)
+{
+	struct sm_verdict v;
+
+	sm_classify(o->rules, c, &o->tree, &v);
+	print_one(o, c, &v);
+	sm_verdict_release(&v);
+	sm_commit_release(c);
+}
+
 static int classify_text(const char *text, size_t len, void *ctx)
 {
 	struct classify_opts *o = ctx;
 	struct sm_commit c;
-	struct sm_verdict v;
 
 	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
 		sm_warn("%s: message %u: %s (skipped)", o->path, o->nr_mails, sm_last_error());
 		o->nr_bad++;
 		return 0;
 	}
-	sm_classify(o->rules, &c, &o->tree, &v);
-	print_one(o, &c, &v);
-	sm_verdict_release(&v);
-	sm_commit_release(&c);
+	judge_and_print(o, &c);
 	return 0;
 }
 
@@ -208,11 +215,22 @@ struct batch_ctx {
 	struct strbuf scratch;	/* the id decoded, an error */
 };
 
+/* Judges c for the batch (reason codes only), prints its line, and
+ * releases c. id names the record when c has none of its own. */
+static void batch_judge(struct batch_ctx *b, const char *id, struct sm_commit *c)
+{
+	struct sm_verdict v;
+
+	sm_classify_codes(b->o->rules, c, &b->o->tree, &v);
+	batch_line(b->o, id, c, &v, &b->out);
+	sm_verdict_release(&v);
+	sm_commit_release(c);
+}
+
 static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 {
 	struct batch_ctx *b = ctx;
 	struct sm_commit c;
-	struct sm_verdict v;
 
 	b->records++;
 	if (m->too_big) {
@@ -230,10 +248,7 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	if (!c.id && !c.is_cover_letter && strlen(m->from) > 40 && m->from[40] == ' ' &&
 	    is_hex_string(m->from, 40))
 		c.id = xstrndup(m->from, 40);
-	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
-	batch_line(b->o, NULL, &c, &v, &b->out);
-	sm_verdict_release(&v);
-	sm_commit_release(&c);
+	batch_judge(b, NULL, &c);
 	return 0;
 }
 
@@ -308,7 +323,6 @@ static int batch_log_commit(const char *text, size_t len, unsigned n, int too_bi
 {
 	struct batch_ctx *b = ctx;
 	struct sm_commit c;
-	struct sm_verdict v;
 
 	b->records++;
 	if (too_big) {
@@ -322,10 +336,7 @@ static int batch_log_commit(const char *text, size_t len, unsigned n, int too_bi
 		b->bad++;
 		return 0;
 	}
-	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
-	batch_line(b->o, NULL, &c, &v, &b->out);
-	sm_verdict_release(&v);
-	sm_commit_release(&c);
+	batch_judge(b, NULL, &c);
 	return 0;
 }
 
@@ -377,7 +388,6 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 	int found[7];
 	const char *m;
 	struct sm_commit c;
-	struct sm_verdict v;
 	int rc;
 
 	if (!too_long && is_blank(line, n))
@@ -423,10 +433,7 @@ static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too
 		b->bad++;
 		return 0;
 	}
-	sm_classify_codes(b->o->rules, &c, &b->o->tree, &v);
-	batch_line(b->o, id->len ? id->buf : NULL, &c, &v, &b->out);
-	sm_verdict_release(&v);
-	sm_commit_release(&c);
+	batch_judge(b, id->len ? id->buf : NULL, &c);
 	return 0;
 }
 
@@ -602,7 +609,6 @@ static int classify_input(struct classify_opts *o, const char *path)
 {
 	struct strbuf buf = STRBUF_INIT;
 	struct sm_commit c;
-	struct sm_verdict v;
 	size_t bom;
 	int ret = 0;
 
@@ -630,10 +636,7 @@ static int classify_input(struct classify_opts *o, const char *path)
 		sm_error_wrap("%s", path);
 		ret = cli_fail("classify");
 	} else {
-		sm_classify(o->rules, &c, &o->tree, &v);
-		print_one(o, &c, &v);
-		sm_verdict_release(&v);
-		sm_commit_release(&c);
+		judge_and_print(o, &c);
 	}
 out:
 	strbuf_release(&buf);
