@@ -1,31 +1,12 @@
 /* commit: parse a commit as git or a mail prints it into struct sm_commit. */
 #include "rules/commit.h"
+#include "rules/line.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
-
-struct line {
-	const char *p;
-	size_t len;
-};
-
-static int next_line(const char **pos, const char *end, struct line *l)
-{
-	const char *s = *pos, *nl;
-
-	if (s >= end)
-		return 0;
-	nl = memchr(s, '\n', (size_t)(end - s));
-	l->p = s;
-	l->len = nl ? (size_t)(nl - s) : (size_t)(end - s);
-	if (l->len && l->p[l->len - 1] == '\r')
-		l->len--;
-	*pos = nl ? nl + 1 : end;
-	return 1;
-}
 
 static int is_blank(const struct line *l)
 {

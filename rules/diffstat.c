@@ -4,6 +4,7 @@
  * scan keeps what sm_commit_parse_diff derives in its diff cache: a change
  * to what it counts bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
 #include "rules/commit.h"
+#include "rules/line.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdlib.h>
@@ -391,41 +392,32 @@ static void add_stat_path(struct sm_commit *c, const char *p, size_t n, unsigned
 
 const char *sm_find_stat_block(const char *text, const char *end)
 {
-	for (const char *p = text; p < end; ) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	struct line l;
+
+	for (const char *pos = text; next_line(&pos, end, &l); ) {
 		unsigned a, r;
 		const char *path;
 		size_t pl;
 
-		if (n && p[n - 1] == '\r')
-			n--;
-
-		if (numstat_line(p, n, &a, &r, &path, &pl) || stat_line(p, n, &a, &r, &path, &pl) ||
-		    summary_line(p, n, &a, &r))
-			return p;
-		if (!nl)
-			break;
-		p = nl + 1;
+		if (numstat_line(l.p, l.len, &a, &r, &path, &pl) ||
+		    stat_line(l.p, l.len, &a, &r, &path, &pl) || summary_line(l.p, l.len, &a, &r))
+			return l.p;
 	}
 	return NULL;
 }
 
 void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
 {
-	const char *p = text, *end = text + len;
+	const char *pos = text, *end = text + len;
 	int have_summary = 0;
 	unsigned sa = 0, sr = 0;
+	struct line l;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+	while (next_line(&pos, end, &l)) {
+		const char *p = l.p, *path;
+		size_t n = l.len, pl;
 		unsigned a, r;
-		const char *path;
-		size_t pl;
 
-		if (n && p[n - 1] == '\r')
-			n--;	/* a CRLF file: the path ends before it */
 		if (n >= 11 && !memcmp(p, "diff --git ", 11))
 			break;
 		if (numstat_line(p, n, &a, &r, &path, &pl) || stat_line(p, n, &a, &r, &path, &pl))
@@ -443,7 +435,6 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
 					c->diff.new_files++;
 				}
 		}
-		p = nl ? nl + 1 : end;
 	}
 	if (have_summary) {
 		/* exact totals, where --stat's bars were rounded */
@@ -464,17 +455,17 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	unsigned long long sum_add = 0, sum_del = 0, xor_add = 0, xor_del = 0;
 	unsigned code_add = 0, code_del = 0;
 	struct strbuf path = STRBUF_INIT;
+	struct line l;
 
-	while (pos < end) {
-		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
-		const char *s = pos;
-		size_t n = nl ? (size_t)(nl - pos) : (size_t)(end - pos);
+	/* "\r" of CRLF text is dropped with the "\n": an empty context line
+	 * "\r" would end its hunk */
+	while (next_line(&pos, end, &l)) {
+		const char *s = l.p;
+		size_t n = l.len;
 
-		pos = nl ? nl + 1 : end;
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
 			strbuf_reset(&path);
-			/* a CRLF file's "\r" is no part of the path */
-			header_path(s + 11, n - 11 - (s[n - 1] == '\r'), &path);
+			header_path(s + 11, n - 11, &path);
 			in_hunk = 0;
 			kind = classify_path(path.buf, path.len);
 			cur = add_file(c, path.buf, path.len);

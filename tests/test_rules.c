@@ -1263,6 +1263,35 @@ static void collect(void *ctx, const char *name, size_t len, uint64_t hash, cons
 	nm->n++;
 }
 
+/* A diff saved with CRLF line ends reads as with LF: its empty context
+ * line ("\r" alone) once ended the hunk, and the lines after it were not
+ * counted; the header's path kept the "\r". */
+START_TEST(crlf_diff_reads_as_lf)
+{
+	static const char lf[] = "x: fix a leak\n\n---\ndiff --git a/x.c b/x.c\n"
+				 "--- a/x.c\n+++ b/x.c\n@@ -1,3 +1,4 @@\n a\n\n-b\n+c\n+\tkfree(p);\n";
+	struct strbuf crlf = STRBUF_INIT;
+	struct sm_commit a, b;
+
+	for (const char *p = lf; *p; p++) {
+		if (*p == '\n')
+			strbuf_addch(&crlf, '\r');
+		strbuf_addch(&crlf, *p);
+	}
+	ck_assert_int_eq(sm_commit_parse(&a, lf, strlen(lf)), 0);
+	ck_assert_int_eq(sm_commit_parse(&b, crlf.buf, crlf.len), 0);
+	ck_assert_uint_eq(a.diff.added, 2);
+	ck_assert_uint_eq(b.diff.added, a.diff.added);
+	ck_assert_uint_eq(b.diff.removed, a.diff.removed);
+	ck_assert_uint_eq(b.diff.code_lines_changed, a.diff.code_lines_changed);
+	ck_assert_int_eq(b.nr_files, 1);
+	ck_assert_str_eq(b.files[0].path, "x.c");
+	sm_commit_release(&a);
+	sm_commit_release(&b);
+	strbuf_release(&crlf);
+}
+END_TEST
+
 /* --stat cuts a long path's head to ".../": no "diff:top:..." made up */
 START_TEST(stat_cut_path_has_no_directory)
 {
@@ -1602,6 +1631,7 @@ static Suite *make_suite(void)
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
 					      stat_cut_path_has_no_directory, cover_letters_and_replies,
+					      crlf_diff_reads_as_lf,
 					      model_scores_and_explains, model_file_errors,
 					      rules_files_with_crlf_and_bom,
 					      train_is_deterministic));
