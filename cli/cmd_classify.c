@@ -260,43 +260,47 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 struct json_files {
 	struct sm_commit *c;
 	struct strbuf *err;
-	struct strbuf path, num;
+	struct strbuf path, added, removed;	/* an element's members, kept */
 };
 
-static int json_file_count(struct json_files *f, size_t i, const char *e, size_t len,
-			   const char *key, unsigned *out)
+/* A count's JSON text num (found: whether the member was there) into *out. */
+static int json_file_count(struct json_files *f, size_t i, const char *key,
+			   const struct strbuf *num, int found, unsigned *out)
 {
 	unsigned long n;
 
-	strbuf_reset(&f->num);
 	*out = 0;
-	if (json_get_raw(e, len, key, &f->num) != JSON_FOUND || !strcmp(f->num.buf, "null"))
+	if (!found || !strcmp(num->buf, "null"))
 		return 0;
-	if (!json_count(f->num.buf, f->num.len, SM_DIFF_MAX_LINES, &n)) {
+	if (!json_count(num->buf, num->len, SM_DIFF_MAX_LINES, &n)) {
 		*out = (unsigned)n;
 		return 0;
 	}
-	strbuf_addf(f->err, "files[%zu]: \"%s\" is %.40s, not a count of lines", i, key,
-		    f->num.buf);
+	strbuf_addf(f->err, "files[%zu]: \"%s\" is %.40s, not a count of lines", i, key, num->buf);
 	return -1;
 }
 
 static int add_json_file(void *ctx, size_t i, const char *e, size_t len)
 {
+	static const char *const keys[] = { "file", "added", "removed" };
 	struct json_files *f = ctx;
+	struct strbuf *const outs[] = { &f->path, &f->added, &f->removed };
+	int found[3];
 	unsigned added, removed;
 
 	if (e[0] == '"')
 		return 0;
-	strbuf_reset(&f->path);
-	if (e[0] != '{' || json_get_string(e, len, "file", &f->path) != JSON_FOUND ||
-	    !f->path.len) {
+	for (size_t k = 0; k < ARRAY_SIZE(outs); k++)
+		strbuf_reset(outs[k]);
+	/* the three members in one pass, the counts as their JSON text */
+	if (e[0] != '{' || json_get_members(e, len, keys, outs, found, 3, 1u << 1 | 1u << 2) < 0 ||
+	    found[0] != JSON_FOUND || !f->path.len) {
 		strbuf_addf(f->err, "files[%zu] is not {\"file\": PATH, \"added\": N, "
 			    "\"removed\": N} or a path", i);
 		return -1;
 	}
-	if (json_file_count(f, i, e, len, "added", &added) ||
-	    json_file_count(f, i, e, len, "removed", &removed))
+	if (json_file_count(f, i, "added", &f->added, found[1], &added) ||
+	    json_file_count(f, i, "removed", &f->removed, found[2], &removed))
 		return -1;
 	sm_commit_add_file(f->c, f->path.buf, f->path.len, added, removed);
 	return 0;
@@ -305,7 +309,7 @@ static int add_json_file(void *ctx, size_t i, const char *e, size_t len)
 /* A record's "files" (its JSON text) into c; -1 with the reason in err. */
 static int add_json_files(struct sm_commit *c, const struct strbuf *files, struct strbuf *err)
 {
-	struct json_files f = { c, err, STRBUF_INIT, STRBUF_INIT };
+	struct json_files f = { c, err, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	int rc;
 
 	if (!strcmp(files->buf, "null"))
@@ -314,7 +318,8 @@ static int add_json_files(struct sm_commit *c, const struct strbuf *files, struc
 	if (rc && !err->len)
 		strbuf_addstr(err, "\"files\" is not an array");
 	strbuf_release(&f.path);
-	strbuf_release(&f.num);
+	strbuf_release(&f.added);
+	strbuf_release(&f.removed);
 	return rc ? -1 : 0;
 }
 
