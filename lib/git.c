@@ -1,8 +1,13 @@
 /* git: libgit2 set up once, and its error text. */
 #include "lib/git.h"
 #include "lib/util.h"
+#include <errno.h>
+#include <iconv.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -45,4 +50,84 @@ int sm_git_fail(const char *fmt, ...)
 	vsnprintf(ctx, sizeof(ctx), fmt, ap);
 	va_end(ap);
 	return sm_error("%s: %s", ctx, sm_git_error());
+}
+
+static int is_utf8_name(const char *charset)
+{
+	return !charset || !strcasecmp(charset, "UTF-8") || !strcasecmp(charset, "UTF8");
+}
+
+/* text converted from charset to UTF-8, or NULL when iconv does not know
+ * charset or text has bytes it does not hold. */
+static char *reencode(const char *text, const char *charset)
+{
+	iconv_t cd = iconv_open("UTF-8", charset);
+	char *in = (char *)text, *res, *out;
+	size_t in_left = strlen(text), size = in_left * 2 + 16, out_left;
+
+	if (cd == (iconv_t)-1)
+		return NULL;
+	res = out = xmalloc(size);
+	out_left = size - 1;	/* room for the NUL */
+	for (;;) {
+		size_t r = in_left ? iconv(cd, &in, &in_left, &out, &out_left) : 0;
+
+		if (r != (size_t)-1)	/* the shift back of a stateful charset */
+			r = iconv(cd, NULL, NULL, &out, &out_left);
+		if (r != (size_t)-1)
+			break;
+		if (errno != E2BIG) {
+			free(res);
+			res = NULL;
+			goto done;
+		}
+		size_t used = (size_t)(out - res);
+
+		size *= 2;
+		res = xrealloc(res, size);
+		out = res + used;
+		out_left = size - 1 - used;
+	}
+	*out = '\0';
+done:
+	iconv_close(cd);
+	return res;
+}
+
+const char *sm_commit_utf8(const git_commit *c, const char *text, char **owned)
+{
+	const char *charset = git_commit_message_encoding(c);
+
+	*owned = NULL;
+	if (!text || is_utf8_name(charset))
+		return text;
+	*owned = reencode(text, charset);
+	return *owned ? *owned : text;
+}
+
+char *sm_commit_subject(const git_commit *c)
+{
+	char *owned;
+	const char *summary = sm_commit_utf8(c, git_commit_summary((git_commit *)c), &owned);
+	char *res = owned ? owned : xstrdup(summary ? summary : "");
+
+	for (char *p = res; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return res;
+}
+
+int sm_commit_signature_utf8(git_signature **out, const git_commit *c,
+			     const git_signature *sig)
+{
+	char *name;
+	int ret;
+
+	sm_commit_utf8(c, sig->name, &name);
+	/* Unconverted, a copy as it is: git_signature_new would refuse the
+	 * empty name or e-mail some old commits have. */
+	ret = name ? git_signature_new(out, name, sig->email, sig->when.time, sig->when.offset)
+		   : git_signature_dup(out, sig);
+	free(name);
+	return ret < 0 ? sm_git_fail("identity \"%s <%s>\"", sig->name, sig->email) : 0;
 }

@@ -12,4 +12,23 @@ const char *sm_git_error(void);
 /* sm_error("<fmt...>: <libgit2's message>"); returns -1. */
 int sm_git_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A commit whose "encoding" header names a charset other than UTF-8 (git
+ * commit under i18n.commitEncoding: ISO-8859-1 in some old kernel commits)
+ * holds its message and its identities' names in that charset. These give
+ * them in UTF-8, converted with iconv as `git log` does.
+ *
+ * sm_commit_utf8: text (c's message, summary or an identity's name, as
+ * libgit2 gives them) in UTF-8. Returns text itself when c is UTF-8 or the
+ * conversion fails (an unknown charset, bytes it does not hold: the bytes as
+ * stored, as git shows them), else a copy, which *owned also holds for the
+ * caller to free (NULL otherwise). text NULL: NULL. */
+const char *sm_commit_utf8(const git_commit *c, const char *text, char **owned);
+/* c's summary (libgit2's: its first paragraph on one line) in UTF-8, each
+ * CR or LF left in it made a space; "" when it has none. Caller frees. */
+char *sm_commit_subject(const git_commit *c);
+/* sig with its name in UTF-8 (c's charset, as above), into *out; free with
+ * git_signature_free. Returns 0 or -1 (sm_error). */
+int sm_commit_signature_utf8(git_signature **out, const git_commit *c,
+			     const git_signature *sig);
+
 #endif

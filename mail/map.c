@@ -108,10 +108,12 @@ static int build(struct sm_mapper *m, size_t max, int patchids)
 		} else {
 			git_commit *c = NULL;
 			if (git_commit_lookup(&c, m->repo, &oid) == 0) {
-				const char *s = git_commit_summary(c);
-				if (s)
-					key = xstrdup(s);
+				key = sm_commit_subject(c);
 				git_commit_free(c);
+				if (!*key) {	/* no subject matches nothing */
+					free(key);
+					key = NULL;
+				}
 			}
 		}
 		if (!key)

@@ -115,7 +115,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 	git_oid_tostr(res->fix, sizeof(res->fix), &fid);
 	if (git_commit_lookup(&c, repo, &fid) < 0)
 		return sm_error("%s: unreadable (%s)", fix, sm_git_error());
-	res->subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	res->subject = sm_commit_subject(c);
 	if (sm_commit_diff_text(repo, c, &fix_diff) < 0)
 		goto out;
 	if (fix_diff.len)

@@ -190,13 +190,13 @@ static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_d
 	git_oid_fromstr(&did, d->id);
 	if (git_commit_lookup(&dc, repo, &did) < 0)
 		return 1;
-	if (sm_upstream_index_find(&t->idx, d->id, NULL, git_commit_summary(dc), NULL) ||
+	d->subject = sm_commit_subject(dc);
+	if (sm_upstream_index_find(&t->idx, d->id, NULL, d->subject, NULL) ||
 	    git_oid_equal(&did, &t->tip) || git_graph_descendant_of(repo, &t->tip, &did) == 1) {
 		res->already_in_tree++;
 		git_commit_free(dc);
 		return 1;
 	}
-	d->subject = xstrdup(git_commit_summary(dc) ? git_commit_summary(dc) : "");
 	d->time = (long long)git_commit_time(dc);
 	if (git_commit_parentcount(dc) == 1) {
 		git_commit *dp = NULL;
@@ -232,7 +232,7 @@ int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_sp
 		sm_error("%s: not a commit with one parent", fix);
 		goto out;
 	}
-	res->subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	res->subject = sm_commit_subject(c);
 	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_lookup(&tip, repo, &t.tip) < 0) {
 		sm_error("%s: %s", fix, sm_git_error());
 		goto out;

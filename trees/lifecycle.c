@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CACHE_MAGIC "stablemate-lifecycle-index 1"
+/* 2: subjects in UTF-8 (a commit in another charset converted, not as stored) */
+#define CACHE_MAGIC "stablemate-lifecycle-index 2"
 #define MIN_ABBREV 7
 
 enum { REF_FIXES, REF_REVERTS };
@@ -79,7 +80,8 @@ static int index_commit(void *data, git_repository *repo, const git_oid *id)
 {
 	struct sm_lifecycle *lc = data;
 	git_commit *c = NULL;
-	const char *msg, *summary;
+	const char *msg;
+	char *owned_msg;
 	struct sm_life_entry *e;
 	struct strbuf fixes = STRBUF_INIT;
 
@@ -89,16 +91,13 @@ static int index_commit(void *data, git_repository *repo, const git_oid *id)
 		git_oid_tostr(hex, sizeof(hex), id);
 		return sm_error("%s: commit %s unreadable (%s)", lc->refname, hex, sm_git_error());
 	}
-	msg = git_commit_message(c);
-	summary = git_commit_summary(c);
+	msg = sm_commit_utf8(c, git_commit_message(c), &owned_msg);
 	e = new_entry(lc);
 	git_oid_tostr(e->id, sizeof(e->id), id);
 	parse_message(msg ? msg : "", e->reverts, &fixes);
+	free(owned_msg);
 	e->fixes = strbuf_detach(&fixes, NULL);
-	e->subject = xstrdup(summary ? summary : "");
-	for (char *p = e->subject; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+	e->subject = sm_commit_subject(c);
 	git_commit_free(c);
 	return 0;
 }

@@ -102,24 +102,37 @@ int sm_committer(git_signature **out, git_repository *repo, const char *ident)
 	return 0;
 }
 
-int sm_commit_write(git_repository *repo, const git_signature *author,
+int sm_commit_write(git_repository *repo, const git_commit *from,
 		    const git_signature *committer, const char *msg, const git_oid *tree_id,
 		    const git_oid *parent_id, git_oid *out)
 {
 	git_tree *tree = NULL;
 	git_commit *parent = NULL;
 	const git_commit *parents[1];
+	git_signature *author = NULL, *own_committer = NULL;
+	char *owned_msg = NULL;
 	int ret = -1;
 
+	if (sm_commit_signature_utf8(&author, from, git_commit_author(from)) < 0 ||
+	    (!committer &&
+	     sm_commit_signature_utf8(&own_committer, from, git_commit_committer(from)) < 0))
+		goto out_quiet;
+	if (!msg)
+		msg = sm_commit_utf8(from, git_commit_message(from), &owned_msg);
 	if (git_tree_lookup(&tree, repo, tree_id) < 0 || git_commit_lookup(&parent, repo, parent_id) < 0)
 		goto out;
 	parents[0] = parent;
-	if (git_commit_create(out, repo, NULL, author, committer, NULL, msg, tree, 1, parents) < 0)
+	if (git_commit_create(out, repo, NULL, author, committer ? committer : own_committer,
+			      NULL, msg, tree, 1, parents) < 0)
 		goto out;
 	ret = 0;
 out:
 	if (ret < 0)
 		sm_error("cannot write a commit in %s (%s)", sm_repo_name(repo), sm_git_error());
+out_quiet:
+	free(owned_msg);
+	git_signature_free(author);
+	git_signature_free(own_committer);
 	git_tree_free(tree);
 	git_commit_free(parent);
 	return ret;

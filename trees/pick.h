@@ -29,8 +29,12 @@ int sm_ident_parse(git_signature **out, const char *s);
 /* The committer identity: ident when not NULL, else the repository's
  * user.name/user.email. Returns 0 or -1 (sm_error). */
 int sm_committer(git_signature **out, git_repository *repo, const char *ident);
-/* Writes a commit with one parent and no ref update. Returns 0 or -1. */
-int sm_commit_write(git_repository *repo, const git_signature *author,
+/* Writes a commit of tree with one parent, and no ref update, that carries
+ * from's change: from's author, msg (NULL: from's message) and committer
+ * (NULL: from's). Written in UTF-8 with no "encoding" header, as git
+ * cherry-pick writes: a commit in another charset has its message and names
+ * converted (sm_commit_utf8), so msg must be UTF-8. Returns 0 or -1. */
+int sm_commit_write(git_repository *repo, const git_commit *from,
 		    const git_signature *committer, const char *msg, const git_oid *tree,
 		    const git_oid *parent, git_oid *out);
 

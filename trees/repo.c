@@ -65,11 +65,23 @@ char *sm_signature_str(const git_signature *sig)
 	return xasprintf("%s <%s>", sig->name ? sig->name : "", sig->email ? sig->email : "");
 }
 
+char *sm_commit_ident_str(const git_commit *c, const git_signature *sig)
+{
+	char *owned, *res;
+	const char *name = sm_commit_utf8(c, sig->name, &owned);
+
+	res = xasprintf("%s <%s>", name ? name : "", sig->email ? sig->email : "");
+	free(owned);
+	return res;
+}
+
 int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
 		   struct sm_commit *out, char patch_id[41])
 {
-	const char *msg = git_commit_message_raw(c);
+	char *owned_msg;
+	const char *msg = sm_commit_utf8(c, git_commit_message_raw(c), &owned_msg);
 	char hex[GIT_OID_HEXSZ + 1];
+	int parsed;
 
 	memset(out, 0, sizeof(*out));
 	if (patch_id)
@@ -77,7 +89,9 @@ int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
 	if (!msg)
 		msg = "";
-	if (sm_commit_parse_message(out, msg, strlen(msg)) < 0) {
+	parsed = sm_commit_parse_message(out, msg, strlen(msg));
+	free(owned_msg);
+	if (parsed < 0) {
 		/* An empty message still is a commit: keep going with no subject. */
 		sm_clear_error();
 		sm_commit_release(out);
@@ -87,9 +101,9 @@ int sm_commit_load(git_repository *repo, git_commit *c, int with_diff,
 	free(out->id);
 	out->id = xstrdup(hex);
 	free(out->author);
-	out->author = sm_signature_str(git_commit_author(c));
+	out->author = sm_commit_ident_str(c, git_commit_author(c));
 	free(out->committer);
-	out->committer = sm_signature_str(git_commit_committer(c));
+	out->committer = sm_commit_ident_str(c, git_commit_committer(c));
 	if (git_commit_parentcount(c) > 1)
 		out->is_merge = 1;
 	if (with_diff && !out->is_merge && sm_commit_load_diff(repo, c, out, patch_id) < 0) {

@@ -57,6 +57,9 @@ int sm_commit_load_diff_keep(git_repository *repo, git_commit *c, struct sm_tree
 			     struct sm_commit *out, char patch_id[41]);
 /* "Name <email>" of a signature, caller frees. */
 char *sm_signature_str(const git_signature *sig);
+/* "Name <email>" of one of c's identities, the name in UTF-8
+ * (sm_commit_utf8). Caller frees. */
+char *sm_commit_ident_str(const git_commit *c, const git_signature *sig);
 /* The repository's path for messages (work dir, else the git dir). */
 const char *sm_repo_name(git_repository *repo);
 

@@ -80,7 +80,7 @@ static int replay(git_repository *repo, const char *branch, const struct chain *
 			struct strbuf paths = STRBUF_INIT;
 
 			git_oid_tostr(res->conflict_commit, 41, &ch->ids[i]);
-			res->conflict_subject = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+			res->conflict_subject = sm_commit_subject(c);
 			for (size_t k = 0; k < res->conflict_paths.nr; k++)
 				strbuf_addf(&paths, "%s%s", k ? ", " : "", res->conflict_paths.items[k]);
 			sm_error("%s: conflict replaying %.12s (\"%s\") in %s; branch left unchanged",
@@ -88,9 +88,7 @@ static int replay(git_repository *repo, const char *branch, const struct chain *
 			strbuf_release(&paths);
 		}
 		if (r == SM_PICK_CLEAN)
-			r = sm_commit_write(repo, git_commit_author(c),
-					    committer ? committer : git_commit_committer(c),
-					    git_commit_message(c), &tree, &cur, &cur);
+			r = sm_commit_write(repo, c, committer, NULL, &tree, &cur, &cur);
 		git_commit_free(c);
 		git_commit_free(onto);
 		if (r)
@@ -215,7 +213,7 @@ int sm_insert(git_repository *repo, const char *branch, const char *commit,
 	if (r != SM_PICK_CLEAN) {
 		if (r == SM_PICK_CONFLICT) {
 			git_oid_tostr(res->conflict_commit, 41, &pick_id);
-			res->conflict_subject = xstrdup(git_commit_summary(pick) ? git_commit_summary(pick) : "");
+			res->conflict_subject = sm_commit_subject(pick);
 			sm_error("%s: %.12s (\"%s\") does not apply after %s (conflict in %s); "
 				 "branch left unchanged", branch, res->conflict_commit,
 				 res->conflict_subject, o->after,
@@ -226,9 +224,14 @@ int sm_insert(git_repository *repo, const char *branch, const char *commit,
 	}
 	git_oid_tostr(hex, sizeof(hex), &pick_id);
 	ident = sm_signature_str(committer);
-	msg = o->stable_line ? sm_stable_message(git_commit_message(pick), hex, ident)
-			     : xstrdup(git_commit_message(pick));
-	if (sm_commit_write(repo, git_commit_author(pick), committer, msg, &tree, &after_id, &base) < 0)
+	if (o->stable_line) {
+		char *owned_msg;
+		const char *pick_msg = sm_commit_utf8(pick, git_commit_message(pick), &owned_msg);
+
+		msg = sm_stable_message(pick_msg, hex, ident);
+		free(owned_msg);
+	}
+	if (sm_commit_write(repo, pick, committer, msg, &tree, &after_id, &base) < 0)
 		goto out;
 	ret = replay(repo, branch, &ch, &base, committer, &new_tip, res);
 	if (ret == SM_PICK_CLEAN &&

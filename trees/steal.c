@@ -36,7 +36,8 @@ static int pick_one(git_repository *repo, const char *upstream_id, git_oid *cur,
 	git_commit *c = NULL, *onto = NULL;
 	struct strlist conflicts = STRLIST_INIT;
 	git_oid id, tree, new_id;
-	char *msg;
+	const char *upstream_msg;
+	char *msg, *owned_msg;
 	int r, ret = -1;
 
 	if (git_oid_fromstr(&id, upstream_id) < 0 || git_commit_lookup(&c, repo, &id) < 0 ||
@@ -66,8 +67,10 @@ static int pick_one(git_repository *repo, const char *upstream_id, git_oid *cur,
 		ret = 0;
 		goto out;
 	}
-	msg = sm_stable_message(git_commit_message(c), upstream_id, ident);
-	r = sm_commit_write(repo, git_commit_author(c), committer, msg, &tree, cur, &new_id);
+	upstream_msg = sm_commit_utf8(c, git_commit_message(c), &owned_msg);
+	msg = sm_stable_message(upstream_msg, upstream_id, ident);
+	free(owned_msg);
+	r = sm_commit_write(repo, c, committer, msg, &tree, cur, &new_id);
 	free(msg);
 	if (r < 0)
 		goto out;
@@ -144,15 +147,16 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 			res->nr_picked++;
 		for (size_t k = 0; k < tr->take_with.nr; k++) {
 			const char *fid = tr->take_with.items[k];
-			const char *subj = NULL;
+			char *subj = NULL;
 			git_commit *fc = NULL;
 			git_oid foid;
 
 			if (tried(res, fid))
 				continue;
 			if (git_oid_fromstr(&foid, fid) == 0 && git_commit_lookup(&fc, repo, &foid) == 0)
-				subj = git_commit_summary(fc);
+				subj = sm_commit_subject(fc);
 			e = add_entry(res, fid, subj);
+			free(subj);
 			git_commit_free(fc);
 			e->with = xstrdup(it->id);
 			if (pick_one(repo, fid, &cur, committer, ident, e) < 0)

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CACHE_MAGIC "stablemate-upstream-index 1"
+/* 2: subjects in UTF-8 (a commit in another charset converted, not as stored) */
+#define CACHE_MAGIC "stablemate-upstream-index 2"
 
 const char *sm_match_name(enum sm_match how)
 {
@@ -69,23 +70,20 @@ static int index_commit(void *data, git_repository *repo, const git_oid *id)
 {
 	struct sm_upstream_index *idx = data;
 	git_commit *c = NULL;
-	const char *msg, *summary;
+	const char *msg;
 	struct sm_upstream_entry *e;
-	char *up;
+	char *up, *owned_msg;
 	char hex[41];
 
 	git_oid_tostr(hex, sizeof(hex), id);
 	if (git_commit_lookup(&c, repo, id) < 0)
 		return sm_error("%s: commit %s unreadable (%s)", idx->refname, hex, sm_git_error());
-	msg = git_commit_message_raw(c);
-	summary = git_commit_summary(c);
+	msg = sm_commit_utf8(c, git_commit_message_raw(c), &owned_msg);
 	e = new_entry(idx);
 	memcpy(e->stable, hex, 41);
-	e->subject = xstrdup(summary ? summary : "");
-	for (char *p = e->subject; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
+	e->subject = sm_commit_subject(c);
 	up = msg ? sm_find_upstream_ref(msg, strlen(msg)) : NULL;
+	free(owned_msg);
 	if (up) {
 		size_t n = strlen(up);
 		git_oid full;

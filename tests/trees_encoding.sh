@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# trees_encoding.sh: a commit in another charset. A commit made under
+# i18n.commitEncoding=iso-8859-1 (as some old kernel commits were) holds its
+# message and names in Latin-1 with an "encoding" header; git log shows it in
+# UTF-8. scan must read it so (its subject matches the UTF-8 backport of a
+# stable tree), and steal and yank, which write commits, write UTF-8 as git
+# cherry-pick does: no Latin-1 bytes under no header.
+. "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+set +e	# soft checks: every case runs and is reported (lib.sh)
+top=$SM_SRCDIR sm=$STABLEMATE
+export XDG_CACHE_HOME=$TMP/cache
+
+dir=$TMP
+. "$top/tests/gitrepo.sh"
+latin1_name=$'J\xf6rg R\xf6del'
+mkfile drivers/net/cafe.c 20
+tick; git add -A; git commit -qm "net: add the cafe driver"; git tag v6.0
+setline drivers/net/cafe.c 2 "	int comment = 0; /* the driver's buffers */"
+tick; git commit -qam "net: cafe: say what the buffers are"; record A0
+setline drivers/net/cafe.c 5 "	kfree(buf);"
+tick
+GIT_AUTHOR_NAME=$latin1_name git -c i18n.commitEncoding=iso-8859-1 commit -qa -F <(
+	printf 'net: fix leak in the caf\xe9 driver\n\nThe caf\xe9 driver leaks its buffer on close.\n\n'
+	printf 'Reported-by: J\xf6rg R\xf6del <jr@example.org>\nSigned-off-by: J\xf6rg R\xf6del <jr@example.org>\n')
+record L1
+setline drivers/net/cafe.c 10 "	if (!dev) return -ENODEV;"
+tick; git commit -qam "net: cafe: fix a NULL pointer dereference in open"; record C2
+git tag v6.1
+# linux-6.0.y carries L1 backported by hand: same subject (in UTF-8, as
+# cherry-pick writes it), another change, no upstream line.
+git checkout -q -b linux-6.0.y v6.0
+setline drivers/net/cafe.c 6 "	kfree(buf); /* backport */"
+tick; git commit -qam "net: fix leak in the café driver"
+git branch linux-6.0b v6.0
+git checkout -q master
+
+git cat-file commit "$L1" | grepq -a -x "encoding iso-8859-1" && ok "the test commit is Latin-1" ||
+	bad "the test commit has no encoding header"
+
+expect "scan" 0 "$sm" scan --range v6.0..v6.1 --tree linux-6.0.y=6.0 --no-cache
+has "scan shows the subject in UTF-8" "${L1:0:12} net: fix leak in the café driver"
+has "present by its UTF-8 subject" "present: already in linux-6.0.y as"
+expect "scan --json" 0 "$sm" scan --range v6.0..v6.1 --tree linux-6.0.y=6.0 --no-cache --json
+json "scan --json: subject, author and Reported-by in UTF-8" "
+c={x['id']:x for x in d['commits']}['$L1']
+assert c['subject']=='net: fix leak in the café driver', c['subject']
+assert c['author']=='Jörg Rödel <dev@example.org>', c['author']
+assert c['trees'][0]['present_as'], c
+assert any(r['text']=='Jörg Rödel <jr@example.org>' for r in c['verdict']['reasons']), c"
+
+expect "steal" 0 "$sm" steal --range v6.0..v6.1 --onto linux-6.0b=6.0 --branch q --include-maybe --no-cache \
+	--signoff "Stable Maintainer <stable@example.org>"
+stolen=$(git log --format=%H --grep="^commit $L1 upstream" q)
+raw=$(git cat-file commit "$stolen")
+grepq -x "author Jörg Rödel <dev@example.org> [0-9]* +0000" <<<"$raw" &&
+	grepq -x "net: fix leak in the café driver" <<<"$raw" &&
+	grepq -x "Reported-by: Jörg Rödel <jr@example.org>" <<<"$raw" &&
+	! grepq "^encoding " <<<"$raw" && ok "steal wrote the commit in UTF-8" ||
+	bad "steal wrote: $raw"
+
+git branch y master
+expect "yank" 0 "$sm" yank y "$A0"
+replayed=$(git log --format=%H --grep="leaks its buffer" -1 y)
+raw=$(git cat-file commit "$replayed")
+[ "$replayed" != "$L1" ] && grepq -x "author Jörg Rödel <dev@example.org> [0-9]* +0000" <<<"$raw" &&
+	grepq -x "The café driver leaks its buffer on close." <<<"$raw" &&
+	! grepq "^encoding " <<<"$raw" && ok "yank replayed the commit in UTF-8" ||
+	bad "yank replayed: $raw"
+[ "$(git log --format=%an%n%B -1 "$replayed")" = "$(git log --format=%an%n%B -1 "$L1")" ] &&
+	ok "git log shows the replayed commit as the original" || bad "git log differs"
+
+checks_done trees_encoding
