@@ -8,8 +8,9 @@
  * The text is byte for byte what git_diff_tree_to_tree + git_diff_print
  * give (the diff statistics and the patch-id are computed from it). The
  * cases whose headers have more to say (binary files, empty files, mode
- * or type changes, submodules, paths git would quote) are left to that
- * libgit2 path for the whole commit.
+ * or type changes, submodules, paths git would quote, a file added and
+ * another deleted: perhaps a rename) are left to that libgit2 path for
+ * the whole commit.
  *
  * scan keeps what it derives from this text in its diff cache: a change to
  * the text bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
@@ -24,6 +25,7 @@ struct cd_state {
 	struct sm_tree_keep *keep;	/* may be NULL */
 	struct strbuf *out;
 	struct strbuf path;	/* directory prefix of the entries walked, "dir/" */
+	unsigned added, deleted;	/* files so far */
 };
 
 static int diff_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
@@ -49,14 +51,22 @@ static int hunk_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
 	return diff_print_cb(d, h, l, payload);
 }
 
-/* libgit2's slow path, the reference for the text. */
+/* libgit2's slow path, the reference for the text. Renames are found as
+ * git show, git log -p and git format-patch find them (diff.renames: a
+ * deleted and an added file at least 50% alike), so a moved file reads as
+ * the training commits' diffs and git patch-id have it, not as all its
+ * lines deleted and added. */
 static int diff_text_libgit2(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
 			     struct strbuf *out)
 {
 	git_diff *diff = NULL;
+	git_diff_find_options find;
 	int ret = -1;
 
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	find.flags = GIT_DIFF_FIND_RENAMES;
 	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, NULL) == 0 &&
+	    git_diff_find_similar(diff, &find) == 0 &&
 	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, diff_print_cb, out) == 0)
 		ret = 0;
 	git_diff_free(diff);
@@ -101,6 +111,10 @@ static int diff_file(struct cd_state *st, const git_tree_entry *o, const git_tre
 	if ((o && !is_file_mode(git_tree_entry_filemode(o))) ||
 	    (n && !is_file_mode(git_tree_entry_filemode(n))) ||
 	    (o && n && git_tree_entry_filemode(o) != git_tree_entry_filemode(n)))
+		return FAST_FALLBACK;
+	st->added += !o;
+	st->deleted += !n;
+	if (st->added && st->deleted)	/* a rename, maybe: libgit2 tells */
 		return FAST_FALLBACK;
 	strbuf_addstr(&st->path, git_tree_entry_name(e));
 	path = st->path.buf;
@@ -298,7 +312,7 @@ int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree
 			     struct strbuf *out)
 {
 	git_tree *new_tree = NULL, *old_tree = NULL;
-	struct cd_state st = { repo, keep, out, STRBUF_INIT };
+	struct cd_state st = { .repo = repo, .keep = keep, .out = out, .path = STRBUF_INIT };
 	size_t from = out->len;
 	char hex[GIT_OID_HEXSZ + 1];
 	static int check = -1;

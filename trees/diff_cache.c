@@ -35,7 +35,7 @@
 
 /* Bump when what is stored, or what sm_commit_parse_diff, the diff text
  * (trees/commitdiff.c) or the patch-id derive from a diff, changes. */
-#define DIFF_CACHE_VERSION 3
+#define DIFF_CACHE_VERSION 4	/* 4: renames found (trees/commitdiff.c) */
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {

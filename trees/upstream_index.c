@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* 2: subjects in UTF-8 (a commit in another charset converted, not as stored) */
+/* 2: subjects in UTF-8 (a commit in another charset converted, not as
+ * stored); patch-ids of the diff with renames found (trees/commitdiff.c) */
 #define CACHE_MAGIC "stablemate-upstream-index 2"
 
 const char *sm_match_name(enum sm_match how)

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# trees_encoding.sh: a commit in another charset. A commit made under
-# i18n.commitEncoding=iso-8859-1 (as some old kernel commits were) holds its
-# message and names in Latin-1 with an "encoding" header; git log shows it in
-# UTF-8. scan must read it so (its subject matches the UTF-8 backport of a
-# stable tree), and steal and yank, which write commits, write UTF-8 as git
-# cherry-pick does: no Latin-1 bytes under no header.
+# trees_odd_commits.sh: commits that git shows otherwise than they are stored.
+# - A commit in another charset: made under i18n.commitEncoding=iso-8859-1
+#   (as some old kernel commits were), it holds its message and names in
+#   Latin-1 with an "encoding" header; git log shows it in UTF-8. scan must
+#   read it so (its subject matches the UTF-8 backport of a stable tree), and
+#   steal and yank, which write commits, write UTF-8 as git cherry-pick does.
+# - A renamed file: git show finds the rename (diff.renames), so the diff is
+#   the lines that changed, not the whole file deleted and added. scan must
+#   see the diff so too: same patch-id as git patch-id, same verdict as
+#   classify gives git show's text (what the model was trained on).
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE
@@ -25,6 +29,14 @@ GIT_AUTHOR_NAME=$latin1_name git -c i18n.commitEncoding=iso-8859-1 commit -qa -F
 record L1
 setline drivers/net/cafe.c 10 "	if (!dev) return -ENODEV;"
 tick; git commit -qam "net: cafe: fix a NULL pointer dereference in open"; record C2
+mkfile drivers/net/old_name.c 60
+tick; git add -A; git commit -qm "net: add the old_name driver"; record ADD
+git mv drivers/net/old_name.c drivers/net/new_name.c
+setline drivers/net/new_name.c 30 "	if (!priv) return -ENOMEM;"
+tick; git commit -qam "net: new_name: fix a NULL pointer dereference in probe" -m "Renamed on the way."
+record RENAME_FIX
+git mv drivers/net/new_name.c drivers/net/newer_name.c
+tick; git commit -qm "net: rename new_name.c to newer_name.c"; record RENAME
 git tag v6.1
 # linux-6.0.y carries L1 backported by hand: same subject (in UTF-8, as
 # cherry-pick writes it), another change, no upstream line.
@@ -48,6 +60,17 @@ assert c['author']=='Jörg Rödel <dev@example.org>', c['author']
 assert c['trees'][0]['present_as'], c
 assert any(r['text']=='Jörg Rödel <jr@example.org>' for r in c['verdict']['reasons']), c"
 
+expect "scan of renames --json" 0 "$sm" scan --range "$ADD..v6.1" --tree linux-6.0.y=6.0 --no-cache --json
+for c in RENAME_FIX RENAME; do
+	pid=$(git show "${!c}" | git patch-id --stable | cut -c1-40)
+	score=$(git show "${!c}" | "$sm" classify --json - | python3 -c "import json,sys; print(json.load(sys.stdin)['verdict']['score'])")
+	json "$c: scan's patch-id and score are git show's" "
+c={x['id']:x for x in d['commits']}['${!c}']
+assert c['patch_id']=='$pid', (c['patch_id'], '$pid')
+assert c['verdict']['score']==$score, (c['verdict']['score'], $score)
+assert not any(r['code']=='whitespace-only' for r in c['verdict']['reasons']), c"
+done
+
 expect "steal" 0 "$sm" steal --range v6.0..v6.1 --onto linux-6.0b=6.0 --branch q --include-maybe --no-cache \
 	--signoff "Stable Maintainer <stable@example.org>"
 stolen=$(git log --format=%H --grep="^commit $L1 upstream" q)
@@ -69,4 +92,4 @@ raw=$(git cat-file commit "$replayed")
 [ "$(git log --format=%an%n%B -1 "$replayed")" = "$(git log --format=%an%n%B -1 "$L1")" ] &&
 	ok "git log shows the replayed commit as the original" || bad "git log differs"
 
-checks_done trees_encoding
+checks_done trees_odd_commits
