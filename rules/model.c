@@ -322,6 +322,11 @@ static void explain_feature(void *ctx, const char *name, size_t len, uint64_t ha
 		return;
 	x->sum += w;
 	x->others++;
+	/* "+0" says nothing (and a hand rule's note of the same code, such as
+	 * stable-prereq's "apply X first", is listed already): left to
+	 * model:other-features */
+	if (lround(SM_MODEL_SCALE * w) == 0)
+		return;
 	if (x->m->name_at[i] & NAME_IS_RULE)
 		keep(x->fixed, &x->nr_fixed, TOP_FIXED, w, (uint32_t)i, detail);
 	else

@@ -1399,6 +1399,50 @@ static char *rules_dir_with_model(const char *model)
 	return dir;
 }
 
+/* A feature whose weight rounds to +0 is not listed (it says nothing), and
+ * so a hand rule's note of the same code (stable-prereq's "apply X first")
+ * is listed once; the weights still add up to the score. */
+START_TEST(model_lists_no_zero_weights)
+{
+	const char *model =
+		"format stablemate-model 1\n"
+		"bias -2.0\n"
+		"candidate 0.5\n"
+		"maybe 0.2\n"
+		"weight 2.5 stable-tag\n"
+		"weight 0.001 stable-prereq\n"
+		"weight 0.004 s:in\n"
+		"weight 0.3 s:leak\n";
+	char *dir = rules_dir_with_model(model);
+	struct sm_rules *r = NULL;
+	struct sm_commit c;
+	struct sm_verdict v;
+	const char *msg = "net: fix leak in open\n\nIt leaks.\n\n"
+			  "Cc: stable@vger.kernel.org # 5.10+: abcdef123456: net: add a helper\n"
+			  "Cc: stable@vger.kernel.org # 5.10+\n";
+	int sum = 0, prereqs = 0;
+
+	ck_assert_msg(sm_rules_load(&r, dir) == 0, "%s", sm_last_error());
+	sm_commit_parse(&c, msg, strlen(msg));
+	sm_classify(r, &c, NULL, &v);
+	for (size_t i = 0; i < v.nr_reasons; i++) {
+		ck_assert_msg(strcmp(v.reasons[i].code, "s:in"), "s:in listed with +0");
+		prereqs += !strcmp(v.reasons[i].code, "stable-prereq");
+		sum += v.reasons[i].weight;
+	}
+	ck_assert_int_eq(prereqs, 1);
+	ck_assert(sm_verdict_has(&v, "s:leak"));
+	ck_assert(sm_verdict_has(&v, "model:other-features"));	/* s:in and stable-prereq */
+	ck_assert_int_eq(v.score, 81);	/* -2.0 + 2.5 + 0.001 + 0.004 + 0.3 */
+	ck_assert_int_eq(sum, v.score);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+	sm_rules_free(r);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(model_scores_and_explains)
 {
 	const char *model =
@@ -1632,7 +1676,8 @@ static Suite *make_suite(void)
 					      fuzz_regressions, features_of_a_commit,
 					      stat_cut_path_has_no_directory, cover_letters_and_replies,
 					      crlf_diff_reads_as_lf,
-					      model_scores_and_explains, model_file_errors,
+					      model_scores_and_explains, model_lists_no_zero_weights,
+					      model_file_errors,
 					      rules_files_with_crlf_and_bom,
 					      train_is_deterministic));
 	tcase_add_checked_fixture(t, setup_rules, teardown_rules);
