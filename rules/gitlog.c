@@ -6,17 +6,30 @@
 #define HEADER "commit "
 #define HEADER_LEN 7
 #define ID_LEN 40
+#define ID_MIN 4	/* git's shortest abbreviation (core.abbrev) */
 #define KEEP_ALLOC (1 << 20)	/* a buffer kept from commit to commit, at most */
 
-int sm_gitlog_is_header(const char *line, size_t len)
+/* The length of the id of a commit's first line, else 0. */
+static size_t header_id_len(const char *line, size_t len)
 {
-	if (len < HEADER_LEN + ID_LEN || memcmp(line, HEADER, HEADER_LEN) ||
-	    !is_lower_hex(line + HEADER_LEN, ID_LEN))
+	size_t n = 0;
+
+	if (len < HEADER_LEN + ID_MIN || memcmp(line, HEADER, HEADER_LEN))
+		return 0;
+	while (HEADER_LEN + n < len && n <= ID_LEN && is_lower_hex(line + HEADER_LEN + n, 1))
+		n++;
+	if (n < ID_MIN || n > ID_LEN)
 		return 0;
 	/* the id alone (a CRLF file's "\r" after it), or followed by " (...)"
 	 * (--decorate, "from" of -m) */
-	return len == HEADER_LEN + ID_LEN || line[HEADER_LEN + ID_LEN] == ' ' ||
-	       (len == HEADER_LEN + ID_LEN + 1 && line[HEADER_LEN + ID_LEN] == '\r');
+	len -= HEADER_LEN + n;
+	line += HEADER_LEN + n;
+	return !len || line[0] == ' ' || (len == 1 && line[0] == '\r') ? n : 0;
+}
+
+int sm_gitlog_is_header(const char *line, size_t len)
+{
+	return header_id_len(line, len) != 0;
 }
 
 void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data)
@@ -47,14 +60,16 @@ static int flush(struct sm_gitlog *g)
 
 int sm_gitlog_line(struct sm_gitlog *g, const char *line, size_t len)
 {
-	if (line && sm_gitlog_is_header(line, len)) {
+	size_t id_len = line ? header_id_len(line, len) : 0;
+
+	if (id_len) {
 		int rc = flush(g);
 
 		if (rc < 0)
 			return rc;
 		g->n++;
-		memcpy(g->id, line + HEADER_LEN, ID_LEN);
-		g->id[ID_LEN] = '\0';
+		memcpy(g->id, line + HEADER_LEN, id_len);
+		g->id[id_len] = '\0';
 	}
 	if (!g->n)
 		return 0;

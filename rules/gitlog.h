@@ -1,8 +1,9 @@
 /* gitlog: the output of `git log` (plain, --stat, --numstat or -p) split
  * into its commits, from a buffer or fed a line at a time (a stream).
  *
- * A commit starts at an unindented "commit <40 hex digits>" line, maybe
- * followed by " (refs)" or " (from <id>)": git indents the message by four
+ * A commit starts at an unindented "commit <id>" line (40 hex digits, or
+ * 4 to 39 under --abbrev-commit or log.abbrevCommit), maybe followed by
+ * " (refs)" or " (from <id>)": git indents the message by four
  * spaces, and every line of a diff starts with ' ', '+', '-', '@', '\' or a
  * keyword of its own, so no other line of the output looks like one. */
 #ifndef SM_RULES_GITLOG_H

@@ -1213,29 +1213,39 @@ START_TEST(git_log_split)
 		"diff --git a/x.c b/x.c\n@@ -1 +1 @@\n"
 		"-commit 3333333333333333333333333333333333333333\n"
 		"+commit 4444444444444444444444444444444444444444\n"
-		"commit 5555555\n"
+		"commit 555\n"
+		"commit 5555555x\n"
 		"commit 6666666666666666666666666666666666666666\n"
 		"Merge: 1111111 5555555\n\n"
 		"    Merge branch 'x'\n"
 		"commit 777777777777777777777777777777777777777g\n"
+		"commit 5555555 (tag: v0)\n"	/* --abbrev-commit, log.abbrevCommit */
+		"Author: A <a@b>\n\n"
+		"    x: fix a crash\n"
 		"commit 8888888888888888888888888888888888888888";
 	struct log_commits lc = { STRBUF_INIT };
 	/* each commit's size: from its line to the next one's (the last gets
 	 * the '\n' its line lacks) */
 	size_t one = (size_t)(strstr(log, "commit 6666") - strstr(log, "commit 1111"));
-	size_t two = (size_t)(strstr(log, "commit 8888") - strstr(log, "commit 6666"));
+	size_t two = (size_t)(strstr(log, "commit 5555555 (") - strstr(log, "commit 6666"));
+	size_t three = (size_t)(strstr(log, "commit 8888") - strstr(log, "commit 5555555 ("));
 	char *want = xasprintf("1:%zu:commit 1111111111111111111111111111111111111111 "
 			       "(HEAD -> master, tag: v1)|2:%zu:commit "
-			       "6666666666666666666666666666666666666666|3:48:commit "
-			       "8888888888888888888888888888888888888888|", one, two);
+			       "6666666666666666666666666666666666666666|3:%zu:commit 5555555 (tag: v0)|"
+			       "4:48:commit 8888888888888888888888888888888888888888|", one, two, three);
 	char *want_cut = xasprintf("1:%zu:too big|2:%zu:commit "
-				   "6666666666666666666666666666666666666666|3:48:commit "
-				   "8888888888888888888888888888888888888888|", one, two);
+				   "6666666666666666666666666666666666666666|3:%zu:commit 5555555 (tag: v0)|"
+				   "4:48:commit 8888888888888888888888888888888888888888|", one, two, three);
 
 	ck_assert(sm_gitlog_is_header("commit 8888888888888888888888888888888888888888", 47));
 	ck_assert(!sm_gitlog_is_header("commit 8888888888888888888888888888888888888888x", 48));
+	ck_assert(!sm_gitlog_is_header("commit 88888888888888888888888888888888888888880", 48));
 	ck_assert(!sm_gitlog_is_header("    commit 8888888888888888888888888888888888888888", 51));
 	ck_assert(sm_gitlog_is_header("commit 8888888888888888888888888888888888888888\r", 48));
+	ck_assert(sm_gitlog_is_header("commit 8888", 11));
+	ck_assert(sm_gitlog_is_header("commit 8888888\r", 15));
+	ck_assert(!sm_gitlog_is_header("commit 888", 10));
+	ck_assert(!sm_gitlog_is_header("commit 8888888G", 15));
 	ck_assert_int_eq(sm_gitlog_split(log, strlen(log), 1 << 20, collect_commit, &lc), 0);
 	ck_assert_str_eq(lc.all.buf, want);
 	/* over the cap: named with its size, not kept; the next one is */

@@ -186,6 +186,16 @@ for fmt in "-p" "--numstat" "--stat"; do
 	done
 	cmp -s "$TMP/lf.scores" "$TMP/crlf.scores" || fail "git log $fmt with CRLF: other scores"
 done
+# abbreviated ids (--abbrev-commit, or log.abbrevCommit in the user's config):
+# the same commits, each under its short id, the same scores
+git -C "$repo" -c log.abbrevCommit=true log -p v4.4..v4.5 > "$TMP/abbrev.txt"
+"$STABLEMATE" classify -q --batch "$TMP/abbrev.txt" > "$TMP/abbrev.out"
+sed 's/^{"id":"\([0-9a-f]*\)".*/\1/' "$TMP/abbrev.out" |
+	diff -u <(git -C "$repo" rev-list --abbrev-commit v4.4..v4.5) - || fail "git log --abbrev-commit: not one verdict a commit"
+git -C "$repo" log -p v4.4..v4.5 | "$STABLEMATE" classify -q --batch - |
+	sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' > "$TMP/p.scores"
+sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' "$TMP/abbrev.out" | cmp -s - "$TMP/p.scores" ||
+	fail "git log --abbrev-commit: other scores than git log -p"
 rc=0
 "$STABLEMATE" classify --batch "$TMP/log.txt" --max-record-size 1K > /dev/null 2> "$TMP/log.err" || rc=$?
 [ "$rc" = 1 ] || fail "git log with commits over the cap: exit $rc"
