@@ -170,6 +170,21 @@ static int starts_git_log(const char *buf, size_t len)
 	return sm_gitlog_is_header(buf, nl ? (size_t)(nl - buf) : len);
 }
 
+/* -1 (sm_error naming path) when the first line, line[0..len), starts a
+ * `git log --oneline` or `--graph`: one record of all its lines would be
+ * judged as one message, a verdict on nothing. */
+static int refuse_messageless(const char *path, const char *line, size_t len)
+{
+	const char *option = sm_gitlog_messageless(line, len);
+
+	if (!option)
+		return 0;
+	return sm_error("%s: looks like `git log %s` output, which %s: give `git log`, "
+			"`git log --numstat` or `git log -p`", path, option,
+			!strcmp(option, "--graph") ? "prefixes every line with the graph"
+						   : "holds no commit messages");
+}
+
 static int looks_like_mbox(const char *buf, size_t len)
 {
 	return len > 5 && !memcmp(buf, "From ", 5) && memmem(buf + 5, len - 5, "\nFrom ", 6);
@@ -491,8 +506,11 @@ static int list_tags(const char *path)
 static int batch_choose(struct batch_ctx *b)
 {
 	const char *nl = memchr(b->first.buf, '\n', b->first.len);
+	size_t len = nl ? (size_t)(nl - b->first.buf) : b->first.len;
 
-	if (sm_gitlog_is_header(b->first.buf, nl ? (size_t)(nl - b->first.buf) : b->first.len)) {
+	if (refuse_messageless(b->path, b->first.buf, len) < 0)
+		return -1;
+	if (sm_gitlog_is_header(b->first.buf, len)) {
 		b->mode = 'g';
 		sm_gitlog_init(&b->log, b->max_record, batch_log_commit, b);
 		sm_lines_init(&b->lines, b->max_record, batch_log_line, b);
@@ -629,6 +647,8 @@ static int classify_input(struct classify_opts *o, const char *path)
 	if (!buf.len || !*buf.buf) {
 		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
 			 "empty input");
+		ret = cli_fail("classify");
+	} else if (refuse_messageless(path, buf.buf, strcspn(buf.buf, "\n")) < 0) {
 		ret = cli_fail("classify");
 	} else if (looks_like_mbox(buf.buf, buf.len)) {
 		sm_mbox_split(buf.buf, buf.len, classify_text, o);

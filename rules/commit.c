@@ -262,6 +262,42 @@ static char *header_value(const char *p, size_t len, size_t keylen)
 	return strbuf_detach(&v, NULL);
 }
 
+/* A header line of `git log --format=raw` ("tree <id>", "parent <id>",
+ * "author Name <email> 1700000000 +0100", "gpgsig ..." with its lines that
+ * go on after a space), read into c. 1 when l was one (its continuation
+ * lines consumed from *pos), else 0. */
+static int raw_header(struct sm_commit *c, const struct line *l, const char **pos,
+		      const char *end, unsigned *parents)
+{
+	static const char *const keys[] = { "tree ", "parent ", "author ", "committer ",
+					    "encoding ", "gpgsig ", "gpgsig-sha256 ",
+					    "mergetag " };
+	size_t k = 0;
+
+	while (k < ARRAY_SIZE(keys) && !line_starts(l, keys[k]))
+		k++;
+	if (k == ARRAY_SIZE(keys))
+		return 0;
+	if (k == 1 && ++*parents > 1)
+		c->is_merge = 1;
+	if (k == 2 || k == 3) {
+		/* the ident up to its closing '>'; the time and zone after it dropped */
+		size_t keylen = strlen(keys[k]), n = l->len;
+		char **field = k == 2 ? &c->author : &c->committer;
+
+		while (n > keylen && l->p[n - 1] != '>')
+			n--;
+		free(*field);
+		*field = header_value(l->p, n > keylen ? n : l->len, keylen);
+	}
+	while (*pos < end && **pos == ' ') {	/* a signature's or a tag's lines */
+		struct line cont;
+
+		next_line(pos, end, &cont);
+	}
+	return 1;
+}
+
 int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 {
 	const char *end = text + len, *pos = text, *body_start = NULL, *diff, *stat = NULL;
@@ -269,6 +305,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 	struct strbuf hdr = STRBUF_INIT;
 	struct line l;
 	int headers = 0, git_format = 0;
+	unsigned parents = 0;
 	size_t indent = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -288,7 +325,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 
 				while (sha + n < l.p + l.len && isxdigit((unsigned char)sha[n]))
 					n++;
-				if (n >= 7)
+				if (n >= (l.p[0] == 'c' ? 4 : 7))	/* git abbreviates to 4 at least */
 					c->id = xstrndup(sha, n);
 				git_format = l.p[0] == 'c';
 				headers = 1;
@@ -310,6 +347,8 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			pos = save;
 			break;
 		}
+		if (git_format && raw_header(c, &l, &pos, end, &parents))
+			continue;
 		while (k < l.len && (isalnum((unsigned char)l.p[k]) || l.p[k] == '-'))
 			k++;
 		if (!k || k >= l.len || l.p[k] != ':') {

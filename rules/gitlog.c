@@ -32,6 +32,32 @@ int sm_gitlog_is_header(const char *line, size_t len)
 	return header_id_len(line, len) != 0;
 }
 
+/* line starts "<id> <more>" as --oneline prints it: 7 to 40 hex digits,
+ * one of them a digit */
+static int is_oneline(const char *line, size_t len)
+{
+	size_t n = 0;
+	int digit = 0;
+
+	while (n < len && n <= ID_LEN && is_lower_hex(line + n, 1))
+		digit |= line[n++] <= '9';
+	return n >= 7 && n <= ID_LEN && digit && n + 1 < len && line[n] == ' ' &&
+	       line[n + 1] != ' ';
+}
+
+const char *sm_gitlog_messageless(const char *line, size_t len)
+{
+	size_t i = 1;
+
+	if (len > 2 && line[0] == '*' && line[1] == ' ') {
+		while (i < len && line[i] == ' ')
+			i++;
+		if (sm_gitlog_is_header(line + i, len - i) || is_oneline(line + i, len - i))
+			return "--graph";
+	}
+	return is_oneline(line, len) ? "--oneline" : NULL;
+}
+
 void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data)
 {
 	memset(g, 0, sizeof(*g));

@@ -674,6 +674,61 @@ START_TEST(git_show_format)
 }
 END_TEST
 
+/* `git log --format=raw`: the raw headers (a signature's and a merge tag's
+ * lines going on after a space, one of them a lone space) are headers, not
+ * the message; author and committer without their time. */
+START_TEST(git_raw_format)
+{
+	const char *text =
+		"commit 0123456789abcdef0123456789abcdef01234567\n"
+		"tree 1111111111111111111111111111111111111111\n"
+		"parent 2222222222222222222222222222222222222222\n"
+		"author Jane Dev <jane@example.org> 1462262400 +0200\n"
+		"committer Greg Maintainer <greg@example.org> 1462266000 +0200\n"
+		"gpgsig -----BEGIN PGP SIGNATURE-----\n"
+		" \n"
+		" iQIzBAABCAAdFiEE\n"
+		" -----END PGP SIGNATURE-----\n"
+		"\n"
+		"    hwmon: (pmbus) Fix a NULL pointer dereference on probe\n"
+		"    \n"
+		"    The client data is used before it is set.\n"
+		"    \n"
+		"    Cc: stable@vger.kernel.org # v5.4+\n"
+		"    Signed-off-by: Jane Dev <jane@example.org>\n";
+	const char *merge =
+		"commit 3333333333333333333333333333333333333333\n"
+		"tree 1111111111111111111111111111111111111111\n"
+		"parent 2222222222222222222222222222222222222222\n"
+		"parent 4444444444444444444444444444444444444444\n"
+		"author Linus <torvalds@example.org> 1462262400 -0700\n"
+		"committer Linus <torvalds@example.org> 1462262400 -0700\n"
+		"mergetag object 4444444444444444444444444444444444444444\n"
+		" type commit\n"
+		" tag net-6.7-rc2\n"
+		" \n"
+		" Networking fixes for 6.7-rc2.\n"
+		"\n"
+		"    Pull networking fixes: a use-after-free in the leak path\n";
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert_str_eq(c.id, "0123456789abcdef0123456789abcdef01234567");
+	ck_assert_str_eq(c.author, "Jane Dev <jane@example.org>");
+	ck_assert_str_eq(c.committer, "Greg Maintainer <greg@example.org>");
+	ck_assert_str_eq(c.subject, "hwmon: (pmbus) Fix a NULL pointer dereference on probe");
+	ck_assert_int_eq(c.nr_stable, 1);
+	ck_assert(!c.is_merge);
+	ck_assert_ptr_null(strstr(c.body, "PGP"));
+	sm_commit_release(&c);
+	ck_assert_int_eq(sm_commit_parse(&c, merge, strlen(merge)), 0);
+	ck_assert(c.is_merge);
+	ck_assert_str_eq(c.subject, "Pull networking fixes: a use-after-free in the leak path");
+	ck_assert_ptr_null(strstr(c.body, "Networking fixes"));
+	sm_commit_release(&c);
+}
+END_TEST
+
 START_TEST(feature_not_flagged)
 {
 	struct sm_verdict v;
@@ -1246,6 +1301,17 @@ START_TEST(git_log_split)
 	ck_assert(sm_gitlog_is_header("commit 8888888\r", 15));
 	ck_assert(!sm_gitlog_is_header("commit 888", 10));
 	ck_assert(!sm_gitlog_is_header("commit 8888888G", 15));
+#define MESSAGELESS(s) sm_gitlog_messageless(s, strlen(s))
+	ck_assert_str_eq(MESSAGELESS("1a2b3c4 net: fix x"), "--oneline");
+	ck_assert_str_eq(MESSAGELESS("1a2b3c4 (HEAD -> master) net: fix x"), "--oneline");
+	ck_assert_str_eq(MESSAGELESS("* commit 8888888888888888888888888888888888888888"), "--graph");
+	ck_assert_str_eq(MESSAGELESS("*   1a2b3c4 Merge branch 'x'"), "--graph");
+	ck_assert_ptr_null(MESSAGELESS("defaced the docs"));	/* no digit: a word */
+	ck_assert_ptr_null(MESSAGELESS("e1000e: fix a leak"));
+	ck_assert_ptr_null(MESSAGELESS("1a2b3c4"));		/* no subject */
+	ck_assert_ptr_null(MESSAGELESS("* a list item"));
+	ck_assert_ptr_null(MESSAGELESS("commit 8888888888888888888888888888888888888888"));
+#undef MESSAGELESS
 	ck_assert_int_eq(sm_gitlog_split(log, strlen(log), 1 << 20, collect_commit, &lc), 0);
 	ck_assert_str_eq(lc.all.buf, want);
 	/* over the cap: named with its size, not kept; the next one is */
@@ -1680,7 +1746,7 @@ static Suite *make_suite(void)
 					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules,
-					      large_diff_is_penalised, git_show_format,
+					      large_diff_is_penalised, git_show_format, git_raw_format,
 					      feature_not_flagged, bad_rules_file_names_line,
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,

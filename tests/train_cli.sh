@@ -162,7 +162,7 @@ echo "classify: numstat, --stat and JSONL files read as diffs"
 # --- `git log` of many commits (plain, --numstat, -p --decorate, gzipped,
 #     from standard input): one verdict each, the same as `git show` gives
 git -C "$repo" rev-list v4.4..v4.5 > "$TMP/log.ids"
-for fmt in "" "--numstat" "-p --decorate"; do
+for fmt in "" "--numstat" "--format=raw" "-p --decorate"; do
 	# shellcheck disable=SC2086 # $fmt is zero to two options
 	git -C "$repo" log $fmt v4.4..v4.5 > "$TMP/log.txt"
 	"$STABLEMATE" classify -q --batch "$TMP/log.txt" | sed 's/^{"id":"\([0-9a-f]*\)".*/\1/' |
@@ -196,6 +196,23 @@ git -C "$repo" log -p v4.4..v4.5 | "$STABLEMATE" classify -q --batch - |
 	sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' > "$TMP/p.scores"
 sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' "$TMP/abbrev.out" | cmp -s - "$TMP/p.scores" ||
 	fail "git log --abbrev-commit: other scores than git log -p"
+# --oneline and --graph hold no message to judge (all lines were one record,
+# one verdict, exit 0): refused with one line naming the option
+for fmt in "--oneline" "--oneline --decorate" "--graph" "--graph --oneline"; do
+	# shellcheck disable=SC2086 # $fmt is one or two options
+	git -C "$repo" log $fmt v4.4..v4.5 > "$TMP/short.txt"
+	for batch in "" "--batch"; do
+		rc=0
+		"$STABLEMATE" classify $batch "$TMP/short.txt" > "$TMP/short.out" 2> "$TMP/short.err" || rc=$?
+		want=${fmt%% *}
+		[ "$rc" = 1 ] && [ ! -s "$TMP/short.out" ] &&
+			grep -qx "stablemate classify: $TMP/short.txt: looks like \`git log $want\` output, .*" "$TMP/short.err" ||
+			fail "classify $batch of git log $fmt: exit $rc, $(cat "$TMP/short.out" "$TMP/short.err")"
+	done
+done
+# a bare message whose first word is hex-like is still a message
+printf 'defaced 1 page of the docs\n\nfix a leak\n' | "$STABLEMATE" classify -q - > /dev/null ||
+	fail "a message beginning with a hex-like word was refused"
 rc=0
 "$STABLEMATE" classify --batch "$TMP/log.txt" --max-record-size 1K > /dev/null 2> "$TMP/log.err" || rc=$?
 [ "$rc" = 1 ] || fail "git log with commits over the cap: exit $rc"
