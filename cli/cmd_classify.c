@@ -17,8 +17,8 @@
 #include <string.h>
 
 static const struct sm_usage usage = {
-	.synopsis = "stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]\n"
-		    "stablemate classify --tags [FILE|-]\n"
+	.synopsis = "stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]...\n"
+		    "stablemate classify --tags [FILE|-]...\n"
 		    "stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
 	.description =
 "Decides whether a commit is stable material and prints the verdict\n"
@@ -27,7 +27,8 @@ static const struct sm_usage usage = {
 "FILE (default: standard input) holds a commit as `git show`, `git log`\n"
 "or `git format-patch` print it (with the diff, or `--numstat`/`--stat`\n"
 "lines), a mail, or a bare commit message; an mbox of several, or `git\n"
-"log` of several commits, is classified one by one.\n",
+"log` of several commits, is classified one by one, and so are several\n"
+"FILEs (`classify outgoing/*.patch`).\n",
 	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file) or when a record or mail of FILE could not be read (each named;\n"
@@ -142,9 +143,20 @@ static void judge_and_print(const struct classify_opts *o, struct sm_commit *c)
 	sm_commit_release(c);
 }
 
-static int classify_text(const char *text, size_t len, void *ctx)
+/* git format-patch's mbox separator "From <sha> Mon Sep 17 ..." names the
+ * commit of a patch that does not name its own (a cover letter's is the
+ * series' tip: not its id). */
+static void id_from_separator(struct sm_commit *c, const char *from)
 {
-	struct classify_opts *o = ctx;
+	if (!c->id && !c->is_cover_letter && strlen(from) > 40 && from[40] == ' ' &&
+	    is_hex_string(from, 40))
+		c->id = xstrndup(from, 40);
+}
+
+/* One commit or mail of o's input; from: its mbox "From " line, or "". */
+static int classify_text(struct classify_opts *o, const char *text, size_t len,
+			 const char *from)
+{
 	struct sm_commit c;
 
 	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
@@ -152,15 +164,22 @@ static int classify_text(const char *text, size_t len, void *ctx)
 		o->nr_bad++;
 		return 0;
 	}
+	id_from_separator(&c, from);
 	judge_and_print(o, &c);
 	return 0;
+}
+
+/* A message of an mbox (sm_mbox_msg_fn) */
+static int classify_mbox_message(const struct sm_mbox_msg *m, void *ctx)
+{
+	return classify_text(ctx, m->data, m->len, m->from);
 }
 
 /* A commit of `git log` output (sm_gitlog_fn) */
 static int classify_log_commit(const char *text, size_t len, unsigned n, int too_big, void *ctx)
 {
 	(void)n, (void)too_big;	/* nothing is too big: the whole text is in memory */
-	return classify_text(text, len, ctx);
+	return classify_text(ctx, text, len, "");
 }
 
 static int starts_git_log(const char *buf, size_t len)
@@ -259,10 +278,7 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 		b->bad++;
 		return 0;
 	}
-	/* git format-patch's separator "From <sha> Mon Sep 17 ..." names the commit */
-	if (!c.id && !c.is_cover_letter && strlen(m->from) > 40 && m->from[40] == ' ' &&
-	    is_hex_string(m->from, 40))
-		c.id = xstrndup(m->from, 40);
+	id_from_separator(&c, m->from);
 	batch_judge(b, NULL, &c);
 	return 0;
 }
@@ -651,7 +667,11 @@ static int classify_input(struct classify_opts *o, const char *path)
 	} else if (refuse_messageless(path, buf.buf, strcspn(buf.buf, "\n")) < 0) {
 		ret = cli_fail("classify");
 	} else if (looks_like_mbox(buf.buf, buf.len)) {
-		sm_mbox_split(buf.buf, buf.len, classify_text, o);
+		struct sm_mbox_parser *p = sm_mbox_parser_new(SIZE_MAX, classify_mbox_message, o);
+
+		if (sm_mbox_parser_feed(buf.buf, buf.len, p) >= 0)
+			sm_mbox_parser_finish(p);
+		sm_mbox_parser_free(p);
 		ret = o->nr_bad ? 1 : 0;
 	} else if (starts_git_log(buf.buf, buf.len)) {
 		/* `git log` of one commit or many: each is judged */
@@ -686,7 +706,8 @@ static int opt_tree(const struct sm_option *opt, const char *arg)
 int cmd_classify(int argc, char **argv)
 {
 	struct classify_opts o = { 0 };
-	const char *rules_dir = NULL, *batch = NULL, *path = "-";
+	static const char *const default_input[] = { "-", NULL };
+	const char *rules_dir = NULL, *batch = NULL;
 	int ret = 0, tags = 0;
 	size_t max_record = SM_MBOX_MAX_MESSAGE;
 	const struct sm_option options[] = {
@@ -719,16 +740,28 @@ int cmd_classify(int argc, char **argv)
 	};
 
 	argc = cli_parse_options("classify", argc, argv, options, &usage, 0);
-	if (argc > 1)
-		return cli_usage_error("classify", "one FILE at a time (use --batch for a corpus)");
-	if (argc == 1)
-		path = argv[0];
-	o.path = !strcmp(path, "-") ? "(standard input)" : path;
-	if (tags)
-		return list_tags(path);
+	if (batch && argc)
+		return cli_usage_error("classify", "--batch reads the FILE it names, not %s too",
+				       argv[0]);
+	if (!argc) {
+		argv = (char **)default_input;
+		argc = 1;
+	}
+	/* each FILE in turn; the exit status is the worst */
+	if (tags) {
+		for (int i = 0; i < argc; i++)
+			ret |= list_tags(argv[i]);
+		return ret;
+	}
 	if (sm_rules_load(&o.rules, rules_dir))
 		return cli_fail("classify");
-	ret = batch ? run_batch(&o, batch, max_record) : classify_input(&o, path);
+	if (batch)
+		ret = run_batch(&o, batch, max_record);
+	for (int i = 0; !batch && i < argc; i++) {
+		o.path = !strcmp(argv[i], "-") ? "(standard input)" : argv[i];
+		o.nr_mails = o.nr_bad = 0;
+		ret |= classify_input(&o, argv[i]);
+	}
 	sm_rules_free(o.rules);
 	return ret;
 }

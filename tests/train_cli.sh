@@ -210,6 +210,21 @@ for fmt in "--oneline" "--oneline --decorate" "--graph" "--graph --oneline"; do
 			fail "classify $batch of git log $fmt: exit $rc, $(cat "$TMP/short.out" "$TMP/short.err")"
 	done
 done
+# a format-patch series: each file in turn (classify FILE...), and the files
+# as one mbox, each verdict under the id of its "From <id>" line
+git -C "$repo" format-patch -q -o "$TMP/series" v4.4..v4.5
+git -C "$repo" rev-list --reverse --no-merges v4.4..v4.5 > "$TMP/series.ids"
+"$STABLEMATE" classify "$TMP"/series/*.patch | sed -n 's/^\([0-9a-f]\{40\}\)  .*/\1/p' |
+	diff -u "$TMP/series.ids" - || fail "classify FILE...: not one verdict a patch"
+cat "$TMP"/series/*.patch | "$STABLEMATE" classify --json - | sed 's/^{"id":"\{0,1\}\([0-9a-fnul]*\).*/\1/' |
+	diff -u "$TMP/series.ids" - || fail "classify of a format-patch mbox: ids lost"
+rc=0
+"$STABLEMATE" classify "$TMP/series/0001-"*.patch "$TMP/no-such.patch" > "$TMP/two.out" 2> "$TMP/two.err" || rc=$?
+[ "$rc" = 1 ] && grep -q "no-such.patch" "$TMP/two.err" && grep -q "^  verdict: " "$TMP/two.out" ||
+	fail "classify FILE... with one missing: exit $rc, $(cat "$TMP/two.err")"
+rc=0
+"$STABLEMATE" classify --batch "$TMP/log.txt" "$TMP/log.txt" > /dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "classify --batch FILE with another FILE: exit $rc"
 # a bare message whose first word is hex-like is still a message
 printf 'defaced 1 page of the docs\n\nfix a leak\n' | "$STABLEMATE" classify -q - > /dev/null ||
 	fail "a message beginning with a hex-like word was refused"
