@@ -37,6 +37,14 @@ tick; git commit -qam "net: new_name: fix a NULL pointer dereference in probe" -
 record RENAME_FIX
 git mv drivers/net/new_name.c drivers/net/newer_name.c
 tick; git commit -qm "net: rename new_name.c to newer_name.c"; record RENAME
+# a directory of 1,200 files moved (libgit2 alone would pair each added file
+# with the first 1,000 deleted ones only) and a line fixed elsewhere
+mkdir -p drivers/old
+for i in $(seq 1 1200); do printf 'int f%d(void)\n{\n\treturn %d;\n}\n' "$i" "$i" > "drivers/old/f$i.c"; done
+tick; git add -A; git commit -qm "drivers: add the old drivers"
+git mv drivers/old drivers/new
+setline drivers/net/cafe.c 12 "	kfree(priv);"
+tick; git commit -qam "drivers: move old/ to new/ and fix a leak in cafe"; record MOVE
 git tag v6.1
 # linux-6.0.y carries L1 backported by hand: same subject (in UTF-8, as
 # cherry-pick writes it), another change, no upstream line.
@@ -61,7 +69,9 @@ assert c['trees'][0]['present_as'], c
 assert any(r['text']=='Jörg Rödel <jr@example.org>' for r in c['verdict']['reasons']), c"
 
 expect "scan of renames --json" 0 "$sm" scan --range "$ADD..v6.1" --tree linux-6.0.y=6.0 --no-cache --json
-for c in RENAME_FIX RENAME; do
+# (the patch-id of a rename with changes is git's when libgit2's similarity
+# figure is git's: they are worked out differently, and at times a point apart)
+for c in RENAME_FIX RENAME MOVE; do
 	pid=$(git show "${!c}" | git patch-id --stable | cut -c1-40)
 	score=$(git show "${!c}" | "$sm" classify --json - | python3 -c "import json,sys; print(json.load(sys.stdin)['verdict']['score'])")
 	json "$c: scan's patch-id and score are git show's" "

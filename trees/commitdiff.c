@@ -51,22 +51,36 @@ static int hunk_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
 	return diff_print_cb(d, h, l, payload);
 }
 
-/* libgit2's slow path, the reference for the text. Renames are found as
- * git show, git log -p and git format-patch find them (diff.renames: a
- * deleted and an added file at least 50% alike), so a moved file reads as
- * the training commits' diffs and git patch-id have it, not as all its
- * lines deleted and added. */
+/* Renames found as git show, git log -p and git format-patch find them
+ * (diff.renames), so a moved file reads as the training commits' diffs and
+ * git patch-id have it, not as all its lines deleted and added: first the
+ * files moved unchanged, however many (git finds those by their blob id
+ * with no limit; libgit2 would try only the first 1,000 deleted files for
+ * each added one), then the rest at least 50% alike, within libgit2's
+ * (and git's) default limit. */
+static int find_renames(git_diff *diff)
+{
+	git_diff_find_options find;
+
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	find.flags = GIT_DIFF_FIND_RENAMES | GIT_DIFF_FIND_EXACT_MATCH_ONLY;
+	find.rename_limit = (size_t)-1;
+	if (git_diff_find_similar(diff, &find) < 0)
+		return -1;
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	find.flags = GIT_DIFF_FIND_RENAMES;
+	return git_diff_find_similar(diff, &find);
+}
+
+/* libgit2's slow path, the reference for the text. */
 static int diff_text_libgit2(git_repository *repo, git_tree *old_tree, git_tree *new_tree,
 			     struct strbuf *out)
 {
 	git_diff *diff = NULL;
-	git_diff_find_options find;
 	int ret = -1;
 
-	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
-	find.flags = GIT_DIFF_FIND_RENAMES;
 	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, NULL) == 0 &&
-	    git_diff_find_similar(diff, &find) == 0 &&
+	    find_renames(diff) == 0 &&
 	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, diff_print_cb, out) == 0)
 		ret = 0;
 	git_diff_free(diff);
