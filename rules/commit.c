@@ -298,6 +298,17 @@ static int raw_header(struct sm_commit *c, const struct line *l, const char **po
 	return 1;
 }
 
+/* Does an "Author:" line come before the next blank line? */
+static int author_follows(const char *pos, const char *end)
+{
+	struct line l;
+
+	while (next_line(&pos, end, &l) && !is_blank(&l))
+		if (line_starts(&l, "Author: "))
+			return 1;
+	return 0;
+}
+
 int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 {
 	const char *end = text + len, *pos = text, *body_start = NULL, *diff, *stat = NULL;
@@ -352,6 +363,12 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		while (k < l.len && (isalnum((unsigned char)l.p[k]) || l.p[k] == '-'))
 			k++;
 		if (!k || k >= l.len || l.p[k] != ':') {
+			/* `git log --show-signature` (log.showSignature) puts gpg's
+			 * lines ("Primary key fingerprint: ...", an ssh key's
+			 * 'Good "git" signature ...') between the commit line and
+			 * Author: */
+			if (git_format && author_follows(pos, end))
+				continue;
 			pos = save;
 			break;
 		}

@@ -729,6 +729,38 @@ START_TEST(git_raw_format)
 }
 END_TEST
 
+/* `git log --show-signature` (or log.showSignature=true): gpg's or ssh's
+ * verdict on the signature sits between the commit line and Author:, as
+ * git prints it for a gpg-signed and an ssh-signed commit. */
+START_TEST(git_show_signature)
+{
+	static const char *const verdicts[] = {
+		"gpg: Signature made Mon 01 Jan 2024 00:00:00 UTC\n"
+		"gpg:                using RSA key 647F28654894E3BD457199BE38DBBDC86092693E\n"
+		"gpg: Good signature from \"Greg Kroah-Hartman <gregkh@linuxfoundation.org>\" [full]\n"
+		"Primary key fingerprint: 647F 2865 4894 E3BD 4571  99BE 38DB BDC8 6092 693E\n"
+		"     Subkey fingerprint: 1111 2222 3333 4444 5555  6666 7777 8888 9999 0000\n",
+		"Good \"git\" signature with ED25519 key SHA256:eEgQc/OF1du9/nDb1LefYn+CQi219+V+6KHPXKkTOWo\n"
+		"No principal matched.\n",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++) {
+		char *text = xasprintf("commit 0123456789abcdef0123456789abcdef01234567\n%s"
+				       "Author: Jane Dev <jane@example.org>\n"
+				       "Date:   Tue May 3 10:00:00 2016 +0200\n\n"
+				       "    net: fix a use-after-free in close\n\n"
+				       "    Signed-off-by: Jane Dev <jane@example.org>\n", verdicts[i]);
+		struct sm_commit c;
+
+		ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+		ck_assert_str_eq(c.subject, "net: fix a use-after-free in close");
+		ck_assert_str_eq(c.author, "Jane Dev <jane@example.org>");
+		sm_commit_release(&c);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(feature_not_flagged)
 {
 	struct sm_verdict v;
@@ -1747,6 +1779,7 @@ static Suite *make_suite(void)
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules,
 					      large_diff_is_penalised, git_show_format, git_raw_format,
+					      git_show_signature,
 					      feature_not_flagged, bad_rules_file_names_line,
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
