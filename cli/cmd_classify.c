@@ -243,6 +243,8 @@ struct batch_ctx {
 	struct strbuf first;	/* in mode 'f': the first line so far */
 	struct sm_lines lines;	/* JSONL and git log */
 	struct sm_gitlog log;
+	int colored;		/* git log under color.ui=always: escapes stripped */
+	struct strbuf plain_line;	/* a line without them */
 	struct sm_mbox_parser *mbox;
 	/* a JSONL record's members, kept from record to record */
 	struct strbuf desc, msg, tmp, body, cve, id, files;
@@ -382,6 +384,13 @@ static int batch_log_line(const char *line, size_t n, unsigned long lineno, int 
 	struct batch_ctx *b = ctx;
 
 	(void)lineno, (void)too_long;	/* line is NULL when too long */
+	if (b->colored && line) {
+		strbuf_reset(&b->plain_line);
+		strbuf_add(&b->plain_line, line, n);
+		strbuf_setlen(&b->plain_line, strip_ansi_escapes(b->plain_line.buf, n));
+		line = b->plain_line.buf;
+		n = b->plain_line.len;
+	}
 	return sm_gitlog_line(&b->log, line, n);
 }
 
@@ -523,10 +532,19 @@ static int batch_choose(struct batch_ctx *b)
 {
 	const char *nl = memchr(b->first.buf, '\n', b->first.len);
 	size_t len = nl ? (size_t)(nl - b->first.buf) : b->first.len;
+	struct strbuf plain = STRBUF_INIT;
+	int refused, log;
 
-	if (refuse_messageless(b->path, b->first.buf, len) < 0)
+	/* `git log` under color.ui=always: each line's escapes go (batch_log_line) */
+	strbuf_add(&plain, b->first.buf, len);
+	strbuf_setlen(&plain, strip_ansi_escapes(plain.buf, len));
+	refused = refuse_messageless(b->path, plain.buf, plain.len) < 0;
+	log = sm_gitlog_is_header(plain.buf, plain.len);
+	b->colored = log && plain.len < len;
+	strbuf_release(&plain);
+	if (refused)
 		return -1;
-	if (sm_gitlog_is_header(b->first.buf, len)) {
+	if (log) {
 		b->mode = 'g';
 		sm_gitlog_init(&b->log, b->max_record, batch_log_commit, b);
 		sm_lines_init(&b->lines, b->max_record, batch_log_line, b);
@@ -615,7 +633,8 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
 			       .desc = STRBUF_INIT, .msg = STRBUF_INIT, .tmp = STRBUF_INIT,
 			       .body = STRBUF_INIT, .cve = STRBUF_INIT, .id = STRBUF_INIT,
-			       .files = STRBUF_INIT, .scratch = STRBUF_INIT, .first = STRBUF_INIT };
+			       .files = STRBUF_INIT, .scratch = STRBUF_INIT, .first = STRBUF_INIT,
+			       .plain_line = STRBUF_INIT };
 	int rc;
 
 	cli_json_begin(&b.out);
@@ -638,6 +657,7 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	strbuf_release(&b.id);
 	strbuf_release(&b.files);
 	strbuf_release(&b.scratch);
+	strbuf_release(&b.plain_line);
 	cli_json_discard(&b.out);
 	/* each unreadable record was named; the status says not all were read */
 	return rc < 0 ? cli_fail("classify") : b.bad ? 1 : 0;
@@ -660,6 +680,8 @@ static int classify_input(struct classify_opts *o, const char *path)
 		memmove(buf.buf, buf.buf + bom, buf.len - bom);
 		strbuf_setlen(&buf, buf.len - bom);
 	}
+	if (starts_ansi_escape(buf.buf, buf.len))	/* git under color.ui=always */
+		strbuf_setlen(&buf, strip_ansi_escapes(buf.buf, buf.len));
 	if (!buf.len || !*buf.buf) {
 		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
 			 "empty input");

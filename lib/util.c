@@ -218,3 +218,26 @@ size_t utf8_bom_len(const char *s, size_t len)
 {
 	return len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
 }
+
+int starts_ansi_escape(const char *s, size_t len)
+{
+	return len >= 2 && s[0] == '\033' && s[1] == '[';
+}
+
+size_t strip_ansi_escapes(char *s, size_t len)
+{
+	size_t r = 0, w = 0;
+
+	while (r < len) {
+		if (starts_ansi_escape(s + r, len - r)) {
+			size_t e = r + 2;
+
+			while (e < len && !(s[e] >= '@' && s[e] <= '~'))
+				e++;
+			r = e < len ? e + 1 : len;
+			continue;
+		}
+		s[w++] = s[r++];
+	}
+	return w;
+}

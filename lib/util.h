@@ -76,5 +76,11 @@ int is_lower_hex(const char *s, size_t len);
 /* 3 when s[0..len) starts with a UTF-8 byte-order mark (some editors write
  * one at the start of a file; it is no text), else 0. */
 size_t utf8_bom_len(const char *s, size_t len);
+/* Does s[0..len) start with a terminal escape sequence (ESC '[')? As
+ * `git log` writes under color.ui=always. */
+int starts_ansi_escape(const char *s, size_t len);
+/* Removes the terminal escape sequences (ESC '[' parameters, a final byte
+ * '@'..'~': colours) from s[0..len) in place; returns the new length. */
+size_t strip_ansi_escapes(char *s, size_t len);
 
 #endif

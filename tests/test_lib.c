@@ -312,6 +312,20 @@ START_TEST(json_numbers_and_strings)
 }
 END_TEST
 
+/* git's colours (color.ui=always) taken out: SGR sequences with and
+ * without parameters, one cut off at the end, text around them kept. */
+START_TEST(ansi_escapes_stripped)
+{
+	char text[] = "\033[33mcommit 1a2b\033[m\033[33m (\033[1;36mHEAD\033[m)\nplain [x]\n\033[3";
+
+	ck_assert(starts_ansi_escape(text, strlen(text)));
+	ck_assert(!starts_ansi_escape("plain", 5));
+	ck_assert(!starts_ansi_escape("\033", 1));
+	text[strip_ansi_escapes(text, strlen(text))] = '\0';
+	ck_assert_str_eq(text, "commit 1a2b (HEAD)\nplain [x]\n");
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -321,6 +335,6 @@ static Suite *make_suite(void)
 	add_tcase(s, "errors", SM_TESTS(error_wrap_keeps_both_texts));
 	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, strlist_split_and_clear,
 					 text_lines, json_groups_of_members,
-					 json_numbers_and_strings));
+					 json_numbers_and_strings, ansi_escapes_stripped));
 	return s;
 }

@@ -196,6 +196,14 @@ git -C "$repo" log -p v4.4..v4.5 | "$STABLEMATE" classify -q --batch - |
 	sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' > "$TMP/p.scores"
 sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' "$TMP/abbrev.out" | cmp -s - "$TMP/p.scores" ||
 	fail "git log --abbrev-commit: other scores than git log -p"
+# under color.ui=always (git colours even a pipe): the same verdicts
+git -C "$repo" -c color.ui=always log -p v4.4..v4.5 > "$TMP/color.txt"
+grepq -q $'^\033\\[33mcommit ' "$TMP/color.txt" || fail "git wrote no colour"
+"$STABLEMATE" classify -q --batch "$TMP/color.txt" | sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' |
+	cmp -s - "$TMP/p.scores" || fail "git log -p in colour: other scores"
+first=$(head -1 "$TMP/log.ids")
+[ "$(git -C "$repo" -c color.ui=always show "$first" | "$STABLEMATE" classify -q --json -)" = \
+  "$(git -C "$repo" show "$first" | "$STABLEMATE" classify -q --json -)" ] || fail "git show in colour: another verdict"
 # --oneline and --graph hold no message to judge (all lines were one record,
 # one verdict, exit 0): refused with one line naming the option
 for fmt in "--oneline" "--oneline --decorate" "--graph" "--graph --oneline"; do
