@@ -298,6 +298,22 @@ static int raw_header(struct sm_commit *c, const struct line *l, const char **po
 	return 1;
 }
 
+/* Where git log or git show begins a commit's notes, after its message:
+ * an unindented "Notes:" or "Notes (<ref>):" line (notes.displayRef, which
+ * `stablemate notes setup` sets, shows the review notes so). NULL: none
+ * before end. The notes are no part of the message: a reviewer's
+ * "this leaks" is not the commit's. */
+static const char *notes_start(const char *pos, const char *end)
+{
+	struct line l;
+
+	while (next_line(&pos, end, &l))
+		if ((l.len == 6 && !memcmp(l.p, "Notes:", 6)) ||
+		    (l.len > 9 && line_starts(&l, "Notes (") && !memcmp(l.p + l.len - 2, "):", 2)))
+			return l.p;
+	return NULL;
+}
+
 /* Does an "Author:" line come before the next blank line? */
 static int author_follows(const char *pos, const char *end)
 {
@@ -464,7 +480,11 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		strbuf_release(&msg);
 		free(mail_subject);
 	} else {
-		parse_message_lines(c, body_start, diff ? diff : stat ? stat : end, indent);
+		const char *msg_end = diff ? diff : stat ? stat : end, *notes;
+
+		if (indent && (notes = notes_start(body_start, msg_end)))
+			msg_end = notes;
+		parse_message_lines(c, body_start, msg_end, indent);
 	}
 	if (diff)
 		sm_commit_parse_diff(c, diff, (size_t)(end - diff));

@@ -204,6 +204,22 @@ grepq -q $'^\033\\[33mcommit ' "$TMP/color.txt" || fail "git wrote no colour"
 first=$(head -1 "$TMP/log.ids")
 [ "$(git -C "$repo" -c color.ui=always show "$first" | "$STABLEMATE" classify -q --json -)" = \
   "$(git -C "$repo" show "$first" | "$STABLEMATE" classify -q --json -)" ] || fail "git show in colour: another verdict"
+# review notes shown under each commit (notes.displayRef, as `stablemate notes
+# setup` sets it) are no part of its message: a reviewer's NAK that says
+# "crash" and "leak" does not move the verdict
+for id in $(cat "$TMP/log.ids"); do
+	git -C "$repo" notes --ref=review-test add -f -m "Comment:
+    NAK: this causes a regression, a crash and a memory leak." "$id"
+done
+for fmt in "" "--stat" "-p"; do
+	# shellcheck disable=SC2086 # $fmt is zero or one option
+	git -C "$repo" log $fmt v4.4..v4.5 | "$STABLEMATE" classify -q --batch - > "$TMP/plain.out"
+	# shellcheck disable=SC2086
+	git -C "$repo" log --notes=review-test $fmt v4.4..v4.5 > "$TMP/noted.txt"
+	grepq -x "Notes (review-test):" "$TMP/noted.txt" || fail "git log showed no notes"
+	"$STABLEMATE" classify -q --batch "$TMP/noted.txt" | cmp -s - "$TMP/plain.out" ||
+		fail "git log $fmt with notes shown: other verdicts"
+done
 # --oneline and --graph hold no message to judge (all lines were one record,
 # one verdict, exit 0): refused with one line naming the option
 for fmt in "--oneline" "--oneline --decorate" "--graph" "--graph --oneline"; do
