@@ -298,18 +298,19 @@ static int raw_header(struct sm_commit *c, const struct line *l, const char **po
 	return 1;
 }
 
-/* Where git log or git show begins a commit's notes, after its message:
- * an unindented "Notes:" or "Notes (<ref>):" line (notes.displayRef, which
- * `stablemate notes setup` sets, shows the review notes so). NULL: none
- * before end. The notes are no part of the message: a reviewer's
- * "this leaks" is not the commit's. */
-static const char *notes_start(const char *pos, const char *end)
+/* Where git log or git show ends a message they indent by four spaces:
+ * at the first line that is neither blank nor indented. What follows is
+ * theirs, not the commit's: the notes ("Notes (<ref>):", as
+ * notes.displayRef shows them, which `stablemate notes setup` sets: a
+ * reviewer's "this leaks" is not the commit's), --name-only's paths,
+ * --name-status, --raw, --dirstat, --summary lines, the stat or diff.
+ * NULL: none before end. */
+static const char *indented_message_end(const char *pos, const char *end)
 {
 	struct line l;
 
 	while (next_line(&pos, end, &l))
-		if ((l.len == 6 && !memcmp(l.p, "Notes:", 6)) ||
-		    (l.len > 9 && line_starts(&l, "Notes (") && !memcmp(l.p + l.len - 2, "):", 2)))
+		if (!is_blank(&l) && (l.len < 4 || memcmp(l.p, "    ", 4)))
 			return l.p;
 	return NULL;
 }
@@ -480,10 +481,10 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		strbuf_release(&msg);
 		free(mail_subject);
 	} else {
-		const char *msg_end = diff ? diff : stat ? stat : end, *notes;
+		const char *msg_end = diff ? diff : stat ? stat : end, *theirs;
 
-		if (indent && (notes = notes_start(body_start, msg_end)))
-			msg_end = notes;
+		if (indent && (theirs = indented_message_end(body_start, msg_end)))
+			msg_end = theirs;
 		parse_message_lines(c, body_start, msg_end, indent);
 	}
 	if (diff)

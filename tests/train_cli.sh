@@ -220,6 +220,14 @@ for fmt in "" "--stat" "-p"; do
 	"$STABLEMATE" classify -q --batch "$TMP/noted.txt" | cmp -s - "$TMP/plain.out" ||
 		fail "git log $fmt with notes shown: other verdicts"
 done
+# what git prints after the message without counts (--name-only's paths,
+# --name-status, --raw, --summary, --dirstat) is no part of the message:
+# the verdicts of plain git log
+git -C "$repo" log v4.4..v4.5 | "$STABLEMATE" classify -q --batch - > "$TMP/bare.out"
+for fmt in --name-only --name-status --raw --summary --dirstat; do
+	git -C "$repo" log "$fmt" v4.4..v4.5 | "$STABLEMATE" classify -q --batch - | cmp -s - "$TMP/bare.out" ||
+		fail "git log $fmt: other verdicts than git log's"
+done
 # --oneline and --graph hold no message to judge (all lines were one record,
 # one verdict, exit 0): refused with one line naming the option
 for fmt in "--oneline" "--oneline --decorate" "--graph" "--graph --oneline"; do
