@@ -189,19 +189,18 @@ static int starts_git_log(const char *buf, size_t len)
 	return sm_gitlog_is_header(buf, nl ? (size_t)(nl - buf) : len);
 }
 
-/* -1 (sm_error naming path) when the first line, line[0..len), starts a
- * `git log --oneline` or `--graph`: one record of all its lines would be
- * judged as one message, a verdict on nothing. */
+/* -1 (sm_error naming path) when the first line, line[0..len), starts git
+ * output with no message in (git log --oneline or --graph, git cherry, ids):
+ * one record of all its lines would be judged as one message, a verdict on
+ * nothing. */
 static int refuse_messageless(const char *path, const char *line, size_t len)
 {
-	const char *option = sm_gitlog_messageless(line, len);
+	const char *what = sm_gitlog_messageless(line, len);
 
-	if (!option)
+	if (!what)
 		return 0;
-	return sm_error("%s: looks like `git log %s` output, which %s: give `git log`, "
-			"`git log --numstat` or `git log -p`", path, option,
-			!strcmp(option, "--graph") ? "prefixes every line with the graph"
-						   : "holds no commit messages");
+	return sm_error("%s: looks like %s: give `git log`, `git log --numstat` or `git log -p`",
+			path, what);
 }
 
 static int looks_like_mbox(const char *buf, size_t len)

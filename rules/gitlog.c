@@ -34,28 +34,48 @@ int sm_gitlog_is_header(const char *line, size_t len)
 
 /* line starts "<id> <more>" as --oneline prints it: 7 to 40 hex digits,
  * one of them a digit */
-static int is_oneline(const char *line, size_t len)
+/* The length of the commit id line starts with: 7 to 40 hex digits, one
+ * of them a digit (no English word is taken for one), then the line's end
+ * or a space; else 0. */
+static size_t leading_id(const char *line, size_t len)
 {
 	size_t n = 0;
 	int digit = 0;
 
 	while (n < len && n <= ID_LEN && is_lower_hex(line + n, 1))
 		digit |= line[n++] <= '9';
-	return n >= 7 && n <= ID_LEN && digit && n + 1 < len && line[n] == ' ' &&
-	       line[n + 1] != ' ';
+	if (n < 7 || n > ID_LEN || !digit)
+		return 0;
+	return n == len || line[n] == ' ' || (n + 1 == len && line[n] == '\r') ? n : 0;
+}
+
+/* "<id> <subject>" */
+static int is_oneline(const char *line, size_t len)
+{
+	size_t n = leading_id(line, len);
+
+	return n && n + 1 < len && line[n] == ' ' && line[n + 1] != ' ';
 }
 
 const char *sm_gitlog_messageless(const char *line, size_t len)
 {
-	size_t i = 1;
+	size_t i = 1, n;
 
 	if (len > 2 && line[0] == '*' && line[1] == ' ') {
 		while (i < len && line[i] == ' ')
 			i++;
 		if (sm_gitlog_is_header(line + i, len - i) || is_oneline(line + i, len - i))
-			return "--graph";
+			return "`git log --graph` output, which prefixes every line with the graph";
 	}
-	return is_oneline(line, len) ? "--oneline" : NULL;
+	if (len > 2 && (line[0] == '+' || line[0] == '-') && line[1] == ' ' &&
+	    leading_id(line + 2, len - 2))
+		return "`git cherry` output, which holds no commit messages";
+	if (is_oneline(line, len))
+		return "`git log --oneline` output, which holds no commit messages";
+	n = leading_id(line, len);
+	if (n && (n == len || line[n] == '\r'))
+		return "a list of commit ids (`git rev-list`), which holds no commit messages";
+	return NULL;
 }
 
 void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data)

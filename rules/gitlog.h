@@ -29,11 +29,13 @@ struct sm_gitlog {
 /* Is line[0..len) (no '\n') the first line of a commit? */
 int sm_gitlog_is_header(const char *line, size_t len);
 
-/* When line[0..len) (an input's first line) starts output of a `git log`
- * format that holds no message to judge, the option that made it:
- * "--oneline" ("1a2b3c4 net: fix x": an abbreviated id with a digit in it
- * and a subject, so no English first line is taken for one) or "--graph"
- * ("* commit <id>", "* 1a2b3c4 subject"); else NULL. */
+/* When line[0..len) (an input's first line) starts output of git that
+ * holds no message to judge, what it is, for a message ("`git log
+ * --oneline` output, which holds no commit messages"); else NULL. Known:
+ * --oneline ("1a2b3c4 net: fix x": an id of 7 or more hex digits with a
+ * digit in it, so no English first line is taken for one), --graph ("*
+ * commit <id>", "* 1a2b3c4 subject"), git cherry ("+ <id>") and a list of
+ * ids (git rev-list). */
 const char *sm_gitlog_messageless(const char *line, size_t len);
 
 void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data);

@@ -257,6 +257,10 @@ rc=0
 rc=0
 "$STABLEMATE" classify --batch "$TMP/log.txt" "$TMP/log.txt" > /dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "classify --batch FILE with another FILE: exit $rc"
+rc=0
+git -C "$repo" rev-list v4.4..v4.5 | "$STABLEMATE" classify --batch - > "$TMP/ids.out" 2> "$TMP/ids.err" || rc=$?
+[ "$rc" = 1 ] && [ ! -s "$TMP/ids.out" ] && grepq "looks like a list of commit ids" "$TMP/ids.err" ||
+	fail "classify --batch of git rev-list: exit $rc, $(cat "$TMP/ids.out" "$TMP/ids.err")"
 # a bare message whose first word is hex-like is still a message
 printf 'defaced 1 page of the docs\n\nfix a leak\n' | "$STABLEMATE" classify -q - > /dev/null ||
 	fail "a message beginning with a hex-like word was refused"
