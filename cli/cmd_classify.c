@@ -3,7 +3,6 @@
 #include "cli/output.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
-#include "lib/json_read.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
@@ -11,6 +10,7 @@
 #include "mail/stream.h"
 #include "rules/classify.h"
 #include "rules/gitlog.h"
+#include "rules/json_record.h"
 #include "trees/tree_state.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,9 +245,8 @@ struct batch_ctx {
 	int colored;		/* git log under color.ui=always: escapes stripped */
 	struct strbuf plain_line;	/* a line without them */
 	struct sm_mbox_parser *mbox;
-	/* a JSONL record's members, kept from record to record */
-	struct strbuf desc, msg, tmp, body, cve, id, files;
-	struct strbuf scratch;	/* the id decoded, an error */
+	struct sm_json_record rec;	/* a JSONL record's members, kept */
+	struct strbuf err;	/* why a record was skipped */
 };
 
 /* Judges c for the batch (reason codes only), prints its line, and
@@ -282,77 +281,6 @@ static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
 	id_from_separator(&c, m->from);
 	batch_judge(b, NULL, &c);
 	return 0;
-}
-
-/* One element of a JSONL record's "files": {"file": "drivers/x.c",
- * "added": 3, "removed": 1}. A bare path string says nothing of size and
- * is left out; a count that is absent or null is 0, as numstat's "-" for a
- * binary file. Anything else is an error in err: a file's lines taken
- * wrong would pass a 5,000-line change for a tiny one. */
-struct json_files {
-	struct sm_commit *c;
-	struct strbuf *err;
-	struct strbuf path, added, removed;	/* an element's members, kept */
-};
-
-/* A count's JSON text num (found: whether the member was there) into *out. */
-static int json_file_count(struct json_files *f, size_t i, const char *key,
-			   const struct strbuf *num, int found, unsigned *out)
-{
-	unsigned long n;
-
-	*out = 0;
-	if (!found || !strcmp(num->buf, "null"))
-		return 0;
-	if (!json_count(num->buf, num->len, SM_DIFF_MAX_LINES, &n)) {
-		*out = (unsigned)n;
-		return 0;
-	}
-	strbuf_addf(f->err, "files[%zu]: \"%s\" is %.40s, not a count of lines", i, key, num->buf);
-	return -1;
-}
-
-static int add_json_file(void *ctx, size_t i, const char *e, size_t len)
-{
-	static const char *const keys[] = { "file", "added", "removed" };
-	struct json_files *f = ctx;
-	struct strbuf *const outs[] = { &f->path, &f->added, &f->removed };
-	int found[3];
-	unsigned added, removed;
-
-	if (e[0] == '"')
-		return 0;
-	for (size_t k = 0; k < ARRAY_SIZE(outs); k++)
-		strbuf_reset(outs[k]);
-	/* the three members in one pass, the counts as their JSON text */
-	if (e[0] != '{' || json_get_members(e, len, keys, outs, found, 3, 1u << 1 | 1u << 2) < 0 ||
-	    found[0] != JSON_FOUND || !f->path.len) {
-		strbuf_addf(f->err, "files[%zu] is not {\"file\": PATH, \"added\": N, "
-			    "\"removed\": N} or a path", i);
-		return -1;
-	}
-	if (json_file_count(f, i, "added", &f->added, found[1], &added) ||
-	    json_file_count(f, i, "removed", &f->removed, found[2], &removed))
-		return -1;
-	sm_commit_add_file(f->c, f->path.buf, f->path.len, added, removed);
-	return 0;
-}
-
-/* A record's "files" (its JSON text) into c; -1 with the reason in err. */
-static int add_json_files(struct sm_commit *c, const struct strbuf *files, struct strbuf *err)
-{
-	struct json_files f = { c, err, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
-	int rc;
-
-	if (!strcmp(files->buf, "null"))
-		return 0;
-	rc = json_array_each(files->buf, files->len, add_json_file, &f);
-	if (rc && !err->len)
-		strbuf_addstr(err, "\"files\" is not an array");
-	strbuf_release(&f.path);
-	strbuf_release(&f.added);
-	strbuf_release(&f.removed);
-	return rc ? -1 : 0;
 }
 
 /* A commit of `git log` output (sm_gitlog_fn) */
@@ -393,25 +321,6 @@ static int batch_log_line(const char *line, size_t n, unsigned long lineno, int 
 	return sm_gitlog_line(&b->log, line, n);
 }
 
-/* The kernel CVE team's descriptions open with this line; the commit's
- * own subject follows it. */
-static const char cve_preamble[] = "In the Linux kernel, the following vulnerability has been resolved:";
-
-/* A record's "id" from its JSON text in id: a string decoded, a number
- * as written ("id": 42 is "42"); anything else names nothing. */
-static void record_id(struct strbuf *id, struct strbuf *scratch)
-{
-	const char *p = id->buf;
-
-	strbuf_reset(scratch);
-	if (*p == '"' && !json_read_string(&p, id->buf + id->len, scratch)) {
-		strbuf_reset(id);
-		strbuf_add(id, scratch->buf, scratch->len);
-	} else if (!(*p == '-' || (*p >= '0' && *p <= '9'))) {
-		strbuf_reset(id);
-	}
-}
-
 /* A line of spaces, tabs and a CR at most: no record. */
 static int is_blank(const char *s, size_t n)
 {
@@ -423,61 +332,26 @@ static int is_blank(const char *s, size_t n)
 /* One JSONL line (the input is read a line at a time). */
 static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
 {
-	static const char *const keys[] = { "description", "message", "subject", "body", "cve",
-					     "id", "files" };
 	struct batch_ctx *b = ctx;
-	const char *path = b->path;
-	struct strbuf *msg = &b->msg, *id = &b->id, *tmp = &b->tmp;
-	struct strbuf *const outs[] = { &b->desc, msg, tmp, &b->body, &b->cve, id, &b->files };
-	int found[7];
-	const char *m;
 	struct sm_commit c;
-	int rc;
+	const char *id;
 
 	if (!too_long && is_blank(line, n))
 		return 0;
 	b->records++;
 	if (too_long) {
-		sm_warn("%s:%lu: %zu bytes, over the %zu-byte record size limit (skipped)", path,
+		sm_warn("%s:%lu: %zu bytes, over the %zu-byte record size limit (skipped)", b->path,
 			lineno, n, b->max_record);
 		b->bad++;
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(outs); i++)
-		strbuf_reset(outs[i]);
-	/* "id" and "files" as their JSON text, in the same pass */
-	rc = json_get_members(line, n, keys, outs, found, 7, 1u << 5 | 1u << 6);
-	if (rc >= 0 && found[5])
-		record_id(id, &b->scratch);
-	if (rc >= 0) {
-		if (found[0]) {
-			msg = &b->desc;
-		} else if (!found[1] && found[2]) {
-			strbuf_add(msg, tmp->buf, tmp->len);
-			strbuf_addstr(msg, "\n\n");
-			strbuf_add(msg, b->body.buf, b->body.len);
-		}
-		rc = found[0] || found[1] || found[2];
-		id = found[4] ? &b->cve : id;
-	}
-	if (rc <= 0) {
-		sm_warn("%s:%lu: %s (skipped)", path, lineno, rc < 0 ? "not a JSON object" :
-			"no \"description\", \"message\" or \"subject\" member");
+	strbuf_reset(&b->err);
+	if (sm_json_record_read(&b->rec, line, n, &c, &id, &b->err)) {
+		sm_warn("%s:%lu: %s (skipped)", b->path, lineno, b->err.buf);
 		b->bad++;
 		return 0;
 	}
-	m = msg->buf;
-	if (!strncmp(m, cve_preamble, sizeof(cve_preamble) - 1))
-		m += sizeof(cve_preamble) - 1;
-	sm_commit_parse_message(&c, m, strlen(m));
-	strbuf_reset(&b->scratch);
-	if (found[6] == JSON_FOUND && add_json_files(&c, &b->files, &b->scratch)) {
-		sm_warn("%s:%lu: %s (skipped)", path, lineno, b->scratch.buf);
-		sm_commit_release(&c);
-		b->bad++;
-		return 0;
-	}
-	batch_judge(b, id->len ? id->buf : NULL, &c);
+	batch_judge(b, id, &c);
 	return 0;
 }
 
@@ -630,9 +504,7 @@ static int batch_finish(struct batch_ctx *b)
 static int run_batch(struct classify_opts *o, const char *path, size_t max_record)
 {
 	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
-			       .desc = STRBUF_INIT, .msg = STRBUF_INIT, .tmp = STRBUF_INIT,
-			       .body = STRBUF_INIT, .cve = STRBUF_INIT, .id = STRBUF_INIT,
-			       .files = STRBUF_INIT, .scratch = STRBUF_INIT, .first = STRBUF_INIT,
+			       .rec = SM_JSON_RECORD_INIT, .err = STRBUF_INIT, .first = STRBUF_INIT,
 			       .plain_line = STRBUF_INIT };
 	int rc;
 
@@ -648,14 +520,8 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	sm_gitlog_release(&b.log);
 	strbuf_release(&b.first);
 	sm_mbox_parser_free(b.mbox);
-	strbuf_release(&b.desc);
-	strbuf_release(&b.msg);
-	strbuf_release(&b.tmp);
-	strbuf_release(&b.body);
-	strbuf_release(&b.cve);
-	strbuf_release(&b.id);
-	strbuf_release(&b.files);
-	strbuf_release(&b.scratch);
+	sm_json_record_release(&b.rec);
+	strbuf_release(&b.err);
 	strbuf_release(&b.plain_line);
 	cli_json_discard(&b.out);
 	/* each unreadable record was named; the status says not all were read */
