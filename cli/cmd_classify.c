@@ -3,6 +3,7 @@
 #include "cli/output.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
+#include "lib/json_read.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
@@ -234,8 +235,9 @@ struct batch_ctx {
 	/* The input, read as a stream: */
 	const char *path;
 	size_t max_record;
-	/* 0 until the first non-blank byte; then 'j' JSONL, or 'f' until the
-	 * first line is whole, then 'g' git log or 'm' mbox */
+	/* 0 until the first non-blank byte; then 'f' until the first line is
+	 * whole, then 'j' JSONL, 'a' another JSON text (read whole into doc),
+	 * 'g' git log or 'm' mbox */
 	int mode;
 	unsigned bom;		/* bytes of a UTF-8 byte-order mark read at the start */
 	int past_bom;		/* 1 once a byte that is not one was */
@@ -247,6 +249,7 @@ struct batch_ctx {
 	struct sm_mbox_parser *mbox;
 	struct sm_json_record rec;	/* a JSONL record's members, kept */
 	struct strbuf err;	/* why a record was skipped */
+	struct strbuf doc;	/* mode 'a' */
 };
 
 /* Judges c for the batch (reason codes only), prints its line, and
@@ -329,30 +332,51 @@ static int is_blank(const char *s, size_t n)
 	return !n;
 }
 
-/* One JSONL line (the input is read a line at a time). */
-static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
+/* One JSON record, from line lineno of the input. */
+static int batch_record(const char *json, size_t n, unsigned long lineno, void *ctx)
 {
 	struct batch_ctx *b = ctx;
 	struct sm_commit c;
 	const char *id;
 
-	if (!too_long && is_blank(line, n))
-		return 0;
 	b->records++;
-	if (too_long) {
-		sm_warn("%s:%lu: %zu bytes, over the %zu-byte record size limit (skipped)", b->path,
-			lineno, n, b->max_record);
-		b->bad++;
-		return 0;
-	}
 	strbuf_reset(&b->err);
-	if (sm_json_record_read(&b->rec, line, n, &c, &id, &b->err)) {
+	if (sm_json_record_read(&b->rec, json, n, &c, &id, &b->err)) {
 		sm_warn("%s:%lu: %s (skipped)", b->path, lineno, b->err.buf);
 		b->bad++;
 		return 0;
 	}
 	batch_judge(b, id, &c);
 	return 0;
+}
+
+/* One JSONL line (the input is read a line at a time). */
+static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
+{
+	struct batch_ctx *b = ctx;
+
+	if (!too_long && is_blank(line, n))
+		return 0;
+	if (too_long) {
+		sm_warn("%s:%lu: %zu bytes, over the %zu-byte record size limit (skipped)", b->path,
+			lineno, n, b->max_record);
+		b->records++;
+		b->bad++;
+		return 0;
+	}
+	return batch_record(line, n, lineno, b);
+}
+
+/* Mode 'a' ends: the records of the JSON text read whole. */
+static void batch_document(struct batch_ctx *b)
+{
+	unsigned long line;
+
+	if (sm_json_records_each(b->doc.buf, b->doc.len, batch_record, b, &line) < 0) {
+		sm_warn("%s:%lu: not JSON from here on (the rest skipped)", b->path, line);
+		b->records++;
+		b->bad++;
+	}
 }
 
 /* Appends the line at p to sb, without its "\n" or "\r\n"; returns the
@@ -399,8 +423,19 @@ static int list_tags(const char *path)
 	return 0;
 }
 
-/* Mode 'f' ends: the first line (b->first, whole or the input's end)
- * picks `git log` output or an mbox, and is handed to that reader. */
+/* Is line[0..len) one whole JSON value, as a JSONL line is? */
+static int whole_json_line(const char *line, size_t len)
+{
+	size_t end;
+
+	return !json_value_end(line, len, &end) && is_blank(line + end, len - end);
+}
+
+/* Mode 'f' ends: the first line (b->first, whole, up to FIRST_LINE_MAX or
+ * the input's end) picks the reader and is handed to it: JSONL when it is
+ * a JSON object on its own (or too long to be the "{" of a JSON text laid
+ * out over lines), another JSON text to read whole, `git log` output or an
+ * mbox. */
 static int batch_choose(struct batch_ctx *b)
 {
 	const char *nl = memchr(b->first.buf, '\n', b->first.len);
@@ -408,6 +443,16 @@ static int batch_choose(struct batch_ctx *b)
 	struct strbuf plain = STRBUF_INIT;
 	int refused, log;
 
+	if (b->first.buf[0] == '{' && (!nl || whole_json_line(b->first.buf, len))) {
+		b->mode = 'j';
+		sm_lines_init(&b->lines, b->max_record, batch_jsonl, b);
+		return sm_lines_feed(b->first.buf, b->first.len, &b->lines);
+	}
+	if (sm_json_records_start(b->first.buf, len)) {
+		b->mode = 'a';
+		strbuf_add(&b->doc, b->first.buf, b->first.len);
+		return 0;
+	}
 	/* `git log` under color.ui=always: each line's escapes go (batch_log_line) */
 	strbuf_add(&plain, b->first.buf, len);
 	strbuf_setlen(&plain, strip_ansi_escapes(plain.buf, len));
@@ -431,9 +476,10 @@ static int batch_choose(struct batch_ctx *b)
 /* A first line longer than this is no "commit <id> (refs)" line */
 #define FIRST_LINE_MAX 4096
 
-/* The batch input as it is read (gzip too): the first non-blank byte picks
- * JSONL ('{'), else the first line picks `git log` output or an mbox; then
- * one line or one message in memory at a time. */
+/* The batch input as it is read (gzip too): the first line picks JSONL, a
+ * JSON text, `git log` output or an mbox (batch_choose); then one line or
+ * one message in memory at a time (a JSON text other than JSONL whole, up
+ * to the record size limit). */
 static int batch_input(const char *buf, size_t len, void *ctx)
 {
 	struct batch_ctx *b = ctx;
@@ -457,12 +503,7 @@ static int batch_input(const char *buf, size_t len, void *ctx)
 		}
 		if (skip == len)
 			return 0;
-		if (buf[skip] == '{') {
-			b->mode = 'j';
-			sm_lines_init(&b->lines, b->max_record, batch_jsonl, b);
-		} else {
-			b->mode = 'f';
-		}
+		b->mode = 'f';
 		buf += skip;
 		len -= skip;
 	}
@@ -481,6 +522,14 @@ static int batch_input(const char *buf, size_t len, void *ctx)
 	}
 	if (!len)
 		return 0;
+	if (b->mode == 'a') {
+		strbuf_add(&b->doc, buf, len);
+		if (b->doc.len > b->max_record)
+			return sm_error("%s: a JSON text over the %zu-byte record size limit: give it "
+					"as JSON lines (jq -c '.[]') or raise --max-record-size",
+					b->path, b->max_record);
+		return 0;
+	}
 	return b->mode == 'm' ? sm_mbox_parser_feed(buf, len, b->mbox) :
 				sm_lines_feed(buf, len, &b->lines);
 }
@@ -493,6 +542,9 @@ static int batch_finish(struct batch_ctx *b)
 	switch (b->mode) {
 	case 'j':
 		return sm_lines_finish(&b->lines);
+	case 'a':
+		batch_document(b);
+		return 0;
 	case 'g':
 		return sm_lines_finish(&b->lines) < 0 ? -1 : sm_gitlog_finish(&b->log);
 	case 'm':
@@ -505,7 +557,7 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 {
 	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
 			       .rec = SM_JSON_RECORD_INIT, .err = STRBUF_INIT, .first = STRBUF_INIT,
-			       .plain_line = STRBUF_INIT };
+			       .plain_line = STRBUF_INIT, .doc = STRBUF_INIT };
 	int rc;
 
 	cli_json_begin(&b.out);
@@ -522,13 +574,54 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	sm_mbox_parser_free(b.mbox);
 	sm_json_record_release(&b.rec);
 	strbuf_release(&b.err);
+	strbuf_release(&b.doc);
 	strbuf_release(&b.plain_line);
 	cli_json_discard(&b.out);
 	/* each unreadable record was named; the status says not all were read */
 	return rc < 0 ? cli_fail("classify") : b.bad ? 1 : 0;
 }
 
-/* FILE (or standard input): one commit or mail, or an mbox of several. */
+/* classify FILE of JSON records (sm_json_record_fn) */
+struct json_input {
+	struct classify_opts *o;
+	struct sm_json_record rec;
+	struct strbuf err;
+};
+
+static int classify_json_record(const char *json, size_t n, unsigned long line, void *ctx)
+{
+	struct json_input *in = ctx;
+	struct sm_commit c;
+	const char *id;
+
+	strbuf_reset(&in->err);
+	if (sm_json_record_read(&in->rec, json, n, &c, &id, &in->err)) {
+		sm_warn("%s:%lu: %s (skipped)", in->o->path, line, in->err.buf);
+		in->o->nr_bad++;
+		return 0;
+	}
+	if (!c.id && id)
+		c.id = xstrdup(id);
+	judge_and_print(in->o, &c);
+	return 0;
+}
+
+/* FILE's JSON records, as --batch reads them, each verdict in full */
+static void classify_json(struct classify_opts *o, const char *text, size_t len)
+{
+	struct json_input in = { o, SM_JSON_RECORD_INIT, STRBUF_INIT };
+	unsigned long line;
+
+	if (sm_json_records_each(text, len, classify_json_record, &in, &line) < 0) {
+		sm_warn("%s:%lu: not JSON from here on (the rest skipped)", o->path, line);
+		o->nr_bad++;
+	}
+	sm_json_record_release(&in.rec);
+	strbuf_release(&in.err);
+}
+
+/* FILE (or standard input): one commit or mail, an mbox or `git log` of
+ * several, or JSON records. */
 static int classify_input(struct classify_opts *o, const char *path)
 {
 	struct strbuf buf = STRBUF_INIT;
@@ -553,6 +646,9 @@ static int classify_input(struct classify_opts *o, const char *path)
 		ret = cli_fail("classify");
 	} else if (refuse_messageless(path, buf.buf, strcspn(buf.buf, "\n")) < 0) {
 		ret = cli_fail("classify");
+	} else if (sm_json_records_start(buf.buf, buf.len)) {
+		classify_json(o, buf.buf, buf.len);
+		ret = o->nr_bad ? 1 : 0;
 	} else if (looks_like_mbox(buf.buf, buf.len)) {
 		struct sm_mbox_parser *p = sm_mbox_parser_new(SIZE_MAX, classify_mbox_message, o);
 
@@ -611,10 +707,11 @@ int cmd_classify(int argc, char **argv)
 			   "classify a corpus in one process: FILE is JSONL (one\n"
 			   "object a line, with \"description\" or \"message\", or\n"
 			   "\"subject\" and \"body\"; \"cve\"/\"id\" names the\n"
-			   "record), an mbox or `git log` output (any format),\n"
-			   "gzipped or not; prints one JSON verdict line per\n"
-			   "record. Read as a stream: one record in memory at a\n"
-			   "time"),
+			   "record; also a JSON array of them or jq's output),\n"
+			   "an mbox or `git log` output (any format with the\n"
+			   "messages), gzipped or not; prints one JSON verdict\n"
+			   "line per record. Read as a stream: one record in\n"
+			   "memory at a time (other JSON than JSONL whole)"),
 		OPT_SIZE("max-record-size", &max_record,
 			 "with --batch: name and skip a record (JSONL line or\n"
 			 "mail) larger than SIZE (K, M, G; default 64M)"),

@@ -342,6 +342,16 @@ int json_array_each(const char *json, size_t len,
 	}
 }
 
+int json_value_end(const char *json, size_t len, size_t *end)
+{
+	struct cursor c = { json, json + len };
+
+	if (skip_value(&c, 0))
+		return -1;
+	*end = (size_t)(c.p - json);
+	return 0;
+}
+
 int json_count(const char *v, size_t len, unsigned long max, unsigned long *out)
 {
 	unsigned long n = 0;

@@ -37,6 +37,10 @@ int json_get_raw(const char *json, size_t len, const char *key, struct strbuf *o
  * not an array or not well formed. */
 int json_array_each(const char *json, size_t len,
 		    int (*fn)(void *ctx, size_t i, const char *e, size_t n), void *ctx);
+/* Where the JSON value that json[0..len) starts with (after white space)
+ * ends: *end is the offset past it. Returns 0, or -1 when there is none or
+ * it is not well formed. What follows it is not looked at. */
+int json_value_end(const char *json, size_t len, size_t *end);
 /* A number's JSON text v[0..len) read as a count: digits only (no sign,
  * fraction or exponent) and at most max. Returns 0 with *out set, or -1. */
 int json_count(const char *v, size_t len, unsigned long max, unsigned long *out);

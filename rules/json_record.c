@@ -146,3 +146,73 @@ int sm_json_record_read(struct sm_json_record *r, const char *json, size_t len,
 	}
 	return 0;
 }
+
+int sm_json_records_start(const char *text, size_t len)
+{
+	size_t i = 0;
+	char open;
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+		i++;
+	if (i == len || (text[i] != '{' && text[i] != '['))
+		return 0;
+	open = text[i++];
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+		i++;
+	if (i == len || text[i] == '\n' || text[i] == '"')
+		return 1;
+	return open == '{' ? text[i] == '}' : text[i] == '{' || text[i] == '[' || text[i] == ']';
+}
+
+struct records_walk {
+	const char *text;	/* where line was counted to */
+	unsigned long line;
+	sm_json_record_fn fn;
+	void *ctx;
+};
+
+/* line moves on to p */
+static void count_lines(struct records_walk *w, const char *p)
+{
+	for (const char *nl; (nl = memchr(w->text, '\n', (size_t)(p - w->text))); w->text = nl + 1)
+		w->line++;
+	w->text = p;
+}
+
+static int walk_element(void *ctx, size_t i, const char *e, size_t n)
+{
+	struct records_walk *w = ctx;
+
+	(void)i;
+	count_lines(w, e);
+	return w->fn(e, n, w->line, w->ctx);
+}
+
+int sm_json_records_each(const char *text, size_t len, sm_json_record_fn fn, void *ctx,
+			 unsigned long *line)
+{
+	struct records_walk w = { text, 1, fn, ctx };
+	const char *p = text, *end = text + len;
+
+	for (;;) {
+		size_t n;
+		int rc;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+			p++;
+		if (p == end)
+			return 0;
+		count_lines(&w, p);
+		/* an array's elements as far as they read, as a cut-off file has them */
+		rc = *p == '[' ? json_array_each(p, (size_t)(end - p), walk_element, &w) : 0;
+		if (!rc && json_value_end(p, (size_t)(end - p), &n) < 0)
+			rc = -1;
+		if (!rc && *p != '[')
+			rc = fn(p, n, w.line, ctx);
+		if (rc) {
+			*line = w.line;
+			return rc;
+		}
+		p += n;
+	}
+}

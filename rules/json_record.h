@@ -35,4 +35,18 @@ void sm_json_record_release(struct sm_json_record *r);
 int sm_json_record_read(struct sm_json_record *r, const char *json, size_t len,
 			struct sm_commit *c, const char **id, struct strbuf *err);
 
+/* Does the first line of text[0..len) (white space skipped) open JSON
+ * records: "{" before a member name or "}", "[" before an object, an array,
+ * a string or "]", or either alone on its line? Not "[PATCH] net: ...". */
+int sm_json_records_start(const char *text, size_t len);
+
+/* Calls fn with each record of a JSON text in memory and the line it starts
+ * on (from 1): JSON lines, one object, objects one after the other (as `jq`
+ * prints them) or arrays of them, each element a record. Stops at fn's
+ * non-zero return and returns it; -1 where the text stops being JSON, with
+ * *line set to the line; else 0. */
+typedef int (*sm_json_record_fn)(const char *json, size_t len, unsigned long line, void *ctx);
+int sm_json_records_each(const char *text, size_t len, sm_json_record_fn fn, void *ctx,
+			 unsigned long *line);
+
 #endif

@@ -9,6 +9,7 @@
 #include "lib/fileio.h"
 #include "lib/json_read.h"
 #include "rules/gitlog.h"
+#include "rules/json_record.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <dirent.h>
@@ -1351,6 +1352,17 @@ START_TEST(git_log_split)
 	ck_assert_ptr_null(MESSAGELESS("- a list item"));
 	ck_assert_ptr_null(MESSAGELESS("commit 8888888888888888888888888888888888888888"));
 #undef IS
+#define STARTS(s) sm_json_records_start(s, strlen(s))
+	ck_assert(STARTS("[\n  {\"subject\": \"x\"}\n]"));
+	ck_assert(STARTS("  {\"subject\": \"x\"}"));
+	ck_assert(STARTS("{\r\n"));
+	ck_assert(STARTS("[ ]"));
+	ck_assert(STARTS("[[{}]]"));
+	ck_assert(!STARTS("[PATCH] net: fix a leak"));
+	ck_assert(!STARTS("[net] fix a leak"));
+	ck_assert(!STARTS("{foo}: fix"));
+	ck_assert(!STARTS("net: fix"));
+#undef STARTS
 #undef MESSAGELESS
 	ck_assert_int_eq(sm_gitlog_split(log, strlen(log), 1 << 20, collect_commit, &lc), 0);
 	ck_assert_str_eq(lc.all.buf, want);

@@ -294,3 +294,35 @@ for want in 'badfiles.jsonl:2: files\[0\]: "added" is -3, not a count of lines (
 	grep -q "$want" "$TMP/badfiles.err" || fail "no \"$want\" in: $(cat "$TMP/badfiles.err")"
 done
 echo "classify --batch: 5 records with unreadable \"files\" named and skipped, exit 1"
+
+# --- JSON that is not JSON lines, as other tools write it: an array (laid
+#     out or on one line), objects one after another as jq prints them, one
+#     object; the same verdicts as the JSON lines
+python3 - "$TMP/files.jsonl" "$TMP" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+out = sys.argv[2]
+json.dump(recs, open(out + "/array.json", "w"), indent=2)
+json.dump(recs, open(out + "/array1.json", "w"))
+open(out + "/jq.json", "w").write("".join(json.dumps(r, indent=2) + "\n" for r in recs))
+json.dump(recs[0], open(out + "/one.json", "w"), indent=4)
+PY
+for f in array array1 jq; do
+	"$STABLEMATE" classify -q --batch "$TMP/$f.json" | cmp -s - "$TMP/files.out" ||
+		fail "classify --batch of $f.json: other verdicts than its JSON lines'"
+	[ "$("$STABLEMATE" classify "$TMP/$f.json" | grep -c '^  verdict: ')" = "$(wc -l < "$TMP/files.out")" ] ||
+		fail "classify of $f.json: not one verdict a record"
+done
+"$STABLEMATE" classify -q --batch "$TMP/one.json" | cmp -s - <(head -1 "$TMP/files.out") ||
+	fail "classify --batch of one object laid out over lines"
+# cut off inside its second record: the first is judged, the rest named
+head -c "$(($(grep -b -m1 '"without"' "$TMP/array.json" | cut -d: -f1) + 5))" "$TMP/array.json" > "$TMP/cut.json"
+rc=0
+"$STABLEMATE" classify --batch "$TMP/cut.json" > "$TMP/cut.out" 2> "$TMP/cut.err" || rc=$?
+[ "$rc" = 1 ] && cmp -s "$TMP/cut.out" <(head -1 "$TMP/files.out") &&
+	grepq "cut.json:[0-9]*: not JSON from here on (the rest skipped)" "$TMP/cut.err" ||
+	fail "a cut-off JSON array: exit $rc, $(cat "$TMP/cut.out" "$TMP/cut.err")"
+# a message whose subject opens with a bracket is a message, not JSON
+printf '[PATCH] net: fix a leak in open\n\nIt leaks its buffer.\n' | "$STABLEMATE" classify -q --batch - |
+	grepq '"subject":"\[PATCH\] net: fix a leak in open"' || fail "a [PATCH] subject taken for JSON"
+echo "classify: JSON arrays, jq's output and one object read as JSON lines are"
