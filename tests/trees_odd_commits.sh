@@ -8,7 +8,7 @@
 # - A renamed file: git show finds the rename (diff.renames), so the diff is
 #   the lines that changed, not the whole file deleted and added. scan must
 #   see the diff so too: same patch-id as git patch-id, same verdict as
-#   classify gives git show's text (what the model was trained on).
+#   classify gives git show's text.
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE

@@ -52,12 +52,12 @@ static int hunk_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
 }
 
 /* Renames found as git show, git log -p and git format-patch find them
- * (diff.renames), so a moved file reads as the training commits' diffs and
- * git patch-id have it, not as all its lines deleted and added: first the
- * files moved unchanged, however many (git finds those by their blob id
- * with no limit; libgit2 would try only the first 1,000 deleted files for
- * each added one), then the rest at least 50% alike, within libgit2's
- * (and git's) default limit. */
+ * (diff.renames), so a moved file reads as classify reads it from git
+ * show and as git patch-id has it, not as all its lines deleted and added:
+ * first the files moved unchanged, however many (git finds those by their
+ * blob id with no limit; libgit2 would try only the first 1,000 deleted
+ * files for each added one), then the rest at least 50% alike, within
+ * libgit2's (and git's) default limit. */
 static int find_renames(git_diff *diff)
 {
 	git_diff_find_options find;
