@@ -27,9 +27,10 @@ static const struct sm_usage usage = {
 "\n"
 "FILE (default: standard input) holds a commit as `git show`, `git log`\n"
 "or `git format-patch` print it (with the diff, or `--numstat`/`--stat`\n"
-"lines), a mail, or a bare commit message; an mbox of several, or `git\n"
-"log` of several commits, is classified one by one, and so are several\n"
-"FILEs (`classify outgoing/*.patch`).\n",
+"lines), a mail, or a bare commit message; an mbox of several, `git log`\n"
+"of several commits, or JSON records (as --batch reads them) are\n"
+"classified one by one, and so are several FILEs (`classify\n"
+"outgoing/*.patch`).\n",
 	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file) or when a record or mail of FILE could not be read (each named;\n"
@@ -247,7 +248,7 @@ struct batch_ctx {
 	int colored;		/* git log under color.ui=always: escapes stripped */
 	struct strbuf plain_line;	/* a line without them */
 	struct sm_mbox_parser *mbox;
-	struct sm_json_record rec;	/* a JSONL record's members, kept */
+	struct sm_json_record rec;	/* a JSON record's members, kept */
 	struct strbuf err;	/* why a record was skipped */
 	struct strbuf doc;	/* mode 'a' */
 };

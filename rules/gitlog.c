@@ -32,8 +32,6 @@ int sm_gitlog_is_header(const char *line, size_t len)
 	return header_id_len(line, len) != 0;
 }
 
-/* line starts "<id> <more>" as --oneline prints it: 7 to 40 hex digits,
- * one of them a digit */
 /* The length of the commit id line starts with: 7 to 40 hex digits, one
  * of them a digit (no English word is taken for one), then the line's end
  * or a space; else 0. */
@@ -49,7 +47,7 @@ static size_t leading_id(const char *line, size_t len)
 	return n == len || line[n] == ' ' || (n + 1 == len && line[n] == '\r') ? n : 0;
 }
 
-/* "<id> <subject>" */
+/* "<id> <subject>", as --oneline prints it */
 static int is_oneline(const char *line, size_t len)
 {
 	size_t n = leading_id(line, len);
