@@ -7,6 +7,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "rules/classify.h"
+#include "rules/gitlog.h"
 #include "rules/train.h"
 #include "trees/repo.h"
 #include "trees/scan.h"
@@ -28,7 +29,8 @@ static const struct sm_usage usage = {
 "file (`classify`, `scan` and the bot read model.rules from the rules\n"
 "directory). The fit is deterministic: the same commits give the same file.\n"
 "\n"
-"Labels come from an mbox of format-patch mails (\"From <sha>\" lines) and a\n"
+"Labels come from an mbox of format-patch mails (\"From <sha>\" lines), or\n"
+"`git log` output with the messages (-p, --stat, --numstat), and a\n"
 "TSV whose first two columns are the id (full or 7+ hex digits) and\n"
 "\"stable\" or \"not-stable\" (a header line \"id ...\" is skipped; mails the\n"
 "TSV does not name are left out; an id labelled both ways is an error);\n"
@@ -160,6 +162,21 @@ static int add_message(struct train_cli *t, const struct labels *labels, const c
 	return rc < 0 ? -1 : 0;
 }
 
+/* A commit of `git log` output given as --mbox (sm_gitlog_fn) */
+struct log_input {
+	struct train_cli *t;
+	const struct labels *labels;
+	const char *tsv;
+};
+
+static int add_log_commit(const char *text, size_t len, unsigned n, int too_big, void *data)
+{
+	struct log_input *in = data;
+
+	(void)n, (void)too_big;	/* the whole text is in memory: nothing is too big */
+	return add_message(in->t, in->labels, in->tsv, text, len);
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -172,15 +189,29 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	struct strbuf buf = STRBUF_INIT, lbuf = STRBUF_INIT;
 	struct labels labels = { STRMAP_INIT, 0 };
 	const char *text, *p, *end, *start = NULL;
+	size_t bom;
 	int ret = 0;
 
 	if (read_labels(tsv, &lbuf, &labels) || read_file(mbox, &buf)) {
 		ret = -1;
 		goto out;
 	}
+	bom = utf8_bom_len(buf.buf, buf.len);
+	if (starts_ansi_escape(buf.buf + bom, buf.len - bom))	/* git under color.ui=always */
+		strbuf_setlen(&buf, bom + strip_ansi_escapes(buf.buf + bom, buf.len - bom));
+	text = buf.buf + bom;
+	if (sm_gitlog_is_header(text, strcspn(text, "\n"))) {
+		/* `git log` output (with -p, --stat or --numstat): as classify reads it */
+		struct log_input in = { t, &labels, tsv };
+
+		if (sm_gitlog_split(text, strlen(text), SIZE_MAX, add_log_commit, &in) < 0) {
+			ret = -1;
+			goto out;
+		}
+		goto counted;
+	}
 	/* Messages start at "From " lines, which stay: format-patch's
 	 * "From <sha> Mon Sep 17 ..." names the commit. */
-	text = buf.buf + utf8_bom_len(buf.buf, buf.len);
 	for (p = text, end = buf.buf + buf.len; p < end; ) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *next = nl ? nl + 1 : end;
@@ -194,11 +225,15 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 		}
 		p = next;
 	}
-	if (start && add_message(t, &labels, tsv, start, (size_t)(end - start)))
+	if (start && add_message(t, &labels, tsv, start, (size_t)(end - start))) {
 		ret = -1;
-	else if (!t->set.nr_docs && t->without_id == t->unlabelled)
+		goto out;
+	}
+counted:
+	if (!t->set.nr_docs && t->without_id == t->unlabelled)
 		ret = sm_error("%s: no message names its commit (the \"From <40-digit id>\" line "
-			       "git format-patch writes): nothing to look up in %s", mbox, tsv);
+			       "git format-patch writes, or git log's \"commit <40-digit id>\"): "
+			       "nothing to look up in %s", mbox, tsv);
 	else if (!t->set.nr_docs)
 		ret = sm_error("%s: no message of it is labelled in %s", mbox, tsv);
 	/* base names: the file says what, not where on one machine */
@@ -352,7 +387,9 @@ int cmd_train(int argc, char **argv)
 	int quiet = 0, ret = 0;
 	const struct sm_option options[] = {
 		OPT_GROUP("labels:"),
-		OPT_STRING(0, "mbox", &mbox, "FILE", "commits as format-patch mails (- for stdin)"),
+		OPT_STRING(0, "mbox", &mbox, "FILE",
+			   "commits as format-patch mails or `git log -p`\n"
+			   "output (- for stdin)"),
 		OPT_STRING(0, "labels", &labels, "TSV", "id<TAB>stable|not-stable for the mbox"),
 		OPT_REPO(&upstream, "the mainline repository to label from"),
 		OPT_STRING(0, "range", &range, "A..B", "the commits to label (with --repo)"),

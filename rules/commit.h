@@ -99,6 +99,10 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len);
 int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len);
 /* Adds diff statistics from unified diff text (git's patch format). */
 void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len);
+/* A hunk header "@@ -a[,b] +c[,d] @@" (line[0..len)): *before = b and
+ * *after = d, the lines the hunk holds of each side (1 when absent).
+ * Returns 0, or -1 when line is not one. */
+int sm_hunk_counts(const char *line, size_t len, int *before, int *after);
 /* The most lines a file's count or a commit's total is taken to be: a
  * larger number (a numstat or JSON count that would not fit) stops there. */
 #define SM_DIFF_MAX_LINES 1000000000u

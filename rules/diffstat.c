@@ -9,6 +9,7 @@
 #include "lib/util.h"
 #include <stdlib.h>
 #include <ctype.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 
@@ -110,6 +111,35 @@ static unsigned long long squeeze_hash(const char *s, size_t len)
 		h *= 1099511628211ULL;
 	}
 	return h;
+}
+
+static int is_blank_text(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* A hunk's two sides, each as the sequence of its lines that are code
+ * (not blank, no comment, no documentation), white space squeezed out:
+ * context lines go to both. The hunk changes white space only when the
+ * two are the same; lines moved (a call put after another, code moved
+ * to another function or file) make them differ. */
+struct hunk_sides {
+	unsigned long long old, now;
+	int differ;		/* some hunk's did */
+};
+
+static unsigned long long seq_add(unsigned long long seq, unsigned long long h)
+{
+	return (seq + h) * 0x9e3779b97f4a7c15ULL;
+}
+
+static void hunk_end(struct hunk_sides *hs)
+{
+	hs->differ |= hs->old != hs->now;
+	hs->old = hs->now = 0;
 }
 
 static struct sm_diff_file *add_file(struct sm_commit *c, const char *path, size_t len)
@@ -445,6 +475,31 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
 	}
 }
 
+int sm_hunk_counts(const char *line, size_t len, int *before, int *after)
+{
+	const char *q = line + 4, *end = line + len;
+	long b = 1, a = 1;
+
+	if (len < 4 || memcmp(line, "@@ -", 4))
+		return -1;
+	while (q < end && isdigit((unsigned char)*q))
+		q++;
+	if (q < end && *q == ',')
+		b = strtol(q + 1, (char **)&q, 10);
+	if (q + 2 > end || q[0] != ' ' || q[1] != '+')
+		return -1;
+	q += 2;
+	while (q < end && isdigit((unsigned char)*q))
+		q++;
+	if (q < end && *q == ',')
+		a = strtol(q + 1, (char **)&q, 10);
+	if (q >= end || *q != ' ' || b < 0 || a < 0 || b > INT_MAX || a > INT_MAX)
+		return -1;
+	*before = (int)b;
+	*after = (int)a;
+	return 0;
+}
+
 void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 {
 	struct sm_diff_file *cur = NULL;
@@ -452,7 +507,10 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	struct sm_diffstat *d = &c->diff;
 	enum file_kind kind = FILE_OTHER;
 	int in_hunk = 0, in_block_plus = 0, in_block_minus = 0;
-	unsigned long long sum_add = 0, sum_del = 0, xor_add = 0, xor_del = 0;
+	/* the lines the hunk header says are left of each side; -1: it did not
+	 * say (the hunk ends at a line no hunk has) */
+	int old_left = -1, new_left = -1;
+	struct hunk_sides sides = { 0, 0, 0 };
 	unsigned code_add = 0, code_del = 0;
 	struct strbuf path = STRBUF_INIT;
 	struct line l;
@@ -464,6 +522,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		size_t n = l.len;
 
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
+			hunk_end(&sides);
 			strbuf_reset(&path);
 			header_path(s + 11, n - 11, &path);
 			in_hunk = 0;
@@ -482,17 +541,39 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			continue;
 		}
 		if (n >= 2 && s[0] == '@' && s[1] == '@') {
+			hunk_end(&sides);
 			in_hunk = 1;
 			in_block_plus = in_block_minus = 0;
+			if (sm_hunk_counts(s, n, &old_left, &new_left) < 0)
+				old_left = new_left = -1;
 			continue;
 		}
-		if (!in_hunk || !n)
+		if (!in_hunk)
+			continue;
+		if (old_left >= 0) {
+			/* The hunk ends where its header says: what follows the
+			 * last one, as the "-- " of format-patch's signature, is
+			 * no removed line. An empty line is a context line whose
+			 * space a mailer dropped. */
+			int *left = s[0] == '+' ? &new_left : s[0] == '-' ? &old_left : NULL;
+
+			if (left && !*left) {
+				in_hunk = 0;
+				continue;
+			}
+			if (left)
+				--*left;
+			else if (!n || s[0] == ' ')
+				old_left -= old_left > 0, new_left -= new_left > 0;
+			if (!old_left && !new_left)
+				in_hunk = 0;
+		}
+		if (!n)
 			continue;
 		if (s[0] == '+' || s[0] == '-') {
 			int plus = s[0] == '+';
 			const char *t = s + 1;
 			size_t tl = n - 1;
-			int blank = 1;
 
 			if (plus)
 				d->added++;
@@ -502,12 +583,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 				cur->added++;
 			else if (cur)
 				cur->removed++;
-			for (size_t i = 0; i < tl; i++)
-				if (!isspace((unsigned char)t[i])) {
-					blank = 0;
-					break;
-				}
-			if (blank)
+			if (is_blank_text(t, tl))
 				continue;
 			if (kind == FILE_DOC)
 				continue;
@@ -517,23 +593,28 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			}
 			d->code_lines_changed++;
 			if (plus) {
-				unsigned long long h = squeeze_hash(t, tl);
-
-				sum_add += h, xor_add ^= h, code_add++;
+				sides.now = seq_add(sides.now, squeeze_hash(t, tl));
+				code_add++;
 				if (is_id_table_entry(t, tl))
 					d->id_table_lines++;
 				if (kind == FILE_C)
 					added_code_facts(d, t, tl);
 			} else {
-				unsigned long long h = squeeze_hash(t, tl);
-
-				sum_del += h, xor_del ^= h, code_del++;
+				sides.old = seq_add(sides.old, squeeze_hash(t, tl));
+				code_del++;
 			}
-		} else if (s[0] != ' ' && s[0] != '\\') {
+		} else if (s[0] == ' ') {
+			if (kind != FILE_DOC && !is_blank_text(s + 1, n - 1)) {
+				unsigned long long h = squeeze_hash(s + 1, n - 1);
+
+				sides.old = seq_add(sides.old, h);
+				sides.now = seq_add(sides.now, h);
+			}
+		} else if (s[0] != '\\') {
 			in_hunk = 0;
 		}
 	}
-	d->whitespace_only = code_add && code_add == code_del && sum_add == sum_del &&
-			     xor_add == xor_del;
+	hunk_end(&sides);
+	d->whitespace_only = code_add && code_add == code_del && !sides.differ;
 	strbuf_release(&path);
 }

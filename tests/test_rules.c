@@ -617,6 +617,58 @@ START_TEST(check_relevant_diff_rules)
 }
 END_TEST
 
+/* "Changes white space only" means each hunk's two sides are the same
+ * code once white space is squeezed out: code moved (to another hunk or
+ * function, or after a line it came before) is a change, and a fix that
+ * moves a call is no whitespace change. A format-patch signature ("-- ")
+ * after the last hunk is no removed line. */
+START_TEST(moved_code_is_not_whitespace)
+{
+	static const struct {
+		const char *diff;
+		int whitespace_only;
+		unsigned added, removed;
+	} cases[] = {
+		/* moved to another function, as "PCI: tegra194: Move controller
+		 * cleanups to pex_ep_event_pex_rst_deassert()" does */
+		{ "@@ -1709,5 +1709,2 @@ static void assert(void)\n"
+		  " \tif (ret)\n"
+		  "-\tpci_epc_deinit_notify(epc);\n"
+		  "-\tdw_pcie_ep_cleanup(ep);\n"
+		  "-\n"
+		  " \treset_control_assert(rst);\n"
+		  "@@ -1790,2 +1787,6 @@ static void deassert(void)\n"
+		  " \t}\n"
+		  "+\t/* Perform cleanup that requires refclk */\n"
+		  "+\tpci_epc_deinit_notify(epc);\n"
+		  "+\tdw_pcie_ep_cleanup(ep);\n"
+		  "+\n"
+		  " \tappl_writel(pcie, 0, APPL_INTR_STATUS_L0);\n", 0, 4, 3 },
+		/* a call put after the line it came before, in one hunk */
+		{ "@@ -1,3 +1,3 @@\n-\tlock(x);\n \tinit(x);\n+\tlock(x);\n \treturn 0;\n", 0, 1, 1 },
+		/* re-indented: the same code in the same place */
+		{ "@@ -1,3 +1,3 @@\n \tif (x) {\n-  y();\n+\t\ty();\n \t}\n", 1, 1, 1 },
+		/* the same, mailed by git send-email: its signature follows */
+		{ "@@ -1,3 +1,3 @@\n \tif (x) {\n-  y();\n+\t\ty();\n \t}\n-- \n2.43.0\n\n", 1, 1, 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
+				       "From: A <a@b>\nSubject: [PATCH] pci: x\n\nA fix.\n---\n"
+				       "diff --git a/drivers/x.c b/drivers/x.c\n"
+				       "--- a/drivers/x.c\n+++ b/drivers/x.c\n%s", cases[i].diff);
+		struct sm_commit c;
+
+		ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+		ck_assert_msg(c.diff.whitespace_only == cases[i].whitespace_only, "case %zu", i);
+		ck_assert_msg(c.diff.added == cases[i].added && c.diff.removed == cases[i].removed,
+			      "case %zu: +%u -%u", i, c.diff.added, c.diff.removed);
+		sm_commit_release(&c);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(large_diff_is_penalised)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1797,7 +1849,7 @@ static Suite *make_suite(void)
 					      word_boundaries, keyword_scan_is_its_definition,
 					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
-					      check_relevant_diff_rules,
+					      check_relevant_diff_rules, moved_code_is_not_whitespace,
 					      large_diff_is_penalised, git_show_format, git_raw_format,
 					      git_show_signature,
 					      feature_not_flagged, bad_rules_file_names_line,

@@ -83,6 +83,12 @@ done; } > "$TMP/labels.tsv"
 "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/mbox.rules" 2> "$TMP/mbox.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/mbox.err" || fail "mbox training: $(cat "$TMP/mbox.err")"
 echo "train --mbox: 13 commits, 4 stable"
+# the same commits as `git log -p` (oldest first, as format-patch writes
+# them: the fit follows the order) give the same model, but for its source
+git -C "$repo" log -p --reverse --no-merges v4.4..v4.5 > "$TMP/w.log"
+"$STABLEMATE" train -q --mbox "$TMP/w.log" --labels "$TMP/labels.tsv" -o "$TMP/log.rules"
+diff <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/log.rules") ||
+	fail "train on git log -p: another model than on the format-patch mbox"
 # the same labels as people write them: 12-digit ids, upper case, CRLF
 awk -F'\t' 'NR > 1 { printf "%s\t%s\r\n", toupper(substr($1, 1, 12)), $2 }' "$TMP/labels.tsv" > "$TMP/short.tsv"
 "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/short.tsv" -o "$TMP/short.rules" 2> "$TMP/short.err"
@@ -118,7 +124,7 @@ printf 'From a@b Mon Jul  1 09:00:00 2024\nSubject: [PATCH] x: fix\n\nbody\n' > 
 if "$STABLEMATE" train --mbox "$TMP/list.mbox" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
 	fail "an mbox without commit ids was trained on"
 fi
-grep -q 'list.mbox: no message names its commit (the "From <40-digit id>" line git format-patch writes)' \
+grep -q 'list.mbox: no message names its commit (the "From <40-digit id>" line git format-patch writes' \
 	"$TMP/c.err" || fail "no ids: $(cat "$TMP/c.err")"
 [ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
 echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts and non-ids named"

@@ -55,31 +55,6 @@ static void hash_line(struct pid_state *st, const char *line, size_t len)
 	st->hashed += n;
 }
 
-/* "@@ -a[,b] +c[,d] @@": b and d, each 1 when absent. */
-static int hunk_counts(const char *p, const char *end, int *before, int *after)
-{
-	const char *q = p + 4;
-	long b = 1, a = 1;
-
-	while (q < end && isdigit((unsigned char)*q))
-		q++;
-	if (q < end && *q == ',') {
-		b = strtol(q + 1, (char **)&q, 10);
-	}
-	if (q + 2 > end || q[0] != ' ' || q[1] != '+')
-		return -1;
-	q += 2;
-	while (q < end && isdigit((unsigned char)*q))
-		q++;
-	if (q < end && *q == ',')
-		a = strtol(q + 1, (char **)&q, 10);
-	if (q >= end || *q != ' ')
-		return -1;
-	*before = (int)b;
-	*after = (int)a;
-	return 0;
-}
-
 int sm_patch_id_from_text(const char *diff, size_t len, char out[41])
 {
 	struct pid_state st;
@@ -113,7 +88,7 @@ int sm_patch_id_from_text(const char *diff, size_t len, char out[41])
 		}
 		if (before == 0 && after == 0) {
 			if (l >= 4 && !memcmp(line, "@@ -", 4)) {
-				if (hunk_counts(line, line + l, &before, &after) < 0)
+				if (sm_hunk_counts(line, l, &before, &after) < 0)
 					break;
 				continue;
 			}
