@@ -35,7 +35,9 @@
 
 /* Bump when what is stored, or what sm_commit_parse_diff, the diff text
  * (trees/commitdiff.c) or the patch-id derive from a diff, changes. */
-#define DIFF_CACHE_VERSION 4	/* 4: renames found (trees/commitdiff.c) */
+/* 4: renames found (trees/commitdiff.c); 5: hunks end at their counts,
+ * whitespace-only is per hunk, in order (rules/diffstat.c) */
+#define DIFF_CACHE_VERSION 5
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {
