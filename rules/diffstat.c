@@ -475,25 +475,38 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
 	}
 }
 
+/* The digits at *q (before end) as a number, *q moved past them; -1 when
+ * there are none or it is over INT_MAX. Bounded by end, unlike strtol: a
+ * diff's text need not end in a NUL. */
+static long read_count(const char **q, const char *end)
+{
+	long n = 0;
+
+	if (*q >= end || !isdigit((unsigned char)**q))
+		return -1;
+	for (; *q < end && isdigit((unsigned char)**q); ++*q)
+		if ((n = n * 10 + (**q - '0')) > INT_MAX)
+			return -1;
+	return n;
+}
+
 int sm_hunk_counts(const char *line, size_t len, int *before, int *after)
 {
 	const char *q = line + 4, *end = line + len;
 	long b = 1, a = 1;
 
-	if (len < 4 || memcmp(line, "@@ -", 4))
+	if (len < 4 || memcmp(line, "@@ -", 4) || read_count(&q, end) < 0)
 		return -1;
-	while (q < end && isdigit((unsigned char)*q))
-		q++;
-	if (q < end && *q == ',')
-		b = strtol(q + 1, (char **)&q, 10);
-	if (q + 2 > end || q[0] != ' ' || q[1] != '+')
+	if (q < end && *q == ',' && (++q, b = read_count(&q, end)) < 0)
+		return -1;
+	if (end - q < 2 || q[0] != ' ' || q[1] != '+')
 		return -1;
 	q += 2;
-	while (q < end && isdigit((unsigned char)*q))
-		q++;
-	if (q < end && *q == ',')
-		a = strtol(q + 1, (char **)&q, 10);
-	if (q >= end || *q != ' ' || b < 0 || a < 0 || b > INT_MAX || a > INT_MAX)
+	if (read_count(&q, end) < 0)
+		return -1;
+	if (q < end && *q == ',' && (++q, a = read_count(&q, end)) < 0)
+		return -1;
+	if (q >= end || *q != ' ')
 		return -1;
 	*before = (int)b;
 	*after = (int)a;

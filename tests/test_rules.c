@@ -652,6 +652,15 @@ START_TEST(moved_code_is_not_whitespace)
 		{ "@@ -1,3 +1,3 @@\n \tif (x) {\n-  y();\n+\t\ty();\n \t}\n-- \n2.43.0\n\n", 1, 1, 1 },
 	};
 
+	int b, a;
+
+	ck_assert(!sm_hunk_counts("@@ -1 +1 @@", 11, &b, &a) && b == 1 && a == 1);
+	ck_assert(!sm_hunk_counts("@@ -10,7 +10,8 @@ int f(void)", 28, &b, &a) && b == 7 && a == 8);
+	ck_assert(!sm_hunk_counts("@@ -0,0 +1,3 @@", 15, &b, &a) && b == 0 && a == 3);
+	ck_assert_int_eq(sm_hunk_counts("@@ -1,99999999999 +1 @@", 23, &b, &a), -1);
+	ck_assert_int_eq(sm_hunk_counts("@@ -1,5 +1,5 @@", 7, &b, &a), -1);	/* cut off */
+	ck_assert_int_eq(sm_hunk_counts("@@@ -1,2 -1,2 +1,3 @@@", 22, &b, &a), -1);
+	ck_assert_int_eq(sm_hunk_counts("@@ -a,1 +1 @@", 13, &b, &a), -1);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
 				       "From: A <a@b>\nSubject: [PATCH] pci: x\n\nA fix.\n---\n"
