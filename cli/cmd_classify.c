@@ -424,6 +424,10 @@ static int list_tags(const char *path)
 	return 0;
 }
 
+/* A first line longer than this is no "commit <id> (refs)" line, nor the
+ * "{" or "[" that opens a JSON text laid out over lines */
+#define FIRST_LINE_MAX 4096
+
 /* Is line[0..len) one whole JSON value, as a JSONL line is? */
 static int whole_json_line(const char *line, size_t len)
 {
@@ -444,7 +448,8 @@ static int batch_choose(struct batch_ctx *b)
 	struct strbuf plain = STRBUF_INIT;
 	int refused, log;
 
-	if (b->first.buf[0] == '{' && (!nl || whole_json_line(b->first.buf, len))) {
+	if (b->first.buf[0] == '{' &&
+	    ((!nl && b->first.len >= FIRST_LINE_MAX) || whole_json_line(b->first.buf, len))) {
 		b->mode = 'j';
 		sm_lines_init(&b->lines, b->max_record, batch_jsonl, b);
 		return sm_lines_feed(b->first.buf, b->first.len, &b->lines);
@@ -473,9 +478,6 @@ static int batch_choose(struct batch_ctx *b)
 	b->mbox = sm_mbox_parser_new(b->max_record, batch_mbox_one, b);
 	return sm_mbox_parser_feed(b->first.buf, b->first.len, b->mbox);
 }
-
-/* A first line longer than this is no "commit <id> (refs)" line */
-#define FIRST_LINE_MAX 4096
 
 /* The batch input as it is read (gzip too): the first line picks JSONL, a
  * JSON text, `git log` output or an mbox (batch_choose); then one line or

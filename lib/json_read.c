@@ -278,6 +278,12 @@ static int get_members(const char *json, size_t len, const char *const *keys,
 		else if (c.p >= c.end || *c.p != '}')
 			goto bad;
 	}
+	/* the object and white space, nothing after it ('{"a": 1} xyz' is
+	 * not one object: a JSONL line holding two would lose the second) */
+	c.p++;
+	ws(&c);
+	if (c.p < c.end)
+		goto bad;
 	strbuf_release(&k);
 	return ret;
 bad:

@@ -12,7 +12,10 @@ enum json_member_status {
 	JSON_FOUND = 1,		/* its value was appended to out */
 };
 
-/* Finds top-level member key of the object in json[0..len) and appends its
+/* json[0..len) must hold one object and white space around it, nothing
+ * else (bad JSON otherwise).
+ *
+ * Finds top-level member key of the object in json[0..len) and appends its
  * value to out: a string decoded to UTF-8 (\u0000 and a lone surrogate
  * become U+FFFD, so out holds no NUL), or an array of strings joined
  * with '\n'. Returns JSON_FOUND, JSON_ABSENT (also when not a string), or -1

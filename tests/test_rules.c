@@ -943,6 +943,15 @@ START_TEST(json_reader)
 	ck_assert_int_eq(json_get_string(j, strlen(j), "absent", &sb), JSON_ABSENT);
 	ck_assert_int_eq(json_get_string("{\"a\": }", 7, "b", &sb), -1);
 	ck_assert_int_eq(json_get_string("[1]", 3, "b", &sb), -1);
+	/* one object and white space only: a second, or anything after it, is bad */
+	{
+		static const char *const one[] = { "{\"a\": \"x\"} \r\n", "{\"a\": \"x\"} xyz",
+						    "{\"a\": \"x\"}{\"a\": \"y\"}" };
+
+		ck_assert_int_eq(json_get_string(one[0], strlen(one[0]), "a", &sb), JSON_FOUND);
+		ck_assert_int_eq(json_get_string(one[1], strlen(one[1]), "a", &sb), -1);
+		ck_assert_int_eq(json_get_string(one[2], strlen(one[2]), "a", &sb), -1);
+	}
 	/* escapes next to the quotes, escaped quotes and backslashes, a
 	 * skipped member with escapes, bad and unterminated strings */
 	{
