@@ -99,6 +99,58 @@ static int add_json_files(struct sm_commit *c, const struct strbuf *files, struc
 	return rc ? -1 : 0;
 }
 
+/* The first "en" element's "value" of a CVE record's descriptions array
+ * (json_array_each callback); the first element's when none is. */
+struct cve_description {
+	struct strbuf *out, lang;
+	int english;
+};
+
+static int cve_description(void *ctx, size_t i, const char *e, size_t n)
+{
+	struct cve_description *d = ctx;
+	int english;
+
+	strbuf_reset(&d->lang);
+	english = json_get_string(e, n, "lang", &d->lang) == JSON_FOUND &&
+		  !strncmp(d->lang.buf, "en", 2);
+	if (i && (d->english || !english))
+		return 0;
+	strbuf_reset(d->out);
+	if (json_get_string(e, n, "value", d->out) == JSON_FOUND)
+		d->english = english;
+	return 0;
+}
+
+/* A CVE JSON 5 record, as the kernel CVE team publishes them (the vulns
+ * repository's cve/published/YYYY/CVE-*.json, which scan --cve-dir reads):
+ * containers.cna.descriptions' English text into msg and
+ * cveMetadata.cveId into cve. 1 when json is one, else 0. */
+static int cve5_record(const char *json, size_t len, struct strbuf *msg, struct strbuf *cve)
+{
+	struct strbuf outer = STRBUF_INIT, inner = STRBUF_INIT;
+	struct cve_description d = { msg, STRBUF_INIT, 0 };
+	int ok = 0;
+
+	if (json_get_raw(json, len, "containers", &outer) == JSON_FOUND &&
+	    json_get_raw(outer.buf, outer.len, "cna", &inner) == JSON_FOUND) {
+		strbuf_reset(&outer);
+		strbuf_reset(msg);
+		if (json_get_raw(inner.buf, inner.len, "descriptions", &outer) == JSON_FOUND &&
+		    !json_array_each(outer.buf, outer.len, cve_description, &d) && msg->len)
+			ok = 1;
+	}
+	strbuf_reset(&outer);
+	strbuf_reset(cve);
+	if (ok && json_get_raw(json, len, "cveMetadata", &outer) == JSON_FOUND &&
+	    json_get_string(outer.buf, outer.len, "cveId", cve) != JSON_FOUND)
+		json_get_string(outer.buf, outer.len, "cveID", cve);
+	strbuf_release(&outer);
+	strbuf_release(&inner);
+	strbuf_release(&d.lang);
+	return ok;
+}
+
 int sm_json_record_read(struct sm_json_record *r, const char *json, size_t len,
 			struct sm_commit *c, const char **id, struct strbuf *err)
 {
@@ -128,8 +180,11 @@ int sm_json_record_read(struct sm_json_record *r, const char *json, size_t len,
 		strbuf_add(msg, r->subject.buf, r->subject.len);
 		strbuf_addstr(msg, "\n\n");
 		strbuf_add(msg, r->body.buf, r->body.len);
+	} else if (!found[1] && cve5_record(json, len, msg, &r->cve)) {
+		found[4] = JSON_FOUND;
 	} else if (!found[1]) {
-		strbuf_addstr(err, "no \"description\", \"message\" or \"subject\" member");
+		strbuf_addstr(err, "no \"description\", \"message\" or \"subject\" member "
+			      "(nor a CVE record's containers.cna.descriptions)");
 		return -1;
 	}
 	if (found[4])	/* "cve" names the record, also when empty */

@@ -4,7 +4,9 @@
  * A record holds the message as "description" or "message", or as
  * "subject" and "body" (a kernel CVE description's opening line, "In the
  * Linux kernel, the following vulnerability has been resolved:", is
- * dropped); "cve" or "id" names it; "files", [{"file": "drivers/x.c",
+ * dropped); "cve" or "id" names it. A CVE JSON 5 record, as the kernel
+ * CVE team publishes them, is read too: its English description, named by
+ * its cveMetadata.cveId; "files", [{"file": "drivers/x.c",
  * "added": 3, "removed": 1}], gives the diff's paths and sizes when only
  * numstat is at hand (a bare path string says nothing of size and is left
  * out; a count absent or null is 0, as numstat's "-" for a binary file). */

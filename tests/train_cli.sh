@@ -328,6 +328,34 @@ rc=0
 [ "$rc" = 1 ] && cmp -s "$TMP/cut.out" <(head -1 "$TMP/files.out") &&
 	grepq "cut.json:[0-9]*: not JSON from here on (the rest skipped)" "$TMP/cut.err" ||
 	fail "a cut-off JSON array: exit $rc, $(cat "$TMP/cut.out" "$TMP/cut.err")"
+# CVE JSON 5 records as the kernel CVE team publishes them (vulns
+# cve/published/YYYY/CVE-*.json): the English description, named by
+# cveMetadata.cveId; the verdicts of the same text as a reduced record
+python3 - "$TMP" <<'PY'
+import json, sys
+out = sys.argv[1]
+desc = ("In the Linux kernel, the following vulnerability has been resolved:\n\n"
+        "net: tls: fix a use-after-free in tls_sw_release_resources\n\n"
+        "The async crypto completion may run after the context is freed.")
+reduced = open(out + "/reduced.jsonl", "w")
+for i, lang in enumerate(["en", "de"]):
+    cve = "CVE-2024-%d" % (90001 + i)
+    reduced.write(json.dumps({"cve": cve, "description": desc}) + "\n")
+    descs = [{"lang": lang, "value": desc}]
+    if lang != "en":   # an English text after another language's
+        descs = [{"lang": "de", "value": "net: eine andere Beschreibung"}, {"lang": "en", "value": desc}]
+    rec = {"dataType": "CVE_RECORD", "dataVersion": "5.1",
+           "cveMetadata": {"cveId": cve, "state": "PUBLISHED", "assignerShortName": "Linux"},
+           "containers": {"cna": {"descriptions": descs,
+                                  "affected": [{"product": "Linux", "programFiles": ["net/tls/tls_sw.c"]}],
+                                  "title": "net: tls: fix a use-after-free"}}}
+    json.dump(rec, open(out + "/%s.json" % cve, "w"), indent=2)
+PY
+cat "$TMP"/CVE-2024-9000[12].json | "$STABLEMATE" classify -q --batch - > "$TMP/cve5.out"
+"$STABLEMATE" classify -q --batch "$TMP/reduced.jsonl" | cmp -s - "$TMP/cve5.out" ||
+	fail "CVE JSON 5 records: other verdicts than the reduced ones: $(cat "$TMP/cve5.out")"
+"$STABLEMATE" classify "$TMP/CVE-2024-90001.json" | grepq '^CVE-2024-90001  net: tls: fix a use-after-free' ||
+	fail "classify of a CVE JSON 5 file"
 # a message whose subject opens with a bracket is a message, not JSON
 printf '[PATCH] net: fix a leak in open\n\nIt leaks its buffer.\n' | "$STABLEMATE" classify -q --batch - |
 	grepq '"subject":"\[PATCH\] net: fix a leak in open"' || fail "a [PATCH] subject taken for JSON"
