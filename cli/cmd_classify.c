@@ -629,20 +629,13 @@ static int classify_input(struct classify_opts *o, const char *path)
 {
 	struct strbuf buf = STRBUF_INIT;
 	struct sm_commit c;
-	size_t bom;
 	int ret = 0;
 
 	if (read_file(path, &buf)) {
 		ret = cli_fail("classify");
 		goto out;
 	}
-	bom = utf8_bom_len(buf.buf, buf.len);
-	if (bom) {
-		memmove(buf.buf, buf.buf + bom, buf.len - bom);
-		strbuf_setlen(&buf, buf.len - bom);
-	}
-	if (starts_ansi_escape(buf.buf, buf.len))	/* git under color.ui=always */
-		strbuf_setlen(&buf, strip_ansi_escapes(buf.buf, buf.len));
+	strbuf_setlen(&buf, strip_bom_and_colour(buf.buf, buf.len));
 	if (!buf.len || !*buf.buf) {
 		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
 			 "empty input");

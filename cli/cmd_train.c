@@ -189,17 +189,14 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	struct strbuf buf = STRBUF_INIT, lbuf = STRBUF_INIT;
 	struct labels labels = { STRMAP_INIT, 0 };
 	const char *text, *p, *end, *start = NULL;
-	size_t bom;
 	int ret = 0;
 
 	if (read_labels(tsv, &lbuf, &labels) || read_file(mbox, &buf)) {
 		ret = -1;
 		goto out;
 	}
-	bom = utf8_bom_len(buf.buf, buf.len);
-	if (starts_ansi_escape(buf.buf + bom, buf.len - bom))	/* git under color.ui=always */
-		strbuf_setlen(&buf, bom + strip_ansi_escapes(buf.buf + bom, buf.len - bom));
-	text = buf.buf + bom;
+	strbuf_setlen(&buf, strip_bom_and_colour(buf.buf, buf.len));
+	text = buf.buf;
 	if (sm_gitlog_is_header(text, strcspn(text, "\n"))) {
 		/* `git log` output (with -p, --stat or --numstat): as classify reads it */
 		struct log_input in = { t, &labels, tsv };

@@ -241,3 +241,14 @@ size_t strip_ansi_escapes(char *s, size_t len)
 	}
 	return w;
 }
+
+size_t strip_bom_and_colour(char *s, size_t len)
+{
+	size_t bom = utf8_bom_len(s, len);
+
+	if (bom) {
+		memmove(s, s + bom, len - bom);
+		len -= bom;
+	}
+	return starts_ansi_escape(s, len) ? strip_ansi_escapes(s, len) : len;
+}

@@ -82,5 +82,10 @@ int starts_ansi_escape(const char *s, size_t len);
 /* Removes the terminal escape sequences (ESC '[' parameters, a final byte
  * '@'..'~': colours) from s[0..len) in place; returns the new length. */
 size_t strip_ansi_escapes(char *s, size_t len);
+/* A text read whole, s[0..len), without what an editor or git puts around
+ * it: a UTF-8 byte-order mark first, and the terminal escapes of a text
+ * that starts with one (git under color.ui=always). In place; returns the
+ * new length. */
+size_t strip_bom_and_colour(char *s, size_t len);
 
 #endif

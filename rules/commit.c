@@ -8,14 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-static int is_blank(const struct line *l)
-{
-	for (size_t i = 0; i < l->len; i++)
-		if (!isspace((unsigned char)l->p[i]))
-			return 0;
-	return 1;
-}
-
 static int line_is(const struct line *l, const char *s)
 {
 	size_t n = strlen(s);

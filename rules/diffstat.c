@@ -113,14 +113,6 @@ static unsigned long long squeeze_hash(const char *s, size_t len)
 	return h;
 }
 
-static int is_blank_text(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (!isspace((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
 /* A hunk's two sides, each as the sequence of its lines that are code
  * (not blank, no comment, no documentation), white space squeezed out:
  * context lines go to both. The hunk changes white space only when the

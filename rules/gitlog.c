@@ -9,15 +9,27 @@
 #define ID_MIN 4	/* git's shortest abbreviation (core.abbrev) */
 #define KEEP_ALLOC (1 << 20)	/* a buffer kept from commit to commit, at most */
 
-/* The length of the id of a commit's first line, else 0. */
-static size_t header_id_len(const char *line, size_t len)
+/* The lower-case hex digits s[0..len) starts with, counted up to one past
+ * ID_LEN (so a longer run is seen as one); *digit set when one is 0-9. */
+static size_t hex_run(const char *s, size_t len, int *digit)
 {
 	size_t n = 0;
 
+	*digit = 0;
+	while (n < len && n <= ID_LEN && is_lower_hex(s + n, 1))
+		*digit |= s[n++] <= '9';
+	return n;
+}
+
+/* The length of the id of a commit's first line, else 0. */
+static size_t header_id_len(const char *line, size_t len)
+{
+	size_t n;
+	int digit;
+
 	if (len < HEADER_LEN + ID_MIN || memcmp(line, HEADER, HEADER_LEN))
 		return 0;
-	while (HEADER_LEN + n < len && n <= ID_LEN && is_lower_hex(line + HEADER_LEN + n, 1))
-		n++;
+	n = hex_run(line + HEADER_LEN, len - HEADER_LEN, &digit);
 	if (n < ID_MIN || n > ID_LEN)
 		return 0;
 	/* the id alone (a CRLF file's "\r" after it), or followed by " (...)"
@@ -37,11 +49,9 @@ int sm_gitlog_is_header(const char *line, size_t len)
  * or a space; else 0. */
 static size_t leading_id(const char *line, size_t len)
 {
-	size_t n = 0;
-	int digit = 0;
+	int digit;
+	size_t n = hex_run(line, len, &digit);
 
-	while (n < len && n <= ID_LEN && is_lower_hex(line + n, 1))
-		digit |= line[n++] <= '9';
 	if (n < 7 || n > ID_LEN || !digit)
 		return 0;
 	return n == len || line[n] == ' ' || (n + 1 == len && line[n] == '\r') ? n : 0;

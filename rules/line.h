@@ -4,6 +4,7 @@
  * no part of a path, a trailer or a diff line. */
 #ifndef SM_RULES_LINE_H
 #define SM_RULES_LINE_H
+#include <ctype.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -26,6 +27,20 @@ static inline int next_line(const char **pos, const char *end, struct line *l)
 		l->len--;
 	*pos = nl ? nl + 1 : end;
 	return 1;
+}
+
+/* s[0..len) holds white space only (or nothing) */
+static inline int is_blank_text(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+static inline int is_blank(const struct line *l)
+{
+	return is_blank_text(l->p, l->len);
 }
 
 #endif

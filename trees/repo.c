@@ -60,17 +60,21 @@ int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out)
 	return 0;
 }
 
+static char *ident_str(const char *name, const char *email)
+{
+	return xasprintf("%s <%s>", name ? name : "", email ? email : "");
+}
+
 char *sm_signature_str(const git_signature *sig)
 {
-	return xasprintf("%s <%s>", sig->name ? sig->name : "", sig->email ? sig->email : "");
+	return ident_str(sig->name, sig->email);
 }
 
 char *sm_commit_ident_str(const git_commit *c, const git_signature *sig)
 {
 	char *owned, *res;
-	const char *name = sm_commit_utf8(c, sig->name, &owned);
 
-	res = xasprintf("%s <%s>", name ? name : "", sig->email ? sig->email : "");
+	res = ident_str(sm_commit_utf8(c, sig->name, &owned), sig->email);
 	free(owned);
 	return res;
 }
