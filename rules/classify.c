@@ -4,6 +4,7 @@
 #include "rules/rules_load.h"
 #include "rules/model.h"
 #include "rules/features.h"
+#include "rules/device_ids.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -474,11 +475,10 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 	if (d->files && d->doc_files == d->files)
 		sm_verdict_add(v, "docs-only", r->t.docs_only, "changes documentation only");
 	diff_vetoes(c, v);
-	if (d->id_table_lines && d->id_table_lines == d->code_lines_changed && d->added <= 6 &&
-	    d->removed == 0)
+	if (sm_diff_adds_device_ids_only(d))
 		sm_verdict_add(v, "device-id", r->t.device_id,
-			       "adds %u device-ID table entr%s (allowed in stable)", d->id_table_lines,
-			       d->id_table_lines == 1 ? "y" : "ies");
+			       "adds %u device-ID table entr%s (allowed in stable)", d->id_entries,
+			       d->id_entries == 1 ? "y" : "ies");
 }
 
 /* A series' cover letter tells of the patches after it, and a reply

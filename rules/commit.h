@@ -55,7 +55,8 @@ struct sm_diffstat {
 	unsigned added, removed;
 	unsigned doc_files;		/* Documentation/, *.rst, *.txt */
 	unsigned code_lines_changed;	/* +/- lines that are neither blank nor comment */
-	unsigned id_table_lines;	/* added lines that look like a device-ID table entry */
+	unsigned id_table_lines;	/* added lines of device-ID entries (device_ids.h) */
+	unsigned id_entries;		/* device-ID table entries added */
 	unsigned comment_lines;		/* +/- lines that are comments */
 	int whitespace_only;		/* code lines changed only in whitespace */
 	unsigned added_checks;		/* added "if (" lines (a new check) */

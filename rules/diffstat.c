@@ -4,6 +4,7 @@
  * scan keeps what sm_commit_parse_diff derives in its diff cache: a change
  * to what it counts bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
 #include "rules/commit.h"
+#include "rules/device_ids.h"
 #include "rules/line.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -35,37 +36,6 @@ static enum file_kind classify_path(const char *p, size_t len)
 	    (len == 3 && !memcmp(dot, ".md", 3)))
 		return FILE_DOC;
 	return FILE_OTHER;
-}
-
-/* An added line that looks like one entry of a device-ID table. */
-static int is_id_table_entry(const char *s, size_t len)
-{
-	static const char *const markers[] = {
-		"PCI_DEVICE(", "PCI_VDEVICE(", "PCI_DEVICE_SUB(", "PCI_DEVICE_DATA(",
-		"USB_DEVICE(", "USB_DEVICE_AND_INTERFACE_INFO(", "USB_DEVICE_INTERFACE_",
-		"USB_VENDOR_AND_INTERFACE_INFO(", "HID_USB_DEVICE(", "HID_BLUETOOTH_DEVICE(",
-		"HID_I2C_DEVICE(", "SDIO_DEVICE(", ".compatible", "ACPI_DEVICE_CLASS(",
-		"MODULE_DEVICE_TABLE(", "INPUT_DEVICE_ID_", "DMI_MATCH(", "X86_MATCH_",
-		"SND_PCI_QUIRK(", "SND_PCI_QUIRK_VENDOR(",
-	};
-	char buf[256];
-	size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
-
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(markers); i++)
-		if (strstr(buf, markers[i]))
-			return 1;
-	/* { "ABCD0001", 0 },  (ACPI and i2c/platform ID tables) */
-	{
-		const char *p = buf;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (p[0] == '{' && strchr(p, '"') && strstr(p, "},"))
-			return 1;
-	}
-	return 0;
 }
 
 static int is_comment(enum file_kind kind, const char *s, size_t len, int *in_block)
@@ -516,6 +486,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	 * say (the hunk ends at a line no hunk has) */
 	int old_left = -1, new_left = -1;
 	struct hunk_sides sides = { 0, 0, 0 };
+	struct sm_id_run ids = { 0, 0, 0, 0 };
 	unsigned code_add = 0, code_del = 0;
 	struct strbuf path = STRBUF_INIT;
 	struct line l;
@@ -526,6 +497,8 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		const char *s = l.p;
 		size_t n = l.len;
 
+		if (!n || s[0] != '+')
+			sm_id_run_end(&ids, d);
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
 			hunk_end(&sides);
 			strbuf_reset(&path);
@@ -600,8 +573,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			if (plus) {
 				sides.now = seq_add(sides.now, squeeze_hash(t, tl));
 				code_add++;
-				if (is_id_table_entry(t, tl))
-					d->id_table_lines++;
+				sm_id_run_line(&ids, d, t, tl);
 				if (kind == FILE_C)
 					added_code_facts(d, t, tl);
 			} else {
@@ -620,6 +592,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		}
 	}
 	hunk_end(&sides);
+	sm_id_run_end(&ids, d);
 	d->whitespace_only = code_add && code_add == code_del && !sides.differ;
 	strbuf_release(&path);
 }

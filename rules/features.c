@@ -5,6 +5,7 @@
  * and logs (indented lines, "[  12.345]" lines): those count as facts of
  * their own ("body:quoted-code", "body:log"). */
 #include "rules/features.h"
+#include "rules/device_ids.h"
 #include "rules/rules_load.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -515,10 +516,9 @@ static void diff_features(struct emitter *e, const struct sm_rules *r, const str
 		emits(e, "diff:new-file", "adds a file");
 	if (d->deleted_files)
 		emits(e, "diff:deleted-file", "deletes a file");
-	if (d->id_table_lines && d->id_table_lines == d->code_lines_changed && d->added <= 6 &&
-	    d->removed == 0) {
-		snprintf(detail, sizeof(detail), "adds %u device-ID table entr%s", d->id_table_lines,
-			 d->id_table_lines == 1 ? "y" : "ies");
+	if (sm_diff_adds_device_ids_only(d)) {
+		snprintf(detail, sizeof(detail), "adds %u device-ID table entr%s", d->id_entries,
+			 d->id_entries == 1 ? "y" : "ies");
 		emits(e, "device-id", detail);
 	}
 	if (d->added_checks)

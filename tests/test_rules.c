@@ -2,6 +2,7 @@
  * keyword rules and verdicts, on real-looking kernel commit text. */
 #include "tests/check_main.h"
 #include "rules/classify.h"
+#include "rules/device_ids.h"
 #include "rules/features.h"
 #include "rules/model.h"
 #include "rules/rules_load.h"
@@ -672,6 +673,124 @@ START_TEST(moved_code_is_not_whitespace)
 		ck_assert_msg(c.diff.whitespace_only == cases[i].whitespace_only, "case %zu", i);
 		ck_assert_msg(c.diff.added == cases[i].added && c.diff.removed == cases[i].removed,
 			      "case %zu: +%u -%u", i, c.diff.added, c.diff.removed);
+		sm_commit_release(&c);
+		free(text);
+	}
+}
+END_TEST
+
+/* stable-kernel-rules.rst lets a patch "just add a device ID", and most
+ * do it on more lines than one: a USB serial composition with its
+ * .driver_info, a DMI quirk block, a header's ID define beside the table
+ * line. Code around them, a statement, or more than six entries is more. */
+START_TEST(device_id_entries_span_lines)
+{
+	static const struct {
+		const char *name, *diff;
+		int device_id;
+		unsigned entries;
+	} cases[] = {
+		{ "option: a composition and its driver_info",
+		  "diff --git a/drivers/usb/serial/option.c b/drivers/usb/serial/option.c\n"
+		  "@@ -1,2 +1,4 @@\n"
+		  " \t{ USB_DEVICE(TELIT_VENDOR_ID, 0x1055) },\n"
+		  "+\t{ USB_DEVICE_INTERFACE_CLASS(TELIT_VENDOR_ID, 0x1056, 0xff),\t/* Telit FT980-KS */\n"
+		  "+\t  .driver_info = NCTRL(2) | RSVD(3) },\n"
+		  " \t{ }\n", 1, 1 },
+		{ "pl2303: the header's define and the table line",
+		  "diff --git a/drivers/usb/serial/pl2303.c b/drivers/usb/serial/pl2303.c\n"
+		  "@@ -1,1 +1,2 @@\n"
+		  " \t{ USB_DEVICE(HP_VENDOR_ID, HP_LD220_PRODUCT_ID) },\n"
+		  "+\t{ USB_DEVICE(HP_VENDOR_ID, HP_GC_DEVICE_ID) },\n"
+		  "diff --git a/drivers/usb/serial/pl2303.h b/drivers/usb/serial/pl2303.h\n"
+		  "@@ -1,1 +1,2 @@\n"
+		  " #define HP_LD220_PRODUCT_ID\t0x3524\n"
+		  "+#define HP_GC_DEVICE_ID\t\t0x0611\t/* HP GC */\n", 1, 1 },
+		{ "reboot quirk: a DMI block with a comment",
+		  "diff --git a/arch/x86/kernel/reboot.c b/arch/x86/kernel/reboot.c\n"
+		  "@@ -1,1 +1,10 @@\n"
+		  " \t},\n"
+		  "+\t{\t/* Handle reboot issue on MacBook6,1 */\n"
+		  "+\t\t.callback = set_pci_reboot,\n"
+		  "+\t\t.ident = \"Apple MacBook6,1\",\n"
+		  "+\t\t.matches = {\n"
+		  "+\t\t\tDMI_MATCH(DMI_SYS_VENDOR, \"Apple Inc.\"),\n"
+		  "+\t\t\tDMI_MATCH(DMI_PRODUCT_NAME, \"MacBook6,1\"),\n"
+		  "+\t\t},\n"
+		  "+\t},\n"
+		  " \t{ }\n", 1, 1 },
+		{ "a new match table and its MODULE_DEVICE_TABLE",
+		  "diff --git a/drivers/hwmon/x.c b/drivers/hwmon/x.c\n"
+		  "@@ -1,1 +1,7 @@\n"
+		  " \n"
+		  "+static const struct of_device_id x_of_match[] = {\n"
+		  "+\t{ .compatible = \"vendor,x\" },\n"
+		  "+\t{ }\n"
+		  "+};\n"
+		  "+MODULE_DEVICE_TABLE(of, x_of_match);\n"
+		  "+\n", 1, 2 },
+		{ "a function with a match macro in it is code",
+		  "diff --git a/arch/x86/kernel/x.c b/arch/x86/kernel/x.c\n"
+		  "@@ -1,1 +1,6 @@\n"
+		  " \n"
+		  "+static bool x(void)\n"
+		  "+{\n"
+		  "+\tstatic const struct x86_cpu_id ids[] = { X86_MATCH_INTEL_FAM6_MODEL(ATOM, 0), {} };\n"
+		  "+\treturn x86_match_cpu(ids);\n"
+		  "+}\n", 0, 0 },
+		{ "an entry and a change of code",
+		  "diff --git a/drivers/usb/serial/option.c b/drivers/usb/serial/option.c\n"
+		  "@@ -1,2 +1,3 @@\n"
+		  " \t{ USB_DEVICE(TELIT_VENDOR_ID, 0x1055) },\n"
+		  "+\t{ USB_DEVICE(TELIT_VENDOR_ID, 0x1056) },\n"
+		  " \t{ }\n"
+		  "@@ -40,2 +41,2 @@\n"
+		  "-\tif (x)\n"
+		  "+\tif (!x)\n"
+		  " \t\treturn;\n", 0, 1 },
+		{ "an ID define alone adds no entry",
+		  "diff --git a/include/linux/pci_ids.h b/include/linux/pci_ids.h\n"
+		  "@@ -1,1 +1,2 @@\n"
+		  " #define PCI_DEVICE_ID_AMD_19H_M70H_DF_F3 0x14f3\n"
+		  "+#define PCI_DEVICE_ID_AMD_19H_M78H_DF_F3 0x12fb\n", 0, 0 },
+		{ "a define that is no ID",
+		  "diff --git a/drivers/x.c b/drivers/x.c\n"
+		  "@@ -1,1 +1,3 @@\n"
+		  " \n"
+		  "+#define MAX_PORTS 8\n"
+		  "+\t{ PCI_VDEVICE(INTEL, 0x1234) },\n", 0, 1 },
+		{ "an existing entry's quirk changed",
+		  "diff --git a/drivers/usb/serial/option.c b/drivers/usb/serial/option.c\n"
+		  "@@ -1,2 +1,2 @@\n"
+		  " \t{ USB_DEVICE_INTERFACE_CLASS(TELIT_VENDOR_ID, 0x1056, 0xff),\n"
+		  "-\t  .driver_info = NCTRL(2) },\n"
+		  "+\t  .driver_info = NCTRL(2) | RSVD(3) },\n", 0, 0 },
+		{ "seven entries are more than a device",
+		  "diff --git a/drivers/x.c b/drivers/x.c\n"
+		  "@@ -1,1 +1,8 @@\n"
+		  " \t{ PCI_VDEVICE(INTEL, 0x1000) },\n"
+		  "+\t{ PCI_VDEVICE(INTEL, 0x1001) },\n+\t{ PCI_VDEVICE(INTEL, 0x1002) },\n"
+		  "+\t{ PCI_VDEVICE(INTEL, 0x1003) },\n+\t{ PCI_VDEVICE(INTEL, 0x1004) },\n"
+		  "+\t{ PCI_VDEVICE(INTEL, 0x1005) },\n+\t{ PCI_VDEVICE(INTEL, 0x1006) },\n"
+		  "+\t{ PCI_VDEVICE(INTEL, 0x1007) },\n", 0, 7 },
+		{ "braces and ';' in strings and comments do not count",
+		  "diff --git a/drivers/x.c b/drivers/x.c\n"
+		  "@@ -1,1 +1,2 @@\n"
+		  " \t{ }\n"
+		  "+\t{ \"ABC}{;0001\", 0 },\t/* { a; */\n", 1, 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
+				       "From: A <a@b>\nSubject: [PATCH] x: add a device\n\nAdd it.\n---\n%s",
+				       cases[i].diff);
+		struct sm_commit c;
+
+		ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+		ck_assert_msg(sm_diff_adds_device_ids_only(&c.diff) == cases[i].device_id &&
+			      c.diff.id_entries == cases[i].entries,
+			      "%s: entries %u, ID lines %u of %u code lines", cases[i].name,
+			      c.diff.id_entries, c.diff.id_table_lines, c.diff.code_lines_changed);
 		sm_commit_release(&c);
 		free(text);
 	}
@@ -1868,6 +1987,7 @@ static Suite *make_suite(void)
 					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
+					      device_id_entries_span_lines,
 					      large_diff_is_penalised, git_show_format, git_raw_format,
 					      git_show_signature,
 					      feature_not_flagged, bad_rules_file_names_line,

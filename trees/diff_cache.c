@@ -36,8 +36,9 @@
 /* Bump when what is stored, or what sm_commit_parse_diff, the diff text
  * (trees/commitdiff.c) or the patch-id derive from a diff, changes. */
 /* 4: renames found (trees/commitdiff.c); 5: hunks end at their counts,
- * whitespace-only is per hunk, in order (rules/diffstat.c) */
-#define DIFF_CACHE_VERSION 5
+ * whitespace-only is per hunk, in order (rules/diffstat.c); 6: device-ID
+ * entries span lines (rules/device_ids.c) */
+#define DIFF_CACHE_VERSION 6
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {
@@ -121,7 +122,7 @@ static int parse_entry(struct sm_diff_cache *dc, char **pos, const char *end)
 	const char *p = *pos;
 	struct sm_diff_cache_entry *e;
 	struct sm_diffstat *d;
-	unsigned v[15];
+	unsigned v[16];
 
 	if (!hex40(p, end) || end - p < 41 || p[40] != ' ')
 		return -1;
@@ -147,8 +148,9 @@ static int parse_entry(struct sm_diff_cache *dc, char **pos, const char *end)
 	d->code_lines_changed = v[5], d->id_table_lines = v[6], d->comment_lines = v[7];
 	d->whitespace_only = v[8] > 0, d->added_checks = v[9], d->added_error_returns = v[10];
 	d->new_files = v[11], d->deleted_files = v[12], d->from_stat = v[13] > 0;
+	d->id_entries = v[14];
 	e->file = dc->nr_files;
-	e->nr_files = v[14];
+	e->nr_files = v[15];
 	*pos = (char *)p;
 	for (size_t i = 0; i < e->nr_files; i++)
 		if (parse_file(dc, pos, end) < 0)
@@ -278,11 +280,11 @@ static void add_entry(struct strbuf *sb, const char *id, const char *patch_id, i
 		patch_id = "m";
 		d = &none;
 	}
-	strbuf_addf(sb, "%s %s %d %u %u %u %u %u %u %u %d %u %u %u %u %d %zu\n", id,
+	strbuf_addf(sb, "%s %s %d %u %u %u %u %u %u %u %d %u %u %u %u %d %u %zu\n", id,
 		    *patch_id ? patch_id : "-", !!has_diff, d->files, d->added, d->removed,
 		    d->doc_files, d->code_lines_changed, d->id_table_lines, d->comment_lines,
 		    !!d->whitespace_only, d->added_checks, d->added_error_returns,
-		    d->new_files, d->deleted_files, !!d->from_stat, nr);
+		    d->new_files, d->deleted_files, !!d->from_stat, d->id_entries, nr);
 	for (size_t i = 0; i < nr; i++)
 		strbuf_addf(sb, "%u %u %u %zu %s\n", files[i].added, files[i].removed,
 			    (files[i].is_new ? 1u : 0u) | (files[i].is_deleted ? 2u : 0u),
