@@ -17,7 +17,8 @@ static int has_id_marker(const char *s, size_t len)
 		"DMI_MATCH(", "DMI_EXACT_MATCH(", "X86_MATCH_", "SND_PCI_QUIRK(",
 		"SND_PCI_QUIRK_VENDOR(", "SND_HDA_PIN_QUIRK(", "HDA_CODEC_ENTRY(",
 		"DEVICE_FLG(", "VENDOR_FLG(", "QMI_FIXED_INTF(", "QMI_QUIRK_SET_DTR(",
-		"QMI_MATCH_FF_FF_FF(", "PHY_ID_MATCH_",
+		"QMI_MATCH_FF_FF_FF(", "PHY_ID_MATCH_", "HDA_CODEC_QUIRK(", "UNUSUAL_DEV(",
+		"DECLARE_PCI_FIXUP_",
 	};
 	char buf[256];
 	size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
@@ -77,9 +78,11 @@ static int is_id_define(const char *s, size_t len)
 	return p == end || (end - p >= 2 && p[0] == '/' && (p[1] == '*' || p[1] == '/'));
 }
 
-/* The braces the line opens (negative: closes) and whether it has a ';',
- * both outside strings, character constants and comments. */
-static int brace_balance(const char *s, size_t len, int *semicolon)
+/* The braces and parentheses the line opens (negative: closes)
+ * and whether it has a ';', all outside strings, character constants and
+ * comments. Parentheses count as braces do: usb-storage's UNUSUAL_DEV(
+ * entry takes five lines. */
+static int bracket_balance(const char *s, size_t len, int *semicolon)
 {
 	int depth = 0;
 
@@ -93,9 +96,9 @@ static int brace_balance(const char *s, size_t len, int *semicolon)
 					i++;
 		} else if (ch == '/' && i + 1 < len && (s[i + 1] == '/' || s[i + 1] == '*')) {
 			break;	/* a comment to the line's end, in effect */
-		} else if (ch == '{') {
+		} else if (ch == '{' || ch == '(') {
 			depth++;
-		} else if (ch == '}') {
+		} else if (ch == '}' || ch == ')') {
 			depth--;
 		} else if (ch == ';') {
 			*semicolon = 1;
@@ -106,16 +109,19 @@ static int brace_balance(const char *s, size_t len, int *semicolon)
 
 static void close_group(struct sm_id_run *run, struct sm_diffstat *d)
 {
+	int directive = run->directive;
+
 	if (run->marker && !run->statement) {
 		d->id_table_lines += run->lines;
 		d->id_entries++;
 	}
 	memset(run, 0, sizeof(*run));
+	run->directive = directive;
 }
 
 void sm_id_run_line(struct sm_id_run *run, struct sm_diffstat *d, const char *s, size_t len)
 {
-	int semicolon, marker;
+	int semicolon, marker, directive;
 	const char *p = s;
 
 	if (!run->lines && is_id_define(s, len)) {
@@ -125,12 +131,17 @@ void sm_id_run_line(struct sm_id_run *run, struct sm_diffstat *d, const char *s,
 	marker = has_id_marker(s, len);
 	run->lines++;
 	run->marker |= marker;
-	run->depth += brace_balance(s, len, &semicolon);
+	run->depth += bracket_balance(s, len, &semicolon);
 	while (p < s + len && isspace((unsigned char)*p))
 		p++;
+	/* A directive, and the lines it continues with a backslash, is code:
+	 * "#define X86_MATCH_..._STEPPINGS(...)" makes a marker, it adds no
+	 * entry. */
+	directive = run->directive || *p == '#';
+	run->directive = directive && len && s[len - 1] == '\\';
 	/* "};" ends a table; any other ';' a statement of code, unless the
 	 * line is an ID line itself (MODULE_DEVICE_TABLE(pci, ids);) */
-	if (semicolon && !marker && *p != '}')
+	if ((semicolon && !marker && *p != '}') || directive)
 		run->statement = 1;
 	if (run->depth <= 0)
 		close_group(run, d);
@@ -140,6 +151,7 @@ void sm_id_run_end(struct sm_id_run *run, struct sm_diffstat *d)
 {
 	if (run->lines)
 		close_group(run, d);
+	run->directive = 0;
 }
 
 int sm_diff_adds_device_ids_only(const struct sm_diffstat *d)

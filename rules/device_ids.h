@@ -6,8 +6,8 @@
  * in a header and a PCI_DEVICE() line in the driver.
  *
  * Each run of consecutive added code lines (comments and blank lines
- * do not break it; a context or removed line does) is cut into brace
- * groups; a group holding an ID marker (PCI_DEVICE(, .compatible, ...)
+ * do not break it; a context or removed line does) is cut into groups
+ * where its braces and parentheses balance; a group holding an ID marker (PCI_DEVICE(, .compatible, ...)
  * and no statement is one entry, and all its lines are ID lines. A
  * "#define NAME 0xHEX" whose NAME says ID, PID, VID, DEVICE, VENDOR or
  * PRODUCT is an ID line of no entry. */
@@ -18,10 +18,11 @@
 
 /* The brace group being read; zero it before the first line. */
 struct sm_id_run {
-	int depth;		/* braces opened and not closed yet */
+	int depth;		/* braces and parentheses opened, not closed yet */
 	unsigned lines;		/* code lines of the group so far */
 	int marker;		/* one of them holds an ID marker */
 	int statement;		/* one of them is a statement (no table) */
+	int directive;		/* the last line continues a directive */
 };
 
 /* One added code line (after its '+'; no comment, not blank): counted

@@ -773,6 +773,29 @@ START_TEST(device_id_entries_span_lines)
 		  "+\t{ PCI_VDEVICE(INTEL, 0x1003) },\n+\t{ PCI_VDEVICE(INTEL, 0x1004) },\n"
 		  "+\t{ PCI_VDEVICE(INTEL, 0x1005) },\n+\t{ PCI_VDEVICE(INTEL, 0x1006) },\n"
 		  "+\t{ PCI_VDEVICE(INTEL, 0x1007) },\n", 0, 7 },
+		{ "usb-storage: an UNUSUAL_DEV( of five lines, a comment before it",
+		  "diff --git a/drivers/usb/storage/unusual_devs.h b/drivers/usb/storage/unusual_devs.h\n"
+		  "@@ -1,1 +1,8 @@\n"
+		  " \n"
+		  "+/* Reported by A <a@b> */\n"
+		  "+UNUSUAL_DEV(  0x0bc2, 0x2321, 0x0000, 0x9999,\n"
+		  "+\t\t\"Seagate\",\n"
+		  "+\t\t\"Expansion HDD (\",\n"
+		  "+\t\tUSB_SC_DEVICE, USB_PR_DEVICE, NULL,\n"
+		  "+\t\tUS_FL_NO_WP_DETECT ),\n"
+		  "+\n", 1, 1 },
+		{ "a PCI quirk for one more device",
+		  "diff --git a/drivers/pci/quirks.c b/drivers/pci/quirks.c\n"
+		  "@@ -1,1 +1,2 @@\n"
+		  " DECLARE_PCI_FIXUP_FINAL(PCI_VENDOR_ID_INTEL, 0x10a9, quirk_disable_aspm_l0s);\n"
+		  "+DECLARE_PCI_FIXUP_FINAL(PCI_VENDOR_ID_INTEL, 0x10b6, quirk_disable_aspm_l0s);\n", 1, 1 },
+		{ "a match macro defined over lines is code",
+		  "diff --git a/arch/x86/include/asm/cpu_device_id.h b/arch/x86/include/asm/cpu_device_id.h\n"
+		  "@@ -1,1 +1,4 @@\n"
+		  " \n"
+		  "+#define X86_MATCH_INTEL_FAM6_MODEL_STEPPINGS(model, steppings, data)\t\\\n"
+		  "+\tX86_MATCH_VENDOR_FAM_MODEL_STEPPINGS_FEATURE(INTEL, 6, INTEL_FAM6_##model, \\\n"
+		  "+\t\t\t\t\t\t     steppings, X86_FEATURE_ANY, data)\n", 0, 0 },
 		{ "braces and ';' in strings and comments do not count",
 		  "diff --git a/drivers/x.c b/drivers/x.c\n"
 		  "@@ -1,1 +1,2 @@\n"
