@@ -5,6 +5,7 @@
  * to what it counts bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
 #include "rules/commit.h"
 #include "rules/device_ids.h"
+#include "rules/recomment.h"
 #include "rules/line.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -487,10 +488,12 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	int old_left = -1, new_left = -1;
 	struct hunk_sides sides = { 0, 0, 0 };
 	struct sm_id_run ids = { 0, 0, 0, 0, 0 };
+	struct sm_recomment rc;
 	unsigned code_add = 0, code_del = 0;
 	struct strbuf path = STRBUF_INIT;
 	struct line l;
 
+	sm_recomment_reset(&rc);
 	/* "\r" of CRLF text is dropped with the "\n": an empty context line
 	 * "\r" would end its hunk */
 	while (next_line(&pos, end, &l)) {
@@ -499,6 +502,8 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 
 		if (!n || s[0] != '+')
 			sm_id_run_end(&ids, d);
+		if (!n || (s[0] != '+' && s[0] != '-' && s[0] != '\\'))
+			sm_recomment_reset(&rc);
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
 			hunk_end(&sides);
 			strbuf_reset(&path);
@@ -569,6 +574,14 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 				d->comment_lines++;
 				continue;
 			}
+			if (plus && kind == FILE_C && sm_recomment_added(&rc, t, tl)) {
+				/* its comment changed: the removed line was no
+				 * code change either */
+				d->code_lines_changed--;
+				code_del--;
+				d->comment_lines += 2;
+				continue;
+			}
 			d->code_lines_changed++;
 			if (plus) {
 				sides.now = seq_add(sides.now, squeeze_hash(t, tl));
@@ -579,6 +592,8 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			} else {
 				sides.old = seq_add(sides.old, squeeze_hash(t, tl));
 				code_del++;
+				if (kind == FILE_C)
+					sm_recomment_removed(&rc, t, tl);
 			}
 		} else if (s[0] == ' ') {
 			if (kind != FILE_DOC && !is_blank_text(s + 1, n - 1)) {

@@ -820,6 +820,60 @@ START_TEST(device_id_entries_span_lines)
 }
 END_TEST
 
+/* A code line removed and added again with only its comment changed is
+ * a comment change: "fix typos in comments" that touch a trailing
+ * comment are comment-only, a comment moved off an if () adds no check,
+ * and "add another USB ID" that re-words a neighbour's comment adds a
+ * device ID. Lines the same whole (a move) and strings stay code. */
+START_TEST(comment_changed_on_code_line)
+{
+	static const struct {
+		const char *name, *diff;
+		unsigned code, comments, checks;
+		int device_id;
+	} cases[] = {
+		{ "a typo in a trailing comment",
+		  "@@ -1,2 +1,2 @@\n \tint x;\n-\tx = 1;\t/* teh value */\n+\tx = 1;\t/* the value */\n",
+		  0, 2, 0, 0 },
+		{ "a comment moved off an if ()",
+		  "@@ -1,2 +1,3 @@\n-\tif (maxlvt > 3)\t/* Due to the Pentium erratum 3AP. */\n"
+		  "+\t/* Due to the Pentium erratum 3AP. */\n+\tif (maxlvt > 3)\n \t\tx();\n",
+		  0, 3, 0, 0 },
+		{ "two lines swapped are a move",
+		  "@@ -1,2 +1,2 @@\n-\ta();\n-\tb();\n+\tb();\n+\ta();\n", 4, 0, 0, 0 },
+		{ "\"/*\" in a string is no comment",
+		  "@@ -1,1 +1,1 @@\n-\tpr_info(\"a /* b\");\n+\tpr_info(\"a /* c\");\n", 2, 0, 0, 0 },
+		{ "a context line between: another block",
+		  "@@ -1,3 +1,3 @@\n-\tx = 1;\t/* a */\n \ty = 2;\n+\tx = 1;\t/* b */\n", 2, 0, 0, 0 },
+		{ "another USB ID, a neighbour's comment re-worded",
+		  "@@ -1,3 +1,4 @@\n \t{ HID_USB_DEVICE(0x1e71, 0x2010) }, /* NZXT RGB & Fan Controller */\n"
+		  "-\t{ HID_USB_DEVICE(0x1e71, 0x2019) }, /* NZXT RGB & Fan Controller */\n"
+		  "+\t{ HID_USB_DEVICE(0x1e71, 0x2011) }, /* NZXT RGB & Fan Controller (6 RGB) */\n"
+		  "+\t{ HID_USB_DEVICE(0x1e71, 0x2019) }, /* NZXT RGB & Fan Controller (6 RGB) */\n"
+		  " \t{},\n", 1, 2, 0, 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
+				       "From: A <a@b>\nSubject: [PATCH] x: y\n\nZ.\n---\n"
+				       "diff --git a/drivers/x.c b/drivers/x.c\n"
+				       "--- a/drivers/x.c\n+++ b/drivers/x.c\n%s", cases[i].diff);
+		struct sm_commit c;
+
+		ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+		ck_assert_msg(c.diff.code_lines_changed == cases[i].code &&
+			      c.diff.comment_lines == cases[i].comments &&
+			      c.diff.added_checks == cases[i].checks &&
+			      sm_diff_adds_device_ids_only(&c.diff) == cases[i].device_id,
+			      "%s: code %u, comments %u, checks %u", cases[i].name,
+			      c.diff.code_lines_changed, c.diff.comment_lines, c.diff.added_checks);
+		ck_assert(!c.diff.whitespace_only);
+		sm_commit_release(&c);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(large_diff_is_penalised)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -2010,7 +2064,7 @@ static Suite *make_suite(void)
 					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
-					      device_id_entries_span_lines,
+					      device_id_entries_span_lines, comment_changed_on_code_line,
 					      large_diff_is_penalised, git_show_format, git_raw_format,
 					      git_show_signature,
 					      feature_not_flagged, bad_rules_file_names_line,

@@ -37,8 +37,9 @@
  * (trees/commitdiff.c) or the patch-id derive from a diff, changes. */
 /* 4: renames found (trees/commitdiff.c); 5: hunks end at their counts,
  * whitespace-only is per hunk, in order (rules/diffstat.c); 6: device-ID
- * entries span lines (rules/device_ids.c) */
-#define DIFF_CACHE_VERSION 6
+ * entries span lines (rules/device_ids.c); 7: a code line whose comment
+ * alone changed is a comment change (rules/recomment.c) */
+#define DIFF_CACHE_VERSION 7
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {
