@@ -53,7 +53,7 @@ struct sm_diff_file {
 struct sm_diffstat {
 	unsigned files;
 	unsigned added, removed;
-	unsigned doc_files;		/* Documentation/, *.rst, *.txt */
+	unsigned doc_files;		/* Documentation/, *.rst, *.txt, MAINTAINERS... */
 	unsigned code_lines_changed;	/* +/- lines that are neither blank nor comment */
 	unsigned id_table_lines;	/* added lines of device-ID entries (device_ids.h) */
 	unsigned id_entries;		/* device-ID table entries added */

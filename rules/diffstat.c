@@ -21,8 +21,14 @@ static enum file_kind classify_path(const char *p, size_t len)
 {
 	const char *dot = NULL;
 
+	/* the tree's people files say who, not what the kernel does */
+	static const char *const people[] = { "MAINTAINERS", "CREDITS", ".mailmap" };
+
 	if ((len >= 14 && !memcmp(p, "Documentation/", 14)))
 		return FILE_DOC;
+	for (size_t i = 0; i < ARRAY_SIZE(people); i++)
+		if (len == strlen(people[i]) && !memcmp(p, people[i], len))
+			return FILE_DOC;
 	for (size_t i = 0; i < len; i++)
 		if (p[i] == '.')
 			dot = p + i;

@@ -555,6 +555,28 @@ static const char *docs_patch =
 	"-teh rule\n"
 	"+the rule\n";
 
+/* who looks after what: MAINTAINERS, CREDITS and .mailmap are no code */
+static const char *people_patch =
+	"From 6666666666666666666666666666666666666666 Mon Sep 17 00:00:00 2001\n"
+	"From: A <a@b>\n"
+	"Subject: [PATCH] MAINTAINERS: update my e-mail address\n\n"
+	"The old one bounces.\n"
+	"---\n"
+	"diff --git a/.mailmap b/.mailmap\n"
+	"--- a/.mailmap\n"
+	"+++ b/.mailmap\n"
+	"@@ -1,1 +1,2 @@\n"
+	" A <a@b>\n"
+	"+A <a@b> <a@old>\n"
+	"diff --git a/MAINTAINERS b/MAINTAINERS\n"
+	"--- a/MAINTAINERS\n"
+	"+++ b/MAINTAINERS\n"
+	"@@ -10,3 +10,3 @@\n"
+	" X DRIVER\n"
+	"-M:\tA <a@old>\n"
+	"+M:\tA <a@b>\n"
+	" S:\tMaintained\n";
+
 static const char *comment_patch =
 	"From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
 	"From: A <a@b>\n"
@@ -603,6 +625,9 @@ START_TEST(check_relevant_diff_rules)
 	classify_text(docs_patch, NULL, &v);
 	ck_assert(sm_verdict_has(&v, "docs-only"));
 	ck_assert_int_eq(v.kind, SM_REJECT);
+	sm_verdict_release(&v);
+	classify_text(people_patch, NULL, &v);
+	ck_assert(sm_verdict_has(&v, "docs-only"));
 	sm_verdict_release(&v);
 	classify_text(comment_patch, NULL, &v);
 	ck_assert(sm_verdict_has(&v, "comment-only"));

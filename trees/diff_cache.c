@@ -38,8 +38,9 @@
 /* 4: renames found (trees/commitdiff.c); 5: hunks end at their counts,
  * whitespace-only is per hunk, in order (rules/diffstat.c); 6: device-ID
  * entries span lines (rules/device_ids.c); 7: a code line whose comment
- * alone changed is a comment change (rules/recomment.c) */
-#define DIFF_CACHE_VERSION 7
+ * alone changed is a comment change (rules/recomment.c); 8: MAINTAINERS,
+ * CREDITS and .mailmap are documentation */
+#define DIFF_CACHE_VERSION 8
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {
