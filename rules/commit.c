@@ -429,17 +429,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		if (end - p >= 4 && !memcmp(p, "    ", 4))
 			indent = 4;
 	}
-	diff = NULL;
-	for (const char *p = body_start; p < end; ) {
-		if (!strncmp(p, "diff --git ", 11)) {
-			diff = p;
-			break;
-		}
-		p = memchr(p, '\n', (size_t)(end - p));
-		if (!p)
-			break;
-		p++;
-	}
+	diff = sm_find_diff(body_start, end);
 	/* No diff: `git log --numstat`/`--stat` lines (or a mail's stat after
 	 * "---") still give the sizes and paths. */
 	if (!diff) {

@@ -98,8 +98,14 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len);
 /* Parses a bare commit message (subject line, body, trailers), as libgit2's
  * git_commit_message() returns it. */
 int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len);
-/* Adds diff statistics from unified diff text (git's patch format). */
+/* Adds diff statistics from unified diff text: git's patch format, or a
+ * plain "--- OLD" / "+++ NEW" diff as diff -u, quilt and Andrew Morton's
+ * mm scripts write it (paths lose their first component, as patch -p1). */
 void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len);
+/* Where the diff in [text, end) starts: its first "diff --git " line, else
+ * the first "--- " line with a "+++ " line and a hunk header after it;
+ * NULL when there is none. */
+const char *sm_find_diff(const char *text, const char *end);
 /* A hunk header "@@ -a[,b] +c[,d] @@" (line[0..len)): *before = b and
  * *after = d, the lines the hunk holds of each side (1 when absent).
  * Returns 0, or -1 when line is not one. */

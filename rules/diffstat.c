@@ -389,6 +389,55 @@ static void add_stat_path(struct sm_commit *c, const char *p, size_t n, unsigned
 	strbuf_release(&sb);
 }
 
+/* Whether l, with pos just past it, is a plain unified diff's file header:
+ * "--- OLD", then "+++ NEW" (into *plus), then a hunk header. */
+static int plain_file_header(const struct line *l, const char *pos, const char *end,
+			     struct line *plus)
+{
+	struct line hunk;
+
+	return l->len >= 4 && !memcmp(l->p, "--- ", 4) && next_line(&pos, end, plus) &&
+	       plus->len >= 4 && !memcmp(plus->p, "+++ ", 4) && next_line(&pos, end, &hunk) &&
+	       hunk.len >= 4 && !memcmp(hunk.p, "@@ -", 4);
+}
+
+const char *sm_find_diff(const char *text, const char *end)
+{
+	const char *pos = text, *plain = NULL;
+	struct line l, plus;
+
+	while (next_line(&pos, end, &l)) {
+		if (l.len >= 11 && !memcmp(l.p, "diff --git ", 11))
+			return l.p;
+		if (!plain && plain_file_header(&l, pos, end, &plus))
+			plain = l.p;
+	}
+	return plain;
+}
+
+/* The path of a plain diff's "--- " or "+++ " line (s[0..n) after it):
+ * diff -u's tab and time stamp cut, the first directory dropped ("a/",
+ * "linux-6.1.orig/"). 0 for /dev/null. */
+static int plain_path(const char *s, size_t n, struct strbuf *out)
+{
+	const char *tab = memchr(s, '\t', n), *slash;
+
+	if (tab)
+		n = (size_t)(tab - s);
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (n == 9 && !memcmp(s, "/dev/null", 9))
+		return 0;
+	slash = memchr(s, '/', n);
+	if (slash && slash + 1 < s + n) {
+		n -= (size_t)(slash + 1 - s);
+		s = slash + 1;
+	}
+	strbuf_reset(out);
+	strbuf_add(out, s, n);
+	return 1;
+}
+
 const char *sm_find_stat_block(const char *text, const char *end)
 {
 	struct line l;
@@ -489,6 +538,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	struct sm_diffstat *d = &c->diff;
 	enum file_kind kind = FILE_OTHER;
 	int in_hunk = 0, in_block_plus = 0, in_block_minus = 0;
+	int git_header = 0;	/* after "diff --git", before its first hunk */
 	/* the lines the hunk header says are left of each side; -1: it did not
 	 * say (the hunk ends at a line no hunk has) */
 	int old_left = -1, new_left = -1;
@@ -497,7 +547,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	struct sm_recomment rc;
 	unsigned code_add = 0, code_del = 0;
 	struct strbuf path = STRBUF_INIT;
-	struct line l;
+	struct line l, plus;
 
 	sm_recomment_reset(&rc);
 	/* "\r" of CRLF text is dropped with the "\n": an empty context line
@@ -515,8 +565,31 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			strbuf_reset(&path);
 			header_path(s + 11, n - 11, &path);
 			in_hunk = 0;
+			git_header = 1;
 			kind = classify_path(path.buf, path.len);
 			cur = add_file(c, path.buf, path.len);
+			continue;
+		}
+		if ((!in_hunk || old_left < 0) && !git_header &&
+		    plain_file_header(&l, pos, end, &plus)) {
+			int old_side, new_side;
+
+			next_line(&pos, end, &l);	/* past the "+++ " line */
+			hunk_end(&sides);
+			sm_recomment_reset(&rc);
+			in_hunk = 0;
+			old_side = plain_path(s + 4, n - 4, &path);
+			new_side = plain_path(plus.p + 4, plus.len - 4, &path);
+			kind = classify_path(path.buf, path.len);
+			cur = add_file(c, path.buf, path.len);
+			if (!old_side) {
+				cur->is_new = 1;
+				d->new_files++;
+			}
+			if (!new_side) {
+				cur->is_deleted = 1;
+				d->deleted_files++;
+			}
 			continue;
 		}
 		if (!in_hunk && cur && n >= 13 && !memcmp(s, "new file mode", 13)) {
@@ -532,6 +605,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		if (n >= 2 && s[0] == '@' && s[1] == '@') {
 			hunk_end(&sides);
 			in_hunk = 1;
+			git_header = 0;
 			in_block_plus = in_block_minus = 0;
 			if (sm_hunk_counts(s, n, &old_left, &new_left) < 0)
 				old_left = new_left = -1;

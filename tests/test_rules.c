@@ -899,6 +899,67 @@ START_TEST(comment_changed_on_code_line)
 }
 END_TEST
 
+/* A diff without "diff --git" lines, as diff -u, quilt (Greg's stable
+ * review mails) and Andrew Morton's mm scripts write it, is a diff: its
+ * files start at "--- OLD" / "+++ NEW", the first directory and diff -u's
+ * time stamp dropped, /dev/null a new or deleted file. */
+START_TEST(plain_unified_diff)
+{
+	static const char *quilt =
+		"From: A <a@b>\nSubject: [PATCH 6.1 12/99] USB: serial: option: add Foo\n\n"
+		"Add the Foo modem.\n\nSigned-off-by: A <a@b>\n---\n"
+		" drivers/usb/serial/option.c |    1 +\n 1 file changed, 1 insertion(+)\n\n"
+		"Index: linux-6.1/drivers/usb/serial/option.c\n"
+		"===================================================================\n"
+		"--- linux-6.1.orig/drivers/usb/serial/option.c\n"
+		"+++ linux-6.1/drivers/usb/serial/option.c\n"
+		"@@ -10,2 +10,3 @@ static const struct usb_device_id option_ids[] = {\n"
+		" \t{ USB_DEVICE(QUECTEL_VENDOR_ID, 0x0100) },\n"
+		"+\t{ USB_DEVICE(QUECTEL_VENDOR_ID, 0x6001) },\n"
+		" \t{ }\n";
+	static const char *diff_u =
+		"From: A <a@b>\nSubject: [PATCH] mm: fix a leak in foo\n\n"
+		"It leaked; \"--- a/x\" alone in the text is no diff.\n--- a/x\n\n"
+		"Signed-off-by: A <a@b>\n\n"
+		"--- a/mm/foo.c\t2024-01-02 10:00:00.000000000 +0100\n"
+		"+++ b/mm/foo.c\t2024-01-02 11:00:00.000000000 +0100\n"
+		"@@ -1,3 +1,4 @@\n \tx = alloc();\n+\tfree(x);\n-\treturn;\n+\treturn 0;\n"
+		" }\n"
+		"--- /dev/null\n+++ b/mm/new.c\n@@ -0,0 +1,1 @@\n+int y;\n"
+		"--- a/mm/old.c\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-int z;\n";
+	struct sm_commit c;
+	struct sm_verdict v;
+
+	ck_assert_int_eq(sm_commit_parse(&c, quilt, strlen(quilt)), 0);
+	ck_assert(c.has_diff && !c.diff.from_stat);
+	ck_assert_int_eq(c.nr_files, 1);
+	ck_assert_str_eq(c.files[0].path, "drivers/usb/serial/option.c");
+	ck_assert(sm_diff_adds_device_ids_only(&c.diff));
+	sm_commit_release(&c);
+	classify_text(quilt, NULL, &v);
+	ck_assert(sm_verdict_has(&v, "device-id"));
+	sm_verdict_release(&v);
+
+	ck_assert_int_eq(sm_commit_parse(&c, diff_u, strlen(diff_u)), 0);
+	ck_assert(c.has_diff && !c.diff.from_stat);
+	ck_assert_int_eq(c.nr_files, 3);
+	ck_assert_str_eq(c.files[0].path, "mm/foo.c");
+	ck_assert(c.files[0].added == 2 && c.files[0].removed == 1);
+	ck_assert_str_eq(c.files[1].path, "mm/new.c");
+	ck_assert(c.files[1].is_new && !c.files[1].is_deleted);
+	ck_assert_str_eq(c.files[2].path, "mm/old.c");
+	ck_assert(c.files[2].is_deleted && !c.files[2].is_new);
+	ck_assert(c.diff.added == 3 && c.diff.removed == 2);
+	ck_assert(strstr(c.body, "alone in the text") != NULL);
+	sm_commit_release(&c);
+
+	/* a git diff is read from its "diff --git" lines, as before */
+	ck_assert(sm_find_diff(devid_patch, devid_patch + strlen(devid_patch)) ==
+		  strstr(devid_patch, "diff --git"));
+	ck_assert(sm_find_diff("--- a/x\nno diff\n", "--- a/x\nno diff\n" + 16) == NULL);
+}
+END_TEST
+
 START_TEST(large_diff_is_penalised)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -2090,6 +2151,7 @@ static Suite *make_suite(void)
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
 					      device_id_entries_span_lines, comment_changed_on_code_line,
+					      plain_unified_diff,
 					      large_diff_is_penalised, git_show_format, git_raw_format,
 					      git_show_signature,
 					      feature_not_flagged, bad_rules_file_names_line,
