@@ -156,12 +156,18 @@ static size_t unquote_path(const char *s, size_t n, struct strbuf *out)
 }
 
 /* The new path of a "diff --git " header's rest: "a/P b/P", a rename's
- * "a/P b/Q", or either side C-quoted ("\"b/t\303\251st.c\""). */
+ * "a/P b/Q", "P P" (diff.noprefix), or either side C-quoted
+ * ("\"b/t\303\251st.c\""). */
 static void header_path(const char *s, size_t n, struct strbuf *out)
 {
 	const char *b = NULL;
 	size_t k, half = n >= 5 ? (n - 5) / 2 : 0;
 
+	if ((n & 1) && s[n / 2] == ' ' && !memcmp(s, s + n / 2 + 1, n / 2)) {
+		strbuf_reset(out);
+		strbuf_add(out, s, n / 2);	/* "P P": no prefixes */
+		return;
+	}
 	if (n && s[0] == '"' && (k = unquote_path(s, n, out)) && k + 1 < n && s[k] == ' ') {
 		b = s + k + 1;		/* a quoted old path: the new one follows */
 	} else if (n >= 5 && !((n - 5) & 1) && !memcmp(s + 2 + half, " b/", 3) &&

@@ -1515,8 +1515,8 @@ END_TEST
 
 /* Paths as git writes them: C-quoted when a byte is outside printable
  * ASCII (core.quotePath), on one side of a rename or both, with a " b/"
- * inside; the features were "diff:top:\"a" and the headers-only test
- * read "...c\"" before. */
+ * inside, or with no prefixes (diff.noprefix, "P P"); the features were
+ * "diff:top:\"a" and the headers-only test read "...c\"" before. */
 START_TEST(quoted_paths)
 {
 	static const struct {
@@ -1531,6 +1531,9 @@ START_TEST(quoted_paths)
 		  "drivers/new.h" },
 		{ "x: y\n\n---\ndiff --git a/lib/a b/c.h b/lib/a b/c.h\n@@ -1 +1 @@\n-a\n+b\n",
 		  "lib/a b/c.h" },
+		/* diff.noprefix=true: "P P" */
+		{ "x: y\n\n---\ndiff --git drivers/usb/x.c drivers/usb/x.c\n--- drivers/usb/x.c\n"
+		  "+++ drivers/usb/x.c\n@@ -1 +1 @@\n-a\n+b\n", "drivers/usb/x.c" },
 		{ "x: y\n\n1\t0\t\"drivers/tab\\there.h\"\n", "drivers/tab\there.h" },
 		{ "x: y\n\n0\t0\t\"drivers/t\\303\\251st.c\" => drivers/new.h\n", "drivers/new.h" },
 		{ "x: y\n\n \"drivers/n\\303\\253w.h\" | 1 +\n 1 file changed, 1 insertion(+)\n",
