@@ -39,6 +39,12 @@ static enum file_kind classify_path(const char *p, size_t len)
 	len -= (size_t)(dot - p);
 	if ((len == 2 && (dot[1] == 'c' || dot[1] == 'h' || dot[1] == 'S')))
 		return FILE_C;
+	/* C's comments, and '#' lines that are code: "#interrupt-cells = <3>;"
+	 * and "#include" in device trees, "#[derive(...)]" in Rust */
+	if ((len == 4 && (!memcmp(dot, ".dts", 4))) ||
+	    (len == 5 && (!memcmp(dot, ".dtsi", 5) || !memcmp(dot, ".dtso", 5))) ||
+	    (len == 3 && !memcmp(dot, ".rs", 3)))
+		return FILE_C;
 	if ((len == 4 && (!memcmp(dot, ".rst", 4) || !memcmp(dot, ".txt", 4))) ||
 	    (len == 3 && !memcmp(dot, ".md", 3)))
 		return FILE_DOC;

@@ -960,6 +960,41 @@ START_TEST(plain_unified_diff)
 }
 END_TEST
 
+/* '#' begins a comment in a Makefile, Kconfig or script, and code in a
+ * device tree ("#interrupt-cells", "#include") or Rust ("#[derive]"): a
+ * DT fix of its cells was vetoed "comment-only". */
+START_TEST(hash_lines_by_language)
+{
+	static const struct {
+		const char *path, *removed, *added;
+		int comment_only;
+	} cases[] = {
+		{ "arch/arm64/boot/dts/qcom/sm8250.dtsi", "\t\t\t#interrupt-cells = <2>;",
+		  "\t\t\t#interrupt-cells = <3>;", 0 },
+		{ "arch/arm/boot/dts/imx6q.dts", "#include \"imx6q.dtsi\"", "#include \"imx6qp.dtsi\"", 0 },
+		{ "arch/arm64/boot/dts/x.dtso", "// old note", "// new note", 1 },
+		{ "rust/kernel/x.rs", "#[derive(Debug)]", "#[derive(Debug, Clone)]", 0 },
+		{ "drivers/net/Makefile", "# old note", "# new note", 1 },
+		{ "drivers/net/Kconfig", "\t# old note", "\t# new note", 1 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
+				       "From: A <a@b>\nSubject: [PATCH] x: fix y\n\nZ.\n---\n"
+				       "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1,1 +1,1 @@\n-%s\n+%s\n",
+				       cases[i].path, cases[i].path, cases[i].path, cases[i].path,
+				       cases[i].removed, cases[i].added);
+		struct sm_verdict v;
+
+		classify_text(text, NULL, &v);
+		ck_assert_msg(!!sm_verdict_has(&v, "comment-only") == cases[i].comment_only, "%s",
+			      cases[i].path);
+		sm_verdict_release(&v);
+		free(text);
+	}
+}
+END_TEST
+
 START_TEST(large_diff_is_penalised)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -2154,7 +2189,7 @@ static Suite *make_suite(void)
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
 					      device_id_entries_span_lines, comment_changed_on_code_line,
-					      plain_unified_diff,
+					      plain_unified_diff, hash_lines_by_language,
 					      large_diff_is_penalised, git_show_format, git_raw_format,
 					      git_show_signature,
 					      feature_not_flagged, bad_rules_file_names_line,

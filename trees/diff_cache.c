@@ -39,8 +39,9 @@
  * whitespace-only is per hunk, in order (rules/diffstat.c); 6: device-ID
  * entries span lines (rules/device_ids.c); 7: a code line whose comment
  * alone changed is a comment change (rules/recomment.c); 8: MAINTAINERS,
- * CREDITS and .mailmap are documentation */
-#define DIFF_CACHE_VERSION 8
+ * CREDITS and .mailmap are documentation; 9: '#' lines of device trees and
+ * Rust are code */
+#define DIFF_CACHE_VERSION 9
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {
