@@ -60,22 +60,37 @@ static int is_comment(enum file_kind kind, const char *s, size_t len, int *in_bl
 	s += i;
 	len -= i;
 	if (kind == FILE_C) {
-		if (*in_block) {
-			if (len >= 2 && memmem(s, len, "*/", 2))
-				*in_block = 0;
-			return 1;
-		}
-		if (len >= 2 && s[0] == '/' && s[1] == '/')
-			return 1;
-		if (len >= 2 && s[0] == '/' && s[1] == '*') {
-			if (!memmem(s + 2, len - 2, "*/", 2))
+		/* " * text": a block comment's continuation line, whose
+		 * opening the hunk may not show */
+		int star = !*in_block && len >= 1 && s[0] == '*' &&
+			   (len == 1 || s[1] == ' ' || s[1] == '/');
+
+		/* Comments and nothing else: a line that goes on with code
+		 * after a comment (a table's row after its index in a
+		 * comment) is code. */
+		for (;;) {
+			const char *close;
+
+			if (*in_block || star) {
+				close = len >= 2 ? memmem(s, len, "*/", 2) : NULL;
+				if (!close)
+					return 1;
+				*in_block = star = 0;
+				len -= (size_t)(close + 2 - s);
+				s = close + 2;
+			} else if (len >= 2 && s[0] == '/' && s[1] == '/') {
+				return 1;
+			} else if (len >= 2 && s[0] == '/' && s[1] == '*') {
 				*in_block = 1;
-			return 1;
+				s += 2;
+				len -= 2;
+				continue;
+			} else {
+				return len == 0;
+			}
+			while (len && isspace((unsigned char)*s))
+				s++, len--;
 		}
-		/* " * text" continuation lines of a block comment */
-		if (len >= 1 && s[0] == '*' && (len == 1 || s[1] == ' ' || s[1] == '/'))
-			return 1;
-		return 0;
 	}
 	if (kind == FILE_OTHER)
 		return len && s[0] == '#';

@@ -870,6 +870,11 @@ START_TEST(comment_changed_on_code_line)
 		  "@@ -1,1 +1,1 @@\n-\tpr_info(\"a /* b\");\n+\tpr_info(\"a /* c\");\n", 2, 0, 0, 0 },
 		{ "a context line between: another block",
 		  "@@ -1,3 +1,3 @@\n-\tx = 1;\t/* a */\n \ty = 2;\n+\tx = 1;\t/* b */\n", 2, 0, 0, 0 },
+		{ "a table row after its index in a comment is code",
+		  "@@ -1,1 +1,1 @@\n-\t/* 0x10 */ 0x1234, 0x5678,\n+\t/* 0x10 */ 0x1234, 0x5679,\n",
+		  2, 0, 0, 0 },
+		{ "code after a comment's end is code",
+		  "@@ -1,2 +1,2 @@\n \t/* a long\n-\t * note */ if (x)\n+\t * note */ if (y)\n", 2, 0, 0, 0 },
 		{ "another USB ID, a neighbour's comment re-worded",
 		  "@@ -1,3 +1,4 @@\n \t{ HID_USB_DEVICE(0x1e71, 0x2010) }, /* NZXT RGB & Fan Controller */\n"
 		  "-\t{ HID_USB_DEVICE(0x1e71, 0x2019) }, /* NZXT RGB & Fan Controller */\n"
