@@ -92,7 +92,9 @@ void sm_fixes_tag_release(struct sm_fixes_tag *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The forms stable trees use to name the upstream original. */
+/* The forms stable trees use to name the upstream original, and the
+ * distributions' "(backported from commit X)" and "(cherry picked from
+ * commit X linux-next)" (Ubuntu). */
 static pcre2_code *upstream_re;
 static pthread_once_t upstream_re_once = PTHREAD_ONCE_INIT;
 
@@ -104,7 +106,8 @@ static void compile_upstream_re(void)
 	upstream_re = pcre2_compile((PCRE2_SPTR)
 		"(?:\\bcommit\\s+([0-9a-f]{12,40})\\s+upstream\\b"
 		"|\\[\\s*upstream\\s+commit:?\\s+([0-9a-f]{12,40})\\s*\\]"
-		"|\\(cherry[- ]picked\\s+from\\s+commit\\s+([0-9a-f]{12,40})\\)"
+		"|\\((?:cherry[- ]picked|backported)\\s+from\\s+commit\\s+([0-9a-f]{12,40})\\b"
+		"[^)\\n]*\\)"
 		"|\\bupstream\\s+commit:?\\s+([0-9a-f]{12,40})\\b"
 		"|^upstream:\\s+([0-9a-f]{12,40})\\b)",
 		PCRE2_ZERO_TERMINATED, PCRE2_CASELESS | PCRE2_MULTILINE, &err, &off, NULL);
@@ -135,10 +138,12 @@ char *sm_find_upstream_ref(const char *msg, size_t len)
 	pcre2_match_data *md;
 	char *res = NULL;
 
-	/* Every form names "upstream" or "cherry picked": a plain substring
-	 * search rules out the ordinary mainline message cheaply. */
+	/* Every form names "upstream", "cherry picked" or "backported": a
+	 * plain substring search rules out the ordinary mainline message
+	 * cheaply. */
 	if (!has(msg, len, "pstream", 7, 0) && !has(msg, len, "PSTREAM", 7, 0) &&
-	    !has(msg, len, "herry", 5, 4) && !has(msg, len, "HERRY", 5, 4))
+	    !has(msg, len, "herry", 5, 4) && !has(msg, len, "HERRY", 5, 4) &&
+	    !has(msg, len, "ackported", 9, 2) && !has(msg, len, "ACKPORTED", 9, 2))
 		return NULL;
 	/* Once, even when two threads load commits (scan does). */
 	pthread_once(&upstream_re_once, compile_upstream_re);

@@ -267,6 +267,10 @@ START_TEST(upstream_refs)
 		"This is upstream commit 0123456789abcdef0123456789abcdef01234567.\n",
 		"COMMIT 0123456789ABCDEF0123456789ABCDEF01234567 UPSTREAM",
 		"(CHERRY PICKED FROM COMMIT 0123456789abcdef0123456789abcdef01234567)",
+		/* Ubuntu's: where it was picked from, and a backport */
+		"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567 linux-next)\n",
+		"(backported from commit 0123456789abcdef0123456789abcdef01234567)\n"
+		"[smb: context adjustments]\n",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
@@ -277,6 +281,7 @@ START_TEST(upstream_refs)
 		free(s);
 	}
 	ck_assert_ptr_null(sm_find_upstream_ref("no reference here\n", 18));
+	ck_assert_ptr_null(sm_find_upstream_ref("backported to 6.1 from commit 0123456789ab)", 43));
 	/* the cheap test before the pattern takes "pstream" and "herry" in
 	 * lower or upper case only */
 	ck_assert_ptr_null(sm_find_upstream_ref("commit 0123456789ab uPstream", 28));

@@ -10,8 +10,10 @@
 #include <string.h>
 
 /* 2: subjects in UTF-8 (a commit in another charset converted, not as
- * stored); patch-ids of the diff with renames found (trees/commitdiff.c) */
-#define CACHE_MAGIC "stablemate-upstream-index 2"
+ * stored); patch-ids of the diff with renames found (trees/commitdiff.c);
+ * 3: "(backported from commit X)" and "(cherry picked from commit X tree)"
+ * name the upstream commit (rules/trailers.c) */
+#define CACHE_MAGIC "stablemate-upstream-index 3"
 
 const char *sm_match_name(enum sm_match how)
 {
