@@ -86,7 +86,8 @@ static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct pa
 {
 	if (!pm[i].state) {
 		const struct sm_thread_mail *tm = &t->mails[i];
-		int r = sm_map_patch(h->map, tm->mail.body, tm->ps.title, &pm[i].oid);
+		int r = sm_map_patch(h->map, tm->mail.body, tm->ps.title, tm->mail.message_id,
+				     &pm[i].oid);
 
 		if (r < 0)
 			return -1;

@@ -1,5 +1,6 @@
-/* map: upstream reference line, subject index, patch-id index. */
+/* map: upstream reference line, Message-ID, subject and patch-id indexes. */
 #include "mail/map.h"
+#include "mail/msgid.h"
 #include "rules/commit.h"
 #include "trees/patchid.h"
 #include "lib/git.h"
@@ -8,7 +9,7 @@
 #include <string.h>
 
 struct entry {
-	char *key;	/* summary, or patch-id hex */
+	char *key;	/* summary, Message-ID, or patch-id hex */
 	git_oid oid;
 	size_t order;	/* 0 = newest */
 };
@@ -19,7 +20,9 @@ struct sm_mapper {
 	char *ref;
 	struct entry *subjects;
 	size_t nr_subjects;
-	int subjects_built;
+	struct entry *msgids;	/* of the commits' Link:/Message-Id: trailers */
+	size_t nr_msgids;
+	int subjects_built;	/* and msgids: one walk reads both */
 	struct entry *patchids;
 	size_t nr_patchids;
 	int patchids_built;
@@ -83,13 +86,42 @@ static const struct entry *find(const struct entry *e, size_t nr, const char *ke
 	return lo < nr && !strcmp(e[lo].key, key) ? &e[lo] : NULL;
 }
 
-/* Walks newest-first from the tip, calling add for up to max commits. */
+static void add_entry(struct entry **arr, size_t *nr, size_t *alloc, char *key,
+		      const git_oid *oid)
+{
+	ALLOC_GROW(*arr, *nr, *alloc);
+	(*arr)[*nr].key = key;
+	git_oid_cpy(&(*arr)[*nr].oid, oid);
+	(*arr)[*nr].order = *nr;
+	(*nr)++;
+}
+
+/* The Message-IDs msg's trailer lines name (a maintainer's "Link:" to the
+ * patch mail it applied), each an entry for oid. */
+static void add_msgids(struct sm_mapper *m, const char *msg, const git_oid *oid,
+		       size_t *alloc)
+{
+	for (const char *p = msg; p && *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *id;
+
+		if ((*p == 'L' || *p == 'l' || *p == 'M' || *p == 'm') &&
+		    (id = sm_msgid_from_trailer(p, len)))
+			add_entry(&m->msgids, &m->nr_msgids, alloc, id, oid);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* Walks newest-first from the tip over up to max commits, indexing their
+ * patch-ids, or their subjects and the Message-IDs their trailers name. */
 static int build(struct sm_mapper *m, size_t max, int patchids)
 {
 	git_revwalk *walk = NULL;
 	git_oid oid;
 	struct entry **arr = patchids ? &m->patchids : &m->subjects;
 	size_t *nr = patchids ? &m->nr_patchids : &m->nr_subjects, alloc = 0, n = 0;
+	size_t msgids_alloc = 0;
 	int err;
 
 	if (git_revwalk_new(&walk, m->repo) < 0 || git_revwalk_push(walk, &m->tip) < 0) {
@@ -109,6 +141,7 @@ static int build(struct sm_mapper *m, size_t max, int patchids)
 			git_commit *c = NULL;
 			if (git_commit_lookup(&c, m->repo, &oid) == 0) {
 				key = sm_commit_subject(c);
+				add_msgids(m, git_commit_message(c), &oid, &msgids_alloc);
 				git_commit_free(c);
 				if (!*key) {	/* no subject matches nothing */
 					free(key);
@@ -116,16 +149,13 @@ static int build(struct sm_mapper *m, size_t max, int patchids)
 				}
 			}
 		}
-		if (!key)
-			continue;
-		ALLOC_GROW(*arr, *nr, alloc);
-		(*arr)[*nr].key = key;
-		git_oid_cpy(&(*arr)[*nr].oid, &oid);
-		(*arr)[*nr].order = *nr;
-		(*nr)++;
+		if (key)
+			add_entry(arr, nr, &alloc, key, &oid);
 	}
 	git_revwalk_free(walk);
 	qsort(*arr, *nr, sizeof(**arr), cmp_entry);
+	if (!patchids)
+		qsort(m->msgids, m->nr_msgids, sizeof(*m->msgids), cmp_entry);
 	sm_clear_error();
 	return 0;
 }
@@ -145,11 +175,13 @@ static int lookup_sha(struct sm_mapper *m, const char *sha, git_oid *out)
 	return 1;
 }
 
-/* Looks key up among the subjects or (patchids) the patch-ids of the recent
- * history, indexing it the first time: 1 and *out when found, 0 when not,
- * -1 on an error (sm_error). */
-static int lookup_built(struct sm_mapper *m, int patchids, const char *key, git_oid *out)
+enum index { BY_SUBJECT, BY_MSGID, BY_PATCHID };
+
+/* Looks key up in one index of the recent history, building it the first
+ * time: 1 and *out when found, 0 when not, -1 on an error (sm_error). */
+static int lookup_built(struct sm_mapper *m, enum index ix, const char *key, git_oid *out)
 {
+	int patchids = ix == BY_PATCHID;
 	int *built = patchids ? &m->patchids_built : &m->subjects_built;
 	const struct entry *e;
 
@@ -158,15 +190,17 @@ static int lookup_built(struct sm_mapper *m, int patchids, const char *key, git_
 		if (build(m, patchids ? SM_MAP_PATCHID_HISTORY : SM_MAP_HISTORY, patchids) < 0)
 			return -1;
 	}
-	e = patchids ? find(m->patchids, m->nr_patchids, key) :
-		       find(m->subjects, m->nr_subjects, key);
+	e = ix == BY_PATCHID ? find(m->patchids, m->nr_patchids, key) :
+	    ix == BY_MSGID ? find(m->msgids, m->nr_msgids, key) :
+			     find(m->subjects, m->nr_subjects, key);
 	if (!e)
 		return 0;
 	git_oid_cpy(out, &e->oid);
 	return 1;
 }
 
-int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, git_oid *out)
+int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, const char *msgid,
+		 git_oid *out)
 {
 	char *sha = body ? sm_find_upstream_ref(body, strlen(body)) : NULL;
 	char id[41];
@@ -178,10 +212,12 @@ int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, git_o
 		if (found)
 			return 1;
 	}
-	if (title && *title && (ret = lookup_built(m, 0, title, out)))
+	if (msgid && *msgid && (ret = lookup_built(m, BY_MSGID, msgid, out)))
+		return ret;
+	if (title && *title && (ret = lookup_built(m, BY_SUBJECT, title, out)))
 		return ret;
 	if (body && sm_patch_id_from_text(body, strlen(body), id) == 0 &&
-	    (ret = lookup_built(m, 1, id, out)))
+	    (ret = lookup_built(m, BY_PATCHID, id, out)))
 		return ret;
 	sm_clear_error();
 	return 0;
@@ -195,6 +231,9 @@ void sm_mapper_close(struct sm_mapper *m)
 		free(m->subjects[i].key);
 	for (size_t i = 0; i < m->nr_patchids; i++)
 		free(m->patchids[i].key);
+	for (size_t i = 0; i < m->nr_msgids; i++)
+		free(m->msgids[i].key);
+	free(m->msgids);
 	free(m->subjects);
 	free(m->patchids);
 	free(m->ref);

@@ -1,11 +1,16 @@
 /* map: a patch mail -> its upstream commit in a git repository.
  * 1. the "commit <sha> upstream." / "[ Upstream commit <sha> ]" line
  *    (rules/commit.h sm_find_upstream_ref), when that commit exists;
- * 2. the subject, against the summaries of the recent history of the
+ * 2. the mail's Message-ID, against those the recent history's trailers
+ *    name ("Link: https://lore.kernel.org/r/ID", patch.msgid.link/ID,
+ *    "Message-Id: <ID>"; mail/msgid.h): the very mail the maintainer
+ *    applied, whatever became of its subject and diff;
+ * 3. the subject, against the summaries of the recent history of the
  *    upstream ref (SM_MAP_HISTORY commits, newest first wins);
- * 3. the patch-id of the mail's diff (trees/patchid.h), against the
+ * 4. the patch-id of the mail's diff (trees/patchid.h), against the
  *    patch-ids of the newest SM_MAP_PATCHID_HISTORY commits.
- * The history indexes are built on first need and kept. */
+ * The history indexes are built on first need and kept (2 and 3 in one
+ * walk). */
 #ifndef SM_MAIL_MAP_H
 #define SM_MAIL_MAP_H
 #include <git2.h>
@@ -17,8 +22,10 @@ struct sm_mapper;
 
 /* ref: the upstream ref (NULL: HEAD). NULL on error (sm_error). */
 struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref);
-/* 1 mapped (*out set), 0 not found, -1 error. title: the subject without tags. */
-int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, git_oid *out);
+/* 1 mapped (*out set), 0 not found, -1 error. title: the subject without
+ * tags; msgid: the mail's Message-ID without <> (NULL or "": none). */
+int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, const char *msgid,
+		 git_oid *out);
 git_repository *sm_mapper_repo(struct sm_mapper *m);
 void sm_mapper_close(struct sm_mapper *m);
 

@@ -22,5 +22,12 @@ char *sm_msgid_notmuch_compressed(const char *id);
 /* id percent-encoded as one URL path segment, as lore (public-inbox) does:
  * everything but letters, digits and -._~!$&'()*+,;=:@ becomes %XX. */
 void sm_msgid_url_escape(const char *id, struct strbuf *out);
+/* The Message-ID a commit's trailer line (len bytes, no newline) names:
+ * "Link: https://lore.kernel.org/r/ID" (or lore's list archives,
+ * lore.kernel.org/LIST/ID/, and lkml.kernel.org/r/ID), "Link:
+ * https://patch.msgid.link/ID" (netdev's, msgid.link too) or "Message-Id:
+ * <ID>"; percent-decoded, without <>. NULL when it names none or the id is
+ * no address. Caller frees. */
+char *sm_msgid_from_trailer(const char *line, size_t len);
 
 #endif

@@ -243,7 +243,8 @@ static void annotate_item(struct ctx *c, size_t idx)
 		if (parts[k].mail == (size_t)-1)
 			continue;
 		if (sm_map_patch(c->map, t.mails[parts[k].mail].mail.body,
-				 t.mails[parts[k].mail].ps.title, &oid) == 1) {
+				 t.mails[parts[k].mail].ps.title,
+				 t.mails[parts[k].mail].mail.message_id, &oid) == 1) {
 			parts[k].mapped = 1;
 			git_oid_tostr(parts[k].upstream, sizeof(parts[k].upstream), &oid);
 		}

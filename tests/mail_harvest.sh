@@ -103,6 +103,62 @@ grep -q "^Review: <reviewed@example.com>" <(git -C "$up" notes --ref="$ref" show
 echo "crash between note and revision: review stored once, nothing pending after the rerun"
 echo "notes ref moved by another writer: its text kept, the new review merged in"
 
+# 5b. a patch the maintainer applied under another subject, its diff changed
+# too (no subject or patch-id finds it), is found by the commit's Link: to it
+mkdir -p "$up/drivers/hwmon"
+printf 'int limit = read_limit(); /* once */\n' > "$up/drivers/hwmon/tmp401.c"
+git -C "$up" add drivers/hwmon/tmp401.c
+git -C "$up" commit -q -F - <<'MSG'
+hwmon: (tmp401) Read the limit register once
+
+The limit was read twice, and the second read could see a torn value.
+
+Signed-off-by: Ann Author <ann@example.org>
+Link: https://lore.kernel.org/r/20240105.linkmap@example.org
+Signed-off-by: Guenter Roeck <linux@roeck-us.net>
+MSG
+linked=$(git -C "$up" rev-parse HEAD)
+cat > "$TMP/linked-patch.eml" <<'EOF'
+From: Ann Author <ann@example.org>
+To: linux-kernel@vger.kernel.org
+Subject: [PATCH v2] hwmon: tmp401: fix a double read of the limit
+Date: Fri, 05 Jan 2024 10:00:00 +0000
+Message-ID: <20240105.linkmap@example.org>
+
+The limit was read twice.
+
+Signed-off-by: Ann Author <ann@example.org>
+---
+diff --git a/drivers/hwmon/tmp401.c b/drivers/hwmon/tmp401.c
+--- a/drivers/hwmon/tmp401.c
++++ b/drivers/hwmon/tmp401.c
+@@ -1 +1 @@
+-int limit = read_limit() + read_limit();
++int limit = read_limit();
+EOF
+cat > "$TMP/linked-reply.eml" <<'EOF'
+From: Rita Reviewer <reviewer@example.com>
+To: linux-kernel@vger.kernel.org
+Subject: Re: [PATCH v2] hwmon: tmp401: fix a double read of the limit
+Date: Fri, 05 Jan 2024 12:00:00 +0000
+Message-ID: <20240105.linkmap-reply@example.com>
+In-Reply-To: <20240105.linkmap@example.org>
+
+> The limit was read twice.
+
+Right, and the torn read is real on my board.
+
+Reviewed-by: Rita Reviewer <reviewer@example.com>
+EOF
+as_mbox "$TMP/linked-patch.eml" "$TMP/linked-reply.eml" > "$TMP/linked.mbox"
+"$STABLEMATE" import --maildir "$db/linked" --db "$db" --mbox "$TMP/linked.mbox" > /dev/null
+H --query 'path:linked/**' --json > "$TMP/h5.json" 2> "$TMP/h5.err" || fail "harvest: $(cat "$TMP/h5.err")"
+[ "$(json_get "$TMP/h5.json" stats.mapped)" = 1 ] || fail "linked patch: $(json_get "$TMP/h5.json" stats)"
+git -C "$up" notes --ref="$ref" show "$linked" > "$TMP/n5.txt" || fail "no note on the linked commit"
+grep -q "^Review: <20240105.linkmap-reply@example.com>" "$TMP/n5.txt" || fail "linked: $(cat "$TMP/n5.txt")"
+grep -q "Reviewed-by: Rita Reviewer <reviewer@example.com>" "$TMP/n5.txt" || fail "linked: no trailer"
+echo "a patch applied under another subject: mapped by the commit's Link: to its Message-ID"
+
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"
 mapfile -t files < <(find "$SHARED/corpus/lists/hwmon/stable-threads/cur" -type f | sort)

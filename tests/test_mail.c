@@ -194,6 +194,43 @@ START_TEST(reply_trailer_identity)
 }
 END_TEST
 
+/* The patch mail a commit's trailers name, as maintainers' tools write
+ * them (b4, git am -m, netdev's patch.msgid.link, Andrew Morton's lkml
+ * links): harvest maps a reviewed mail to the commit that applied it. */
+START_TEST(msgid_from_commit_trailers)
+{
+	static const struct {
+		const char *line, *id;
+	} cases[] = {
+		{ "Link: https://lore.kernel.org/r/20240102.GA1@roeck-us.net", "20240102.GA1@roeck-us.net" },
+		{ "Link: https://lore.kernel.org/r/20240102.GA1@roeck-us.net/", "20240102.GA1@roeck-us.net" },
+		{ "Link: https://lore.kernel.org/linux-hwmon/a1b2@suse.cz/#t", "a1b2@suse.cz" },
+		{ "Link: https://lore.kernel.org/all/a1b2@suse.cz/T/#u", "a1b2@suse.cz" },
+		{ "Link: https://patch.msgid.link/20241203-x-v2-1-abc@kernel.org", "20241203-x-v2-1-abc@kernel.org" },
+		{ "link: http://lkml.kernel.org/r/1234.5678@akpm.example  ", "1234.5678@akpm.example" },
+		{ "Link: https://lore.kernel.org/r/a%2Fb%40c@x.example", "a/b@c@x.example" },
+		{ "Link: https://lore.kernel.org/r/%3Cid@x.example%3E", "id@x.example" },
+		{ "Message-Id: <20240102.GA1@roeck-us.net>", "20240102.GA1@roeck-us.net" },
+		{ "Link: https://bugzilla.kernel.org/show_bug.cgi?id=1", NULL },
+		{ "Link: https://lore.kernel.org/r/not-an-address", NULL },
+		{ "Link: https://lore.kernel.org/", NULL },
+		{ "Closes: https://lore.kernel.org/r/a@b", NULL },
+		{ "Reported-by: a <a@b>", NULL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *id = sm_msgid_from_trailer(cases[i].line, strlen(cases[i].line));
+
+		if (!cases[i].id)
+			ck_assert_msg(id == NULL, "%s: %s", cases[i].line, id);
+		else
+			ck_assert_msg(id && !strcmp(id, cases[i].id), "%s: %s", cases[i].line,
+				      id ? id : "(none)");
+		free(id);
+	}
+}
+END_TEST
+
 START_TEST(msgid_checks)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -805,6 +842,7 @@ static Suite *make_suite(void)
 	TCase *tc = add_tcase(s, "mail", SM_TESTS(subject_forms, reply_trailers_not_quoted,
 						  reply_nak_and_inline_patch,
 						  reply_trailer_identity, msgid_checks,
+						  msgid_from_commit_trailers,
 						  parse_latin1_qp_rfc2047, parse_base64,
 						  parse_broken, parse_patchwork_charsets,
 						  thread_cover_reply_and_bot,
