@@ -648,6 +648,18 @@ START_TEST(check_relevant_diff_rules)
 }
 END_TEST
 
+/* c: a commit whose diff is hunks of drivers/x.c. */
+static void parse_hunks(struct sm_commit *c, const char *hunks)
+{
+	char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
+			       "From: A <a@b>\nSubject: [PATCH] x: y\n\nA fix.\n---\n"
+			       "diff --git a/drivers/x.c b/drivers/x.c\n"
+			       "--- a/drivers/x.c\n+++ b/drivers/x.c\n%s", hunks);
+
+	ck_assert_int_eq(sm_commit_parse(c, text, strlen(text)), 0);
+	free(text);
+}
+
 /* "Changes white space only" means each hunk's two sides are the same
  * code once white space is squeezed out: code moved (to another hunk or
  * function, or after a line it came before) is a change, and a fix that
@@ -693,18 +705,13 @@ START_TEST(moved_code_is_not_whitespace)
 	ck_assert_int_eq(sm_hunk_counts("@@@ -1,2 -1,2 +1,3 @@@", 22, &b, &a), -1);
 	ck_assert_int_eq(sm_hunk_counts("@@ -a,1 +1 @@", 13, &b, &a), -1);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
-				       "From: A <a@b>\nSubject: [PATCH] pci: x\n\nA fix.\n---\n"
-				       "diff --git a/drivers/x.c b/drivers/x.c\n"
-				       "--- a/drivers/x.c\n+++ b/drivers/x.c\n%s", cases[i].diff);
 		struct sm_commit c;
 
-		ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+		parse_hunks(&c, cases[i].diff);
 		ck_assert_msg(c.diff.whitespace_only == cases[i].whitespace_only, "case %zu", i);
 		ck_assert_msg(c.diff.added == cases[i].added && c.diff.removed == cases[i].removed,
 			      "case %zu: +%u -%u", i, c.diff.added, c.diff.removed);
 		sm_commit_release(&c);
-		free(text);
 	}
 }
 END_TEST
@@ -889,13 +896,9 @@ START_TEST(comment_changed_on_code_line)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *text = xasprintf("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
-				       "From: A <a@b>\nSubject: [PATCH] x: y\n\nZ.\n---\n"
-				       "diff --git a/drivers/x.c b/drivers/x.c\n"
-				       "--- a/drivers/x.c\n+++ b/drivers/x.c\n%s", cases[i].diff);
 		struct sm_commit c;
 
-		ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+		parse_hunks(&c, cases[i].diff);
 		ck_assert_msg(c.diff.code_lines_changed == cases[i].code &&
 			      c.diff.comment_lines == cases[i].comments &&
 			      c.diff.added_checks == cases[i].checks &&
@@ -904,7 +907,6 @@ START_TEST(comment_changed_on_code_line)
 			      c.diff.code_lines_changed, c.diff.comment_lines, c.diff.added_checks);
 		ck_assert(!c.diff.whitespace_only);
 		sm_commit_release(&c);
-		free(text);
 	}
 }
 END_TEST
