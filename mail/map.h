@@ -2,8 +2,8 @@
  * 1. the "commit <sha> upstream." / "[ Upstream commit <sha> ]" line
  *    (rules/commit.h sm_find_upstream_ref), when that commit exists;
  * 2. the mail's Message-ID, against those the recent history's trailers
- *    name ("Link: https://lore.kernel.org/r/ID", patch.msgid.link/ID,
- *    "Message-Id: <ID>"; mail/msgid.h): the very mail the maintainer
+ *    name ("Link: https://lore.kernel.org/r/ID", patch.msgid.link/ID, DRM's
+ *    patchwork, "Message-Id: <ID>"; mail/msgid.h): the very mail the maintainer
  *    applied, whatever became of its subject and diff;
  * 3. the subject, against the summaries of the recent history of the
  *    upstream ref (SM_MAP_HISTORY commits, newest first wins);

@@ -109,6 +109,7 @@ char *sm_msgid_from_trailer(const char *line, size_t len)
 	} hosts[] = {
 		{ "lore.kernel.org/", 1 }, { "lkml.kernel.org/", 1 },
 		{ "patch.msgid.link/", 0 }, { "msgid.link/", 0 },
+		{ "patchwork.freedesktop.org/patch/msgid/", 0 },	/* DRM's */
 	};
 	const char *p = line, *end = line + len, *id;
 

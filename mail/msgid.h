@@ -25,8 +25,9 @@ void sm_msgid_url_escape(const char *id, struct strbuf *out);
 /* The Message-ID a commit's trailer line (len bytes, no newline) names:
  * "Link: https://lore.kernel.org/r/ID" (or lore's list archives,
  * lore.kernel.org/LIST/ID/, and lkml.kernel.org/r/ID), "Link:
- * https://patch.msgid.link/ID" (netdev's, msgid.link too) or "Message-Id:
- * <ID>"; percent-decoded, without <>. NULL when it names none or the id is
+ * https://patch.msgid.link/ID" (netdev's, msgid.link too), DRM's
+ * patchwork.freedesktop.org/patch/msgid/ID, or "Message-Id: <ID>";
+ * percent-decoded, without <>. NULL when it names none or the id is
  * no address. Caller frees. */
 char *sm_msgid_from_trailer(const char *line, size_t len);
 
