@@ -268,9 +268,8 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 		strbuf_addf(b, "   why:      %s (score %d)\n", sm_verdict_name(v->kind), v->score);
 	}
 	if (first) {
-		for (size_t r = 0; r < first->verdict.nr_reasons; r++)
-			if (first->verdict.reasons[r].text && *first->verdict.reasons[r].text)
-				strbuf_addf(b, "             - %s\n", first->verdict.reasons[r].text);
+		/* the weights, as classify shows them: what counted, and how much */
+		sm_verdict_reason_lines(&first->verdict, "           ", b);
 		if (first->verdict.manual_only)
 			strbuf_addstr(b, "             - marked noautosel: pick by hand only\n");
 	}

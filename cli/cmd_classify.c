@@ -129,9 +129,13 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	       o->tree.version.major ? sm_version_str(&o->tree.version, tv, sizeof(tv)) : "",
 	       v->manual_only ? ", pick by hand only (noautosel)" : "");
 	print_tags(c);
-	for (size_t i = 0; i < v->nr_reasons; i++)
-		printf("  %+5d  %-28s %s\n", v->reasons[i].weight, v->reasons[i].code,
-		       v->reasons[i].text);
+	{
+		struct strbuf lines = STRBUF_INIT;
+
+		sm_verdict_reason_lines(v, "  ", &lines);
+		fputs(lines.buf, stdout);
+		strbuf_release(&lines);
+	}
 }
 
 /* Judges c, prints the verdict with every reason, and releases c. */

@@ -429,18 +429,30 @@ const char *sm_author_rule_who(const struct sm_author_rule *a, const struct sm_c
 	return NULL;
 }
 
+void sm_author_rule_describe(const struct sm_author_rule *a, const char *who, char *buf,
+			     size_t size)
+{
+	if (!strcmp(a->role, "any"))
+		snprintf(buf, size, "author or committer %s", who);
+	else if (!strcmp(a->role, "author") || !strcmp(a->role, "committer"))
+		snprintf(buf, size, "%s %s", a->role, who);
+	else
+		snprintf(buf, size, "%s: %s", a->role, who);
+}
+
 static void classify_people(const struct sm_rules *r, const struct sm_commit *c,
 			    struct sm_verdict *v)
 {
 	for (size_t i = 0; i < r->nr_authors; i++) {
 		const struct sm_author_rule *a = &r->authors[i];
 		const char *who = sm_author_rule_who(a, c);
-		char *code;
+		char *code, text[200];
 
 		if (!who)
 			continue;
 		code = xasprintf("person:%s", a->role);
-		sm_verdict_add(v, code, a->weight, "%s %s", a->role, who);
+		sm_author_rule_describe(a, who, text, sizeof(text));
+		sm_verdict_add(v, code, a->weight, "%s", text);
 		free(code);
 	}
 }

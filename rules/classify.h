@@ -93,5 +93,8 @@ int sm_verdict_has(const struct sm_verdict *v, const char *code_prefix);
 void sm_verdict_json(const struct sm_verdict *v, struct json_writer *w, const char *key);
 /* "candidate (score 85): stable-tag, keyword:leak" style one-liner. */
 void sm_verdict_summary(const struct sm_verdict *v, struct strbuf *out);
+/* One line a reason, as classify prints them: indent, the weight, the code
+ * and what it says ("  +119  keyword:info-leak   says \"padding bytes\""). */
+void sm_verdict_reason_lines(const struct sm_verdict *v, const char *indent, struct strbuf *out);
 
 #endif

@@ -357,7 +357,7 @@ static void people_features(struct emitter *e, const struct sm_rules *r, const s
 			emitf(e, NULL, "person:%s:%s", role, first);
 			continue;
 		}
-		snprintf(e->buf, sizeof(e->buf), "%s %s", a->role, who);
+		sm_author_rule_describe(a, who, e->buf, sizeof(e->buf));
 		{
 			char *detail = xstrdup(e->buf);
 
@@ -633,7 +633,7 @@ void sm_feature_describe(const char *name, size_t len, const char *detail, struc
 		{ "committer:", "committer %.*s" }, { "diff:top:", "touches %.*s/" },
 		{ "diff:dir:", "touches %.*s/" }, { "diff:lines:", "%.*s lines changed" },
 		{ "diff:files:", "%.*s files changed" }, { "trailer:", "has a %.*s: trailer" },
-		{ "body:words:", "%.*s words of explanation" },
+		{ "body:words:", "%.*s words of explanation" }, { "cc:", "%.*s Cc: trailers besides stable" },
 	};
 
 	if (detail && *detail) {

@@ -83,5 +83,9 @@ void sm_keywords_each(const struct sm_rules *r, const struct sm_commit *c, sm_ke
 		      void *ctx);
 /* Whom an authors.rules line matches in c ("Name <email>"), or NULL. */
 const char *sm_author_rule_who(const struct sm_author_rule *a, const struct sm_commit *c);
+/* What a matching rule says of who, for people: "author or committer Linus
+ * Torvalds <...>" (role any), "committer ...", "Reported-by: syzbot ...". */
+void sm_author_rule_describe(const struct sm_author_rule *a, const char *who, char *buf,
+			     size_t size);
 
 #endif

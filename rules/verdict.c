@@ -194,6 +194,13 @@ void sm_verdict_json(const struct sm_verdict *v, struct json_writer *w, const ch
 	json_object_end(w);
 }
 
+void sm_verdict_reason_lines(const struct sm_verdict *v, const char *indent, struct strbuf *out)
+{
+	for (size_t i = 0; i < v->nr_reasons; i++)
+		strbuf_addf(out, "%s%+5d  %-28s %s\n", indent, v->reasons[i].weight,
+			    v->reasons[i].code, v->reasons[i].text ? v->reasons[i].text : "");
+}
+
 void sm_verdict_summary(const struct sm_verdict *v, struct strbuf *out)
 {
 	strbuf_addf(out, "%s (score %d)", sm_verdict_name(v->kind), v->score);

@@ -155,6 +155,12 @@ if grep -q "^greg linux-6.1.y $OFNODE" picks1; then
 	sed -n "/upstream: $OFNODE/,/reviews:/p" "$cover" | grepq "linux-5.15.y   not needed: .*after 5.15" ||
 		fail "the cover does not say why 5.15 does not need $OFNODE"
 fi
+# why: each reason with its weight, as classify prints them; they add up to the score
+sed -n "/upstream: $OCC/,/bug since:/p" "$cover" > "$TMP/why.txt"
+grepq -E '^ +\+[0-9]+  fixes-tag +8c66c02a6b96' "$TMP/why.txt" || fail "why lists no weighted Fixes: $(cat "$TMP/why.txt")"
+score=$(sed -n 's/^   why: *[a-z]* (score \(-*[0-9]*\))$/\1/p' "$TMP/why.txt")
+sum=$(awk '$1 ~ /^[-+][0-9]+$/ { s += $1 } END { print s + 0 }' "$TMP/why.txt")
+[ -n "$score" ] && [ "$sum" = "$score" ] || fail "why: the weights add up to $sum, the score is $score"
 cover_id=$(hdr "$cover" Message-Id)
 patch=$(mail_with "$MAIL/greg" X-Stablemate-Upstream "$OCC")
 [ -n "$patch" ] || fail "no patch mail for $OCC"
