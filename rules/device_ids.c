@@ -5,34 +5,70 @@
 #include <ctype.h>
 #include <string.h>
 
-/* A line that names a device in an ID table or match list. */
+struct marker {
+	const char *s;
+	size_t n;
+};
+#define MARKER(s) { s, sizeof(s) - 1 }
+
+static int is_word_byte(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* A line that names a device in an ID table or match list: a call of one
+ * of the ID macros (IWL_PCI_DEVICE( counts as PCI_DEVICE( does), a name of
+ * those families anywhere (INPUT_DEVICE_ID_MATCH_EVBIT), .compatible, or
+ * { "ABCD0001", 0 }, as ACPI and i2c/platform tables have. One pass over
+ * the line's words: every added line of every diff comes here. */
 static int has_id_marker(const char *s, size_t len)
 {
-	static const char *const markers[] = {
-		"PCI_DEVICE(", "PCI_VDEVICE(", "PCI_DEVICE_SUB(", "PCI_DEVICE_DATA(",
-		"USB_DEVICE(", "USB_DEVICE_AND_INTERFACE_INFO(", "USB_DEVICE_INTERFACE_",
-		"USB_VENDOR_AND_INTERFACE_INFO(", "USB_DEVICE_VENDOR_SPEC(", "HID_USB_DEVICE(",
-		"HID_BLUETOOTH_DEVICE(", "HID_I2C_DEVICE(", "HID_DEVICE(", "SDIO_DEVICE(",
-		".compatible", "ACPI_DEVICE_CLASS(", "MODULE_DEVICE_TABLE(", "INPUT_DEVICE_ID_",
-		"DMI_MATCH(", "DMI_EXACT_MATCH(", "X86_MATCH_", "SND_PCI_QUIRK(",
-		"SND_PCI_QUIRK_VENDOR(", "SND_HDA_PIN_QUIRK(", "HDA_CODEC_ENTRY(",
-		"DEVICE_FLG(", "VENDOR_FLG(", "QMI_FIXED_INTF(", "QMI_QUIRK_SET_DTR(",
-		"QMI_MATCH_FF_FF_FF(", "PHY_ID_MATCH_", "HDA_CODEC_QUIRK(", "UNUSUAL_DEV(",
-		"DECLARE_PCI_FIXUP_",
+	static const struct marker calls[] = {
+		MARKER("PCI_DEVICE"), MARKER("PCI_VDEVICE"), MARKER("PCI_DEVICE_SUB"),
+		MARKER("PCI_DEVICE_DATA"), MARKER("USB_DEVICE"),
+		MARKER("USB_DEVICE_AND_INTERFACE_INFO"), MARKER("USB_VENDOR_AND_INTERFACE_INFO"),
+		MARKER("USB_DEVICE_VENDOR_SPEC"), MARKER("HID_DEVICE"),
+		MARKER("HID_BLUETOOTH_DEVICE"), MARKER("HID_I2C_DEVICE"), MARKER("SDIO_DEVICE"),
+		MARKER("ACPI_DEVICE_CLASS"), MARKER("MODULE_DEVICE_TABLE"), MARKER("DMI_MATCH"),
+		MARKER("DMI_EXACT_MATCH"), MARKER("SND_PCI_QUIRK"), MARKER("SND_PCI_QUIRK_VENDOR"),
+		MARKER("SND_HDA_PIN_QUIRK"), MARKER("HDA_CODEC_ENTRY"), MARKER("HDA_CODEC_QUIRK"),
+		MARKER("DEVICE_FLG"), MARKER("VENDOR_FLG"), MARKER("QMI_FIXED_INTF"),
+		MARKER("QMI_QUIRK_SET_DTR"), MARKER("QMI_MATCH_FF_FF_FF"), MARKER("UNUSUAL_DEV"),
 	};
-	char buf[256];
-	size_t n = len < sizeof(buf) - 1 ? len : sizeof(buf) - 1;
-	const char *p = buf;
+	static const struct marker families[] = {
+		MARKER("USB_DEVICE_INTERFACE_"), MARKER("INPUT_DEVICE_ID_"), MARKER("X86_MATCH_"),
+		MARKER("PHY_ID_MATCH_"), MARKER("DECLARE_PCI_FIXUP_"),
+	};
+	const char *end = s + len, *p = s;
 
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(markers); i++)
-		if (strstr(buf, markers[i]))
+	while (p < end) {
+		const char *word;
+		size_t n;
+
+		if (!is_word_byte((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		for (word = p; p < end && is_word_byte((unsigned char)*p); p++)
+			;
+		n = (size_t)(p - word);
+		if (n == 10 && word > s && word[-1] == '.' && !memcmp(word, "compatible", 10))
 			return 1;
-	/* { "ABCD0001", 0 },  (ACPI and i2c/platform ID tables) */
-	while (isspace((unsigned char)*p))
-		p++;
-	return p[0] == '{' && strchr(p, '"') && strstr(p, "},");
+		if (n < 9 || !isupper((unsigned char)*word))
+			continue;	/* the shortest marker is DMI_MATCH */
+		for (size_t i = 0; i < ARRAY_SIZE(families); i++)
+			if (n >= families[i].n && !memcmp(word, families[i].s, families[i].n))
+				return 1;
+		if (p == end || *p != '(')
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
+			if (n >= calls[i].n && !memcmp(p - calls[i].n, calls[i].s, calls[i].n))
+				return 1;
+	}
+	for (p = s; p < end && isspace((unsigned char)*p); p++)
+		;
+	return p < end && *p == '{' && memchr(p, '"', (size_t)(end - p)) &&
+	       memmem(p, (size_t)(end - p), "},", 2);
 }
 
 /* "#define PCI_DEVICE_ID_AMD_19H_M78H_DF_F3 0x12fb", a comment after it
@@ -109,14 +145,17 @@ static int bracket_balance(const char *s, size_t len, int *semicolon)
 
 static void close_group(struct sm_id_run *run, struct sm_diffstat *d)
 {
-	int directive = run->directive;
+	int directive = run->directive, hopeless = run->hopeless;
 
 	if (run->marker && !run->statement) {
 		d->id_table_lines += run->lines;
 		d->id_entries++;
+	} else {
+		hopeless = 1;	/* lines of code that are no entry */
 	}
 	memset(run, 0, sizeof(*run));
 	run->directive = directive;
+	run->hopeless = hopeless || d->id_entries > 6;
 }
 
 void sm_id_run_line(struct sm_id_run *run, struct sm_diffstat *d, const char *s, size_t len)
@@ -124,6 +163,8 @@ void sm_id_run_line(struct sm_id_run *run, struct sm_diffstat *d, const char *s,
 	int semicolon, marker, directive;
 	const char *p = s;
 
+	if (run->hopeless)
+		return;
 	if (!run->lines && is_id_define(s, len)) {
 		d->id_table_lines++;
 		return;
@@ -152,6 +193,11 @@ void sm_id_run_end(struct sm_id_run *run, struct sm_diffstat *d)
 	if (run->lines)
 		close_group(run, d);
 	run->directive = 0;
+}
+
+void sm_id_run_init(struct sm_id_run *run)
+{
+	memset(run, 0, sizeof(*run));
 }
 
 int sm_diff_adds_device_ids_only(const struct sm_diffstat *d)

@@ -16,17 +16,23 @@
 #include "rules/commit.h"
 #include <stddef.h>
 
-/* The brace group being read; zero it before the first line. */
+/* The brace group being read (sm_id_run_init before the first line). */
 struct sm_id_run {
 	int depth;		/* braces and parentheses opened, not closed yet */
 	unsigned lines;		/* code lines of the group so far */
 	int marker;		/* one of them holds an ID marker */
 	int statement;		/* one of them is a statement (no table) */
 	int directive;		/* the last line continues a directive */
+	int hopeless;		/* the diff is no longer device IDs only */
 };
 
+void sm_id_run_init(struct sm_id_run *run);
+
 /* One added code line (after its '+'; no comment, not blank): counted
- * into d->id_table_lines and d->id_entries when its group closes. */
+ * into d->id_table_lines and d->id_entries when its group closes. Once a
+ * group that is no entry has closed, or a seventh entry, the diff cannot
+ * be device IDs only, and the lines after are not read (the counts stop
+ * there: every added line of every diff comes here). */
 void sm_id_run_line(struct sm_id_run *run, struct sm_diffstat *d, const char *s, size_t len);
 
 /* The run ends (a line that is not an added code line): the open group

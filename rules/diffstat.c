@@ -570,13 +570,14 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	 * say (the hunk ends at a line no hunk has) */
 	int old_left = -1, new_left = -1;
 	struct hunk_sides sides = { 0, 0, 0 };
-	struct sm_id_run ids = { 0, 0, 0, 0, 0 };
+	struct sm_id_run ids;
 	struct sm_recomment rc;
 	unsigned code_add = 0, code_del = 0;
 	struct strbuf path = STRBUF_INIT;
 	struct line l, plus;
 
 	sm_recomment_reset(&rc);
+	sm_id_run_init(&ids);
 	/* "\r" of CRLF text is dropped with the "\n": an empty context line
 	 * "\r" would end its hunk */
 	while (next_line(&pos, end, &l)) {

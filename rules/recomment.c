@@ -2,6 +2,7 @@
  * recomment.h). */
 #include "rules/recomment.h"
 #include <ctype.h>
+#include <string.h>
 
 #define FNV_BASIS 1469598103934665603ULL
 #define FNV_PRIME 1099511628211ULL
@@ -56,24 +57,55 @@ static unsigned long long hashes(const char *s, size_t len, unsigned long long *
 	return whole;
 }
 
+/* A comment may be on the line ("/" then '*' or '/'; one in a string
+ * only costs a hash). */
+static int may_have_comment(const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	for (const char *p = s; (p = memchr(p, '/', (size_t)(end - p))) && p + 1 < end; p++)
+		if (p[1] == '*' || p[1] == '/')
+			return 1;
+	return 0;
+}
+
 void sm_recomment_removed(struct sm_recomment *rc, const char *s, size_t len)
 {
 	if (rc->nr >= SM_RECOMMENT_MAX)
 		return;
-	rc->removed[rc->nr].whole = hashes(s, len, &rc->removed[rc->nr].code);
+	rc->removed[rc->nr].s = s;
+	rc->removed[rc->nr].len = len;
+	rc->removed[rc->nr].comment = (unsigned char)may_have_comment(s, len);
+	rc->removed[rc->nr].hashed = 0;
 	rc->removed[rc->nr].paired = 0;
+	rc->any_comment |= rc->removed[rc->nr].comment;
 	rc->nr++;
 }
 
 int sm_recomment_added(struct sm_recomment *rc, const char *s, size_t len)
 {
-	unsigned long long code, whole = hashes(s, len, &code);
+	unsigned long long code, whole;
+	int comment;
 
-	for (unsigned i = 0; i < rc->nr; i++)
-		if (!rc->removed[i].paired && rc->removed[i].code == code &&
-		    rc->removed[i].whole != whole) {
-			rc->removed[i].paired = 1;
+	if (!rc->nr)
+		return 0;
+	comment = may_have_comment(s, len);
+	if (!comment && !rc->any_comment)
+		return 0;	/* the same code and no comment: the same line */
+	whole = hashes(s, len, &code);
+	for (unsigned i = 0; i < rc->nr; i++) {
+		struct sm_recomment_line *r = &rc->removed[i];
+
+		if (r->paired || (!comment && !r->comment))
+			continue;
+		if (!r->hashed) {
+			r->whole = hashes(r->s, r->len, &r->code);
+			r->hashed = 1;
+		}
+		if (r->code == code && r->whole != whole) {
+			r->paired = 1;
 			return 1;
 		}
+	}
 	return 0;
 }

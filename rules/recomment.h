@@ -12,25 +12,34 @@
 
 #define SM_RECOMMENT_MAX 64	/* removed lines a block remembers */
 
+struct sm_recomment_line {
+	const char *s;		/* the removed line (the caller's text) */
+	size_t len;
+	unsigned long long code, whole;		/* once hashed */
+	unsigned char comment, hashed, paired;
+};
+
 struct sm_recomment {
 	unsigned nr;
-	struct {
-		unsigned long long code, whole;
-		int paired;
-	} removed[SM_RECOMMENT_MAX];
+	int any_comment;	/* a removed line of the block has a comment */
+	struct sm_recomment_line removed[SM_RECOMMENT_MAX];
 };
 
 /* A new change block begins (a context line, a hunk or a file). */
 static inline void sm_recomment_reset(struct sm_recomment *rc)
 {
 	rc->nr = 0;
+	rc->any_comment = 0;
 }
 
-/* A removed code line of the block (after its '-'). */
+/* A removed code line of the block (after its '-'); s stays the caller's
+ * and must stay valid until the block ends: it is hashed only when an
+ * added line may pair with it. */
 void sm_recomment_removed(struct sm_recomment *rc, const char *s, size_t len);
 
 /* An added code line (after its '+'): 1 when it pairs with a removed one,
- * which then changed its comment only. */
+ * which then changed its comment only. Lines with no comment on either
+ * side cannot, and are not hashed. */
 int sm_recomment_added(struct sm_recomment *rc, const char *s, size_t len);
 
 #endif
