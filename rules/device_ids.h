@@ -5,18 +5,18 @@
  * DMI block of nine lines, a PCI ID a "#define ..._DEVICE_ID_... 0x1443"
  * in a header and a PCI_DEVICE() line in the driver.
  *
- * Each run of consecutive added code lines (comments and blank lines
- * do not break it; a context or removed line does) is cut into groups
- * where its braces and parentheses balance; a group holding an ID marker (PCI_DEVICE(, .compatible, ...)
- * and no statement is one entry, and all its lines are ID lines. A
- * "#define NAME 0xHEX" whose NAME says ID, PID, VID, DEVICE, VENDOR or
- * PRODUCT is an ID line of no entry. */
+ * Each run of consecutive added code lines (comments and blank lines do
+ * not break it; a context or removed line does) is cut into groups where
+ * its braces and parentheses balance; a group holding an ID marker
+ * (PCI_DEVICE(, .compatible, ...) and no statement or directive is one
+ * entry, and all its lines are ID lines. A "#define NAME 0xHEX" whose NAME
+ * says ID, PID, VID, DEVICE, VENDOR or PRODUCT is an ID line of no entry. */
 #ifndef SM_RULES_DEVICE_IDS_H
 #define SM_RULES_DEVICE_IDS_H
 #include "rules/commit.h"
 #include <stddef.h>
 
-/* The brace group being read (sm_id_run_init before the first line). */
+/* The group being read (sm_id_run_init before the first line). */
 struct sm_id_run {
 	int depth;		/* braces and parentheses opened, not closed yet */
 	unsigned lines;		/* code lines of the group so far */

@@ -19,10 +19,9 @@ enum file_kind { FILE_C, FILE_DOC, FILE_OTHER };
 
 static enum file_kind classify_path(const char *p, size_t len)
 {
-	const char *dot = NULL;
-
 	/* the tree's people files say who, not what the kernel does */
 	static const char *const people[] = { "MAINTAINERS", "CREDITS", ".mailmap" };
+	const char *dot = NULL;
 
 	if ((len >= 14 && !memcmp(p, "Documentation/", 14)))
 		return FILE_DOC;

@@ -8,8 +8,8 @@
 #define FNV_PRIME 1099511628211ULL
 
 /* FNV-1a of the line's bytes, white space left out; *code the same of its
- * code only: comments ("/-...-/" within the line, "//" to its end) left
- * out too, strings and character constants kept whole. */
+ * code only: block comments within the line and a "//" comment to its end
+ * left out too, strings and character constants kept whole. */
 static unsigned long long hashes(const char *s, size_t len, unsigned long long *code)
 {
 	unsigned long long whole = FNV_BASIS, c = FNV_BASIS;
