@@ -498,11 +498,14 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
  * (a reply with a diff, a revised patch inline, is one). */
 #define COVER_LETTER "the cover letter of a series ([PATCH 0/N]), not a patch"
 #define REPLY "a reply with no diff of its own, not a patch"
+#define PULL_REQUEST "a pull request ([GIT PULL]): each commit it names is judged on its own"
 
 static void mail_vetoes(const struct sm_commit *c, struct sm_verdict *v)
 {
 	if (c->is_cover_letter)
 		sm_verdict_veto(v, "cover-letter", COVER_LETTER);
+	else if (c->is_pull_request)	/* or a reply to one: no patch either */
+		sm_verdict_veto(v, "pull-request", PULL_REQUEST);
 	else if (c->is_reply && !c->has_diff)
 		sm_verdict_veto(v, "reply", REPLY);
 }

@@ -218,10 +218,23 @@ static int numbers_cover(const char *s, size_t n)
 	return 0;
 }
 
+/* Is the bracket tag s[0..n) a pull request's ("GIT PULL", "GIT PULL v2",
+ * "PULL REQUEST")? */
+static int names_pull(const char *s, size_t n)
+{
+	static const char *const tags[] = { "GIT PULL", "PULL REQUEST" };
+
+	for (size_t t = 0; t < ARRAY_SIZE(tags); t++)
+		for (size_t i = 0, k = strlen(tags[t]); i + k <= n; i++)
+			if (!strncasecmp(s + i, tags[t], k))
+				return 1;
+	return 0;
+}
+
 /* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes;
- * *cover is set when a tag numbers the mail 0 of N, *reply when "Re:",
- * "Aw:" or "Fwd:" is among them. */
-static char *strip_subject_prefixes(const char *s, int *cover, int *reply)
+ * *cover is set when a tag numbers the mail 0 of N, *pull when a tag is a
+ * pull request's, *reply when "Re:", "Aw:" or "Fwd:" is among them. */
+static char *strip_subject_prefixes(const char *s, int *cover, int *pull, int *reply)
 {
 	for (;;) {
 		while (isspace((unsigned char)*s))
@@ -232,6 +245,7 @@ static char *strip_subject_prefixes(const char *s, int *cover, int *reply)
 			if (!close)
 				break;
 			*cover |= numbers_cover(s + 1, (size_t)(close - s - 1));
+			*pull |= names_pull(s + 1, (size_t)(close - s - 1));
 			s = close + 1;
 			continue;
 		}
@@ -401,8 +415,9 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			char *v = header_value(hdr.buf, hdr.len, 8);
 
 			free(mail_subject);	/* a second Subject: wins */
-			c->is_cover_letter = c->is_reply = 0;
-			mail_subject = strip_subject_prefixes(v, &c->is_cover_letter, &c->is_reply);
+			c->is_cover_letter = c->is_pull_request = c->is_reply = 0;
+			mail_subject = strip_subject_prefixes(v, &c->is_cover_letter,
+							      &c->is_pull_request, &c->is_reply);
 			free(v);
 		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
 			c->is_merge = 1;

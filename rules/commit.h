@@ -85,6 +85,7 @@ struct sm_commit {
 				 * (the id of format-patch's "From <id>" line,
 				 * the series' tip, is not kept) */
 	int is_reply;		/* a mail "Re:", "Aw:" or "Fwd:" */
+	int is_pull_request;	/* a mail "[GIT PULL]" or "[PULL REQUEST]" */
 	int has_diff;
 	struct sm_diffstat diff;
 	struct sm_diff_file *files;	/* in diff order */

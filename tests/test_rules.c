@@ -1670,6 +1670,39 @@ START_TEST(cover_letters_and_replies)
 			sm_commit_release(&c);
 		}
 	}
+	{
+		/* a pull request names commits; each is judged on its own */
+		static const struct {
+			const char *subject;
+			const char *veto;
+		} pulls[] = {
+			{ "[GIT PULL] hwmon fixes for v5.19-rc5", "pull-request" },
+			{ "[git pull v2] x86/urgent fixes", "pull-request" },
+			{ "[PULL REQUEST] i2c-for-6.1-rc5", "pull-request" },
+			{ "Re: [GIT PULL] hwmon fixes for v5.19-rc5", "pull-request" },
+			{ "[PATCH] pull: fix a leak in git_pull_fn", NULL },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(pulls); i++) {
+			char *mail = xasprintf("From: A <a@b>\nSubject: %s\n\nPlease pull; it fixes a leak.\n\n"
+					       " drivers/hwmon/x.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n",
+					       pulls[i].subject);
+			struct sm_commit c;
+			struct sm_verdict v;
+
+			ck_assert_int_eq(sm_commit_parse(&c, mail, strlen(mail)), 0);
+			sm_classify(rules, &c, NULL, &v);
+			ck_assert_msg(!!sm_verdict_has(&v, "pull-request") ==
+				      (pulls[i].veto && !strcmp(pulls[i].veto, "pull-request")), "%s",
+				      pulls[i].subject);
+			if (pulls[i].veto)
+				ck_assert_msg(sm_verdict_has(&v, pulls[i].veto) && v.kind == SM_REJECT,
+					      "%s", pulls[i].subject);
+			sm_verdict_release(&v);
+			sm_commit_release(&c);
+			free(mail);
+		}
+	}
 }
 END_TEST
 
