@@ -153,8 +153,10 @@ static int build(struct sm_mapper *m, size_t max, int patchids)
 			add_entry(arr, nr, &alloc, key, &oid);
 	}
 	git_revwalk_free(walk);
-	qsort(*arr, *nr, sizeof(**arr), cmp_entry);
-	if (!patchids)
+	/* qsort's base may not be NULL, even for no elements */
+	if (*nr)
+		qsort(*arr, *nr, sizeof(**arr), cmp_entry);
+	if (!patchids && m->nr_msgids)
 		qsort(m->msgids, m->nr_msgids, sizeof(*m->msgids), cmp_entry);
 	sm_clear_error();
 	return 0;
