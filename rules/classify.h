@@ -91,7 +91,8 @@ const char *sm_verdict_name(enum sm_verdict_kind k);
 int sm_verdict_has(const struct sm_verdict *v, const char *code_prefix);
 /* {"verdict":..,"score":..,"manual_only":..,"reasons":[{code,weight,text}]} */
 void sm_verdict_json(const struct sm_verdict *v, struct json_writer *w, const char *key);
-/* "candidate (score 85): stable-tag, keyword:leak" style one-liner. */
+/* "candidate (score 153): fixes-tag, keyword:fix, ..." (the model's bias
+ * and other-features, on every line alike, left out). */
 void sm_verdict_summary(const struct sm_verdict *v, struct strbuf *out);
 /* One line a reason, as classify prints them: indent, the weight, the code
  * and what it says ("  +119  keyword:info-leak   says \"padding bytes\""). */

@@ -203,7 +203,15 @@ void sm_verdict_reason_lines(const struct sm_verdict *v, const char *indent, str
 
 void sm_verdict_summary(const struct sm_verdict *v, struct strbuf *out)
 {
+	size_t listed = 0;
+
 	strbuf_addf(out, "%s (score %d)", sm_verdict_name(v->kind), v->score);
-	for (size_t i = 0; i < v->nr_reasons; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : ": ", v->reasons[i].code);
+	for (size_t i = 0; i < v->nr_reasons; i++) {
+		const char *code = v->reasons[i].code;
+
+		/* the score's bookkeeping, on every line alike: the facts only */
+		if (!strcmp(code, "model:bias") || !strcmp(code, "model:other-features"))
+			continue;
+		strbuf_addf(out, "%s%s", listed++ ? ", " : ": ", code);
+	}
 }
