@@ -131,11 +131,9 @@ char *sm_msgid_from_trailer(const char *line, size_t len)
 	else
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(hosts); i++) {
-		size_t h = strlen(hosts[i].host);
-
-		if ((size_t)(end - p) < h || strncasecmp(p, hosts[i].host, h))
+		if (!has_key(p, (size_t)(end - p), hosts[i].host))
 			continue;
-		id = p + h;
+		id = p + strlen(hosts[i].host);
 		for (int s = 0; s < hosts[i].skip; s++) {
 			const char *slash = memchr(id, '/', (size_t)(end - id));
 

@@ -664,6 +664,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			int plus = s[0] == '+';
 			const char *t = s + 1;
 			size_t tl = n - 1;
+			unsigned long long h;	/* the line, white space squeezed out */
 
 			if (plus)
 				d->added++;
@@ -681,7 +682,8 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 				d->comment_lines++;
 				continue;
 			}
-			if (plus && kind == FILE_C && sm_recomment_added(&rc, t, tl)) {
+			h = squeeze_hash(t, tl);
+			if (plus && kind == FILE_C && sm_recomment_added(&rc, t, tl, h)) {
 				/* its comment changed: the removed line was no
 				 * code change either */
 				d->code_lines_changed--;
@@ -691,16 +693,16 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			}
 			d->code_lines_changed++;
 			if (plus) {
-				sides.now = seq_add(sides.now, squeeze_hash(t, tl));
+				sides.now = seq_add(sides.now, h);
 				code_add++;
 				sm_id_run_line(&ids, d, t, tl);
 				if (kind == FILE_C)
 					added_code_facts(d, t, tl);
 			} else {
-				sides.old = seq_add(sides.old, squeeze_hash(t, tl));
+				sides.old = seq_add(sides.old, h);
 				code_del++;
 				if (kind == FILE_C)
-					sm_recomment_removed(&rc, t, tl);
+					sm_recomment_removed(&rc, t, tl, h);
 			}
 		} else if (s[0] == ' ') {
 			if (kind != FILE_DOC && !is_blank_text(s + 1, n - 1)) {

@@ -343,7 +343,7 @@ static void people_features(struct emitter *e, const struct sm_rules *r, const s
 	for (size_t i = 0; i < r->nr_authors; i++) {
 		const struct sm_author_rule *a = &r->authors[i];
 		const char *who = sm_author_rule_who(a, c);
-		char role[32], first[32];
+		char role[32], first[32], detail[sizeof(e->buf)];
 		size_t n = 0;
 
 		if (!who)
@@ -353,17 +353,10 @@ static void people_features(struct emitter *e, const struct sm_rules *r, const s
 		while (a->pattern[n] && isalnum((unsigned char)a->pattern[n]) && n + 1 < sizeof(first))
 			first[n] = (char)tolower((unsigned char)a->pattern[n]), n++;
 		first[n] = '\0';
-		if (!e->want_detail) {
-			emitf(e, NULL, "person:%s:%s", role, first);
-			continue;
-		}
-		sm_author_rule_describe(a, who, e->buf, sizeof(e->buf));
-		{
-			char *detail = xstrdup(e->buf);
-
-			emitf(e, detail, "person:%s:%s", role, first);
-			free(detail);
-		}
+		/* the text only when it is shown (emitf writes its name into e->buf) */
+		if (e->want_detail)
+			sm_author_rule_describe(a, who, detail, sizeof(detail));
+		emitf(e, e->want_detail ? detail : NULL, "person:%s:%s", role, first);
 	}
 }
 

@@ -7,12 +7,12 @@
 #define FNV_BASIS 1469598103934665603ULL
 #define FNV_PRIME 1099511628211ULL
 
-/* FNV-1a of the line's bytes, white space left out; *code the same of its
- * code only: block comments within the line and a "//" comment to its end
- * left out too, strings and character constants kept whole. */
-static unsigned long long hashes(const char *s, size_t len, unsigned long long *code)
+/* FNV-1a of the line's code, white space, block comments within the line
+ * and a "//" comment to its end left out, strings and character constants
+ * kept whole (a comment opener in a string is no comment). */
+static unsigned long long code_hash(const char *s, size_t len)
 {
-	unsigned long long whole = FNV_BASIS, c = FNV_BASIS;
+	unsigned long long c = FNV_BASIS;
 	int comment = 0;
 	char quote = 0;
 
@@ -21,31 +21,23 @@ static unsigned long long hashes(const char *s, size_t len, unsigned long long *
 
 		if (isspace(ch))
 			continue;
-		whole = (whole ^ ch) * FNV_PRIME;
 		if (comment) {
 			if (ch == '*' && i + 1 < len && s[i + 1] == '/') {
 				comment = 0;
-				whole = (whole ^ '/') * FNV_PRIME;
 				i++;
 			}
 			continue;
 		}
-		if (!quote && ch == '/' && i + 1 < len && s[i + 1] == '/') {
-			for (i++; i < len; i++)
-				if (!isspace((unsigned char)s[i]))
-					whole = (whole ^ (unsigned char)s[i]) * FNV_PRIME;
+		if (!quote && ch == '/' && i + 1 < len && s[i + 1] == '/')
 			break;
-		}
 		if (!quote && ch == '/' && i + 1 < len && s[i + 1] == '*') {
 			comment = 1;
-			whole = (whole ^ '*') * FNV_PRIME;
 			i++;
 			continue;
 		}
 		if (quote && ch == '\\' && i + 1 < len) {
 			c = (c ^ ch) * FNV_PRIME;
 			ch = (unsigned char)s[++i];
-			whole = (whole ^ ch) * FNV_PRIME;
 		} else if (quote && ch == (unsigned char)quote) {
 			quote = 0;
 		} else if (!quote && (ch == '"' || ch == '\'')) {
@@ -53,8 +45,7 @@ static unsigned long long hashes(const char *s, size_t len, unsigned long long *
 		}
 		c = (c ^ ch) * FNV_PRIME;
 	}
-	*code = c;
-	return whole;
+	return c;
 }
 
 /* A comment may be on the line ("/" then '*' or '/'; one in a string
@@ -69,12 +60,14 @@ static int may_have_comment(const char *s, size_t len)
 	return 0;
 }
 
-void sm_recomment_removed(struct sm_recomment *rc, const char *s, size_t len)
+void sm_recomment_removed(struct sm_recomment *rc, const char *s, size_t len,
+			  unsigned long long whole)
 {
 	if (rc->nr >= SM_RECOMMENT_MAX)
 		return;
 	rc->removed[rc->nr].s = s;
 	rc->removed[rc->nr].len = len;
+	rc->removed[rc->nr].whole = whole;
 	rc->removed[rc->nr].comment = (unsigned char)may_have_comment(s, len);
 	rc->removed[rc->nr].hashed = 0;
 	rc->removed[rc->nr].paired = 0;
@@ -82,9 +75,10 @@ void sm_recomment_removed(struct sm_recomment *rc, const char *s, size_t len)
 	rc->nr++;
 }
 
-int sm_recomment_added(struct sm_recomment *rc, const char *s, size_t len)
+int sm_recomment_added(struct sm_recomment *rc, const char *s, size_t len,
+		       unsigned long long whole)
 {
-	unsigned long long code, whole;
+	unsigned long long code;
 	int comment;
 
 	if (!rc->nr)
@@ -92,14 +86,14 @@ int sm_recomment_added(struct sm_recomment *rc, const char *s, size_t len)
 	comment = may_have_comment(s, len);
 	if (!comment && !rc->any_comment)
 		return 0;	/* the same code and no comment: the same line */
-	whole = hashes(s, len, &code);
+	code = code_hash(s, len);
 	for (unsigned i = 0; i < rc->nr; i++) {
 		struct sm_recomment_line *r = &rc->removed[i];
 
 		if (r->paired || (!comment && !r->comment))
 			continue;
 		if (!r->hashed) {
-			r->whole = hashes(r->s, r->len, &r->code);
+			r->code = code_hash(r->s, r->len);
 			r->hashed = 1;
 		}
 		if (r->code == code && r->whole != whole) {

@@ -15,7 +15,8 @@
 struct sm_recomment_line {
 	const char *s;		/* the removed line (the caller's text) */
 	size_t len;
-	unsigned long long code, whole;		/* once hashed */
+	unsigned long long whole;	/* the caller's hash of it, white space out */
+	unsigned long long code;	/* its code's, once hashed */
 	unsigned char comment, hashed, paired;
 };
 
@@ -32,14 +33,18 @@ static inline void sm_recomment_reset(struct sm_recomment *rc)
 	rc->any_comment = 0;
 }
 
-/* A removed code line of the block (after its '-'); s stays the caller's
- * and must stay valid until the block ends: it is hashed only when an
- * added line may pair with it. */
-void sm_recomment_removed(struct sm_recomment *rc, const char *s, size_t len);
+/* A removed code line of the block (after its '-') and whole, its FNV-1a
+ * hash with white space left out (diffstat's squeeze_hash, which the
+ * caller has worked out already); s stays the caller's and must stay valid
+ * until the block ends: its code is hashed only when an added line may
+ * pair with it. */
+void sm_recomment_removed(struct sm_recomment *rc, const char *s, size_t len,
+			  unsigned long long whole);
 
-/* An added code line (after its '+'): 1 when it pairs with a removed one,
- * which then changed its comment only. Lines with no comment on either
- * side cannot, and are not hashed. */
-int sm_recomment_added(struct sm_recomment *rc, const char *s, size_t len);
+/* An added code line (after its '+') and its whole hash, as above: 1 when
+ * it pairs with a removed one, which then changed its comment only. Lines
+ * with no comment on either side cannot, and their code is not hashed. */
+int sm_recomment_added(struct sm_recomment *rc, const char *s, size_t len,
+		       unsigned long long whole);
 
 #endif
