@@ -7,6 +7,7 @@
 #include "rules/device_ids.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,6 +501,24 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 #define REPLY "a reply with no diff of its own, not a patch"
 #define PULL_REQUEST "a pull request ([GIT PULL]): each commit it names is judged on its own"
 
+#define NOT_A_PATCH "a mail with no diff, no [PATCH] tag and no Signed-off-by: a report or a conversation, not a change"
+
+/* "CVE-2024-26581: netfilter: ...": the kernel CVE team's announcement,
+ * which describes a fix (as its JSON record does) without carrying it. */
+static int names_cve(const char *subject)
+{
+	return subject && !strncmp(subject, "CVE-", 4) && isdigit((unsigned char)subject[4]);
+}
+
+/* A mail that carries nothing to apply: a build robot's report, a bug
+ * report, spam, a question. Whatever its words say, there is no commit
+ * to take (a bare commit message, from git or JSON, is no mail). */
+static int mail_is_no_patch(const struct sm_commit *c)
+{
+	return c->is_mail && !c->has_diff && !c->has_patch_tag &&
+	       !sm_commit_trailer(c, "Signed-off-by") && !names_cve(c->subject);
+}
+
 static void mail_vetoes(const struct sm_commit *c, struct sm_verdict *v)
 {
 	if (c->is_cover_letter)
@@ -508,6 +527,8 @@ static void mail_vetoes(const struct sm_commit *c, struct sm_verdict *v)
 		sm_verdict_veto(v, "pull-request", PULL_REQUEST);
 	else if (c->is_reply && !c->has_diff)
 		sm_verdict_veto(v, "reply", REPLY);
+	else if (mail_is_no_patch(c))
+		sm_verdict_veto(v, "not-a-patch", NOT_A_PATCH);
 }
 
 /* The verdict with the learned model: its weights score, the hard rules

@@ -218,39 +218,44 @@ static int numbers_cover(const char *s, size_t n)
 	return 0;
 }
 
-/* Is the bracket tag s[0..n) a pull request's ("GIT PULL", "GIT PULL v2",
- * "PULL REQUEST")? */
-static int names_pull(const char *s, size_t n)
+/* Does the bracket tag s[0..n) hold one of tags, in any case? */
+static int tag_names(const char *s, size_t n, const char *const *tags, size_t nr_tags)
 {
-	static const char *const tags[] = { "GIT PULL", "PULL REQUEST" };
-
-	for (size_t t = 0; t < ARRAY_SIZE(tags); t++)
+	for (size_t t = 0; t < nr_tags; t++)
 		for (size_t i = 0, k = strlen(tags[t]); i + k <= n; i++)
 			if (!strncasecmp(s + i, tags[t], k))
 				return 1;
 	return 0;
 }
 
-/* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes;
- * *cover is set when a tag numbers the mail 0 of N, *pull when a tag is a
- * pull request's, *reply when "Re:", "Aw:" or "Fwd:" is among them. */
-static char *strip_subject_prefixes(const char *s, int *cover, int *pull, int *reply)
+/* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes
+ * from a mail's subject, and notes in c what they say: a tag numbering
+ * the mail 0 of N (is_cover_letter), a pull request's tag ("GIT PULL",
+ * "PULL REQUEST"), a patch's ("PATCH", "RFC"), "Re:", "Aw:" or "Fwd:". */
+static char *strip_subject_prefixes(const char *s, struct sm_commit *c)
 {
+	static const char *const pull_tags[] = { "GIT PULL", "PULL REQUEST" };
+	static const char *const patch_tags[] = { "PATCH", "RFC" };
+
+	c->is_cover_letter = c->is_pull_request = c->is_reply = c->has_patch_tag = 0;
 	for (;;) {
 		while (isspace((unsigned char)*s))
 			s++;
 		if (*s == '[') {
 			const char *close = strchr(s, ']');
+			size_t n;
 
 			if (!close)
 				break;
-			*cover |= numbers_cover(s + 1, (size_t)(close - s - 1));
-			*pull |= names_pull(s + 1, (size_t)(close - s - 1));
+			n = (size_t)(close - s - 1);
+			c->is_cover_letter |= numbers_cover(s + 1, n);
+			c->is_pull_request |= tag_names(s + 1, n, pull_tags, ARRAY_SIZE(pull_tags));
+			c->has_patch_tag |= tag_names(s + 1, n, patch_tags, ARRAY_SIZE(patch_tags));
 			s = close + 1;
 			continue;
 		}
 		if (istarts_with(s, "re:") || istarts_with(s, "aw:") || istarts_with(s, "fwd:")) {
-			*reply = 1;
+			c->is_reply = 1;
 			s = strchr(s, ':') + 1;
 			continue;
 		}
@@ -415,9 +420,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			char *v = header_value(hdr.buf, hdr.len, 8);
 
 			free(mail_subject);	/* a second Subject: wins */
-			c->is_cover_letter = c->is_pull_request = c->is_reply = 0;
-			mail_subject = strip_subject_prefixes(v, &c->is_cover_letter,
-							      &c->is_pull_request, &c->is_reply);
+			mail_subject = strip_subject_prefixes(v, c);
 			free(v);
 		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
 			c->is_merge = 1;
@@ -458,6 +461,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		c->id = NULL;
 	}
 	if (mail_subject) {
+		c->is_mail = 1;
 		/* The mail's Subject is the commit subject; the body is the rest.
 		 * A "From:" first in the body names the real author. */
 		struct strbuf msg = STRBUF_INIT;

@@ -86,6 +86,8 @@ struct sm_commit {
 				 * the series' tip, is not kept) */
 	int is_reply;		/* a mail "Re:", "Aw:" or "Fwd:" */
 	int is_pull_request;	/* a mail "[GIT PULL]" or "[PULL REQUEST]" */
+	int is_mail;		/* the subject is a mail's Subject: header */
+	int has_patch_tag;	/* a mail "[PATCH ...]", "[RFC ...]" */
 	int has_diff;
 	struct sm_diffstat diff;
 	struct sm_diff_file *files;	/* in diff order */

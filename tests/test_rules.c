@@ -1680,6 +1680,63 @@ START_TEST(cover_letters_and_replies)
 }
 END_TEST
 
+/* A mail that carries no change (no diff, no [PATCH] tag, no sign-off) is
+ * a report or a conversation: a build robot's "BUILD REGRESSION", a
+ * static checker's bug report, spam. Its words may say "use after free";
+ * there is still nothing to take. A CVE announcement, a commit mailed
+ * without the tag, a patch without its diff and a bare message are not
+ * such mails. */
+START_TEST(mails_that_carry_no_patch)
+{
+	static const struct {
+		const char *text;
+		int vetoed;
+	} cases[] = {
+		{ "From: kernel test robot <lkp@intel.com>\n"
+		  "Subject: [linux-next:master] BUILD REGRESSION 088b9c375534d905a4d337c78db3b3bfbb52c4a0\n\n"
+		  "tree/branch: https://git.kernel.org/pub/scm/linux/kernel/git/next/linux-next.git master\n\n"
+		  "Error/Warning reports:\n\n"
+		  "drivers/gpu/drm/amd/display/dc/core/dc.c:1234:5: warning: variable 'x' set but not used\n"
+		  "possible NULL pointer dereference, use-after-free in the error path\n", 1 },
+		{ "From: Dan Carpenter <dan.carpenter@oracle.com>\n"
+		  "Subject: [bug report] sfp: add SFP module support\n\n"
+		  "Hi Russell,\n\nThe patch 73970055450e: \"sfp: add SFP module support\" from Jul 25,\n"
+		  "2017, leads to the following Smatch static checker warnings:\n\n"
+		  "drivers/net/phy/sfp.c:474 sfp_soft_get_state() warn: passing zero to 'ERR_PTR'\n", 1 },
+		{ "From: Mrs A <a@example.com>\nSubject: ATTENTION PLEASE,\n\n"
+		  "I will release the funds to you. Reply for details.\n", 1 },
+		{ "From: A <a@b>\nSubject:\nIn-Reply-To: <x@y>\n\nFailures: none, thanks\n", 1 },
+		/* kept: */
+		{ "From: Greg Kroah-Hartman <gregkh@kernel.org>\n"
+		  "Subject: CVE-2024-14027: xattr: switch to CLASS(fd)\n\n"
+		  "In the Linux kernel, the following vulnerability has been resolved:\n\n"
+		  "fs/xattr: missing fdput() in fremovexattr error path\n\n"
+		  "It leaks one file reference per call.\n", 0 },
+		{ "From: A <a@b>\nSubject: ALSA: timer: Fix leak in SNDRV_TIMER_IOCTL_PARAMS\n\n"
+		  "The stack object tread has a leak.\n\nSigned-off-by: A <a@b>\n", 0 },
+		{ "From: A <a@b>\nSubject: x: fix a leak\n\nLike this.\n---\n"
+		  "diff --git a/x.c b/x.c\n@@ -1 +1,2 @@\n a\n+\tkfree(p);\n", 0 },
+		{ "From: A <a@b>\nSubject: [PATCH] x: fix a leak\n\nThe diff is attached.\n", 0 },
+		{ "x: fix a leak\n\nThe object leaks on the error path.\n", 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sm_commit c;
+		struct sm_verdict v;
+
+		ck_assert_int_eq(sm_commit_parse(&c, cases[i].text, strlen(cases[i].text)), 0);
+		sm_classify(rules, &c, NULL, &v);
+		ck_assert_msg(sm_verdict_has(&v, "not-a-patch") == cases[i].vetoed, "case %zu", i);
+		if (cases[i].vetoed)
+			ck_assert_int_eq(v.kind, SM_REJECT);
+		else
+			ck_assert_int_ne(v.kind, SM_REJECT);
+		sm_verdict_release(&v);
+		sm_commit_release(&c);
+	}
+}
+END_TEST
+
 struct log_commits {
 	struct strbuf all;	/* "n:size:first line|" or "n:size:too big|" each */
 };
@@ -2215,6 +2272,7 @@ static Suite *make_suite(void)
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
 					      stat_cut_path_has_no_directory, cover_letters_and_replies,
+					      mails_that_carry_no_patch,
 					      crlf_diff_reads_as_lf,
 					      model_scores_and_explains, model_lists_no_zero_weights,
 					      model_file_errors,
