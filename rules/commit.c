@@ -197,8 +197,8 @@ int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len)
 	return 0;
 }
 
-/* Does the bracket tag s[0..n) ("PATCH v2 0/7", "RFC PATCH net 00/12")
- * number its mail 0 of N, as a cover letter is? */
+/* Does the bracket tag s[0..n) ("PATCH v2 0/7", "RFC PATCH net 00/12",
+ * Mercurial's "PATCH 0 of 2") number its mail 0 of N, as a cover letter is? */
 static int numbers_cover(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -208,9 +208,17 @@ static int numbers_cover(const char *s, size_t n)
 			continue;
 		while (k < n && s[k] == '0')
 			k++, zeros++;
-		if (!zeros || k >= n || s[k] != '/' || k + 1 >= n || !isdigit((unsigned char)s[k + 1]))
+		if (!zeros || k >= n)
 			continue;
-		for (k++; k < n && isdigit((unsigned char)s[k]); k++)
+		if (s[k] == '/')
+			k++;
+		else if (n - k > 4 && !memcmp(s + k, " of ", 4))
+			k += 4;
+		else
+			continue;
+		if (k >= n || !isdigit((unsigned char)s[k]))
+			continue;
+		for (; k < n && isdigit((unsigned char)s[k]); k++)
 			;
 		if (k == n || s[k] == ' ')
 			return 1;
@@ -252,6 +260,8 @@ static char *strip_subject_prefixes(const char *s, struct sm_commit *c)
 			c->is_pull_request |= tag_names(s + 1, n, pull_tags, ARRAY_SIZE(pull_tags));
 			c->has_patch_tag |= tag_names(s + 1, n, patch_tags, ARRAY_SIZE(patch_tags));
 			s = close + 1;
+			if (*s == ':')	/* "[Patch]: Fix ..." */
+				s++;
 			continue;
 		}
 		if (istarts_with(s, "re:") || istarts_with(s, "aw:") || istarts_with(s, "fwd:")) {
@@ -326,6 +336,38 @@ static const char *indented_message_end(const char *pos, const char *end)
 	return NULL;
 }
 
+/* The length of l's header name ("Delivered-To" of "Delivered-To: x"),
+ * or 0 when l is no "Name: value" line. */
+static size_t header_name_len(const struct line *l)
+{
+	size_t k = 0;
+
+	while (k < l->len && (isalnum((unsigned char)l->p[k]) || l->p[k] == '-'))
+		k++;
+	return k && k < l->len && l->p[k] == ':' ? k : 0;
+}
+
+/* Is the block from pos to the first blank line a mail's header block:
+ * header lines and their folded continuations only, a Subject: among
+ * them? An mbox message whose "From " line was split off starts with
+ * whatever header its server put first (Delivered-To:, ARC-Seal:...); a
+ * bare message ("ALSA: timer: ...", perhaps a "From: " line under it) has
+ * no Subject:. */
+static int mail_header_block(const char *pos, const char *end)
+{
+	struct line l;
+	int named = 0;
+
+	while (next_line(&pos, end, &l) && !is_blank(&l)) {
+		if (l.p[0] == ' ' || l.p[0] == '\t')
+			continue;
+		if (!header_name_len(&l))
+			return 0;
+		named |= line_starts(&l, "Subject:");
+	}
+	return named;
+}
+
 /* Does an "Author:" line come before the next blank line? */
 static int author_follows(const char *pos, const char *end)
 {
@@ -343,7 +385,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 	char *mail_subject = NULL;
 	struct strbuf hdr = STRBUF_INIT;
 	struct line l;
-	int headers = 0, git_format = 0;
+	int headers = 0, git_format = 0, mail_block;
 	unsigned parents = 0;
 	size_t indent = 0;
 
@@ -374,9 +416,9 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		}
 	}
 	/* Key: value lines (mail or git headers), folded lines joined. */
+	mail_block = !headers && mail_header_block(pos, end);
 	for (;;) {
 		const char *save = pos;
-		size_t k = 0;
 
 		if (!next_line(&pos, end, &l))
 			break;
@@ -388,9 +430,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		}
 		if (git_format && raw_header(c, &l, &pos, end, &parents))
 			continue;
-		while (k < l.len && (isalnum((unsigned char)l.p[k]) || l.p[k] == '-'))
-			k++;
-		if (!k || k >= l.len || l.p[k] != ':') {
+		if (!header_name_len(&l)) {
 			/* `git log --show-signature` (log.showSignature) puts gpg's
 			 * lines ("Primary key fingerprint: ...", an ssh key's
 			 * 'Good "git" signature ...') between the commit line and
@@ -401,7 +441,8 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			break;
 		}
 		/* A bare message whose first line looks like "ALSA: timer: ..." is
-		 * not a header block: only accept known header names. */
+		 * not a header block: only known header names start one, unless
+		 * the block is a mail's (mail_header_block). */
 		strbuf_reset(&hdr);
 		strbuf_add(&hdr, l.p, l.len);
 		while (pos < end && (*pos == ' ' || *pos == '\t') && !git_format) {
@@ -424,7 +465,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			free(v);
 		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
 			c->is_merge = 1;
-		} else if (!headers && !istarts_with(hdr.buf, "Date:") && !istarts_with(hdr.buf, "To:") &&
+		} else if (!headers && !mail_block && !istarts_with(hdr.buf, "Date:") && !istarts_with(hdr.buf, "To:") &&
 			   !istarts_with(hdr.buf, "Cc:") && !istarts_with(hdr.buf, "Message-ID:") &&
 			   !istarts_with(hdr.buf, "In-Reply-To:") && !istarts_with(hdr.buf, "References:") &&
 			   !istarts_with(hdr.buf, "MIME-Version:") && !istarts_with(hdr.buf, "Content-") &&
@@ -481,6 +522,10 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		parse_message_lines(c, msg.buf, msg.buf + msg.len, 0);
 		strbuf_release(&msg);
 		free(mail_subject);
+		/* git request-pull's words, whatever the subject says ("[GIT]
+		 * Networking"): a pull request, no patch */
+		if (c->body && strcasestr(c->body, "are available in the git repository at"))
+			c->is_pull_request = 1;
 	} else {
 		const char *msg_end = diff ? diff : stat ? stat : end, *theirs;
 

@@ -1627,6 +1627,9 @@ START_TEST(cover_letters_and_replies)
 		{ "[PULL REQUEST] i2c-for-6.1-rc5", 0, 1 },
 		{ "Re: [GIT PULL] hwmon fixes for v5.19-rc5", 0, 1 },
 		{ "[PATCH] pull: fix a leak in git_pull_fn", 0, 0 },
+		{ "[PATCH 0 of 2] Sample Mercurial patches", 1, 0 },	/* hg email */
+		{ "[PATCH 1 of 2] contrib: fix check-commit", 0, 0 },
+		{ "[PATCH] x: 0 of them", 0, 0 },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -1734,6 +1737,64 @@ START_TEST(mails_that_carry_no_patch)
 		sm_verdict_release(&v);
 		sm_commit_release(&c);
 	}
+}
+END_TEST
+
+/* Mails as other tools and servers write them (patchwork's test mails):
+ * an mbox message whose "From " line was split off starts with its
+ * server's Delivered-To:; Mercurial and old mailers put a colon after the
+ * tag; DaveM's pull requests say "[GIT]" and only their text, git
+ * request-pull's, says what they are. A bare message is still no mail. */
+START_TEST(mail_headers_other_tools_write)
+{
+	static const char delivered[] =
+		"Delivered-To: dja@axtens.net\n"
+		"Received: by 2002:a4a:2812:0:0:0:0:0 with SMTP id h18csp2242ooa;\n"
+		"        Wed, 27 Feb 2019 16:37:59 -0800 (PST)\n"
+		"From: Andrew Donnellan <andrew.donnellan@au1.ibm.com>\n"
+		"Subject: [snowpatch] [PATCH 1/3] Test commit; please ignore\n"
+		"Content-Language: en-AU\n\n"
+		"Doing some snowpatching.\n";
+	static const char colon[] =
+		"From: A <a@b>\nSubject: [Patch]: Fix ld pr11138 FAILures on mips*.\n\nThe test fails.\n";
+	static const char pull[] =
+		"Subject: [GIT] Networking\nFrom:   David Miller <davem@davemloft.net>\n\n"
+		"1) Don't leak when removing VLAN ID 0, from Cong Wang.\n\n"
+		"Please pull, thanks a lot.\n\n"
+		"The following changes since commit ef7f8cec80a0ba7bd00ece46844c8994117dc910:\n\n"
+		"  Merge git://git.kernel.org/pub/scm/linux/kernel/git/davem/net (2018-01-08 20:21:39 -0800)\n\n"
+		"are available in the Git repository at:\n\n"
+		"  git://git.kernel.org/pub/scm/linux/kernel/git/davem/net.git \n";
+	static const char bare[] =
+		"ALSA: timer: Fix leak\nFrom: the stack object\n\nThe padding leaks.\n";
+	struct sm_commit c;
+	struct sm_verdict v;
+
+	ck_assert_int_eq(sm_commit_parse(&c, delivered, strlen(delivered)), 0);
+	ck_assert_str_eq(c.subject, "Test commit; please ignore");
+	ck_assert_str_eq(c.author, "Andrew Donnellan <andrew.donnellan@au1.ibm.com>");
+	ck_assert(c.is_mail && c.has_patch_tag);
+	ck_assert_str_eq(c.body, "Doing some snowpatching.\n");
+	sm_commit_release(&c);
+
+	ck_assert_int_eq(sm_commit_parse(&c, colon, strlen(colon)), 0);
+	ck_assert_str_eq(c.subject, "Fix ld pr11138 FAILures on mips*.");
+	ck_assert(c.has_patch_tag);
+	sm_commit_release(&c);
+
+	ck_assert_int_eq(sm_commit_parse(&c, pull, strlen(pull)), 0);
+	ck_assert_str_eq(c.subject, "Networking");
+	ck_assert(c.is_pull_request);
+	sm_classify(rules, &c, NULL, &v);
+	ck_assert(sm_verdict_has(&v, "pull-request"));
+	ck_assert_int_eq(v.kind, SM_REJECT);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+
+	ck_assert_int_eq(sm_commit_parse(&c, bare, strlen(bare)), 0);
+	ck_assert_str_eq(c.subject, "ALSA: timer: Fix leak From: the stack object");
+	ck_assert(!c.is_mail && !c.author);
+	sm_commit_release(&c);
 }
 END_TEST
 
@@ -2272,7 +2333,7 @@ static Suite *make_suite(void)
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
 					      stat_cut_path_has_no_directory, cover_letters_and_replies,
-					      mails_that_carry_no_patch,
+					      mails_that_carry_no_patch, mail_headers_other_tools_write,
 					      crlf_diff_reads_as_lf,
 					      model_scores_and_explains, model_lists_no_zero_weights,
 					      model_file_errors,
