@@ -368,6 +368,18 @@ static int mail_header_block(const char *pos, const char *end)
 	return named;
 }
 
+/* Does text hold a line quoting a mail ("> It leaks.")? */
+static int quotes_a_mail(const char *text)
+{
+	const char *pos = text, *line;
+	size_t len;
+
+	while (text && next_text_line(&pos, &line, &len))
+		if (len && line[0] == '>')
+			return 1;
+	return 0;
+}
+
 /* Does an "Author:" line come before the next blank line? */
 static int author_follows(const char *pos, const char *end)
 {
@@ -385,7 +397,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 	char *mail_subject = NULL;
 	struct strbuf hdr = STRBUF_INIT;
 	struct line l;
-	int headers = 0, git_format = 0, mail_block;
+	int headers = 0, git_format = 0, mail_block, in_reply_to = 0;
 	unsigned parents = 0;
 	size_t indent = 0;
 
@@ -465,6 +477,8 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			free(v);
 		} else if (istarts_with(hdr.buf, "Merge:") && git_format) {
 			c->is_merge = 1;
+		} else if (istarts_with(hdr.buf, "In-Reply-To:")) {
+			in_reply_to = 1;
 		} else if (!headers && !mail_block && !istarts_with(hdr.buf, "Date:") && !istarts_with(hdr.buf, "To:") &&
 			   !istarts_with(hdr.buf, "Cc:") && !istarts_with(hdr.buf, "Message-ID:") &&
 			   !istarts_with(hdr.buf, "In-Reply-To:") && !istarts_with(hdr.buf, "References:") &&
@@ -537,6 +551,11 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		sm_commit_parse_diff(c, diff, (size_t)(end - diff));
 	else if (stat)
 		sm_commit_parse_stat(c, stat, (size_t)(end - stat));
+	/* An answer whose mailer dropped the "Re:": it answers a mail, quotes
+	 * it and signs nothing off, and a patch always does */
+	if (c->is_mail && in_reply_to && !c->has_diff && quotes_a_mail(c->body) &&
+	    !sm_commit_trailer(c, "Signed-off-by"))
+		c->is_reply = 1;
 	return 0;
 }
 

@@ -1744,7 +1744,8 @@ END_TEST
  * an mbox message whose "From " line was split off starts with its
  * server's Delivered-To:; Mercurial and old mailers put a colon after the
  * tag; DaveM's pull requests say "[GIT]" and only their text, git
- * request-pull's, says what they are. A bare message is still no mail. */
+ * request-pull's, says what they are; a reply may lack its "Re:". A bare
+ * message is still no mail. */
 START_TEST(mail_headers_other_tools_write)
 {
 	static const char delivered[] =
@@ -1795,6 +1796,26 @@ START_TEST(mail_headers_other_tools_write)
 	ck_assert_str_eq(c.subject, "ALSA: timer: Fix leak From: the stack object");
 	ck_assert(!c.is_mail && !c.author);
 	sm_commit_release(&c);
+
+	/* b4's "nore" follow-up: a review whose mailer dropped the "Re:" is
+	 * a reply; the series' next patch, threaded the same way, is not */
+	for (int i = 0; i < 2; i++) {
+		char *mail = xasprintf("From: Followup Reviewer1 <r@example.com>\n"
+				       "Subject: [PATCH 2/2] net: fix a leak\n"
+				       "In-Reply-To: <orig-message@example.com>\n\n%s",
+				       i == 0 ? "> This is a simple trailer parsing test.\n\n"
+						"Reviewed-by: Followup Reviewer1 <r@example.com>\n"
+					      : "> quoted\n\nSigned-off-by: A <a@b>\n---\n"
+						"diff --git a/x.c b/x.c\n@@ -1 +1,2 @@\n a\n+\tkfree(p);\n");
+
+		ck_assert_int_eq(sm_commit_parse(&c, mail, strlen(mail)), 0);
+		ck_assert_int_eq(c.is_reply, i == 0);
+		sm_classify(rules, &c, NULL, &v);
+		ck_assert_int_eq(sm_verdict_has(&v, "reply"), i == 0);
+		sm_verdict_release(&v);
+		sm_commit_release(&c);
+		free(mail);
+	}
 }
 END_TEST
 
