@@ -4,7 +4,7 @@
 #include "fuzz/fuzz.h"
 #include "mail/message.h"
 #include "mail/reply.h"
-#include "mail/subject.h"
+#include "rules/patch_subject.h"
 #include <stdint.h>
 #include <stdlib.h>
 

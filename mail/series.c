@@ -2,7 +2,7 @@
 #include "mail/series.h"
 #include "mail/map.h"
 #include "mail/message.h"
-#include "mail/subject.h"
+#include "rules/patch_subject.h"
 #include "mail/thread.h"
 #include "trees/deps.h"
 #include "trees/strmap.h"

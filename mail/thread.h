@@ -7,7 +7,7 @@
 #define SM_MAIL_THREAD_H
 #include <stddef.h>
 #include "mail/message.h"
-#include "mail/subject.h"
+#include "rules/patch_subject.h"
 
 struct sm_thread_mail {
 	struct sm_mail mail;		/* owned */

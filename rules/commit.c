@@ -1,5 +1,6 @@
 /* commit: parse a commit as git or a mail prints it into struct sm_commit. */
 #include "rules/commit.h"
+#include "rules/patch_subject.h"
 #include "rules/line.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
@@ -197,35 +198,6 @@ int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len)
 	return 0;
 }
 
-/* Does the bracket tag s[0..n) ("PATCH v2 0/7", "RFC PATCH net 00/12",
- * Mercurial's "PATCH 0 of 2") number its mail 0 of N, as a cover letter is? */
-static int numbers_cover(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t k = i, zeros = 0;
-
-		if (i && s[i - 1] != ' ')
-			continue;
-		while (k < n && s[k] == '0')
-			k++, zeros++;
-		if (!zeros || k >= n)
-			continue;
-		if (s[k] == '/')
-			k++;
-		else if (n - k > 4 && !memcmp(s + k, " of ", 4))
-			k += 4;
-		else
-			continue;
-		if (k >= n || !isdigit((unsigned char)s[k]))
-			continue;
-		for (; k < n && isdigit((unsigned char)s[k]); k++)
-			;
-		if (k == n || s[k] == ' ')
-			return 1;
-	}
-	return 0;
-}
-
 /* Does the bracket tag s[0..n) hold one of tags, in any case? */
 static int tag_names(const char *s, size_t n, const char *const *tags, size_t nr_tags)
 {
@@ -236,42 +208,30 @@ static int tag_names(const char *s, size_t n, const char *const *tags, size_t nr
 	return 0;
 }
 
-/* Drops "[PATCH v2 3/7]", "[PATCH AUTOSEL 5.10 03/20]", "Re:" prefixes
- * from a mail's subject, and notes in c what they say: a tag numbering
- * the mail 0 of N (is_cover_letter), a pull request's tag ("GIT PULL",
- * "PULL REQUEST"), a patch's ("PATCH", "RFC"), "Re:", "Aw:" or "Fwd:". */
+/* The title of a mail's subject, its tags and "Re:" dropped
+ * (sm_patch_subject_parse), and what they say noted in c: a cover letter
+ * (numbered 0 of N), a reply, a patch's tag ("PATCH", "RFC", a counter),
+ * a pull request's ("GIT PULL", "PULL REQUEST", which are no patch tags). */
 static char *strip_subject_prefixes(const char *s, struct sm_commit *c)
 {
 	static const char *const pull_tags[] = { "GIT PULL", "PULL REQUEST" };
-	static const char *const patch_tags[] = { "PATCH", "RFC" };
+	struct sm_patch_subject ps;
+	const char *end;
 
-	c->is_cover_letter = c->is_pull_request = c->is_reply = c->has_patch_tag = 0;
-	for (;;) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s == '[') {
-			const char *close = strchr(s, ']');
-			size_t n;
-
-			if (!close)
-				break;
-			n = (size_t)(close - s - 1);
-			c->is_cover_letter |= numbers_cover(s + 1, n);
-			c->is_pull_request |= tag_names(s + 1, n, pull_tags, ARRAY_SIZE(pull_tags));
-			c->has_patch_tag |= tag_names(s + 1, n, patch_tags, ARRAY_SIZE(patch_tags));
-			s = close + 1;
-			if (*s == ':')	/* "[Patch]: Fix ..." */
-				s++;
+	sm_patch_subject_parse(s, &ps);
+	c->is_cover_letter = ps.is_cover;
+	c->is_reply = ps.is_reply;
+	c->has_patch_tag = ps.is_patch;
+	c->is_pull_request = 0;
+	end = s + ps.title_at;
+	for (const char *p = s, *close; p < end; p++) {
+		if (*p != '[' || !(close = memchr(p, ']', (size_t)(end - p))))
 			continue;
-		}
-		if (istarts_with(s, "re:") || istarts_with(s, "aw:") || istarts_with(s, "fwd:")) {
-			c->is_reply = 1;
-			s = strchr(s, ':') + 1;
-			continue;
-		}
-		break;
+		c->is_pull_request |= tag_names(p + 1, (size_t)(close - p - 1), pull_tags,
+						ARRAY_SIZE(pull_tags));
+		p = close;
 	}
-	return xstrdup(s);
+	return xstrdup(end);
 }
 
 static char *header_value(const char *p, size_t len, size_t keylen)

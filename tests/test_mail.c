@@ -1,7 +1,7 @@
 /* test_mail: gmime parsing, patch subjects, reply trailers, threading,
  * and the b4 comparison (issue 7.3) on the real corpus in ../shared/. */
 #include "mail/message.h"
-#include "mail/subject.h"
+#include "rules/patch_subject.h"
 #include "mail/reply.h"
 #include "mail/ident.h"
 #include "mail/msgid.h"
@@ -17,72 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "tests/check_main.h"
-
-/* ---- subjects ---- */
-
-START_TEST(subject_forms)
-{
-	struct sm_patch_subject ps;
-
-	ck_assert(sm_patch_subject_parse("[PATCH 4.4 012/100] usb: fix it", &ps));
-	ck_assert_str_eq(ps.tree, "4.4");
-	ck_assert_uint_eq(ps.nr, 12);
-	ck_assert_uint_eq(ps.total, 100);
-	ck_assert_str_eq(ps.title, "usb: fix it");
-	ck_assert(!ps.is_cover && !ps.is_reply && !ps.autosel);
-
-	ck_assert(sm_patch_subject_parse("[PATCH v3 2/7] mm: thing", &ps));
-	ck_assert_uint_eq(ps.version, 3);
-	ck_assert_uint_eq(ps.nr, 2);
-	ck_assert_uint_eq(ps.total, 7);
-	ck_assert_str_eq(ps.tree, "");
-
-	ck_assert(sm_patch_subject_parse("[PATCH AUTOSEL 5.10 03/20] hwmon: x", &ps));
-	ck_assert(ps.autosel);
-	ck_assert_str_eq(ps.tree, "5.10");
-	ck_assert_uint_eq(ps.nr, 3);
-
-	ck_assert(sm_patch_subject_parse("[PATCH 6.1.y] net: y", &ps));
-	ck_assert_str_eq(ps.tree, "6.1");
-	ck_assert_uint_eq(ps.total, 0);
-
-	ck_assert(sm_patch_subject_parse("[PATCH 00/27 5.10.y] backports", &ps));
-	ck_assert(ps.is_cover);
-	ck_assert_str_eq(ps.tree, "5.10");
-	ck_assert_uint_eq(ps.total, 27);
-
-	ck_assert(sm_patch_subject_parse("[PATCH 5.15 00/23] 5.15.160-rc1 review", &ps));
-	ck_assert(ps.is_cover);
-	ck_assert_str_eq(ps.title, "5.15.160-rc1 review");
-
-	ck_assert(sm_patch_subject_parse("[RFC PATCH net-next 0/3] rework", &ps));
-	ck_assert(ps.rfc && ps.is_cover);
-
-	ck_assert(sm_patch_subject_parse("[PATCH RESEND v2] fix", &ps));
-	ck_assert(ps.resend);
-	ck_assert_uint_eq(ps.version, 2);
-
-	ck_assert(sm_patch_subject_parse("[PATCH 4.19 v1 1/2] hwmon: Introduce", &ps));
-	ck_assert_str_eq(ps.tree, "4.19");
-	ck_assert_uint_eq(ps.version, 1);
-	ck_assert_uint_eq(ps.nr, 1);
-
-	ck_assert(sm_patch_subject_parse("Re: [PATCH 6.6 128/567] hwmon: z", &ps));
-	ck_assert(ps.is_reply);
-	ck_assert_str_eq(ps.tree, "6.6");
-
-	ck_assert(sm_patch_subject_parse("[PATCH 1 of 3] mercurial style", &ps));
-	ck_assert_uint_eq(ps.nr, 1);
-	ck_assert_uint_eq(ps.total, 3);
-
-	ck_assert(sm_patch_subject_parse("[PATCH linux dev-6.11] openbmc", &ps));
-	ck_assert_str_eq(ps.tree, "");
-
-	ck_assert(!sm_patch_subject_parse("FAILED: patch \"[PATCH] x\" failed to apply", &ps));
-	ck_assert(!sm_patch_subject_parse("[GIT PULL] hwmon fixes", &ps));
-	ck_assert(!sm_patch_subject_parse("Re: regression in 6.1", &ps));
-}
-END_TEST
 
 /* ---- replies ---- */
 
@@ -842,7 +776,7 @@ END_TEST
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mail");
-	TCase *tc = add_tcase(s, "mail", SM_TESTS(subject_forms, reply_trailers_not_quoted,
+	TCase *tc = add_tcase(s, "mail", SM_TESTS(reply_trailers_not_quoted,
 						  reply_nak_and_inline_patch,
 						  reply_trailer_identity, msgid_checks,
 						  msgid_from_commit_trailers,

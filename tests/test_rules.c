@@ -11,6 +11,7 @@
 #include "lib/json_read.h"
 #include "rules/gitlog.h"
 #include "rules/json_record.h"
+#include "rules/patch_subject.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <dirent.h>
@@ -1601,6 +1602,90 @@ START_TEST(quoted_paths)
 }
 END_TEST
 
+/* The [PATCH ...] tag grammar of the lists (rules/patch_subject.h), which
+ * classify and harvest share. */
+START_TEST(subject_forms)
+{
+	struct sm_patch_subject ps;
+
+	ck_assert(sm_patch_subject_parse("[PATCH 4.4 012/100] usb: fix it", &ps));
+	ck_assert_str_eq(ps.tree, "4.4");
+	ck_assert_uint_eq(ps.nr, 12);
+	ck_assert_uint_eq(ps.total, 100);
+	ck_assert_str_eq(ps.title, "usb: fix it");
+	ck_assert(!ps.is_cover && !ps.is_reply && !ps.autosel);
+
+	ck_assert(sm_patch_subject_parse("[PATCH v3 2/7] mm: thing", &ps));
+	ck_assert_uint_eq(ps.version, 3);
+	ck_assert_uint_eq(ps.nr, 2);
+	ck_assert_uint_eq(ps.total, 7);
+	ck_assert_str_eq(ps.tree, "");
+
+	ck_assert(sm_patch_subject_parse("[PATCH AUTOSEL 5.10 03/20] hwmon: x", &ps));
+	ck_assert(ps.autosel);
+	ck_assert_str_eq(ps.tree, "5.10");
+	ck_assert_uint_eq(ps.nr, 3);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 6.1.y] net: y", &ps));
+	ck_assert_str_eq(ps.tree, "6.1");
+	ck_assert_uint_eq(ps.total, 0);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 00/27 5.10.y] backports", &ps));
+	ck_assert(ps.is_cover);
+	ck_assert_str_eq(ps.tree, "5.10");
+	ck_assert_uint_eq(ps.total, 27);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 5.15 00/23] 5.15.160-rc1 review", &ps));
+	ck_assert(ps.is_cover);
+	ck_assert_str_eq(ps.title, "5.15.160-rc1 review");
+
+	ck_assert(sm_patch_subject_parse("[RFC PATCH net-next 0/3] rework", &ps));
+	ck_assert(ps.rfc && ps.is_cover);
+
+	ck_assert(sm_patch_subject_parse("[PATCH RESEND v2] fix", &ps));
+	ck_assert(ps.resend);
+	ck_assert_uint_eq(ps.version, 2);
+
+	ck_assert(sm_patch_subject_parse("[PATCH 4.19 v1 1/2] hwmon: Introduce", &ps));
+	ck_assert_str_eq(ps.tree, "4.19");
+	ck_assert_uint_eq(ps.version, 1);
+	ck_assert_uint_eq(ps.nr, 1);
+
+	ck_assert(sm_patch_subject_parse("Re: [PATCH 6.6 128/567] hwmon: z", &ps));
+	ck_assert(ps.is_reply);
+	ck_assert_str_eq(ps.tree, "6.6");
+
+	ck_assert(sm_patch_subject_parse("[PATCH 1 of 3] mercurial style", &ps));
+	ck_assert_uint_eq(ps.nr, 1);
+	ck_assert_uint_eq(ps.total, 3);
+
+	ck_assert(sm_patch_subject_parse("[PATCH linux dev-6.11] openbmc", &ps));
+	ck_assert_str_eq(ps.tree, "");
+
+	/* a colon after the tag; a reply twice over, an [External] between */
+	ck_assert(sm_patch_subject_parse("[Patch]: Fix ld pr11138 FAILures on mips*.", &ps));
+	ck_assert_str_eq(ps.title, "Fix ld pr11138 FAILures on mips*.");
+	ck_assert(sm_patch_subject_parse("Re: [External] Re: [PATCH linux dev-6.0 v3] pmbus: Add mp2971",
+					 &ps));
+	ck_assert(ps.is_reply);
+	ck_assert_uint_eq(ps.version, 3);
+	ck_assert_str_eq(ps.title, "pmbus: Add mp2971");
+	ck_assert_uint_eq(ps.title_at, strlen("Re: [External] Re: [PATCH linux dev-6.0 v3] "));
+	ck_assert(sm_patch_subject_parse("[PATCH-next] x: y", &ps));
+	ck_assert(sm_patch_subject_parse("[PATCH 0 of 2] Sample Mercurial patches", &ps));
+	ck_assert(ps.is_cover);
+	ck_assert(sm_patch_subject_parse("[net,v2,0/2] a series", &ps));
+	ck_assert(ps.is_cover);
+	/* the kernel test robot numbers a branch's commits, not a series */
+	ck_assert(!sm_patch_subject_parse("[groeck-staging:hwmon-next 77/79] drivers/hwmon/tps23861.c:159:19: "
+					  "sparse: sparse: cast to restricted __le16", &ps));
+
+	ck_assert(!sm_patch_subject_parse("FAILED: patch \"[PATCH] x\" failed to apply", &ps));
+	ck_assert(!sm_patch_subject_parse("[GIT PULL] hwmon fixes", &ps));
+	ck_assert(!sm_patch_subject_parse("Re: regression in 6.1", &ps));
+}
+END_TEST
+
 /* A series' cover letter is no commit: "[PATCH ... 0/N]" in any form is
  * one (and format-patch's "From <id>" of it, the series' tip, is not its
  * id); the verdict is a veto. So is a pull request ([GIT PULL]) and a reply
@@ -2353,7 +2438,7 @@ static Suite *make_suite(void)
 					      feature_not_flagged, bad_rules_file_names_line,
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit,
-					      stat_cut_path_has_no_directory, cover_letters_and_replies,
+					      stat_cut_path_has_no_directory, subject_forms, cover_letters_and_replies,
 					      mails_that_carry_no_patch, mail_headers_other_tools_write,
 					      crlf_diff_reads_as_lf,
 					      model_scores_and_explains, model_lists_no_zero_weights,

@@ -1,5 +1,5 @@
-/* subject: the [PATCH ...] tag grammar of the kernel lists. */
-#include "mail/subject.h"
+/* patch_subject: the [PATCH ...] tag grammar of the kernel lists. */
+#include "rules/patch_subject.h"
 #include "lib/util.h"
 #include <ctype.h>
 #include <stdio.h>
@@ -128,20 +128,27 @@ static void parse_group(const char *s, size_t len, struct sm_patch_subject *ps)
 	}
 }
 
-static int group_is_patch_tag(const char *s, size_t len)
+/* Does s[0..len) hold word, in any case? */
+static int group_holds(const char *s, size_t len, const char *word)
 {
-	/* "[net,v2,1/2]": a counter makes it a patch tag too. */
-	for (size_t i = 1; i + 1 < len; i++)
-		if (s[i] == '/' && isdigit((unsigned char)s[i - 1]) &&
-		    isdigit((unsigned char)s[i + 1]))
-			return 1;
-	for (size_t i = 0; i + 5 <= len; i++)
-		if (!strncasecmp(s + i, "PATCH", 5))
-			return 1;
-	for (size_t i = 0; i + 3 <= len; i++)
-		if (!strncasecmp(s + i, "RFC", 3))
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!strncasecmp(s + i, word, n))
 			return 1;
 	return 0;
+}
+
+static int group_is_patch_tag(const char *s, size_t len)
+{
+	/* "[net,v2,1/2]": a counter makes it a patch tag too, but not in
+	 * the kernel test robot's "[groeck-staging:hwmon-next 77/79]", which
+	 * numbers the commits of a branch it reports on */
+	for (size_t i = 1; i + 1 < len; i++)
+		if (s[i] == '/' && isdigit((unsigned char)s[i - 1]) &&
+		    isdigit((unsigned char)s[i + 1]) && !memchr(s, ':', len))
+			return 1;
+	return group_holds(s, len, "PATCH") || group_holds(s, len, "RFC");
 }
 
 int sm_patch_subject_parse(const char *subject, struct sm_patch_subject *ps)
@@ -157,15 +164,21 @@ int sm_patch_subject_parse(const char *subject, struct sm_patch_subject *ps)
 
 		if (!end)
 			break;
-		if (group_is_patch_tag(s + 1, end - s - 1))
+		if (group_is_patch_tag(s + 1, end - s - 1)) {
 			parse_group(s + 1, end - s - 1, ps);
-		s = skip_space(end + 1);
-		if (!ps->is_reply)
-			s = skip_reply_prefix(s, &ps->is_reply);
+			/* "[PATCH-next]", "[RFC-PATCH]": no token says PATCH */
+			ps->is_patch |= group_holds(s + 1, end - s - 1, "PATCH");
+		}
+		s = end + 1;
+		if (*s == ':')	/* "[Patch]: Fix ..." */
+			s++;
+		/* "Re: [External] Re: [PATCH] x": as many as there are */
+		s = skip_reply_prefix(s, &ps->is_reply);
 	}
 	if ((ps->rfc || ps->total) && !ps->is_patch)
 		ps->is_patch = 1;
 	ps->is_cover = ps->is_patch && ps->nr == 0 && ps->total > 0;
+	ps->title_at = subject ? (size_t)(s - subject) : 0;
 	snprintf(ps->title, sizeof(ps->title), "%s", s);
 	return ps->is_patch;
 }

@@ -1,9 +1,11 @@
-/* subject: recognising patch mails by their subject line.
+/* patch_subject: recognising patch mails by their subject line.
  *   [PATCH 4.4 012/100] x   [PATCH v3 2/7] x   [PATCH AUTOSEL 5.10 03/20] x
  *   [PATCH 6.1.y] x   [PATCH 00/27 5.10.y] x   [RFC PATCH net-next 0/3] x
- *   [PATCH RESEND] x   [PATCH 1 of 3] x   Re: [PATCH ...] x (a reply) */
-#ifndef SM_MAIL_SUBJECT_H
-#define SM_MAIL_SUBJECT_H
+ *   [PATCH RESEND] x   [PATCH 1 of 3] x   Re: [PATCH ...] x (a reply)
+ *   [Patch]: x (a colon after the tags, as some mailers write) */
+#ifndef SM_RULES_PATCH_SUBJECT_H
+#define SM_RULES_PATCH_SUBJECT_H
+#include <stddef.h>
 
 struct sm_patch_subject {
 	int is_patch;		/* a [PATCH ...] tag was found */
@@ -14,6 +16,7 @@ struct sm_patch_subject {
 	unsigned nr, total;	/* 2/7 -> 2, 7; 0, 0 when not numbered */
 	char tree[16];		/* "4.4", "6.1" (from "6.1.y"), "" when none */
 	char title[512];	/* the subject after the tags, truncated */
+	size_t title_at;	/* where the title starts in the subject, whole */
 };
 
 /* Fills ps from subject; returns ps->is_patch. */
