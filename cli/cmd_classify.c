@@ -49,6 +49,21 @@ struct classify_opts {
 	unsigned nr_bad;	/* of those, unreadable */
 };
 
+/* -1 (sm_error) when text[0..len) is binary data, as git tells it
+ * (buffer_is_binary): a NUL byte in its first 8,000 bytes. A commit, a
+ * mail or JSON has none; a verdict on random bytes is noise, and printing
+ * their "subject" garbles the terminal. */
+#define BINARY_PROBE_BYTES 8000
+static int refuse_binary(const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len < BINARY_PROBE_BYTES ? len : BINARY_PROBE_BYTES);
+
+	if (!nul)
+		return 0;
+	return sm_error("binary data (a NUL byte at offset %zu): not a commit, a mail or JSON",
+			(size_t)(nul - text));
+}
+
 /* Parses text, a commit or a mail: message n of the mbox path, or the
  * file path itself when n is 0 (for a warning). A mail whose text is
  * encoded (sm_mail_is_encoded: quoted-printable, base64, RFC 2047,
@@ -61,6 +76,8 @@ static int parse_commit_or_mail(struct sm_commit *c, const char *text, size_t le
 	char what[300];
 	int ret;
 
+	if (refuse_binary(text, len) < 0)
+		return -1;
 	if (!sm_mail_is_encoded(text, len))
 		return sm_commit_parse(c, text, len);
 	if (n)
@@ -640,9 +657,8 @@ static int classify_input(struct classify_opts *o, const char *path)
 		goto out;
 	}
 	strbuf_setlen(&buf, strip_bom_and_colour(buf.buf, buf.len));
-	if (!buf.len || !*buf.buf) {
-		sm_error("%s: %s", path, buf.len ? "a NUL byte first: not a commit or a mail" :
-			 "empty input");
+	if (!buf.len) {
+		sm_error("%s: empty input", path);
 		ret = cli_fail("classify");
 	} else if (refuse_messageless(path, buf.buf, strcspn(buf.buf, "\n")) < 0) {
 		ret = cli_fail("classify");

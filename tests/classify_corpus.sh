@@ -172,6 +172,38 @@ if [ -w /dev/full ]; then
 	echo "classify > /dev/full: exit 128, one line"
 fi
 
+# Binary data (a NUL byte in the first 8,000 bytes, as git tells it) is no
+# commit: one line naming the file and the offset, exit 1. In an mbox only
+# that message is skipped, named by its number; the others are judged.
+head -c 2000 /dev/zero | tr '\0' 'x' > "$TMP/bin.dat"
+printf '\0\001\377' >> "$TMP/bin.dat"
+for batch in "" --batch; do
+	set +e
+	"$STABLEMATE" classify $batch "$TMP/bin.dat" >"$TMP/bin.out" 2>"$TMP/bin.err"
+	rc=$?
+	set -e
+	[ $rc -eq 1 ] && [ ! -s "$TMP/bin.out" ] || fail "classify $batch of binary data: exit $rc, $(cat "$TMP/bin.out")"
+	grep -q "bin.dat.*binary data (a NUL byte at offset 2000)" "$TMP/bin.err" ||
+		fail "classify $batch of binary data: $(cat "$TMP/bin.err")"
+done
+{
+	echo "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001"
+	cat "$SM_SRCDIR/sample/commits/hwmon-ibmaem-dont-call-del.eml"; echo
+	echo "From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001"
+	cat "$TMP/bin.dat"; echo
+	echo "From 3333333333333333333333333333333333333333 Mon Sep 17 00:00:00 2001"
+	cat "$SM_SRCDIR/sample/commits/hwmon-occ-fix-response-length.eml"
+} > "$TMP/mixed.mbox"
+set +e
+"$STABLEMATE" classify --batch "$TMP/mixed.mbox" >"$TMP/mixed.out" 2>"$TMP/mixed.err"
+rc=$?
+set -e
+[ $rc -eq 1 ] && [ "$(sed -n 's/^{"id":"\([0-9]*\)".*/\1/p' "$TMP/mixed.out" | tr '\n' ' ')" = "1111111111111111111111111111111111111111 3333333333333333333333333333333333333333 " ] ||
+	fail "an mbox with a binary message: exit $rc, $(cat "$TMP/mixed.out")"
+grep -q "mixed.mbox: message 2: binary data" "$TMP/mixed.err" && grep -q "3 records, 1 unreadable" "$TMP/mixed.err" ||
+	fail "an mbox with a binary message: $(cat "$TMP/mixed.err")"
+echo "binary data: refused with its offset; in an mbox that message alone skipped"
+
 # --batch on a git format-patch mbox: each verdict carries the commit id of
 # its "From <sha> Mon Sep 17 00:00:00 2001" separator line.
 git init -q -b master "$TMP/fp"
