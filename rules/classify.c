@@ -122,9 +122,13 @@ static void classify_fixes(const struct sm_rules *r, const struct sm_commit *c,
 	for (size_t i = 0; i < c->nr_fixes; i++) {
 		const struct sm_fixes_tag *f = &c->fixes[i];
 
-		if (f->problem)
+		if (!sm_fixes_names_commit(f))
 			sm_verdict_add(v, "fixes-malformed", counted ? 0 : r->t.fixes_malformed,
 				       "malformed Fixes: %s (%s)", f->line, f->problem);
+		else if (f->problem)	/* a short id, an unquoted subject: still a fix of it */
+			sm_verdict_add(v, "fixes-tag", counted ? 0 : r->t.fixes,
+				       "Fixes: %s (\"%s\"; %s)", f->sha, f->subject ? f->subject : "",
+				       f->problem);
 		else
 			sm_verdict_add(v, "fixes-tag", counted ? 0 : r->t.fixes,
 				       "Fixes: %s (\"%s\")", f->sha, f->subject ? f->subject : "");

@@ -151,6 +151,9 @@ const char *sm_stable_kind_name(enum sm_stable_kind kind);
 /* Does the tag ask for this tree? 1 yes, 0 no, -1 unknown (unparsed). */
 int sm_stable_tag_wants(const struct sm_stable_tag *t, const struct sm_version *tree);
 int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f);
+/* Does f name the commit it fixes: an id of 7 hex digits or more (git's
+ * shortest abbreviation), whether or not the line is well formed? */
+int sm_fixes_names_commit(const struct sm_fixes_tag *f);
 void sm_fixes_tag_release(struct sm_fixes_tag *f);
 /* Finds the upstream id a stable commit names in its message; caller frees. */
 char *sm_find_upstream_ref(const char *msg, size_t len);

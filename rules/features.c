@@ -428,7 +428,11 @@ static void tag_features(struct emitter *e, const struct sm_commit *c)
 	if (ranged)
 		emits(e, "stable-tag:range", c->stable[0].line);
 	for (size_t i = 0; i < c->nr_fixes; i++) {
-		emits(e, c->fixes[i].problem ? "fixes-malformed" : "fixes-tag", c->fixes[i].line);
+		/* a short id or an unquoted subject still names the commit fixed */
+		if (sm_fixes_names_commit(&c->fixes[i]))
+			emits(e, "fixes-tag", c->fixes[i].line);
+		if (c->fixes[i].problem)
+			emits(e, "fixes-malformed", c->fixes[i].line);
 		if (i == 1)
 			emits(e, "fixes-tag:many", "more than one Fixes: tag");
 	}

@@ -86,6 +86,11 @@ int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f)
 	return 0;
 }
 
+int sm_fixes_names_commit(const struct sm_fixes_tag *f)
+{
+	return f->sha && strlen(f->sha) >= 7 && strlen(f->sha) <= 40;
+}
+
 void sm_fixes_tag_release(struct sm_fixes_tag *f)
 {
 	FREE_ALL(f->sha, f->subject, f->line, f->problem);
