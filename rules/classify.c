@@ -321,8 +321,9 @@ static void block_masks(const struct sm_rules *r, const unsigned char *t, size_t
  * ((?<!\w) in effect) and at a byte some rule can begin with: the text
  * is read 64 bytes at a time into masks of those, and only the positions
  * both allow are tried, in order, as a byte-by-byte scan would. */
-static void match_keywords(const struct sm_rules *r, const char *text, size_t len,
-			   unsigned char *seen, int in_subject, sm_keyword_fn fn, void *ctx)
+static void match_keywords(const struct sm_rules *r, const char *text, const char *written,
+			   size_t len, unsigned char *seen, int in_subject, sm_keyword_fn fn,
+			   void *ctx)
 {
 	const unsigned char *t = (const unsigned char *)text;
 	size_t next = 0;	/* no match starts before: the end of the last one */
@@ -355,7 +356,7 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 
 				if (!seen[*hit - 1]) {
 					seen[*hit - 1] = 1;
-					fn(ctx, (size_t)(*hit - 1), in_subject, text + ov[0],
+					fn(ctx, (size_t)(*hit - 1), in_subject, written + ov[0],
 					   (size_t)(ov[1] - ov[0]));
 				}
 				if (ov[1] > p)
@@ -365,6 +366,25 @@ static void match_keywords(const struct sm_rules *r, const char *text, size_t le
 	}
 }
 
+/* The body as the keyword scan reads it (per thread, reused) */
+static _Thread_local struct strbuf unwrapped_body = STRBUF_INIT;
+
+/* text[0..len) with each line break a space: wrapping a paragraph at 72
+ * columns splits one phrase in six or so ("a NULL\npointer dereference"),
+ * and the patterns' spaces are spaces. A blank line becomes two spaces,
+ * which no pattern's single space matches. */
+static const char *unwrap_lines(const char *text, size_t len)
+{
+	char *p, *end;
+
+	strbuf_reset(&unwrapped_body);
+	strbuf_add(&unwrapped_body, text, len);
+	end = unwrapped_body.buf + len;
+	for (p = unwrapped_body.buf; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+		*p = ' ';
+	return unwrapped_body.buf;
+}
+
 void sm_keywords_each(const struct sm_rules *r, const struct sm_commit *c, sm_keyword_fn fn,
 		      void *ctx)
 {
@@ -372,11 +392,21 @@ void sm_keywords_each(const struct sm_rules *r, const struct sm_commit *c, sm_ke
 
 	memset(seen, 0, r->nr_keywords);
 	if (c->subject)
-		match_keywords(r, c->subject, strlen(c->subject), seen, 1, fn, ctx);
+		match_keywords(r, c->subject, c->subject, strlen(c->subject), seen, 1, fn, ctx);
 	/* The closing trailer block (Signed-off-by, Link: URLs, names) says
 	 * nothing about the change; the people rules read it instead. */
 	if (c->body)
-		match_keywords(r, c->body, c->body_text_len, seen, 0, fn, ctx);
+		match_keywords(r, unwrap_lines(c->body, c->body_text_len), c->body,
+			       c->body_text_len, seen, 0, fn, ctx);
+}
+
+void sm_keyword_describe(char *buf, size_t size, int in_subject, const char *match, size_t len)
+{
+	int n = snprintf(buf, size, "%s \"%.*s\"", in_subject ? "subject says" : "says",
+			 (int)(len > 60 ? 60 : len), match);
+
+	for (char *p = buf; n > 0 && (p = strchr(p, '\n')) != NULL; p++)
+		*p = ' ';
 }
 
 struct keyword_reasons {
@@ -389,12 +419,12 @@ static void keyword_reason(void *ctx, size_t rule, int in_subject, const char *m
 	struct keyword_reasons *kr = ctx;
 	const struct sm_keyword_rule *k = &kr->r->keywords[rule];
 	int w = k->weight;
-	char *code = xasprintf("keyword:%s", k->id);
+	char *code = xasprintf("keyword:%s", k->id), text[96];
 
 	if (in_subject && w > 0)
 		w += w * kr->r->t.subject_bonus_pct / 100;
-	sm_verdict_add(kr->v, code, w, "%s \"%.*s\"", in_subject ? "subject says" : "says",
-		       (int)len, match);
+	sm_keyword_describe(text, sizeof(text), in_subject, match, len);
+	sm_verdict_add(kr->v, code, w, "%s", text);
 	free(code);
 }
 
@@ -567,6 +597,7 @@ void sm_classify_thread_release(void)
 	pcre2_match_data_free(keyword_md);
 	pcre2_match_data_free(author_md);
 	keyword_md = author_md = NULL;
+	strbuf_release(&unwrapped_body);
 	free(word_cache);
 	word_cache = NULL;
 	sm_features_thread_release();

@@ -537,8 +537,7 @@ static void keyword_feature(void *ctx, size_t rule, int in_subject, const char *
 
 	detail[0] = '\0';
 	if (k->e->want_detail)
-		snprintf(detail, sizeof(detail), "%s \"%.*s\"", in_subject ? "subject says" : "says",
-			 (int)(len > 60 ? 60 : len), match);
+		sm_keyword_describe(detail, sizeof(detail), in_subject, match, len);
 	emit2(k->e, "keyword:", 8, id, strlen(id), detail);
 	if (in_subject)
 		emit2(k->e, "subject-keyword:", 16, id, strlen(id), detail);

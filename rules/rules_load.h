@@ -76,11 +76,17 @@ struct sm_rules {
 };
 
 /* Calls fn once for each keyword rule matching the subject or the body
- * text (before the trailer block), at its first match. */
+ * text (before the trailer block), at its first match. A line break in
+ * the body reads as a space, so a phrase wrapped over two lines ("use
+ * after\nfree") matches; a blank line still parts words. match points
+ * into c->subject or c->body, as written (line breaks and all). */
 typedef void (*sm_keyword_fn)(void *ctx, size_t rule, int in_subject, const char *match,
 			      size_t len);
 void sm_keywords_each(const struct sm_rules *r, const struct sm_commit *c, sm_keyword_fn fn,
 		      void *ctx);
+/* How a reason quotes a keyword match: 'says "use after free"' ('subject
+ * says ...' in the subject), line breaks as spaces, cut at 60 bytes. */
+void sm_keyword_describe(char *buf, size_t size, int in_subject, const char *match, size_t len);
 /* Whom an authors.rules line matches in c ("Name <email>"), or NULL. */
 const char *sm_author_rule_who(const struct sm_author_rule *a, const struct sm_commit *c);
 /* What a matching rule says of who, for people: "author or committer Linus

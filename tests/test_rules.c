@@ -433,10 +433,19 @@ static int plain_word_byte(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* The scan by its definition: at every byte that no word byte precedes,
+ * the first rule matching there, in the text with its line breaks read as
+ * spaces (a phrase may wrap); offsets are the text's. */
 static void keywords_by_definition(const char *text, size_t len, struct kw_hits *h)
 {
 	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	const unsigned char *t = (const unsigned char *)text;
+	char *unwrapped = xmalloc(len + 1);	/* the text holds NUL bytes */
+	const unsigned char *t = (const unsigned char *)unwrapped;
+
+	memcpy(unwrapped, text, len);
+	for (size_t i = 0; i < len; i++)
+		if (unwrapped[i] == '\n')
+			unwrapped[i] = ' ';
 	unsigned char seen[SM_MAX_KEYWORD_RULES] = { 0 };
 	size_t next = 0;
 
@@ -458,6 +467,7 @@ static void keywords_by_definition(const char *text, size_t len, struct kw_hits 
 		}
 	}
 	pcre2_match_data_free(md);
+	free(unwrapped);
 }
 
 START_TEST(keyword_scan_is_its_definition)
