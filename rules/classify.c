@@ -391,8 +391,16 @@ void sm_keywords_each(const struct sm_rules *r, const struct sm_commit *c, sm_ke
 	unsigned char seen[SM_MAX_KEYWORD_RULES];
 
 	memset(seen, 0, r->nr_keywords);
-	if (c->subject)
-		match_keywords(r, c->subject, c->subject, strlen(c->subject), seen, 1, fn, ctx);
+	/* The subject's words, not its subsystem: "locking/lockdep:" says
+	 * nothing of a deadlock, "x86/crash:" of a crash (the prefix is a
+	 * feature of its own) */
+	if (c->subject) {
+		size_t at;
+
+		sm_subject_prefix(c->subject, &at);
+		match_keywords(r, c->subject + at, c->subject + at, strlen(c->subject + at), seen, 1,
+			       fn, ctx);
+	}
 	/* The closing trailer block (Signed-off-by, Link: URLs, names) says
 	 * nothing about the change; the people rules read it instead. */
 	if (c->body)

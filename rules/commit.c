@@ -519,6 +519,39 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 	return 0;
 }
 
+size_t sm_subject_prefix(const char *s, size_t *words_at)
+{
+	size_t end = 0, p = 0, len = strlen(s);
+
+	for (;;) {
+		size_t q = p;
+
+		if (q < len && s[q] == '(' && end) {
+			while (q < len && s[q] != ')')
+				q++;
+			if (q >= len)
+				break;
+			end = ++q;
+			while (q < len && s[q] == ' ')
+				q++;
+			p = q;
+			continue;
+		}
+		while (q < len && s[q] != ' ' && s[q] != ':')
+			q++;
+		if (q < len && s[q] == ':' && q > p && (q + 1 == len || s[q + 1] == ' ')) {
+			end = q;
+			p = q + 1;
+			while (p < len && s[p] == ' ')
+				p++;
+			continue;
+		}
+		break;
+	}
+	*words_at = end ? p : 0;
+	return end;
+}
+
 void sm_commit_release(struct sm_commit *c)
 {
 	for (size_t i = 0; i < c->nr_trailers; i++) {

@@ -125,6 +125,10 @@ void sm_commit_add_file(struct sm_commit *c, const char *path, size_t len, unsig
 const char *sm_find_stat_block(const char *text, const char *end);
 /* Adds the files of a numstat/--stat block (up to a blank line or a diff). */
 void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len);
+/* The length of the subsystem prefix of a subject ("x86/mm: Fix ..." ->
+ * "x86/mm", "hwmon: (pmbus) Fix" -> "hwmon: (pmbus)"; 0 when none), and in
+ * *words_at where its words start (past ": "; 0 when none). */
+size_t sm_subject_prefix(const char *subject, size_t *words_at);
 void sm_commit_release(struct sm_commit *c);
 /* c's tags as members of the JSON object open in w: stable_tags[] (line,
  * address, kind, from, to, noautosel, prereq, prereq_subject, condition,

@@ -255,44 +255,10 @@ static void body_features(struct emitter *e, const struct sm_commit *c)
 		emits(e, "body:log", "the message quotes a kernel log");
 }
 
-/* "x86/mm: Fix ..." -> "x86/mm"; "hwmon: (pmbus) Fix" -> "hwmon: (pmbus)". */
-static size_t subject_prefix(const char *s, size_t *words_at)
-{
-	size_t end = 0, p = 0, len = strlen(s);
-
-	for (;;) {
-		size_t q = p;
-
-		if (q < len && s[q] == '(' && end) {
-			while (q < len && s[q] != ')')
-				q++;
-			if (q >= len)
-				break;
-			end = ++q;
-			while (q < len && s[q] == ' ')
-				q++;
-			p = q;
-			continue;
-		}
-		while (q < len && s[q] != ' ' && s[q] != ':')
-			q++;
-		if (q < len && s[q] == ':' && q > p && (q + 1 == len || s[q + 1] == ' ')) {
-			end = q;
-			p = q + 1;
-			while (p < len && s[p] == ' ')
-				p++;
-			continue;
-		}
-		break;
-	}
-	*words_at = end ? p : 0;
-	return end;
-}
-
 static void subject_features(struct emitter *e, const struct sm_commit *c)
 {
 	const char *s = c->subject ? c->subject : "";
-	size_t at, n = subject_prefix(s, &at);
+	size_t at, n = sm_subject_prefix(s, &at);
 
 	if (n) {
 		char pre[64];

@@ -516,6 +516,45 @@ START_TEST(keyword_scan_is_its_definition)
 }
 END_TEST
 
+/* Subject keywords are read in the subject's words, not in its subsystem
+ * prefix (a feature of its own): "locking/lockdep:" says nothing of a
+ * deadlock (539 and 105 tip commits matched there, 11% and 19% stable),
+ * "x86/crash:" nothing of a crash. */
+static void note_subject_rule(void *ctx, size_t rule, int in_subject, const char *match, size_t len)
+{
+	struct strbuf *sb = ctx;
+
+	(void)match, (void)len;
+	if (in_subject)
+		strbuf_addf(sb, "%s ", rules->keywords[rule].id);
+}
+
+START_TEST(subject_keywords_skip_the_subsystem)
+{
+	static const struct {
+		const char *subject, *want;
+	} cases[] = {
+		{ "locking/lockdep: Remove unused @nested argument from lock_release()", "" },
+		{ "x86/crash: Use resource_size()", "" },
+		{ "MAINTAINERS: Update entry for BCM5301X ARM", "" },
+		{ "x86/mm: Fix a crash in ioremap", "fix crash " },
+		{ "hwmon: (lockdep) Fix a deadlock in probe", "fix deadlock " },
+		{ "Fix a lockdep splat", "fix deadlock oops " },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf got = STRBUF_INIT;
+		struct sm_commit c = { 0 };
+
+		c.subject = (char *)cases[i].subject;
+		sm_keywords_each(rules, &c, note_subject_rule, &got);
+		ck_assert_msg(!strcmp(got.buf, cases[i].want), "%s: \"%s\", want \"%s\"", cases[i].subject,
+			      got.buf, cases[i].want);
+		strbuf_release(&got);
+	}
+}
+END_TEST
+
 START_TEST(tree_out_of_range_rejects)
 {
 	struct sm_verdict v;
@@ -2489,6 +2528,7 @@ static Suite *make_suite(void)
 					 diff_facts));
 	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
 					      word_boundaries, keyword_scan_is_its_definition,
+					      subject_keywords_skip_the_subsystem,
 					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
