@@ -555,6 +555,33 @@ START_TEST(subject_keywords_skip_the_subsystem)
 }
 END_TEST
 
+/* A memory leak leaks memory, an information leak its contents: "memory
+ * leak" was info-leak (39 of that rule's 50 tip matches). */
+START_TEST(memory_leak_is_no_info_leak)
+{
+	static const struct {
+		const char *subject, *want;
+	} cases[] = {
+		{ "perf/x86/amd/uncore: Fix memory leak for events array", "fix memory-leak " },
+		{ "x86/ioperm: Prevent a memory leak when fork fails", "avoid memory-leak incorrect " },
+		{ "net: Fix a kernel pointer leak in foo_dump", "fix info-leak " },
+		{ "ALSA: timer: Fix a leak of uninitialized memory to user space", "fix info-leak " },
+		{ "x86/mm: Fix an infoleak in the vsyscall page", "fix info-leak " },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf got = STRBUF_INIT;
+		struct sm_commit c = { 0 };
+
+		c.subject = (char *)cases[i].subject;
+		sm_keywords_each(rules, &c, note_subject_rule, &got);
+		ck_assert_msg(!strcmp(got.buf, cases[i].want), "%s: \"%s\", want \"%s\"", cases[i].subject,
+			      got.buf, cases[i].want);
+		strbuf_release(&got);
+	}
+}
+END_TEST
+
 START_TEST(tree_out_of_range_rejects)
 {
 	struct sm_verdict v;
@@ -2528,7 +2555,7 @@ static Suite *make_suite(void)
 					 diff_facts));
 	t = add_tcase(s, "classify", SM_TESTS(seed_is_candidate, classify_shared_is_classify,
 					      word_boundaries, keyword_scan_is_its_definition,
-					      subject_keywords_skip_the_subsystem,
+					      subject_keywords_skip_the_subsystem, memory_leak_is_no_info_leak,
 					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
