@@ -539,7 +539,7 @@ START_TEST(subject_keywords_skip_the_subsystem)
 		{ "MAINTAINERS: Update entry for BCM5301X ARM", "" },
 		{ "x86/mm: Fix a crash in ioremap", "fix crash " },
 		{ "hwmon: (lockdep) Fix a deadlock in probe", "fix deadlock " },
-		{ "Fix a lockdep splat", "fix deadlock oops " },
+		{ "Fix a lockdep splat", "fix deadlock " },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {

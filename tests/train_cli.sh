@@ -291,7 +291,11 @@ rc=0
 [ "$rc" = 1 ] || fail "classify --batch with unreadable records exited $rc, not 1"
 [ "$(sed 's/^{"id":"\([^"]*\)".*/\1/' "$TMP/badfiles.out" | tr '\n' ' ')" = "1 last " ] ||
 	fail "bad files records: $(cat "$TMP/badfiles.out")"
-grep '"id":"1"' "$TMP/badfiles.out" | grep -q '"diff:files:1"' || fail "null counts: $(cat "$TMP/badfiles.out")"
+# (the verdict line lists only the strongest reasons; the record's own JSON has the diff)
+head -1 "$TMP/badfiles.jsonl" > "$TMP/nullcounts.jsonl"
+"$STABLEMATE" classify --json "$TMP/nullcounts.jsonl" |
+	grep -qF '"diff":{"from":"numstat","added":0,"removed":0,"files":[{"file":"fw.bin","added":0,"removed":0}]}' ||
+	fail "null counts: $("$STABLEMATE" classify --json "$TMP/nullcounts.jsonl")"
 for want in 'badfiles.jsonl:2: files\[0\]: "added" is -3, not a count of lines (skipped)' \
 	    'badfiles.jsonl:3: files\[0\]: "added" is 99999999999999999999, not a count' \
 	    'badfiles.jsonl:4: files\[1\]: "added" is 1.5, not a count' \
