@@ -198,40 +198,20 @@ int sm_commit_parse_message(struct sm_commit *c, const char *msg, size_t len)
 	return 0;
 }
 
-/* Does the bracket tag s[0..n) hold one of tags, in any case? */
-static int tag_names(const char *s, size_t n, const char *const *tags, size_t nr_tags)
-{
-	for (size_t t = 0; t < nr_tags; t++)
-		for (size_t i = 0, k = strlen(tags[t]); i + k <= n; i++)
-			if (!strncasecmp(s + i, tags[t], k))
-				return 1;
-	return 0;
-}
-
 /* The title of a mail's subject, its tags and "Re:" dropped
  * (sm_patch_subject_parse), and what they say noted in c: a cover letter
- * (numbered 0 of N), a reply, a patch's tag ("PATCH", "RFC", a counter),
- * a pull request's ("GIT PULL", "PULL REQUEST", which are no patch tags). */
+ * (numbered 0 of N), a reply, a patch's tag ("PATCH", "RFC", a counter), a
+ * pull request's ("GIT PULL", "PULL REQUEST"). */
 static char *strip_subject_prefixes(const char *s, struct sm_commit *c)
 {
-	static const char *const pull_tags[] = { "GIT PULL", "PULL REQUEST" };
 	struct sm_patch_subject ps;
-	const char *end;
 
 	sm_patch_subject_parse(s, &ps);
 	c->is_cover_letter = ps.is_cover;
 	c->is_reply = ps.is_reply;
 	c->has_patch_tag = ps.is_patch;
-	c->is_pull_request = 0;
-	end = s + ps.title_at;
-	for (const char *p = s, *close; p < end; p++) {
-		if (*p != '[' || !(close = memchr(p, ']', (size_t)(end - p))))
-			continue;
-		c->is_pull_request |= tag_names(p + 1, (size_t)(close - p - 1), pull_tags,
-						ARRAY_SIZE(pull_tags));
-		p = close;
-	}
-	return xstrdup(end);
+	c->is_pull_request = ps.is_pull;
+	return xstrdup(s + ps.title_at);
 }
 
 static char *header_value(const char *p, size_t len, size_t keylen)
@@ -439,9 +419,10 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			c->is_merge = 1;
 		} else if (istarts_with(hdr.buf, "In-Reply-To:")) {
 			in_reply_to = 1;
-		} else if (!headers && !mail_block && !istarts_with(hdr.buf, "Date:") && !istarts_with(hdr.buf, "To:") &&
+		} else if (!headers && !mail_block && !istarts_with(hdr.buf, "Date:") &&
+			   !istarts_with(hdr.buf, "To:") &&
 			   !istarts_with(hdr.buf, "Cc:") && !istarts_with(hdr.buf, "Message-ID:") &&
-			   !istarts_with(hdr.buf, "In-Reply-To:") && !istarts_with(hdr.buf, "References:") &&
+			   !istarts_with(hdr.buf, "References:") &&
 			   !istarts_with(hdr.buf, "MIME-Version:") && !istarts_with(hdr.buf, "Content-") &&
 			   !istarts_with(hdr.buf, "Repository:") && !istarts_with(hdr.buf, "Return-Path:") &&
 			   !istarts_with(hdr.buf, "Received:") && !istarts_with(hdr.buf, "X-")) {

@@ -169,6 +169,8 @@ int sm_patch_subject_parse(const char *subject, struct sm_patch_subject *ps)
 			/* "[PATCH-next]", "[RFC-PATCH]": no token says PATCH */
 			ps->is_patch |= group_holds(s + 1, end - s - 1, "PATCH");
 		}
+		ps->is_pull |= group_holds(s + 1, end - s - 1, "GIT PULL") ||
+			       group_holds(s + 1, end - s - 1, "PULL REQUEST");
 		s = end + 1;
 		if (*s == ':')	/* "[Patch]: Fix ..." */
 			s++;

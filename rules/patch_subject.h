@@ -11,6 +11,7 @@ struct sm_patch_subject {
 	int is_patch;		/* a [PATCH ...] tag was found */
 	int is_reply;		/* "Re:" (or "Aw:", "Fwd:") in front */
 	int is_cover;		/* number 0 of N */
+	int is_pull;		/* a pull request's tag: [GIT PULL], [PULL REQUEST] */
 	int rfc, resend, autosel;
 	unsigned version;	/* v3 -> 3; 1 when not given */
 	unsigned nr, total;	/* 2/7 -> 2, 7; 0, 0 when not numbered */
