@@ -543,7 +543,8 @@ static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
 #define REPLY "a reply with no diff of its own, not a patch"
 #define PULL_REQUEST "a pull request ([GIT PULL]): each commit it names is judged on its own"
 
-#define NOT_A_PATCH "a mail with no diff, no [PATCH] tag and no Signed-off-by: a report or a conversation, not a change"
+#define NOT_A_PATCH \
+	"a mail with no diff, no [PATCH] tag and no Signed-off-by: a report or a conversation, not a change"
 
 /* "CVE-2024-26581: netfilter: ...": the kernel CVE team's announcement,
  * which describes a fix (as its JSON record does) without carrying it. */

@@ -1753,8 +1753,8 @@ START_TEST(subject_forms)
 	ck_assert(sm_patch_subject_parse("[net,v2,0/2] a series", &ps));
 	ck_assert(ps.is_cover);
 	/* the kernel test robot numbers a branch's commits, not a series */
-	ck_assert(!sm_patch_subject_parse("[groeck-staging:hwmon-next 77/79] drivers/hwmon/tps23861.c:159:19: "
-					  "sparse: sparse: cast to restricted __le16", &ps));
+	ck_assert(!sm_patch_subject_parse("[groeck-staging:hwmon-next 77/79] drivers/hwmon/tps23861.c: "
+					  "sparse: cast to restricted __le16", &ps));
 
 	ck_assert(!sm_patch_subject_parse("FAILED: patch \"[PATCH] x\" failed to apply", &ps));
 	ck_assert(!sm_patch_subject_parse("[GIT PULL] hwmon fixes", &ps));
