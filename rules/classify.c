@@ -427,11 +427,12 @@ static void keyword_reason(void *ctx, size_t rule, int in_subject, const char *m
 	struct keyword_reasons *kr = ctx;
 	const struct sm_keyword_rule *k = &kr->r->keywords[rule];
 	int w = k->weight;
-	char *code = xasprintf("keyword:%s", k->id), text[96];
+	char *code = xasprintf("keyword:%s", k->id), text[96] = "";
 
 	if (in_subject && w > 0)
 		w += w * kr->r->t.subject_bonus_pct / 100;
-	sm_keyword_describe(text, sizeof(text), in_subject, match, len);
+	if (!kr->v->codes_only)	/* the batch line prints codes only */
+		sm_keyword_describe(text, sizeof(text), in_subject, match, len);
 	sm_verdict_add(kr->v, code, w, "%s", text);
 	free(code);
 }
