@@ -1,4 +1,4 @@
-/* test_mail: gmime parsing, patch subjects, reply trailers, threading,
+/* test_mail: gmime parsing, reply trailers, threading,
  * and the b4 comparison (issue 7.3) on the real corpus in ../shared/. */
 #include "mail/message.h"
 #include "rules/patch_subject.h"
