@@ -1,5 +1,6 @@
 /* state: the sent ledger and the outgoing queue (see state.h for the layout). */
 #include "bot/state.h"
+#include "lib/fnv.h"
 #include "lib/fileio.h"
 #include "lib/util.h"
 #include <dirent.h>
@@ -11,11 +12,11 @@
 
 static unsigned long hash_str(const char *s)
 {
-	unsigned long h = 1469598103934665603UL;
+	uint64_t h = SM_FNV_BASIS;
 
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211UL;
-	return h;
+		h = sm_fnv_byte(h, (unsigned char)*s);
+	return (unsigned long)h;
 }
 
 static void set_insert_nodup(struct sm_bot_state *st, char *key);

@@ -7,6 +7,7 @@
 #include "rules/device_ids.h"
 #include "rules/recomment.h"
 #include "rules/line.h"
+#include "lib/fnv.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <stdlib.h>
@@ -99,14 +100,11 @@ static int is_comment(enum file_kind kind, const char *s, size_t len, int *in_bl
 /* Whitespace-insensitive hash of a line (FNV-1a over non-space bytes). */
 static unsigned long long squeeze_hash(const char *s, size_t len)
 {
-	unsigned long long h = 1469598103934665603ULL;
+	unsigned long long h = SM_FNV_BASIS;
 
-	for (size_t i = 0; i < len; i++) {
-		if (isspace((unsigned char)s[i]))
-			continue;
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
+	for (size_t i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			h = sm_fnv_byte(h, (unsigned char)s[i]);
 	return h;
 }
 

@@ -7,6 +7,7 @@
 #include "rules/features.h"
 #include "rules/device_ids.h"
 #include "rules/rules_load.h"
+#include "lib/fnv.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <ctype.h>
@@ -19,21 +20,16 @@
 #define MAX_BODY_WORDS 300
 #define SEEN_SLOTS 4096
 
-#define FNV_BASIS 1469598103934665603ULL
-#define FNV_PRIME 1099511628211ULL
-
 static inline uint64_t fnv_add(uint64_t h, const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= FNV_PRIME;
-	}
+	for (size_t i = 0; i < len; i++)
+		h = sm_fnv_byte(h, (unsigned char)s[i]);
 	return h;
 }
 
 uint64_t sm_feature_hash(const char *name, size_t len)
 {
-	return fnv_add(FNV_BASIS, name, len);
+	return fnv_add(SM_FNV_BASIS, name, len);
 }
 
 struct emitter {
@@ -182,9 +178,9 @@ static unsigned words(struct emitter *e, char ns, const char *text, size_t len, 
 			any |= k;
 			ch = (unsigned char)(ch | ((k & C_ALPHA) << 4));
 			cur[i] = (char)ch;
-			h1 = (h1 ^ ch) * FNV_PRIME;
-			h2 = (h2 ^ ch) * FNV_PRIME;
-			h3 = (h3 ^ ch) * FNV_PRIME;
+			h1 = sm_fnv_byte(h1, ch);
+			h2 = sm_fnv_byte(h2, ch);
+			h3 = sm_fnv_byte(h3, ch);
 		}
 		if ((all & C_DIGIT) || (n >= 7 && (all & C_HEX) && (any & C_DIGIT))) {
 			/* numbers, commit ids */
@@ -202,7 +198,7 @@ static unsigned words(struct emitter *e, char ns, const char *text, size_t len, 
 		}
 		memcpy(two + 3, cur, MAX_TOKEN);
 		two[3 + n] = ' ';
-		h_prev = (h3 ^ ' ') * FNV_PRIME;
+		h_prev = sm_fnv_byte(h3, ' ');
 		prev_len = n;
 		broken = 0;
 	}

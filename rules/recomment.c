@@ -1,18 +1,16 @@
 /* recomment: lines whose comment changed and whose code did not (see
  * recomment.h). */
 #include "rules/recomment.h"
+#include "lib/fnv.h"
 #include <ctype.h>
 #include <string.h>
-
-#define FNV_BASIS 1469598103934665603ULL
-#define FNV_PRIME 1099511628211ULL
 
 /* FNV-1a of the line's code, white space, block comments within the line
  * and a "//" comment to its end left out, strings and character constants
  * kept whole (a comment opener in a string is no comment). */
 static unsigned long long code_hash(const char *s, size_t len)
 {
-	unsigned long long c = FNV_BASIS;
+	unsigned long long c = SM_FNV_BASIS;
 	int comment = 0;
 	char quote = 0;
 
@@ -36,14 +34,14 @@ static unsigned long long code_hash(const char *s, size_t len)
 			continue;
 		}
 		if (quote && ch == '\\' && i + 1 < len) {
-			c = (c ^ ch) * FNV_PRIME;
+			c = sm_fnv_byte(c, ch);
 			ch = (unsigned char)s[++i];
 		} else if (quote && ch == (unsigned char)quote) {
 			quote = 0;
 		} else if (!quote && (ch == '"' || ch == '\'')) {
 			quote = (char)ch;
 		}
-		c = (c ^ ch) * FNV_PRIME;
+		c = sm_fnv_byte(c, ch);
 	}
 	return c;
 }

@@ -1,14 +1,15 @@
 #include "trees/strmap.h"
+#include "lib/fnv.h"
 #include "lib/util.h"
 #include <string.h>
 
 static size_t hash_str(const char *s)
 {
-	size_t h = 1469598103934665603ULL;
+	uint64_t h = SM_FNV_BASIS;
 
 	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
+		h = sm_fnv_byte(h, (unsigned char)*s++);
+	return (size_t)h;
 }
 
 static void grow(struct strmap *m)
