@@ -175,6 +175,13 @@ int istarts_with(const char *s, const char *prefix)
 	return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
+int istarts_with_n(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n >= k && !strncasecmp(s, prefix, k);
+}
+
 int skip_prefix(const char *s, const char *prefix, const char **out)
 {
 	size_t n = strlen(prefix);

@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <glib.h>
 #include <string.h>
-#include <strings.h>
 
 int sm_msgid_is_key(const char *id)
 {
@@ -92,14 +91,6 @@ static char *decoded_id(const char *s, size_t n)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* s[0..n) starts with key (any case)? */
-static int has_key(const char *s, size_t n, const char *key)
-{
-	size_t k = strlen(key);
-
-	return n >= k && !strncasecmp(s, key, k);
-}
-
 char *sm_msgid_from_trailer(const char *line, size_t len)
 {
 	/* the hosts, and how many path segments come before the id */
@@ -113,25 +104,25 @@ char *sm_msgid_from_trailer(const char *line, size_t len)
 	};
 	const char *p = line, *end = line + len, *id;
 
-	if (has_key(p, len, "Message-Id:")) {
+	if (istarts_with_n(p, len, "Message-Id:")) {
 		for (p += 11; p < end && isspace((unsigned char)*p); p++)
 			;
 		while (end > p && isspace((unsigned char)end[-1]))
 			end--;
 		return decoded_id(p, (size_t)(end - p));
 	}
-	if (!has_key(p, len, "Link:"))
+	if (!istarts_with_n(p, len, "Link:"))
 		return NULL;
 	for (p += 5; p < end && isspace((unsigned char)*p); p++)
 		;
-	if (has_key(p, (size_t)(end - p), "https://"))
+	if (istarts_with_n(p, (size_t)(end - p), "https://"))
 		p += 8;
-	else if (has_key(p, (size_t)(end - p), "http://"))
+	else if (istarts_with_n(p, (size_t)(end - p), "http://"))
 		p += 7;
 	else
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(hosts); i++) {
-		if (!has_key(p, (size_t)(end - p), hosts[i].host))
+		if (!istarts_with_n(p, (size_t)(end - p), hosts[i].host))
 			continue;
 		id = p + strlen(hosts[i].host);
 		for (int s = 0; s < hosts[i].skip; s++) {

@@ -15,11 +15,9 @@ static int is_mbox_from_line(const char *p, size_t n)
 /* Does the header value v (n bytes) begin, after blanks, with word? */
 static int value_starts(const char *v, size_t n, const char *word)
 {
-	size_t w = strlen(word);
-
 	while (n && (*v == ' ' || *v == '\t'))
 		v++, n--;
-	return n >= w && !strncasecmp(v, word, w);
+	return istarts_with_n(v, n, word);
 }
 
 static int has_encoded_word(const char *v, size_t n)
