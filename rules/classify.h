@@ -91,6 +91,10 @@ const char *sm_verdict_name(enum sm_verdict_kind k);
 int sm_verdict_has(const struct sm_verdict *v, const char *code_prefix);
 /* {"verdict":..,"score":..,"manual_only":..,"reasons":[{code,weight,text}]} */
 void sm_verdict_json(const struct sm_verdict *v, struct json_writer *w, const char *key);
+/* The model's reasons that are the score's bookkeeping, not facts of the
+ * commit: where every commit starts, and the features too light to list. */
+#define SM_REASON_MODEL_BIAS "model:bias"
+#define SM_REASON_MODEL_OTHERS "model:other-features"
 /* "candidate (score 153): fixes-tag, keyword:fix, ..." (the model's bias
  * and other-features, on every line alike, left out). */
 void sm_verdict_summary(const struct sm_verdict *v, struct strbuf *out);

@@ -396,7 +396,8 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 		sm_features_extract(r, c, explain_feature, x);
 	total = (int)lround(SM_MODEL_SCALE * (m->bias + x->sum));
 	bias = (int)lround(SM_MODEL_SCALE * m->bias);
-	sm_verdict_add(v, "model:bias", bias, "where every commit starts (the training data's base rate)");
+	sm_verdict_add(v, SM_REASON_MODEL_BIAS, bias,
+		       "where every commit starts (the training data's base rate)");
 	for (int k = 1; k < SM_NR_PARTS; k++) {
 		int w = (int)lround(SM_MODEL_SCALE * m->missing[k]);
 		char code[32];
@@ -423,7 +424,7 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 		x->others -= (unsigned)n;
 	}
 	if (x->others)
-		sm_verdict_add(v, "model:other-features", total - bias - listed,
+		sm_verdict_add(v, SM_REASON_MODEL_OTHERS, total - bias - listed,
 			       "%u more feature%s, each weighing less", x->others,
 			       x->others == 1 ? "" : "s");
 }

@@ -210,7 +210,7 @@ void sm_verdict_summary(const struct sm_verdict *v, struct strbuf *out)
 		const char *code = v->reasons[i].code;
 
 		/* the score's bookkeeping, on every line alike: the facts only */
-		if (!strcmp(code, "model:bias") || !strcmp(code, "model:other-features"))
+		if (!strcmp(code, SM_REASON_MODEL_BIAS) || !strcmp(code, SM_REASON_MODEL_OTHERS))
 			continue;
 		strbuf_addf(out, "%s%s", listed++ ? ", " : ": ", code);
 	}
