@@ -49,19 +49,15 @@ struct classify_opts {
 	unsigned nr_bad;	/* of those, unreadable */
 };
 
-/* -1 (sm_error) when text[0..len) is binary data, as git tells it
- * (buffer_is_binary): a NUL byte in its first 8,000 bytes. A commit, a
- * mail or JSON has none; a verdict on random bytes is noise, and printing
- * their "subject" garbles the terminal. */
-#define BINARY_PROBE_BYTES 8000
+/* -1 (sm_error) when text[0..len) is binary data: a verdict on random
+ * bytes is noise, and printing their "subject" garbles the terminal. */
 static int refuse_binary(const char *text, size_t len)
 {
-	const char *nul = memchr(text, '\0', len < BINARY_PROBE_BYTES ? len : BINARY_PROBE_BYTES);
+	long nul = binary_nul_offset(text, len);
 
-	if (!nul)
+	if (nul < 0)
 		return 0;
-	return sm_error("binary data (a NUL byte at offset %zu): not a commit, a mail or JSON",
-			(size_t)(nul - text));
+	return sm_error("binary data (a NUL byte at offset %ld): not a commit, a mail or JSON", nul);
 }
 
 /* Parses text, a commit or a mail: message n of the mbox path, or the

@@ -139,14 +139,20 @@ static int label_of(const struct labels *labels, const char *id, const char *tsv
 	return found != 0;
 }
 
-/* -1 on an error in the labels */
+/* Message n of mbox, labelled from tsv. -1 on an error in the labels or
+ * binary data: a model fitted around random bytes is not the one asked
+ * for, so nothing is written. */
 static int add_message(struct train_cli *t, const struct labels *labels, const char *tsv,
-		       const char *msg, size_t len)
+		       const char *mbox, unsigned n, const char *msg, size_t len)
 {
 	struct sm_commit c;
 	size_t label = 0;
+	long nul = binary_nul_offset(msg, len);
 	int rc = 0;
 
+	if (nul >= 0)
+		return sm_error("%s: message %u: binary data (a NUL byte at offset %ld): not a commit "
+				"or a mail", mbox, n, nul);
 	if (sm_commit_parse(&c, msg, len)) {
 		t->skipped++;
 		return 0;
@@ -166,15 +172,15 @@ static int add_message(struct train_cli *t, const struct labels *labels, const c
 struct log_input {
 	struct train_cli *t;
 	const struct labels *labels;
-	const char *tsv;
+	const char *tsv, *mbox;
 };
 
 static int add_log_commit(const char *text, size_t len, unsigned n, int too_big, void *data)
 {
 	struct log_input *in = data;
 
-	(void)n, (void)too_big;	/* the whole text is in memory: nothing is too big */
-	return add_message(in->t, in->labels, in->tsv, text, len);
+	(void)too_big;	/* the whole text is in memory: nothing is too big */
+	return add_message(in->t, in->labels, in->tsv, in->mbox, n, text, len);
 }
 
 static const char *base_name(const char *path)
@@ -189,6 +195,7 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	struct strbuf buf = STRBUF_INIT, lbuf = STRBUF_INIT;
 	struct labels labels = { STRMAP_INIT, 0 };
 	const char *text, *p, *end, *start = NULL;
+	unsigned n = 0;
 	int ret = 0;
 
 	if (read_labels(tsv, &lbuf, &labels) || read_file(mbox, &buf)) {
@@ -199,9 +206,10 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	text = buf.buf;
 	if (sm_gitlog_is_header(text, strcspn(text, "\n"))) {
 		/* `git log` output (with -p, --stat or --numstat): as classify reads it */
-		struct log_input in = { t, &labels, tsv };
+		struct log_input in = { t, &labels, tsv, mbox };
 
-		if (sm_gitlog_split(text, strlen(text), SIZE_MAX, add_log_commit, &in) < 0) {
+		if (sm_gitlog_split(text, buf.len - (size_t)(text - buf.buf), SIZE_MAX, add_log_commit,
+				    &in) < 0) {
 			ret = -1;
 			goto out;
 		}
@@ -214,7 +222,7 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 		const char *next = nl ? nl + 1 : end;
 
 		if ((size_t)(end - p) > 5 && !memcmp(p, "From ", 5) && (p == text || p[-1] == '\n')) {
-			if (start && add_message(t, &labels, tsv, start, (size_t)(p - start))) {
+			if (start && add_message(t, &labels, tsv, mbox, ++n, start, (size_t)(p - start))) {
 				ret = -1;
 				goto out;
 			}
@@ -222,7 +230,7 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 		}
 		p = next;
 	}
-	if (start && add_message(t, &labels, tsv, start, (size_t)(end - start))) {
+	if (start && add_message(t, &labels, tsv, mbox, ++n, start, (size_t)(end - start))) {
 		ret = -1;
 		goto out;
 	}

@@ -226,6 +226,15 @@ size_t utf8_bom_len(const char *s, size_t len)
 	return len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
 }
 
+#define BINARY_PROBE_BYTES 8000
+
+long binary_nul_offset(const char *s, size_t len)
+{
+	const char *nul = memchr(s, '\0', len < BINARY_PROBE_BYTES ? len : BINARY_PROBE_BYTES);
+
+	return nul ? (long)(nul - s) : -1;
+}
+
 int starts_ansi_escape(const char *s, size_t len)
 {
 	return len >= 2 && s[0] == '\033' && s[1] == '[';

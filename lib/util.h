@@ -78,6 +78,10 @@ int is_lower_hex(const char *s, size_t len);
 /* 3 when s[0..len) starts with a UTF-8 byte-order mark (some editors write
  * one at the start of a file; it is no text), else 0. */
 size_t utf8_bom_len(const char *s, size_t len);
+/* Binary data as git tells it (buffer_is_binary): the offset of a NUL byte
+ * in the first 8,000 bytes of s[0..len), else -1. A commit, a mail or JSON
+ * has none. */
+long binary_nul_offset(const char *s, size_t len);
 /* Does s[0..len) start with a terminal escape sequence (ESC '[')? As
  * `git log` writes under color.ui=always. */
 int starts_ansi_escape(const char *s, size_t len);

@@ -349,8 +349,9 @@ static int stat_line(const char *s, size_t n, unsigned *a, unsigned *r, const ch
 	return 1;
 }
 
-/* " 3 files changed, 9 insertions(+), 23 deletions(-)" */
-static int summary_line(const char *s, size_t n, unsigned *a, unsigned *r)
+/* " 3 files changed, 9 insertions(+), 23 deletions(-)": the files in
+ * *files, the lines in *a and *r */
+static int summary_line(const char *s, size_t n, unsigned *files, unsigned *a, unsigned *r)
 {
 	char buf[160];
 	const char *p;
@@ -366,6 +367,7 @@ static int summary_line(const char *s, size_t n, unsigned *a, unsigned *r)
 		return 0;
 	if (!strstr(buf, " file changed") && !strstr(buf, " files changed"))
 		return 0;
+	*files = count_at(buf + i);
 	*a = *r = 0;
 	if ((p = strstr(buf, " insertion")))
 		while (p > buf && isdigit((unsigned char)p[-1]))
@@ -467,12 +469,13 @@ const char *sm_find_stat_block(const char *text, const char *end)
 	struct line l;
 
 	for (const char *pos = text; next_line(&pos, end, &l); ) {
-		unsigned a, r;
+		unsigned f, a, r;
 		const char *path;
 		size_t pl;
 
 		if (numstat_line(l.p, l.len, &a, &r, &path, &pl) ||
-		    stat_line(l.p, l.len, &a, &r, &path, &pl) || summary_line(l.p, l.len, &a, &r))
+		    stat_line(l.p, l.len, &a, &r, &path, &pl) ||
+		    summary_line(l.p, l.len, &f, &a, &r))
 			return l.p;
 	}
 	return NULL;
@@ -482,20 +485,20 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
 {
 	const char *pos = text, *end = text + len;
 	int have_summary = 0;
-	unsigned sa = 0, sr = 0;
+	unsigned sf = 0, sa = 0, sr = 0;
 	struct line l;
 
 	while (next_line(&pos, end, &l)) {
 		const char *p = l.p, *path;
 		size_t n = l.len, pl;
-		unsigned a, r;
+		unsigned f, a, r;
 
 		if (n >= 11 && !memcmp(p, "diff --git ", 11))
 			break;
 		if (numstat_line(p, n, &a, &r, &path, &pl) || stat_line(p, n, &a, &r, &path, &pl))
 			add_stat_path(c, path, pl, a, r);
-		else if (summary_line(p, n, &a, &r))
-			have_summary = 1, sa = a, sr = r;
+		else if (summary_line(p, n, &f, &a, &r))
+			have_summary = 1, sf = f, sa = a, sr = r;
 		else if (n >= 12 && !memcmp(p, " create mode", 12) && c->nr_files) {
 			const char *sp = memrchr(p, ' ', n);
 
@@ -512,8 +515,9 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len)
 		/* exact totals, where --stat's bars were rounded */
 		c->diff.added = sa;
 		c->diff.removed = sr;
+		/* --shortstat: the summary alone, no file lines */
 		if (!c->nr_files)
-			c->has_diff = 1, c->diff.from_stat = 1;
+			c->has_diff = 1, c->diff.from_stat = 1, c->diff.files = sf;
 	}
 }
 

@@ -2148,6 +2148,32 @@ START_TEST(stat_cut_path_has_no_directory)
 }
 END_TEST
 
+/* `git log --shortstat`: the summary line alone says how many files */
+START_TEST(shortstat_counts_the_files)
+{
+	const char *text = "commit 0123456789abcdef0123456789abcdef01234567\n"
+			   "Author: Jane Dev <jane@example.org>\n"
+			   "\n"
+			   "    x86: rework the entry code\n"
+			   "\n"
+			   " 11 files changed, 157 insertions(+), 155 deletions(-)\n";
+	struct names nm = { STRBUF_INIT, 0 };
+	struct sm_commit c;
+
+	ck_assert_int_eq(sm_commit_parse(&c, text, strlen(text)), 0);
+	ck_assert(c.has_diff && c.diff.from_stat);
+	ck_assert_int_eq(c.nr_files, 0);
+	ck_assert_uint_eq(c.diff.files, 11);
+	ck_assert_uint_eq(c.diff.added, 157);
+	ck_assert_uint_eq(c.diff.removed, 155);
+	sm_features_extract(rules, &c, collect, &nm);
+	ck_assert_msg(strstr(nm.all.buf, "\ndiff:files:6+\n"), "%s", nm.all.buf);
+	ck_assert_msg(strstr(nm.all.buf, "\ntoo-large\n"), "%s", nm.all.buf);
+	strbuf_release(&nm.all);
+	sm_commit_release(&c);
+}
+END_TEST
+
 START_TEST(features_of_a_commit)
 {
 	const char *text =
@@ -2563,7 +2589,8 @@ static Suite *make_suite(void)
 					      feature_not_flagged, bad_rules_file_names_line,
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit, fixes_with_a_short_id_is_a_fix,
-					      stat_cut_path_has_no_directory, subject_forms, cover_letters_and_replies,
+					      stat_cut_path_has_no_directory, shortstat_counts_the_files, subject_forms,
+					      cover_letters_and_replies,
 					      mails_that_carry_no_patch, mail_headers_other_tools_write,
 					      crlf_diff_reads_as_lf,
 					      model_scores_and_explains, model_lists_no_zero_weights,

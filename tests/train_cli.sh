@@ -127,7 +127,20 @@ fi
 grep -q 'list.mbox: no message names its commit (the "From <40-digit id>" line git format-patch writes' \
 	"$TMP/c.err" || fail "no ids: $(cat "$TMP/c.err")"
 [ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
-echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts and non-ids named"
+# a record of binary data (a NUL byte) amid the commits, in either input:
+# named by its number, nothing fitted or written (as classify refuses it)
+awk -v n=0 '/^From [0-9a-f]+ Mon /{n++} n == 3 && /^Subject:/ {print "Subject: x\001y"; next} 1' \
+	"$TMP/w.mbox" | tr '\001' '\000' > "$TMP/nul.mbox"
+awk 'NR == 1 {print; print "    x\001y"; next} 1' "$TMP/w.log" | tr '\001' '\000' > "$TMP/nul.log"
+for f in nul.mbox:3 nul.log:1; do
+	if "$STABLEMATE" train --mbox "$TMP/${f%:*}" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+		fail "${f%:*}: binary data was trained on"
+	fi
+	grep -q "^stablemate train: $TMP/${f%:*}: message ${f#*:}: binary data (a NUL byte at offset [0-9]*)" \
+		"$TMP/c.err" && [ "$(wc -l < "$TMP/c.err")" = 1 ] || fail "${f%:*}: $(cat "$TMP/c.err")"
+	[ ! -e "$TMP/x.rules" ] || fail "a model was written from binary data"
+done
+echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts, non-ids and binary data named"
 # a fit that diverges (no pull, a huge step) would write a file classify
 # refuses to load: said here, nothing written
 if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" --l2 0 --rate 100 --smoothing 0 \
