@@ -270,6 +270,54 @@ static void set_prereq(struct sm_stable_tag *t, const char *sha, size_t hexlen)
 		t->prereq_subject = xstrdup(subj);
 }
 
+/* How many versions ("5.15", "v4.19.y") s names. */
+static unsigned count_versions(const char *s)
+{
+	unsigned n = 0;
+
+	for (const char *p = s; *p; p++)
+		if (isdigit((unsigned char)p[0]) && p[1] == '.' && isdigit((unsigned char)p[2]) &&
+		    (p == s || (!isdigit((unsigned char)p[-1]) && p[-1] != '.')))
+			n++;
+	return n;
+}
+
+/* A lower bound inside a sentence: "this is needed only for BTF so
+ * kernels >= 5.15". Read only when the text names one version, says it is
+ * the first (">=", "since", "from" before it, "+" or "and later" after
+ * it) and does not deny it ("not for 5.15+"). An upper bound in a
+ * sentence is most often about a backport's adjustments ("older trees up
+ * to 5.10 need the old name"), not where the fix goes: it stays unparsed,
+ * for a person to read, as does any other sentence. The whole sentence is
+ * kept as the note. 0 when understood. */
+static int parse_spec_in_prose(struct sm_stable_tag *t, const char *c)
+{
+	static const char *const before[] = { ">=", "since ", "from " };
+
+	if (count_versions(c) != 1 || strcasestr(c, "not ") || strcasestr(c, "n't "))
+		return -1;
+	for (const char *p = c; *p; p++) {
+		int bound = 0;
+
+		if (p > c && isalnum((unsigned char)p[-1]))
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(before) && !bound; i++)
+			bound = !strncasecmp(p, before[i], strlen(before[i]));
+		if (!bound && (isdigit((unsigned char)*p) || (tolower((unsigned char)*p) == 'v' &&
+							      isdigit((unsigned char)p[1])))) {
+			struct sm_version v;
+			const char *e;
+
+			bound = !sm_version_parse(p, &e, &v) && skip_later_words(e) != e;
+		}
+		if (bound && !parse_spec(t, p) && t->kind == SM_STABLE_FROM) {
+			set_condition(t, c);
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static void parse_comment(struct sm_stable_tag *t, const char *comment)
 {
 	const char *c = skip_ws(comment), *colon;
@@ -314,7 +362,7 @@ static void parse_comment(struct sm_stable_tag *t, const char *comment)
 		set_condition(t, c);
 		return;
 	}
-	if (parse_spec(t, c))
+	if (parse_spec(t, c) && parse_spec_in_prose(t, c))
 		t->kind = SM_STABLE_UNPARSED;
 }
 

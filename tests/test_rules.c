@@ -162,6 +162,35 @@ START_TEST(tag_conditions)
 }
 END_TEST
 
+/* A spec inside a sentence: one version, and a word that says which way */
+START_TEST(tag_spec_in_prose)
+{
+	static const struct { const char *line; enum sm_stable_kind kind; int ma, mi; } cases[] = {
+		{ "Cc: <stable@vger.kernel.org> # this is needed only for BTF so kernels >= 5.15",
+		  SM_STABLE_FROM, 5, 15 },
+		{ "Cc: stable@vger.kernel.org # the helper is there since v5.4", SM_STABLE_FROM, 5, 4 },
+		{ "Cc: stable@vger.kernel.org # applies to 6.1+ as is", SM_STABLE_FROM, 6, 1 },
+		/* two versions, no direction, a denial, an upper bound (here the
+		 * backport's adjustment, not where it goes): a person reads them */
+		{ "Cc: stable@vger.kernel.org # older trees up to 5.10 need the old name",
+		  SM_STABLE_UNPARSED, 0, 0 },
+		{ "Cc: stable@vger.kernel.org # needed since 5.10 but not 5.15", SM_STABLE_UNPARSED, 0, 0 },
+		{ "Cc: stable@vger.kernel.org # see the thread about 5.15", SM_STABLE_UNPARSED, 0, 0 },
+		{ "Cc: stable@vger.kernel.org # this is not needed for 5.15+", SM_STABLE_UNPARSED, 0, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		ck_assert_msg(parse(cases[i].line) == 1, "%s", cases[i].line);
+		ck_assert_msg(tag.kind == cases[i].kind, "%s: kind %d", cases[i].line, tag.kind);
+		if (cases[i].kind != SM_STABLE_FROM)
+			continue;
+		ck_version(tag.from, cases[i].ma, cases[i].mi);
+		ck_assert_msg(tag.condition && strstr(cases[i].line, tag.condition),
+			      "%s: note %s", cases[i].line, tag.condition);
+	}
+}
+END_TEST
+
 START_TEST(tag_noautosel)
 {
 	ck_assert(parse("Cc: stable+noautosel@kernel.org # reason: breaks old userspace"));
@@ -2565,7 +2594,7 @@ static Suite *make_suite(void)
 	TCase *t = add_tcase(s, "stable-tags", SM_TESTS(tag_plain_forms, tag_not_stable,
 							tag_from_forms, tag_ranges,
 							tag_upto_only, tag_prerequisites,
-							tag_conditions, tag_noautosel,
+							tag_conditions, tag_spec_in_prose, tag_noautosel,
 							tag_unparsed_is_reported,
 							tag_wants_tree));
 
