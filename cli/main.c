@@ -1,6 +1,7 @@
 /* stablemate: the command-line entry point and subcommand dispatch. */
 #include "config.h"
 #include "cli/cli.h"
+#include "cli/terminal.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/stream.h"
@@ -149,6 +150,7 @@ static void close_stdout(void)
 
 int main(int argc, char **argv)
 {
+	cli_guard_terminal();
 	atexit(close_stdout);
 	/* stablemate -C DIR <command>: as git, run in DIR. */
 	while (argc > 2 && !strcmp(argv[1], "-C")) {

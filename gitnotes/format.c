@@ -72,7 +72,9 @@ void sm_review_copy(struct sm_review *dst, const struct sm_review *src)
 		strlist_append(&dst->unverified, src->unverified.items[i]);
 }
 
-/* s with line breaks and tabs made spaces and outer white space trimmed. */
+/* s with line breaks and tabs made spaces, outer white space trimmed and
+ * other terminal controls masked: a note is shown by `git log --notes`
+ * to everyone who fetches it, and its text came from anyone's mail. */
 static void add_one_line(struct strbuf *out, const char *s)
 {
 	const char *b = s, *e;
@@ -82,8 +84,18 @@ static void add_one_line(struct strbuf *out, const char *s)
 	e = b + strlen(b);
 	while (e > b && isspace((unsigned char)e[-1]))
 		e--;
-	for (const char *p = b; p < e; p++)
-		strbuf_addch(out, (*p == '\n' || *p == '\r' || *p == '\t') ? ' ' : *p);
+	for (const char *p = b; p < e; p++) {
+		size_t n;
+
+		if (*p == '\n' || *p == '\r' || *p == '\t') {
+			strbuf_addch(out, ' ');
+		} else if ((n = control_char_len(p, (size_t)(e - p)))) {
+			strbuf_addch(out, '?');
+			p += n - 1;
+		} else {
+			strbuf_addch(out, *p);
+		}
+	}
 }
 
 static int is_blank(const char *s, size_t len)
@@ -144,7 +156,7 @@ void sm_comment_normalize(const char *comment, struct strbuf *out)
 				strbuf_addch(out, '\n');
 			if (any)
 				strbuf_addch(out, '\n');
-			strbuf_add(out, line, (size_t)(end - line));
+			strbuf_add_masked(out, line, (size_t)(end - line));
 			any = 1;
 			pending_blank = 0;
 		}

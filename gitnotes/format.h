@@ -17,7 +17,8 @@ int sm_review_parse_block(const struct sm_line *lines, size_t nr, size_t start,
 /* The Message-ID as stored: one line, trimmed, without <>. */
 void sm_review_message_id(const char *in, struct strbuf *out);
 /* The comment as stored: trailing blanks of lines dropped, blank lines at
- * either end dropped, runs of blank lines made one. */
+ * either end dropped, runs of blank lines made one, terminal controls
+ * other than tab masked (strbuf_add_masked). */
 void sm_comment_normalize(const char *comment, struct strbuf *out);
 
 #endif

@@ -1,4 +1,5 @@
 #include "lib/json.h"
+#include "lib/util.h"
 #include <assert.h>
 #include <string.h>
 
@@ -31,14 +32,14 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
-/* The bytes json_quote() copies as they are: printable ASCII (and DEL)
- * but '"' (0x22) and '\\' (0x5c). */
+/* The bytes json_quote() copies as they are: printable ASCII but '"'
+ * (0x22) and '\\' (0x5c). */
 #define P4(c) [c] = 1, [c + 1] = 1, [c + 2] = 1, [c + 3] = 1
 #define P16(c) P4(c), P4(c + 4), P4(c + 8), P4(c + 12)
 static const unsigned char plain[256] = {
 	[0x20] = 1, [0x21] = 1, [0x23] = 1, P4(0x24), P4(0x28), P4(0x2c),
 	P16(0x30), P16(0x40), P4(0x50), P4(0x54), P4(0x58), [0x5d] = 1, [0x5e] = 1, [0x5f] = 1,
-	P16(0x60), P16(0x70),
+	P16(0x60), P4(0x70), P4(0x74), P4(0x78), [0x7c] = 1, [0x7d] = 1, [0x7e] = 1,
 };
 #undef P16
 #undef P4
@@ -85,9 +86,12 @@ void json_quote(struct strbuf *out, const char *str, size_t len)
 		case '\t': strbuf_addstr(out, "\\t"); i++; continue;
 		default: break;
 		}
-		if (c < 0x20) {
-			strbuf_addf(out, "\\u%04x", c);
-			i++;
+		/* every terminal control escaped, DEL and C1 too (JSON would
+		 * allow them raw): JSON printed on a terminal starts no
+		 * sequence (cli/terminal.h) */
+		if ((n = control_char_len((const char *)s + i, len - i))) {
+			strbuf_addf(out, "\\u%04x", n == 1 ? c : s[i + 1]);
+			i += n;
 			continue;
 		}
 		n = utf8_len(s + i, len - i);

@@ -121,6 +121,25 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void strbuf_add_masked(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t start = 0, i = 0;
+
+	while (i < len) {
+		size_t n = control_char_len(s + i, len - i);
+
+		if (!n) {
+			i++;
+			continue;
+		}
+		strbuf_add(sb, s + start, i - start);
+		strbuf_addch(sb, '?');
+		i += n;
+		start = i;
+	}
+	strbuf_add(sb, s + start, len - start);
+}
+
 void strbuf_trim(struct strbuf *sb)
 {
 	size_t start = 0;

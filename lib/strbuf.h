@@ -55,6 +55,10 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* strbuf_addf() with a va_list; ap is used up, as by vprintf(). */
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Appends len bytes of s, each terminal control character in it
+ * (control_char_len in lib/util.h) as one '?', as ls shows one in a file
+ * name: for text from mail or commits that a terminal will show. */
+void strbuf_add_masked(struct strbuf *sb, const char *s, size_t len);
 /* Removes leading and trailing whitespace (isspace) in place. */
 void strbuf_trim(struct strbuf *sb);
 

@@ -235,6 +235,19 @@ long binary_nul_offset(const char *s, size_t len)
 	return nul ? (long)(nul - s) : -1;
 }
 
+size_t control_char_len(const char *s, size_t len)
+{
+	unsigned char c = len ? (unsigned char)s[0] : 0;
+
+	if (!len || c == '\t' || c == '\n')
+		return 0;
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	if (c == 0xc2 && len >= 2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
 int starts_ansi_escape(const char *s, size_t len)
 {
 	return len >= 2 && s[0] == '\033' && s[1] == '[';

@@ -82,6 +82,13 @@ size_t utf8_bom_len(const char *s, size_t len);
  * in the first 8,000 bytes of s[0..len), else -1. A commit, a mail or JSON
  * has none. */
 long binary_nul_offset(const char *s, size_t len);
+/* The length (1 or 2) of a terminal control character at s[0..len), else
+ * 0: a C0 control other than tab and newline, DEL, or a C1 control as
+ * UTF-8 encodes it (U+0080..U+009F). Text from mail and commits is
+ * anyone's: ESC starts colour, title and clipboard sequences, CR writes
+ * over a line. A lone 0xC2 at the end of s is 0 (its second byte is
+ * unknown). */
+size_t control_char_len(const char *s, size_t len);
 /* Does s[0..len) start with a terminal escape sequence (ESC '[')? As
  * `git log` writes under color.ui=always. */
 int starts_ansi_escape(const char *s, size_t len);

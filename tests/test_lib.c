@@ -178,6 +178,24 @@ START_TEST(error_wrap_keeps_both_texts)
 }
 END_TEST
 
+/* Terminal controls in text from mail: each C0 control but tab and
+ * newline, DEL, and a UTF-8 C1 control one '?'; UTF-8 letters (ä is
+ * C3 A4, U+00A0 is C2 A0) kept; a lone C2 at the end is no control yet. */
+START_TEST(masked_controls)
+{
+	static const char in[] = "a\033]52;c;ZXZpbA==\007b\tc\r\nd\x7f\xc2\x9b" "31m\xc3\xa4\xc2\xa0" "e";
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_masked(&sb, in, sizeof(in) - 1);
+	ck_assert_str_eq(sb.buf, "a?]52;c;ZXZpbA==?b\tc?\nd??31m\xc3\xa4\xc2\xa0" "e");
+	ck_assert_uint_eq(control_char_len("\xc2", 1), 0);
+	ck_assert_uint_eq(control_char_len("\xc2\x85", 2), 2);
+	ck_assert_uint_eq(control_char_len("\n", 1), 0);
+	ck_assert_uint_eq(control_char_len("", 0), 0);
+	strbuf_release(&sb);
+}
+END_TEST
+
 /* buf is "" from STRBUF_INIT on, without allocating, and the shared slop
  * buffer is never written, freed or handed out by strbuf_detach. */
 START_TEST(strbuf_never_null)
@@ -306,7 +324,11 @@ START_TEST(json_numbers_and_strings)
 	json_quote(&sb, "", 0);
 	json_quote(&sb, "plain ~\x7f", 8);
 	json_quote(&sb, "a\"b\\c\nd\te\x01" "f \xc3\xa9 \xff", 16);
-	ck_assert_str_eq(sb.buf, "\"\"\"plain ~\x7f\"\"a\\\"b\\\\c\\nd\\te\\u0001f \xc3\xa9 \\ufffd\"");
+	/* DEL and the C1 CSI escaped too: no terminal control in JSON */
+	ck_assert_str_eq(sb.buf, "\"\"\"plain ~\\u007f\"\"a\\\"b\\\\c\\nd\\te\\u0001f \xc3\xa9 \\ufffd\"");
+	strbuf_reset(&sb);
+	json_quote(&sb, "\xc2\x9b" "31m \xc2\xa0 \xc2", 10);
+	ck_assert_str_eq(sb.buf, "\"\\u009b31m \xc2\xa0 \\ufffd\"");
 	strbuf_release(&sb);
 	strbuf_release(&want);
 }
@@ -333,7 +355,7 @@ static Suite *make_suite(void)
 	add_tcase(s, "parse-options", SM_TESTS(options_forms, options_errors,
 					       options_stop_at_subcommand, options_usage));
 	add_tcase(s, "errors", SM_TESTS(error_wrap_keeps_both_texts));
-	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, strlist_split_and_clear,
+	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, masked_controls, strlist_split_and_clear,
 					 text_lines, json_groups_of_members,
 					 json_numbers_and_strings, ansi_escapes_stripped));
 	return s;

@@ -167,6 +167,28 @@ START_TEST(test_format_exact)
 }
 END_TEST
 
+/* A reply's text is anyone's: its terminal controls (an OSC 52 clipboard
+ * write, a CR that writes over a trailer) are stored as '?', so `git log
+ * --notes` shows them harmless to everyone who fetches the ref */
+START_TEST(test_format_masks_controls)
+{
+	struct sm_review r;
+	struct strbuf sb = STRBUF_INIT;
+
+	review_init(&r, "<c1@evil.example>", "Eve \033[8m<eve@evil.example>",
+		    "Tue, 2 Jan 2024 07:30:12 -0800", "6.1",
+		    "Reviewed-by: Eve <eve@evil.example>\rNacked-by: Greg <greg@kroah.com>",
+		    "Fine.\033]52;c;cm0gLXJmIH4K\007\n\tcode\x7f");
+	sm_review_format(&r, &sb);
+	ck_assert_msg(!strpbrk(sb.buf, "\033\007\r\x7f"), "%s", sb.buf);
+	ck_assert_msg(strstr(sb.buf, "Author: Eve ?[8m<eve@evil.example>\n"), "%s", sb.buf);
+	ck_assert_msg(strstr(sb.buf, "  Reviewed-by: Eve <eve@evil.example> Nacked-by"), "%s", sb.buf);
+	ck_assert_msg(strstr(sb.buf, "    Fine.?]52;c;cm0gLXJmIH4K?\n    \tcode?\n"), "%s", sb.buf);
+	strbuf_release(&sb);
+	sm_review_release(&r);
+}
+END_TEST
+
 START_TEST(test_roundtrip)
 {
 	struct sm_review r, *out = NULL;
@@ -813,7 +835,7 @@ static Suite *make_suite(void)
 {
 	Suite *s = suite_create("notes");
 
-	add_tcase(s, "format", SM_TESTS(test_format_exact, test_roundtrip,
+	add_tcase(s, "format", SM_TESTS(test_format_exact, test_format_masks_controls, test_roundtrip,
 					test_unverified_roundtrip_merge,
 					test_empty_fields_and_tree, test_foreign_text_kept,
 					test_order_and_dedupe, test_stripspace_stable));
