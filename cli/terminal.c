@@ -11,7 +11,8 @@
 
 struct guard {
 	FILE *to;		/* the stream the terminal is on */
-	int progress;		/* stderr: a lone CR is the progress line's own */
+	int progress;		/* stderr: a lone CR is the progress line's own,
+				 * and the guard's close leaves it open */
 	struct strbuf in, out;	/* in: held bytes, then what was written */
 };
 
@@ -71,7 +72,7 @@ static int guard_close(void *cookie)
 
 	mask(g, g->in.buf, g->in.len);	/* a last lone byte is shown as any */
 	ok = put(g);
-	if (fclose(g->to) != 0)
+	if (g->progress ? fflush(g->to) != 0 : fclose(g->to) != 0)
 		ok = 0;
 	strbuf_release(&g->in);
 	strbuf_release(&g->out);
@@ -99,10 +100,26 @@ static FILE *guarded(FILE *to, int progress)
 	return f;
 }
 
+static FILE *terminal_stderr;	/* stderr under its guard */
+
+/* At exit, after every other handler has had its say on stderr: the
+ * guard goes, stderr is the terminal's own stream again. */
+static void unguard_stderr(void)
+{
+	FILE *guard = stderr;
+
+	stderr = terminal_stderr;
+	fclose(guard);
+}
+
 void cli_guard_terminal(void)
 {
 	if (isatty(STDOUT_FILENO))
 		stdout = guarded(stdout, 0);
-	if (isatty(STDERR_FILENO))
+	if (isatty(STDERR_FILENO)) {
+		terminal_stderr = stderr;
 		stderr = guarded(stderr, 1);
+		if (stderr != terminal_stderr)
+			atexit(unguard_stderr);
+	}
 }

@@ -11,8 +11,9 @@
 #define SM_CLI_TERMINAL_H
 
 /* Puts the guard on stdout and on stderr, each if it is a terminal; call
- * before anything is printed. fclose(stdout) flushes and closes the
- * terminal's stream too, with its error. */
+ * before anything is printed and before any other atexit(). fclose(stdout)
+ * flushes and closes the terminal's stream too, with its error; stderr's
+ * guard is taken off at exit, after the other atexit() handlers ran. */
 void cli_guard_terminal(void);
 
 #endif
