@@ -1,6 +1,7 @@
 /* gitlog: `git log` output split into commits (see gitlog.h). */
 #include "rules/gitlog.h"
 #include "lib/util.h"
+#include <ctype.h>
 #include <string.h>
 
 #define HEADER "commit "
@@ -90,6 +91,7 @@ void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data
 {
 	memset(g, 0, sizeof(*g));
 	strbuf_init(&g->cur, 0);
+	strbuf_init(&g->rename, 0);
 	g->max = max;
 	g->fn = fn;
 	g->data = data;
@@ -112,7 +114,7 @@ static int flush(struct sm_gitlog *g)
 	return rc < 0 ? rc : 0;
 }
 
-int sm_gitlog_line(struct sm_gitlog *g, const char *line, size_t len)
+static int one_line(struct sm_gitlog *g, const char *line, size_t len)
 {
 	size_t id_len = line ? header_id_len(line, len) : 0;
 
@@ -137,6 +139,65 @@ int sm_gitlog_line(struct sm_gitlog *g, const char *line, size_t len)
 	return 0;
 }
 
+/* A `git log -z --numstat` rename's counts, "28\t15\t", its paths in the
+ * two NUL-ended fields after it */
+static int is_rename_counts(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	for (int field = 0; field < 2; field++) {
+		size_t start = i;
+
+		if (i < len && s[i] == '-')
+			i++;	/* a binary file's count */
+		else
+			while (i < len && isdigit((unsigned char)s[i]))
+				i++;
+		if (i == start || i >= len || s[i++] != '\t')
+			return 0;
+	}
+	return i == len;
+}
+
+int sm_gitlog_line(struct sm_gitlog *g, const char *line, size_t len)
+{
+	const char *nul, *end;
+
+	if (!line)
+		return one_line(g, NULL, len);
+	end = line + len;
+
+	/* `git log -z` ends a commit, and each --numstat line, with a NUL
+	 * where a newline would be: "...\n\0commit <id>", "3\t1\tx.c\0",
+	 * and a rename "28\t15\t\0old\0new\0" is the line "28\t15\told => new" */
+	while ((nul = memchr(line, '\0', (size_t)(end - line))) != NULL) {
+		const char *old = nul + 1, *old_end, *new_end;
+		int rc;
+
+		if (is_rename_counts(line, (size_t)(nul - line)) &&
+		    (old_end = memchr(old, '\0', (size_t)(end - old))) != NULL) {
+			new_end = memchr(old_end + 1, '\0', (size_t)(end - old_end - 1));
+			if (!new_end)
+				new_end = end;
+			strbuf_reset(&g->rename);
+			strbuf_add(&g->rename, line, (size_t)(nul - line));
+			strbuf_add(&g->rename, old, (size_t)(old_end - old));
+			strbuf_addstr(&g->rename, " => ");
+			strbuf_add(&g->rename, old_end + 1, (size_t)(new_end - old_end - 1));
+			rc = one_line(g, g->rename.buf, g->rename.len);
+			nul = new_end < end ? new_end : end - 1;
+		} else {
+			rc = one_line(g, line, (size_t)(nul - line));
+		}
+		if (rc < 0)
+			return rc;
+		line = nul + 1;
+		if (line >= end)
+			return 0;
+	}
+	return one_line(g, line, (size_t)(end - line));
+}
+
 int sm_gitlog_finish(struct sm_gitlog *g)
 {
 	int rc = flush(g);
@@ -148,6 +209,7 @@ int sm_gitlog_finish(struct sm_gitlog *g)
 void sm_gitlog_release(struct sm_gitlog *g)
 {
 	strbuf_release(&g->cur);
+	strbuf_release(&g->rename);
 }
 
 int sm_gitlog_split(const char *text, size_t len, size_t max, sm_gitlog_fn fn, void *data)

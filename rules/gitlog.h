@@ -21,6 +21,7 @@ struct sm_gitlog {
 	sm_gitlog_fn fn;
 	void *data;
 	struct strbuf cur;	/* the commit read so far */
+	struct strbuf rename;	/* a -z numstat rename made one line */
 	size_t cur_len;		/* its whole size, also past max */
 	unsigned n;		/* commits begun */
 	char id[41];		/* the current one's id, for fn's messages */
@@ -40,8 +41,10 @@ const char *sm_gitlog_messageless(const char *line, size_t len);
 
 void sm_gitlog_init(struct sm_gitlog *g, size_t max, sm_gitlog_fn fn, void *data);
 /* The next line, without its '\n'; line NULL for one too long to keep
- * (len its length: the commit is then too big). Lines before the first
- * commit line are left out. 0 or fn's < 0. */
+ * (len its length: the commit is then too big). A NUL in it breaks it as
+ * a newline would (`git log -z`, whose --numstat rename "N\tN\t\0old\0new\0"
+ * is read as "N\tN\told => new"). Lines before the first commit line are
+ * left out. 0 or fn's < 0. */
 int sm_gitlog_line(struct sm_gitlog *g, const char *line, size_t len);
 /* The last commit. 0 or fn's < 0. */
 int sm_gitlog_finish(struct sm_gitlog *g);

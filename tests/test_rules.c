@@ -2023,6 +2023,16 @@ static int collect_commit(const char *text, size_t len, unsigned n, int too_big,
 	return 0;
 }
 
+static int collect_text(const char *text, size_t len, unsigned n, int too_big, void *ctx)
+{
+	struct log_commits *lc = ctx;
+
+	(void)n;
+	ck_assert(!too_big);
+	strbuf_add(&lc->all, text, len);
+	return 0;
+}
+
 /* `git log` output split at its "commit <id>" lines and nowhere else: not
  * at an indented one in a message, a "+commit" line of a diff, a short id */
 START_TEST(git_log_split)
@@ -2105,6 +2115,27 @@ START_TEST(git_log_split)
 	strbuf_reset(&lc.all);
 	ck_assert_int_eq(sm_gitlog_split(log, strlen(log), 200, collect_commit, &lc), 0);
 	ck_assert_str_eq(lc.all.buf, want_cut);
+	/* `git log -z --numstat`: NULs end the lines and the commits; a
+	 * rename's two paths are NUL-ended fields of their own */
+	{
+		static const char z[] = "commit 8888888888888888888888888888888888888888\n\n    a: b\n\n"
+					"3\t1\tx.c\0" "28\t15\t\0old/y.c\0new/y.c\0-\t-\tz.bin\0"
+					"\0commit 9999999999999999999999999999999999999999\n\n    c: d\n";
+		struct sm_commit c;
+
+		strbuf_reset(&lc.all);
+		ck_assert_int_eq(sm_gitlog_split(z, sizeof(z) - 1, 1 << 20, collect_text, &lc), 0);
+		ck_assert_msg(strstr(lc.all.buf, "3\t1\tx.c\n28\t15\told/y.c => new/y.c\n-\t-\tz.bin\n"),
+			      "%s", lc.all.buf);
+		ck_assert_msg(strstr(lc.all.buf, "\ncommit 9999"), "%s", lc.all.buf);
+		ck_assert_ptr_null(memchr(lc.all.buf, '\0', lc.all.len));
+		/* the first commit alone */
+		ck_assert_int_eq(sm_commit_parse(&c, lc.all.buf,
+						 (size_t)(strstr(lc.all.buf, "\ncommit 9999") + 1 - lc.all.buf)), 0);
+		ck_assert_int_eq(c.nr_files, 3);
+		ck_assert_str_eq(c.files[1].path, "new/y.c");
+		sm_commit_release(&c);
+	}
 	strbuf_release(&lc.all);
 	free(want);
 	free(want_cut);

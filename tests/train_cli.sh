@@ -127,19 +127,22 @@ fi
 grep -q 'list.mbox: no message names its commit (the "From <40-digit id>" line git format-patch writes' \
 	"$TMP/c.err" || fail "no ids: $(cat "$TMP/c.err")"
 [ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
-# a record of binary data (a NUL byte) amid the commits, in either input:
-# named by its number, nothing fitted or written (as classify refuses it)
+# a message of binary data (a NUL byte) amid the mails: named by its
+# number, nothing fitted or written (as classify refuses it; in `git log`
+# output a NUL ends a line, as `git log -z` writes it)
 awk -v n=0 '/^From [0-9a-f]+ Mon /{n++} n == 3 && /^Subject:/ {print "Subject: x\001y"; next} 1' \
 	"$TMP/w.mbox" | tr '\001' '\000' > "$TMP/nul.mbox"
-awk 'NR == 1 {print; print "    x\001y"; next} 1' "$TMP/w.log" | tr '\001' '\000' > "$TMP/nul.log"
-for f in nul.mbox:3 nul.log:1; do
-	if "$STABLEMATE" train --mbox "$TMP/${f%:*}" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
-		fail "${f%:*}: binary data was trained on"
-	fi
-	grep -q "^stablemate train: $TMP/${f%:*}: message ${f#*:}: binary data (a NUL byte at offset [0-9]*)" \
-		"$TMP/c.err" && [ "$(wc -l < "$TMP/c.err")" = 1 ] || fail "${f%:*}: $(cat "$TMP/c.err")"
-	[ ! -e "$TMP/x.rules" ] || fail "a model was written from binary data"
-done
+if "$STABLEMATE" train --mbox "$TMP/nul.mbox" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+	fail "binary data was trained on"
+fi
+grep -q "^stablemate train: $TMP/nul.mbox: message 3: binary data (a NUL byte at offset [0-9]*)" \
+	"$TMP/c.err" && [ "$(wc -l < "$TMP/c.err")" = 1 ] || fail "binary message: $(cat "$TMP/c.err")"
+[ ! -e "$TMP/x.rules" ] || fail "a model was written from binary data"
+# `git log -z -p`: the same model as git log -p
+git -C "$repo" log -z -p --reverse --no-merges v4.4..v4.5 > "$TMP/wz.log"
+"$STABLEMATE" train -q --mbox "$TMP/wz.log" --labels "$TMP/labels.tsv" -o "$TMP/logz.rules"
+cmp -s <(grep -v '^# trained on' "$TMP/log.rules") <(grep -v '^# trained on' "$TMP/logz.rules") ||
+	fail "train on git log -z -p: another model than on git log -p"
 echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts, non-ids and binary data named"
 # a fit that diverges (no pull, a huge step) would write a file classify
 # refuses to load: said here, nothing written
@@ -181,7 +184,7 @@ echo "classify: numstat, --stat and JSONL files read as diffs"
 # --- `git log` of many commits (plain, --numstat, -p --decorate, gzipped,
 #     from standard input): one verdict each, the same as `git show` gives
 git -C "$repo" rev-list v4.4..v4.5 > "$TMP/log.ids"
-for fmt in "" "--numstat" "--format=raw" "-p --decorate"; do
+for fmt in "" "--numstat" "--format=raw" "-p --decorate" "-z" "-z --numstat"; do
 	# shellcheck disable=SC2086 # $fmt is zero to two options
 	git -C "$repo" log $fmt v4.4..v4.5 > "$TMP/log.txt"
 	"$STABLEMATE" classify -q --batch "$TMP/log.txt" | sed 's/^{"id":"\([0-9a-f]*\)".*/\1/' |
@@ -195,6 +198,15 @@ done
 while read -r id; do
 	git -C "$repo" show "$id" | "$STABLEMATE" classify -q --json - | sed 's/.*"verdict":{"verdict":"[a-z]*","score":\(-\{0,1\}[0-9]*\).*/\1/'
 done < "$TMP/log.ids" | diff -u - "$TMP/log.scores" || fail "git log -p verdicts differ from git show's"
+# `git log -z`: a NUL ends each commit and numstat line (they once ran
+# into one record): the same scores as without it
+for fmt in "-p" "--numstat"; do
+	for z in "" "-z"; do
+		git -C "$repo" log $z $fmt v4.4..v4.5 | "$STABLEMATE" classify -q --batch - |
+			sed 's/.*"score":\(-\{0,1\}[0-9]*\).*/\1/' > "$TMP/z$z.scores"
+	done
+	cmp -s "$TMP/z.scores" "$TMP/z-z.scores" || fail "git log -z $fmt: other scores"
+done
 # the same output saved with CRLF line ends: the same scores (the "\r" was
 # once part of each path and made --stat lines unreadable)
 for fmt in "-p" "--numstat" "--stat"; do
