@@ -96,6 +96,45 @@ static int is_attribution(const char *s, size_t len)
 			    (len >= 6 && !strncmp(s + len - 6, "wrote :", 6)));
 }
 
+/* The first line of an attribution wrapped before its "wrote:" ("On Fri,
+ * 19 Sep 2025 14:11:37 +0200" then "Christian König <...> wrote:", as
+ * Claws Mail and Gmail write a long one) */
+static int starts_attribution(const char *s, size_t len)
+{
+	return len > 3 && !strncmp(s, "On ", 3);
+}
+
+/* Where a top-posted reply's own words end: the original follows
+ * unquoted, under Outlook's "-----Original Message-----" (or its German,
+ * French, Spanish or Italian words; not PGP's "-----BEGIN PGP SIGNED
+ * MESSAGE-----") or a header block, a "From: " line with "Sent: " or
+ * "Date: " on the next (Outlook on the web, forwarded mail). */
+static int starts_original(const char *s, size_t len, const char *next, size_t next_len)
+{
+	static const char *const words[] = { "original", "ursprüngliche", "origine" };
+
+	if (len >= 10 && !strncmp(s, "-----", 5) && !strncmp(s + len - 5, "-----", 5)) {
+		for (size_t w = 0; w < ARRAY_SIZE(words); w++)
+			for (size_t i = 5; i + strlen(words[w]) <= len - 5; i++)
+				if (!strncasecmp(s + i, words[w], strlen(words[w])))
+					return 1;
+		return 0;
+	}
+	return len > 6 && !strncmp(s, "From: ", 6) && next &&
+	       ((next_len > 6 && !strncmp(next, "Sent: ", 6)) ||
+		(next_len > 6 && !strncmp(next, "Date: ", 6)));
+}
+
+/* Outlook on the web's rule above the original's headers */
+static int is_rule_line(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && s[i] == '_')
+		i++;
+	return len >= 10 && i == len;
+}
+
 static int is_quote(const char *s, size_t len)
 {
 	size_t i = 0;
@@ -143,6 +182,8 @@ void sm_reply_extract_verified(const char *body, const char *author,
 	struct strbuf comment = STRBUF_INIT, sender = STRBUF_INIT;
 	const char *p = body ? body : "", *nl;
 	int in_patch = 0, blank_pending = 0;
+	size_t last_line = 0;	/* where the comment's last line starts */
+	int last_adjacent = 0, was_adjacent;	/* it is the line just before */
 
 	memset(out, 0, sizeof(*out));
 	sm_ident_address(author, &sender);
@@ -154,9 +195,22 @@ void sm_reply_extract_verified(const char *body, const char *author,
 		len = nl ? (size_t)(nl - p) : strlen(p);
 		if (len && p[len - 1] == '\r')
 			len--;
-		/* The signature ends the reply's own text. */
+		/* The signature ends the reply's own text, and so does the
+		 * unquoted original under a top-posted one. */
 		if ((len == 3 && !strncmp(p, "-- ", 3)) || (len == 2 && !strncmp(p, "--", 2)))
 			break;
+		if (nl) {
+			const char *next = nl + 1, *next_nl = strchr(next, '\n');
+
+			if (starts_original(p, len, next, next_nl ? (size_t)(next_nl - next) : strlen(next)))
+				break;
+		} else if (starts_original(p, len, NULL, 0)) {
+			break;
+		}
+		if (is_rule_line(p, len))
+			continue;
+		was_adjacent = last_adjacent;
+		last_adjacent = 0;
 		if (is_quote(p, len))
 			continue;
 		if (starts_patch(p, len))
@@ -182,8 +236,15 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			}
 			continue;
 		}
-		if (is_attribution(p, len))
+		if (is_attribution(p, len)) {
+			if (was_adjacent && starts_attribution(comment.buf + last_line,
+							       comment.len - last_line)) {
+				strbuf_setlen(&comment, last_line);
+				while (comment.len && comment.buf[comment.len - 1] == '\n')
+					strbuf_setlen(&comment, comment.len - 1);
+			}
 			continue;
+		}
 		if (is_blank(p, len)) {
 			blank_pending = comment.len > 0;
 			continue;
@@ -193,6 +254,8 @@ void sm_reply_extract_verified(const char *body, const char *author,
 		else if (comment.len)
 			strbuf_addch(&comment, '\n');
 		blank_pending = 0;
+		last_line = comment.len;
+		last_adjacent = 1;
 		strbuf_add(&comment, p, len);
 		if (!nl)
 			break;

@@ -47,6 +47,53 @@ START_TEST(reply_trailers_not_quoted)
 }
 END_TEST
 
+/* Real replies from the list corpus: an attribution wrapped before its
+ * "wrote:" (Claws Mail, Gmail at a long address), and Outlook's top-posted
+ * replies, whose original follows unquoted with its trailers */
+START_TEST(reply_wrapped_attribution_and_top_posting)
+{
+	struct sm_reply_text rt;
+
+	sm_reply_extract("On Fri, 19 Sep 2025 14:11:37 +0200\n"
+			 "Christian K\xc3\xb6nig <christian.koenig@amd.com> wrote:\n\n"
+			 "> On 19.09.25 12:17, Eliav Farber wrote:\n> > This series\n\n"
+			 "They will be about removing local definitions.\n",
+			 "David Laight <david.laight.linux@gmail.com>", &rt);
+	ck_assert_str_eq(rt.comment, "They will be about removing local definitions.");
+	sm_reply_text_release(&rt);
+
+	sm_reply_extract("Fine by me.\n\nOn Mon, Jan 1, 2024 at 10:00 AM Greg KH <\n"
+			 "gregkh@linuxfoundation.org> wrote:\n>\n> a patch\n\nAnd this too.\n",
+			 "A <a@b.c>", &rt);
+	ck_assert_str_eq(rt.comment, "Fine by me.\n\nAnd this too.");
+	sm_reply_text_release(&rt);
+
+	sm_reply_extract("Hi Andrew,\n\nThanks for your reply.\n\nRush\n\n"
+			 "-----Original Message-----\n"
+			 "From: Andrew Jeffery <andrew@codeconstruct.com.au>\n"
+			 "Sent: Friday, February 7, 2025 7:48 AM\n\n"
+			 "Hi Rush,\n\nReviewed-by: Andrew Jeffery <andrew@codeconstruct.com.au>\n",
+			 "Rush Chen <Rush_Chen@wiwynn.com>", &rt);
+	ck_assert_str_eq(rt.comment, "Hi Andrew,\n\nThanks for your reply.\n\nRush");
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	ck_assert_uint_eq(rt.unverified.nr, 0);
+	sm_reply_text_release(&rt);
+
+	sm_reply_extract("Looks good to me.\n\n________________________________\n"
+			 "From: X <x@y.example>\nSent: Monday, July 1, 2024 9:00\n"
+			 "Signed-off-by: X <x@y.example>\n", "X <x@y.example>", &rt);
+	ck_assert_str_eq(rt.comment, "Looks good to me.");
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	sm_reply_text_release(&rt);
+
+	/* PGP's armour is no original: the signed text is the reply */
+	sm_reply_extract("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
+			 "Reviewed-by: A <a@b.c>\n", "A <a@b.c>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 1);
+	sm_reply_text_release(&rt);
+}
+END_TEST
+
 START_TEST(reply_nak_and_inline_patch)
 {
 	struct sm_reply_text rt;
@@ -777,6 +824,7 @@ static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mail");
 	TCase *tc = add_tcase(s, "mail", SM_TESTS(reply_trailers_not_quoted,
+						  reply_wrapped_attribution_and_top_posting,
 						  reply_nak_and_inline_patch,
 						  reply_trailer_identity, msgid_checks,
 						  msgid_from_commit_trailers,
