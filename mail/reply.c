@@ -86,14 +86,35 @@ char *sm_review_trailer(const char *line, size_t len, const char *author)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* "On Mon, 1 Jan 2024, A wrote:" and its variants that introduce a quote. */
+/* "On Mon, 1 Jan 2024, A wrote:" and its variants that introduce a quote,
+ * in the languages of the lists' regulars too ("Le 11/09/2024 à 14:25,
+ * Wenliang a écrit :", a no-break space before the colon as French
+ * typography has it; Thunderbird's German and Dutch put the name after
+ * the verb: "Am 01.01.24 um 10:00 schrieb A:", "Op 1-1-2024 schreef A:"). */
 static int is_attribution(const char *s, size_t len)
 {
+	static const char *const endings[] = {
+		"wrote:", "wrote :", "writes:", "écrit:", "écrit :", "écrit\u00a0:",
+		"écrit\u202f:", "schrieb:", "escribió:",
+		"scritto:", "schreef:", "skrev:", "kirjoitti:", "napisał:", "napisał(a):",
+	};
+	static const struct { const char *start, *verb; } name_last[] = {
+		{ "Am ", " schrieb " }, { "Op ", " schreef " },
+	};
+
 	while (len && isspace((unsigned char)s[len - 1]))
 		len--;
-	return len >= 6 && (!strncmp(s + len - 6, "wrote:", 6) ||
-			    (len >= 7 && !strncmp(s + len - 7, "writes:", 7)) ||
-			    (len >= 6 && !strncmp(s + len - 6, "wrote :", 6)));
+	for (size_t i = 0; i < ARRAY_SIZE(endings); i++) {
+		size_t n = strlen(endings[i]);
+
+		if (len >= n && !strncmp(s + len - n, endings[i], n))
+			return 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(name_last); i++)
+		if (len > 3 && s[len - 1] == ':' && !strncmp(s, name_last[i].start, 3) &&
+		    memmem(s, len, name_last[i].verb, strlen(name_last[i].verb)))
+			return 1;
+	return 0;
 }
 
 /* The first line of an attribution wrapped before its "wrote:" ("On Fri,

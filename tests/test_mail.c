@@ -86,6 +86,13 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 	ck_assert_uint_eq(rt.trailers.nr, 0);
 	sm_reply_text_release(&rt);
 
+	/* an attribution in French, German */
+	sm_reply_extract("Le 11/09/2024 \xc3\xa0 14:25, Wenliang a \xc3\xa9" "crit\xc2\xa0:\n> x\n\n"
+			 "Nitpick: Missing space before }\n\nAm 1. Jan 2024 schrieb A:\n> y\n\nCJ\n",
+			 "Christophe JAILLET <christophe.jaillet@wanadoo.fr>", &rt);
+	ck_assert_str_eq(rt.comment, "Nitpick: Missing space before }\n\nCJ");
+	sm_reply_text_release(&rt);
+
 	/* PGP's armour is no original: the signed text is the reply */
 	sm_reply_extract("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
 			 "Reviewed-by: A <a@b.c>\n", "A <a@b.c>", &rt);
