@@ -159,6 +159,38 @@ grep -q "^Review: <20240105.linkmap-reply@example.com>" "$TMP/n5.txt" || fail "l
 grep -q "Reviewed-by: Rita Reviewer <reviewer@example.com>" "$TMP/n5.txt" || fail "linked: no trailer"
 echo "a patch applied under another subject: mapped by the commit's Link: to its Message-ID"
 
+# 5b. a commit made with "git commit" keeps a subject's double space, the
+# mail's subject is read with one (as git mailinfo reads it): mapped
+spaced=$(commit_file "$up" drivers/hwmon/it87.c "int div = 8;" "hwmon: (it87)  Fix the  fan divisor")
+cat > "$TMP/spaced.eml" <<'EOF'
+From: Dev One <dev@example.org>
+To: linux-hwmon@vger.kernel.org
+Subject: [PATCH] hwmon: (it87)  Fix the  fan divisor
+Date: Sat, 06 Jan 2024 10:00:00 +0000
+Message-ID: <20240106.spaced@example.org>
+
+The divisor is 8.
+
+Signed-off-by: Dev One <dev@example.org>
+EOF
+cat > "$TMP/spaced-reply.eml" <<'EOF'
+From: Rita Reviewer <reviewer@example.com>
+To: linux-hwmon@vger.kernel.org
+Subject: Re: [PATCH] hwmon: (it87)  Fix the  fan divisor
+Date: Sat, 06 Jan 2024 12:00:00 +0000
+Message-ID: <20240106.spaced-reply@example.com>
+In-Reply-To: <20240106.spaced@example.org>
+
+Reviewed-by: Rita Reviewer <reviewer@example.com>
+EOF
+as_mbox "$TMP/spaced.eml" "$TMP/spaced-reply.eml" > "$TMP/spaced.mbox"
+"$STABLEMATE" import --maildir "$db/spaced" --db "$db" --mbox "$TMP/spaced.mbox" > /dev/null
+H --query 'path:spaced/**' --json > "$TMP/h5b.json" 2> "$TMP/h5b.err" || fail "harvest: $(cat "$TMP/h5b.err")"
+[ "$(json_get "$TMP/h5b.json" stats.mapped)" = 1 ] || fail "spaced subject: $(json_get "$TMP/h5b.json" stats) $(cat "$TMP/h5b.err")"
+git -C "$up" notes --ref="$ref" show "$spaced" | grepq "^Review: <20240106.spaced-reply@example.com>" ||
+	fail "no note on the commit whose subject has double spaces"
+echo "a subject with double spaces: mapped as git mailinfo would read it"
+
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"
 mapfile -t files < <(find "$SHARED/corpus/lists/hwmon/stable-threads/cur" -type f | sort)
