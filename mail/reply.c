@@ -263,6 +263,8 @@ void sm_reply_extract_verified(const char *body, const char *author,
 				strbuf_setlen(&comment, last_line);
 				while (comment.len && comment.buf[comment.len - 1] == '\n')
 					strbuf_setlen(&comment, comment.len - 1);
+				/* a paragraph break where the quote was */
+				blank_pending = comment.len > 0;
 			}
 			continue;
 		}

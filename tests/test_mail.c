@@ -63,7 +63,7 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 	sm_reply_text_release(&rt);
 
 	sm_reply_extract("Fine by me.\n\nOn Mon, Jan 1, 2024 at 10:00 AM Greg KH <\n"
-			 "gregkh@linuxfoundation.org> wrote:\n>\n> a patch\n\nAnd this too.\n",
+			 "gregkh@linuxfoundation.org> wrote:\n> a patch\nAnd this too.\n",
 			 "A <a@b.c>", &rt);
 	ck_assert_str_eq(rt.comment, "Fine by me.\n\nAnd this too.");
 	sm_reply_text_release(&rt);
