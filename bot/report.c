@@ -49,6 +49,7 @@ static int diff_commit(git_repository *repo, const char *id, struct cand_info *c
 	git_commit *c = NULL, *parent = NULL;
 	git_tree *t = NULL, *pt = NULL;
 	git_diff *d = NULL;
+	git_diff_options opts;
 	git_diff_stats *ds = NULL;
 	git_buf buf = { 0 };
 	int ret = -1;
@@ -59,7 +60,8 @@ static int diff_commit(git_repository *repo, const char *id, struct cand_info *c
 	if (git_commit_parentcount(c) &&
 	    (git_commit_parent(&parent, c, 0) || git_commit_tree(&pt, parent)))
 		goto out;
-	if (git_diff_tree_to_tree(&d, repo, pt, t, NULL))
+	sm_diff_options_init(&opts);
+	if (git_diff_tree_to_tree(&d, repo, pt, t, &opts))
 		goto out;
 	for (size_t i = 0; i < git_diff_num_deltas(d); i++) {
 		const git_diff_delta *dl = git_diff_get_delta(d, i);

@@ -131,3 +131,9 @@ int sm_commit_signature_utf8(git_signature **out, const git_commit *c,
 	free(name);
 	return ret < 0 ? sm_git_fail("identity \"%s <%s>\"", sig->name, sig->email) : 0;
 }
+
+void sm_diff_options_init(git_diff_options *o)
+{
+	git_diff_options_init(o, GIT_DIFF_OPTIONS_VERSION);
+	o->flags |= GIT_DIFF_INDENT_HEURISTIC;
+}

@@ -31,4 +31,12 @@ char *sm_commit_subject(const git_commit *c);
 int sm_commit_signature_utf8(git_signature **out, const git_commit *c,
 			     const git_signature *sig);
 
+/* The options of git's own diff (git show, git log -p, format-patch): the
+ * indent heuristic (diff.indentHeuristic, git's default since 2.14), which
+ * slides an added or removed block along lines that repeat to where the
+ * indentation says it begins: "+\t{ ... +\t}," rather than "+\t}, +\t{ ...".
+ * So scan reads a commit's diff as classify reads its git show (device-ID
+ * entries, comment and whitespace changes, patch-ids). */
+void sm_diff_options_init(git_diff_options *o);
+
 #endif

@@ -45,6 +45,18 @@ tick; git add -A; git commit -qm "drivers: add the old drivers"
 git mv drivers/old drivers/new
 setline drivers/net/cafe.c 12 "	kfree(priv);"
 tick; git commit -qam "drivers: move old/ to new/ and fix a leak in cafe"; record MOVE
+# a device-tree match entry added between two others: git's diff (indent
+# heuristic) adds "{ ... }," whole, libgit2's plain one "}, { ..." across
+# two entries, which hid the device-ID entry from scan
+mkdir -p drivers/clocksource
+printf '%s\n' 'static const struct of_device_id cmt_of_table[] = {' '	{' \
+	'		.compatible = "renesas,cmt-48",' '		.data = &cmt_info[CMT_48BIT]' '	},' '	{' \
+	'		.compatible = "renesas,rcar-gen2-cmt0",' '		.data = &cmt_info[CMT0_RCAR_GEN2]' '	},' \
+	'	{ }' '};' > drivers/clocksource/cmt.c
+tick; git add -A; git commit -qm "clocksource/drivers/cmt: add the driver"
+sed -i '5a\	{\n\t\t.compatible = "renesas,r8a7740-cmt1",\n\t\t.data = \&cmt_info[CMT_48BIT]\n\t},' \
+	drivers/clocksource/cmt.c
+tick; git commit -qam "clocksource/drivers/cmt: r8a7740 SoC-specific match"; record DT_ID
 git tag v6.1
 # linux-6.0.y carries L1 backported by hand: same subject (in UTF-8, as
 # cherry-pick writes it), another change, no upstream line.
@@ -71,7 +83,7 @@ assert any(r['text']=='Jörg Rödel <jr@example.org>' for r in c['verdict']['rea
 expect "scan of renames --json" 0 "$sm" scan --range "$ADD..v6.1" --tree linux-6.0.y=6.0 --no-cache --json
 # (the patch-id of a rename with changes is git's when libgit2's similarity
 # figure is git's: they are worked out differently, and at times a point apart)
-for c in RENAME_FIX RENAME MOVE; do
+for c in RENAME_FIX RENAME MOVE DT_ID; do
 	pid=$(git show "${!c}" | git patch-id --stable | cut -c1-40)
 	score=$(git show "${!c}" | "$sm" classify --json - | python3 -c "import json,sys; print(json.load(sys.stdin)['verdict']['score'])")
 	json "$c: scan's patch-id and score are git show's" "
@@ -80,6 +92,9 @@ assert c['patch_id']=='$pid', (c['patch_id'], '$pid')
 assert c['verdict']['score']==$score, (c['verdict']['score'], $score)
 assert not any(r['code']=='whitespace-only' for r in c['verdict']['reasons']), c"
 done
+json "DT_ID: scan sees the device-ID entry git show has" "
+c={x['id']:x for x in d['commits']}['$DT_ID']
+assert any(r['code']=='device-id' for r in c['verdict']['reasons']), c['verdict']"
 
 expect "steal" 0 "$sm" steal --range v6.0..v6.1 --onto linux-6.0b=6.0 --branch q --include-maybe --no-cache \
 	--signoff "Stable Maintainer <stable@example.org>"

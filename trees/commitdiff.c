@@ -25,6 +25,7 @@ struct cd_state {
 	struct sm_tree_keep *keep;	/* may be NULL */
 	struct strbuf *out;
 	struct strbuf path;	/* directory prefix of the entries walked, "dir/" */
+	git_diff_options opts;	/* git's (sm_diff_options_init) */
 	unsigned added, deleted;	/* files so far */
 };
 
@@ -77,9 +78,11 @@ static int diff_text_libgit2(git_repository *repo, git_tree *old_tree, git_tree 
 			     struct strbuf *out)
 {
 	git_diff *diff = NULL;
+	git_diff_options opts;
 	int ret = -1;
 
-	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, NULL) == 0 &&
+	sm_diff_options_init(&opts);
+	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &opts) == 0 &&
 	    find_renames(diff) == 0 &&
 	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, diff_print_cb, out) == 0)
 		ret = 0;
@@ -145,7 +148,7 @@ static int diff_file(struct cd_state *st, const git_tree_entry *o, const git_tre
 	if (git_patch_from_buffers(&patch, ob ? git_blob_rawcontent(ob) : NULL,
 				   ob ? (size_t)git_blob_rawsize(ob) : 0, path,
 				   nb ? git_blob_rawcontent(nb) : NULL,
-				   nb ? (size_t)git_blob_rawsize(nb) : 0, path, NULL) < 0)
+				   nb ? (size_t)git_blob_rawsize(nb) : 0, path, &st->opts) < 0)
 		goto out;
 	if ((git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY) ||
 	    !git_patch_num_hunks(patch)) {
@@ -332,6 +335,7 @@ int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree
 	static int check = -1;
 	int ret = -1, r;
 
+	sm_diff_options_init(&st.opts);
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
 	if (check < 0) {
 		const char *v = getenv("SM_DIFF_CHECK");

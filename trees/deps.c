@@ -121,7 +121,7 @@ static int blame_changes(git_repository *repo, git_commit *c, git_commit *tip,
 		sm_error("%.12s: %s", hex, sm_git_error());
 		goto out;
 	}
-	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
+	sm_diff_options_init(&dopts);
 	dopts.context_lines = 0;
 	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &dopts) < 0) {
 		sm_error("%.12s: cannot diff (%s)", hex, sm_git_error());

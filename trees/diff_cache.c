@@ -40,8 +40,9 @@
  * entries span lines (rules/device_ids.c); 7: a code line whose comment
  * alone changed is a comment change (rules/recomment.c); 8: MAINTAINERS,
  * CREDITS and .mailmap are documentation; 9: '#' lines of device trees and
- * Rust are code; 10: code after a comment on its line is code */
-#define DIFF_CACHE_VERSION 10
+ * Rust are code; 10: code after a comment on its line is code; 11: git's
+ * indent heuristic (lib/git.h sm_diff_options_init) */
+#define DIFF_CACHE_VERSION 11
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {
