@@ -6,7 +6,9 @@
  * re-hashing of the blobs).
  *
  * The text is byte for byte what git_diff_tree_to_tree + git_diff_print
- * give (the diff statistics and the patch-id are computed from it). The
+ * give with git's own options (sm_diff_options_init: the indent heuristic),
+ * and so git show's (the diff statistics and the patch-id are computed from
+ * it). The
  * cases whose headers have more to say (binary files, empty files, mode
  * or type changes, submodules, paths git would quote, a file added and
  * another deleted: perhaps a rename) are left to that libgit2 path for
