@@ -25,18 +25,15 @@ static int waits_for_next(const struct guard *g, char c)
 
 static void mask(struct guard *g, const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		size_t n;
+	const char *end = s + len, *cr;
 
-		if (s[i] == '\r' && (g->progress || (i + 1 < len && s[i + 1] == '\n'))) {
-			strbuf_addch(&g->out, '\r');
-		} else if ((n = control_char_len(s + i, len - i))) {
-			strbuf_addch(&g->out, '?');
-			i += n - 1;
-		} else {
-			strbuf_addch(&g->out, s[i]);
-		}
+	while ((cr = memchr(s, '\r', (size_t)(end - s))) != NULL) {
+		strbuf_add_masked(&g->out, s, (size_t)(cr - s));
+		/* a CRLF's, or on stderr the progress line's own */
+		strbuf_addch(&g->out, g->progress || (cr + 1 < end && cr[1] == '\n') ? '\r' : '?');
+		s = cr + 1;
 	}
+	strbuf_add_masked(&g->out, s, (size_t)(end - s));
 }
 
 static int put(struct guard *g)

@@ -235,6 +235,24 @@ long binary_nul_offset(const char *s, size_t len)
 	return nul ? (long)(nul - s) : -1;
 }
 
+void squeeze_blanks(char *s)
+{
+	char *start = s, *out = s;
+	int blank = 0;
+
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') {
+			blank = 1;
+			continue;
+		}
+		if (blank && out > start)	/* none before the first word */
+			*out++ = ' ';
+		blank = 0;
+		*out++ = *s;
+	}
+	*out = '\0';
+}
+
 size_t control_char_len(const char *s, size_t len)
 {
 	unsigned char c = len ? (unsigned char)s[0] : 0;

@@ -82,6 +82,10 @@ size_t utf8_bom_len(const char *s, size_t len);
  * in the first 8,000 bytes of s[0..len), else -1. A commit, a mail or JSON
  * has none. */
 long binary_nul_offset(const char *s, size_t len);
+/* s with each run of blanks (space, tab, CR, LF) made one space and none
+ * at either end, in place: a header as one line, a subject as git mailinfo
+ * reads it. */
+void squeeze_blanks(char *s);
 /* The length (1 or 2) of a terminal control character at s[0..len), else
  * 0: a C0 control other than tab and newline, DEL, or a C1 control as
  * UTF-8 encodes it (U+0080..U+009F). Text from mail and commits is

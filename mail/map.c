@@ -113,27 +113,6 @@ static void add_msgids(struct sm_mapper *m, const char *msg, const git_oid *oid,
 	}
 }
 
-/* s with each run of blanks made one space, in place: the mail side's
- * subject is read so (message.c, as git mailinfo does), and a commit made
- * with "git commit" may keep "devices:  drop" */
-static void squeeze_blanks(char *s)
-{
-	char *start = s, *out = s;
-	int blank = 0;
-
-	for (; *s; s++) {
-		if (*s == ' ' || *s == '\t') {
-			blank = 1;
-			continue;
-		}
-		if (blank && out > start)	/* none before the first word */
-			*out++ = ' ';
-		blank = 0;
-		*out++ = *s;
-	}
-	*out = '\0';
-}
-
 /* Walks newest-first from the tip over up to max commits, indexing their
  * patch-ids, or their subjects and the Message-IDs their trailers name. */
 static int build(struct sm_mapper *m, size_t max, int patchids)
@@ -162,6 +141,9 @@ static int build(struct sm_mapper *m, size_t max, int patchids)
 			git_commit *c = NULL;
 			if (git_commit_lookup(&c, m->repo, &oid) == 0) {
 				key = sm_commit_subject(c);
+				/* as the mail's subject is read (message.c): a
+				 * commit made with "git commit" may keep
+				 * "devices:  drop" */
 				squeeze_blanks(key);
 				add_msgids(m, git_commit_message(c), &oid, &msgids_alloc);
 				git_commit_free(c);

@@ -28,21 +28,10 @@ void sm_mail_library_init(void)
 /* Unfolded, whitespace-collapsed copy; "" for NULL. */
 static char *clean_header(const char *s)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int space = 0;
+	char *out = xstrdup(s ? s : "");
 
-	strbuf_init(&sb, s ? strlen(s) : 0);
-	for (; s && *s; s++) {
-		if (*s == '\r' || *s == '\n' || *s == '\t' || *s == ' ') {
-			space = 1;
-			continue;
-		}
-		if (space && sb.len)
-			strbuf_addch(&sb, ' ');
-		space = 0;
-		strbuf_addch(&sb, *s);
-	}
-	return strbuf_detach(&sb, NULL);
+	squeeze_blanks(out);
+	return out;
 }
 
 /* Message-ID text without <> and surrounding blanks, or NULL. */

@@ -129,8 +129,9 @@ static int starts_attribution(const char *s, size_t len)
  * unquoted, under Outlook's "-----Original Message-----" (or its German,
  * French, Spanish or Italian words; not PGP's "-----BEGIN PGP SIGNED
  * MESSAGE-----") or a header block, a "From: " line with "Sent: " or
- * "Date: " on the next (Outlook on the web, forwarded mail). */
-static int starts_original(const char *s, size_t len, const char *next, size_t next_len)
+ * "Date: " on the next (Outlook on the web, forwarded mail). next: the
+ * text after s's line, NULL at the end. */
+static int starts_original(const char *s, size_t len, const char *next)
 {
 	static const char *const words[] = { "original", "ursprüngliche", "origine" };
 
@@ -141,9 +142,9 @@ static int starts_original(const char *s, size_t len, const char *next, size_t n
 					return 1;
 		return 0;
 	}
-	return len > 6 && !strncmp(s, "From: ", 6) && next &&
-	       ((next_len > 6 && !strncmp(next, "Sent: ", 6)) ||
-		(next_len > 6 && !strncmp(next, "Date: ", 6)));
+	if (len <= 6 || strncmp(s, "From: ", 6) || !next)
+		return 0;
+	return strcspn(next, "\n") > 6 && (!strncmp(next, "Sent: ", 6) || !strncmp(next, "Date: ", 6));
 }
 
 /* Outlook on the web's rule above the original's headers */
@@ -220,14 +221,8 @@ void sm_reply_extract_verified(const char *body, const char *author,
 		 * unquoted original under a top-posted one. */
 		if ((len == 3 && !strncmp(p, "-- ", 3)) || (len == 2 && !strncmp(p, "--", 2)))
 			break;
-		if (nl) {
-			const char *next = nl + 1, *next_nl = strchr(next, '\n');
-
-			if (starts_original(p, len, next, next_nl ? (size_t)(next_nl - next) : strlen(next)))
-				break;
-		} else if (starts_original(p, len, NULL, 0)) {
+		if (starts_original(p, len, nl ? nl + 1 : NULL))
 			break;
-		}
 		if (is_rule_line(p, len))
 			continue;
 		was_adjacent = last_adjacent;
