@@ -40,6 +40,12 @@ has() { if grep -qF -- "$2" <<<"$out"; then ok "$1"; else bad "$1: no '$2' in: $
 hasnt() { if grep -qF -- "$2" <<<"$out"; then bad "$1: '$2' in: $out"; else ok "$1"; fi; }
 # json NAME PYTHON: PYTHON (with d = the JSON in $out) exits 0.
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); $2" <<<"$out" && ok "$1" || bad "$1: $out"; }
+# on_terminal CMDLINE: runs the bash command line CMDLINE on a pseudo-terminal
+# (util-linux script(1)); what the terminal shows goes to stdout. script runs
+# the line with $SHELL, which may be dash (CI's is): printf %q's quoting,
+# $'...' for a control character, is bash's, so bash runs it.
+on_terminal() { SHELL=$BASH script -qec "$1" /dev/null; }
+
 checks_done() {
 	echo "$1: $fails failed"
 	[ "$fails" = 0 ]

@@ -22,7 +22,7 @@ n=0
 on_tty() {
 	local out=$1 cmd; shift
 	cmd="cd $(printf '%q' "$repo") && $(printf '%q ' "$@") > $(printf '%q' "$out")"
-	script -qec "$cmd" /dev/null > "$out.tty" || fail "on a terminal: $* failed: $(cat "$out.tty")"
+	on_terminal "$cmd" > "$out.tty" || fail "on a terminal: $* failed: $(cat "$out.tty")"
 }
 # plain OUT CMD...: the same with stderr to OUT.err, not a terminal.
 plain() {

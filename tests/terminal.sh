@@ -11,7 +11,7 @@ command -v script >/dev/null || skip "no script(1) (util-linux) for a pseudo-ter
 # on_tty OUT CMD...: what a terminal shows of CMD's stdout and stderr, in OUT
 on_tty() {
 	local out=$1; shift
-	script -qec "$(printf '%q ' "$@")" /dev/null > "$out" || true
+	on_terminal "$(printf '%q ' "$@")" > "$out" || true
 }
 
 printf 'From: Eve <eve@evil.example>\nSubject: [PATCH] x86: fix \033]0;owned\007a leak \033[31mnow\302\23331m\rNAKed\n\nThis fixes a use-after-free.\n\nSigned-off-by: Eve <eve@evil.example>\n' > "$TMP/evil.eml"
