@@ -56,8 +56,8 @@ for id in tested@nvidia.com reviewed@example.com latin1-reply@example.de base64-
 	grep -q "<$id>" "$TMP/n1.txt" || fail "note on lm90 lacks $id"
 done
 grep -q "Reviewed-by: Rita Reviewer <reviewer@example.com>" "$TMP/n1.txt" || fail "Rita's trailer missing"
-grep -q "Reviewed-by: J.rg M.ller <joerg@example.de>" "$TMP/n1.txt" || fail "latin-1 trailer missing"
-grep -q "Tested-by: Ren. Tester <rene@example.org>" "$TMP/n1.txt" || fail "base64 trailer missing"
+grep -qF "Reviewed-by: Jörg Müller <joerg@example.de>" "$TMP/n1.txt" || fail "latin-1 trailer missing or not UTF-8: $(grep joerg "$TMP/n1.txt")"
+grep -qF "Tested-by: René Tester <rene@example.org>" "$TMP/n1.txt" || fail "base64 trailer missing: $(grep rene@ "$TMP/n1.txt")"
 grep -q "Via: cover letter" "$TMP/n1.txt" || fail "cover-letter reply not marked"
 grep -q "Quoted Person" "$TMP/n1.txt" && fail "quoted trailer harvested"
 grep -q "bot@stablemate.example" "$TMP/n1.txt" && fail "the bot's own reply harvested"
