@@ -1,6 +1,7 @@
 /* reply: trailers and comment of a follow-up mail. */
 #include "mail/reply.h"
 #include "mail/ident.h"
+#include "mail/robot.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <ctype.h>
@@ -208,6 +209,12 @@ void sm_reply_extract_verified(const char *body, const char *author,
 	int last_adjacent = 0, was_adjacent;	/* it is the line just before */
 
 	memset(out, 0, sizeof(*out));
+	/* A build robot's report: its gist, and no trailers (the tags it
+	 * names are for a later fix to carry, not a review of this patch) */
+	if (sm_robot_report_gist(author, body, &comment)) {
+		out->comment = strbuf_detach(&comment, NULL);
+		return;
+	}
 	sm_ident_address(author, &sender);
 	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		size_t len;

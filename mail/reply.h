@@ -1,6 +1,8 @@
 /* reply: what a replier wrote in a follow-up mail: the trailers on their
  * own lines (not in "> " quotes, not inside a patch pasted in the reply)
- * and the comment text with quotes, attributions and signature removed. */
+ * and the comment text with quotes, attributions and signature removed.
+ * A kernel test robot report is read as mail/robot.h says: its gist is the
+ * comment, and it has no trailers. */
 #ifndef SM_MAIL_REPLY_H
 #define SM_MAIL_REPLY_H
 #include "lib/strlist.h"

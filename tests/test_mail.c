@@ -101,6 +101,116 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 }
 END_TEST
 
+/* A kernel test robot report (the shape of the hwmon list's replies of
+ * 2024 and of the robot's older "Thank you for the patch!" ones): the gist
+ * is the headline, tree, config, compiler and the new findings, which the
+ * robot marks with ">>" as a mail reader marks quotes; no trailers. */
+static const char robot_build_error[] =
+	"Hi Wenliang,\n\n"
+	"kernel test robot noticed the following build errors:\n\n"
+	"[auto build test ERROR on linux/master]\n\n"
+	"url:    https://github.com/intel-lab-lkp/linux/commits/Wenliang/hwmon-sq52205/20240826-103932\n"
+	"base:   linux/master\n"
+	"patch link:    https://lore.kernel.org/r/20240822074426.7241-1-wenliang202407%40163.com\n"
+	"patch subject: [PATCH linux dev 6.11] hwmon:add new hwmon driver sq52205\n"
+	"config: x86_64-allyesconfig (https://download.01.org/0day-ci/archive/20240826/202408261627.lm2xKacD-lkp@intel.com/config)\n"
+	"compiler: clang version 18.1.5 (https://github.com/llvm/llvm-project 617a15a9eac96088ae5e9134248d8236e34b91b1)\n"
+	"reproduce (this is a W=1 build): (https://download.01.org/0day-ci/archive/20240826/202408261627.lm2xKacD-lkp@intel.com/reproduce)\n\n"
+	"If you fix the issue in a separate patch/commit (i.e. not just a new version of\n"
+	"the same patch/commit), kindly add following tags\n"
+	"| Reported-by: kernel test robot <lkp@intel.com>\n"
+	"| Closes: https://lore.kernel.org/oe-kbuild-all/202408261627.lm2xKacD-lkp@intel.com/\n\n"
+	"All errors (new ones prefixed by >>):\n\n"
+	"   In file included from drivers/hwmon/sq52205.c:12:\n"
+	">> drivers/hwmon/sq52205.c:493:37: error: cannot assign to variable 'sq522xx_regmap_config' with const-qualified type 'const struct regmap_config'\n"
+	"     493 |         sq522xx_regmap_config.max_register = data->config->registers;\n"
+	"         |         ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~ ^\n"
+	"   drivers/hwmon/sq52205.c:67:35: note: variable 'sq522xx_regmap_config' declared const here\n\n\n"
+	"vim +493 drivers/hwmon/sq52205.c\n\n"
+	"   491		data->rshunt = val;\n"
+	" > 493		sq522xx_regmap_config.max_register = data->config->registers;\n\n"
+	"-- \n"
+	"0-DAY CI Kernel Test Service\n"
+	"https://github.com/intel/lkp-tests/wiki\n";
+
+START_TEST(reply_robot_report_gist)
+{
+	struct sm_reply_text rt;
+	struct strbuf many = STRBUF_INIT;
+
+	sm_reply_extract(robot_build_error, "kernel test robot <lkp@intel.com>", &rt);
+	ck_assert_str_eq(rt.comment,
+			 "kernel test robot noticed the following build errors:\n"
+			 "[auto build test ERROR on linux/master]\n"
+			 "config: x86_64-allyesconfig\n"
+			 "compiler: clang version 18.1.5\n\n"
+			 "All errors (new ones prefixed by >>):\n"
+			 ">> drivers/hwmon/sq52205.c:493:37: error: cannot assign to variable "
+			 "'sq522xx_regmap_config' with const-qualified type 'const struct regmap_config'");
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	ck_assert_uint_eq(rt.unverified.nr, 0);
+	sm_reply_text_release(&rt);
+
+	/* the same text from a person is a reply like any other */
+	sm_reply_extract(robot_build_error, "Guenter Roeck <linux@roeck-us.net>", &rt);
+	ck_assert_ptr_nonnull(strstr(rt.comment, "url:    https://github.com/intel-lab-lkp"));
+	ck_assert_ptr_null(strstr(rt.comment, ">> drivers/hwmon"));
+	sm_reply_text_release(&rt);
+
+	/* the older form: its suggested Reported-by: unquoted, the config
+	 * attached, a reproduce block, smatch's new and old warnings */
+	sm_reply_extract("Hi Foo,\n\n"
+			 "Thank you for the patch! Perhaps something to improve:\n\n"
+			 "[auto build test WARNING on groeck-staging/hwmon-next]\n"
+			 "[also build test WARNING on v5.15-rc2 next-20210922]\n"
+			 "[If your patch is applied to the wrong git tree, kindly drop us a note.\n"
+			 "And when submitting patch, we suggest to use '--base' as documented in\n"
+			 "https://git-scm.com/docs/git-format-patch]\n\n"
+			 "config: i386-randconfig-m021-20210922 (attached as .config)\n"
+			 "compiler: gcc-9 (Debian 9.3.0-22) 9.3.0\n"
+			 "reproduce (this is a W=1 build):\n"
+			 "        make W=1 ARCH=i386\n\n"
+			 "If you fix the issue, kindly add following tag as appropriate\n"
+			 "Reported-by: kernel test robot <lkp@intel.com>\n\n"
+			 "New smatch warnings:\n"
+			 "drivers/hwmon/foo.c:123 foo_probe() warn: variable dereferenced before check 'data' (see line 120)\n\n"
+			 "Old smatch warnings:\n"
+			 "drivers/hwmon/foo.c:99 foo_read() warn: inconsistent indenting\n\n"
+			 "vim +123 drivers/hwmon/foo.c\n\n"
+			 "---\n"
+			 "0-DAY CI Kernel Test Service, Intel Corporation\n",
+			 "kernel test robot <lkp@intel.com>", &rt);
+	ck_assert_str_eq(rt.comment,
+			 "Thank you for the patch! Perhaps something to improve:\n"
+			 "[auto build test WARNING on groeck-staging/hwmon-next]\n"
+			 "[also build test WARNING on v5.15-rc2 next-20210922]\n"
+			 "config: i386-randconfig-m021-20210922\n"
+			 "compiler: gcc-9 (Debian 9.3.0-22) 9.3.0\n\n"
+			 "New smatch warnings:\n"
+			 "drivers/hwmon/foo.c:123 foo_probe() warn: variable dereferenced before check "
+			 "'data' (see line 120)");
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	sm_reply_text_release(&rt);
+
+	/* a long list of new warnings: 20 kept, the rest counted */
+	strbuf_addstr(&many, "kernel test robot noticed the following build warnings:\n\n"
+			     "All warnings (new ones prefixed by >>):\n\n");
+	for (int i = 1; i <= 23; i++)
+		strbuf_addf(&many, ">> drivers/x.c:%d:5: warning: no previous prototype\n", i);
+	sm_reply_extract(many.buf, "kernel test robot <lkp@intel.com>", &rt);
+	ck_assert_ptr_nonnull(strstr(rt.comment, "drivers/x.c:20:5:"));
+	ck_assert_ptr_null(strstr(rt.comment, "drivers/x.c:21:5:"));
+	ck_assert_ptr_nonnull(strstr(rt.comment, "\n[and 3 more]"));
+	sm_reply_text_release(&rt);
+	strbuf_release(&many);
+
+	/* the robot's mail without a report's headline: read as any reply */
+	sm_reply_extract("Thanks, the retest passed.\n", "kernel test robot <lkp@intel.com>", &rt);
+	ck_assert_str_eq(rt.comment, "Thanks, the retest passed.");
+	sm_reply_text_release(&rt);
+}
+END_TEST
+
 START_TEST(reply_nak_and_inline_patch)
 {
 	struct sm_reply_text rt;
@@ -832,6 +942,7 @@ static Suite *make_suite(void)
 	Suite *s = suite_create("mail");
 	TCase *tc = add_tcase(s, "mail", SM_TESTS(reply_trailers_not_quoted,
 						  reply_wrapped_attribution_and_top_posting,
+						  reply_robot_report_gist,
 						  reply_nak_and_inline_patch,
 						  reply_trailer_identity, msgid_checks,
 						  msgid_from_commit_trailers,
