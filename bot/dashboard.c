@@ -17,7 +17,8 @@
 struct page_reviews {
 	struct sm_note note;
 	unsigned replies;	/* blocks that count as a review (sm_review_counts) */
-	unsigned acks;		/* Reviewed-by, Acked-by, Tested-by trailers */
+	unsigned acks;		/* Reviewed-by, Acked-by, Tested-by (and syzbot's
+				 * Reported-and-tested-by) trailers */
 	unsigned naks;		/* Nacked-by / NAK */
 };
 
@@ -141,7 +142,7 @@ static int is_nak(const char *trailer)
 static int is_ack(const char *trailer)
 {
 	return istarts_with(trailer, "Reviewed-by:") || istarts_with(trailer, "Acked-by:") ||
-	       istarts_with(trailer, "Tested-by:");
+	       istarts_with(trailer, "Tested-by:") || istarts_with(trailer, "Reported-and-tested-by:");
 }
 
 static int load_reviews(struct site *s, const struct sm_scan_item *it, struct page_reviews *pr)

@@ -11,9 +11,12 @@
 /* The keys a review can carry, in their canonical spelling. */
 static const char *const review_keys[] = {
 	"Reviewed-by", "Acked-by", "Tested-by", "Reported-by", "Nacked-by",
-	"Suggested-by", "Link", "Closes", "Fixes",
+	"Suggested-by",
+	/* syzbot's answer to "#syz test": its reproducer no longer fires */
+	"Reported-and-tested-by",
+	"Link", "Closes", "Fixes",
 };
-#define NR_PERSON_KEYS 6	/* the -by keys come first */
+#define NR_PERSON_KEYS 7	/* the -by keys come first */
 
 static int is_blank(const char *s, size_t len)
 {

@@ -44,6 +44,18 @@ START_TEST(reply_trailers_not_quoted)
 	ck_assert_str_eq(rt.trailers.items[1], "Fixes: 0123456789ab (\"the bug\")");
 	ck_assert_str_eq(rt.comment, "Looks good.");
 	sm_reply_text_release(&rt);
+
+	/* syzbot's answer to "#syz test": a test by the reporter's address */
+	sm_reply_extract("Hello,\n\n"
+			 "syzbot has tested the proposed patch and the reproducer did not trigger any issue:\n\n"
+			 "Reported-and-tested-by: syzbot+4e9d6c6ab7e5e8d0a8c1@syzkaller.appspotmail.com\n\n"
+			 "Tested on:\n\n"
+			 "commit:         0c3836482481 Linux 6.10\n",
+			 "syzbot <syzbot+4e9d6c6ab7e5e8d0a8c1@syzkaller.appspotmail.com>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 1);
+	ck_assert_str_eq(rt.trailers.items[0],
+			 "Reported-and-tested-by: syzbot+4e9d6c6ab7e5e8d0a8c1@syzkaller.appspotmail.com");
+	sm_reply_text_release(&rt);
 }
 END_TEST
 
