@@ -47,7 +47,26 @@ struct classify_opts {
 	const char *path;	/* the input, for messages about it */
 	unsigned nr_mails;	/* of an mbox, so far */
 	unsigned nr_bad;	/* of those, unreadable */
+	/* `git log --stat` paths cut to ".../" (sm_commit_cut_paths), in all */
+	unsigned cut_files, cut_commits;
 };
+
+static void count_cut_paths(struct classify_opts *o, const struct sm_commit *c)
+{
+	unsigned n = sm_commit_cut_paths(c);
+
+	o->cut_files += n;
+	o->cut_commits += n > 0;
+}
+
+/* One line for an input, not one a commit: the verdicts are right for
+ * what it says, but a wider --stat would have said more. */
+static void warn_cut_paths(struct classify_opts *o, const char *input)
+{
+	cli_warn_cut_paths(input, o->cut_files, o->cut_commits,
+			   "their directories are unknown (no docs-only, no diff:top)");
+	o->cut_files = o->cut_commits = 0;
+}
 
 /* -1 (sm_error) when text[0..len) is binary data: a verdict on random
  * bytes is noise, and printing their "subject" garbles the terminal. */
@@ -152,10 +171,11 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 }
 
 /* Judges c, prints the verdict with every reason, and releases c. */
-static void judge_and_print(const struct classify_opts *o, struct sm_commit *c)
+static void judge_and_print(struct classify_opts *o, struct sm_commit *c)
 {
 	struct sm_verdict v;
 
+	count_cut_paths(o, c);
 	sm_classify(o->rules, c, &o->tree, &v);
 	print_one(o, c, &v);
 	sm_verdict_release(&v);
@@ -276,6 +296,7 @@ static void batch_judge(struct batch_ctx *b, const char *id, struct sm_commit *c
 {
 	struct sm_verdict v;
 
+	count_cut_paths(b->o, c);
 	sm_classify_codes(b->o->rules, c, &b->o->tree, &v);
 	batch_line(b->o, id, c, &v, &b->out);
 	sm_verdict_release(&v);
@@ -752,12 +773,15 @@ int cmd_classify(int argc, char **argv)
 	}
 	if (sm_rules_load(&o.rules, rules_dir))
 		return cli_fail("classify");
-	if (batch)
+	if (batch) {
 		ret = run_batch(&o, batch, max_record);
+		warn_cut_paths(&o, batch);
+	}
 	for (int i = 0; !batch && i < argc; i++) {
 		o.path = !strcmp(argv[i], "-") ? "(standard input)" : argv[i];
 		o.nr_mails = o.nr_bad = 0;
 		ret |= classify_input(&o, argv[i]);
+		warn_cut_paths(&o, argv[i]);
 	}
 	sm_rules_free(o.rules);
 	return ret;

@@ -2,6 +2,7 @@
  * labelled commits: a labelled mbox, or a mainline range labelled by
  * whether the maintainer's stable trees carry each commit. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "lib/progress.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -50,6 +51,8 @@ struct train_cli {
 	struct sm_rules *rules;
 	struct sm_trainset set;
 	unsigned skipped, unlabelled, without_id;
+	/* `git log --stat` paths cut to ".../" (sm_commit_cut_paths) */
+	unsigned cut_files, cut_commits;
 	struct sm_progress *progress;	/* lib/progress.h, or NULL */
 };
 
@@ -161,8 +164,13 @@ static int add_message(struct train_cli *t, const struct labels *labels, const c
 		t->unlabelled++, t->without_id++;
 	else if (!(rc = label_of(labels, c.id, tsv, &label)))
 		t->unlabelled++;
-	else if (rc > 0)
+	else if (rc > 0) {
+		unsigned cut = sm_commit_cut_paths(&c);
+
+		t->cut_files += cut;
+		t->cut_commits += cut > 0;
 		sm_trainset_add(&t->set, t->rules, &c, (int)label);
+	}
 	sm_progress_update(t->progress, t->set.nr_docs);
 	sm_commit_release(&c);
 	return rc < 0 ? -1 : 0;
@@ -241,6 +249,9 @@ counted:
 			       "nothing to look up in %s", mbox, tsv);
 	else if (!t->set.nr_docs)
 		ret = sm_error("%s: no message of it is labelled in %s", mbox, tsv);
+	else	/* the model learns from what it is given: say what it was not */
+		cli_warn_cut_paths(mbox, t->cut_files, t->cut_commits,
+				   "the model learns nothing of their directories");
 	/* base names: the file says what, not where on one machine */
 	strbuf_addf(source, "%s with labels %s", strcmp(mbox, "-") ? base_name(mbox) : "(standard input)",
 		    base_name(tsv));

@@ -1,9 +1,11 @@
 /* output: JSON documents of the subcommands onto stdout. */
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "lib/util.h"
 #include "mail/import.h"
 #include "trees/rewrite.h"
 #include <stdio.h>
+#include <string.h>
 
 struct json_writer *cli_json_begin(struct cli_json *j)
 {
@@ -66,4 +68,13 @@ void cli_import_stats(const char *cmd, const struct sm_import_stats *st, int jso
 	if (duplicates)
 		printf("%u duplicate Message-IDs, ", st->duplicates);
 	printf("%u skipped\n", st->skipped);
+}
+
+void cli_warn_cut_paths(const char *input, unsigned files, unsigned commits, const char *unknown)
+{
+	if (files)
+		sm_warn("%s: git --stat cut %u path%s of %u commit%s to \".../\": %s; "
+			"`git log --numstat` or `--stat=1000` keeps them",
+			strcmp(input, "-") ? input : "(standard input)", files, files == 1 ? "" : "s",
+			commits, commits == 1 ? "" : "s", unknown);
 }

@@ -42,4 +42,9 @@ struct sm_rewrite_result;
 int cli_rewrite_report(const char *cmd, const char *branch, int status, int json,
 		       const struct sm_rewrite_result *r);
 
+/* classify and train: one line on stderr when `git log --stat` cut paths
+ * of input to ".../" to fit its width (sm_commit_cut_paths), saying what
+ * stays unknown of them and which git options keep them whole. */
+void cli_warn_cut_paths(const char *input, unsigned files, unsigned commits, const char *unknown);
+
 #endif

@@ -120,6 +120,9 @@ int sm_hunk_counts(const char *line, size_t len, int *before, int *after);
  * c->diff.from_stat is set. Totals stop at SM_DIFF_MAX_LINES. */
 void sm_commit_add_file(struct sm_commit *c, const char *path, size_t len, unsigned added,
 			unsigned removed);
+/* The files whose path `git log --stat` cut to ".../rest" to fit its
+ * width: their directories are unknown, so no diff:top:, no docs-only. */
+unsigned sm_commit_cut_paths(const struct sm_commit *c);
 /* If [text, end) starts a `git log --numstat` or `--stat` block (after the
  * message), returns where; else NULL. */
 const char *sm_find_stat_block(const char *text, const char *end);

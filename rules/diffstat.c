@@ -415,6 +415,15 @@ static void add_stat_path(struct sm_commit *c, const char *p, size_t n, unsigned
 	strbuf_release(&sb);
 }
 
+unsigned sm_commit_cut_paths(const struct sm_commit *c)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < c->nr_files; i++)
+		n += starts_with(c->files[i].path, ".../");
+	return n;
+}
+
 /* Whether l, with pos just past it, is a plain unified diff's file header:
  * "--- OLD", then "+++ NEW" (into *plus), then a hunk header. */
 static int plain_file_header(const struct line *l, const char *pos, const char *end,

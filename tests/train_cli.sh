@@ -181,6 +181,33 @@ grep '"id":"with"' "$TMP/files.out" | grep -q '"tiny-diff"' || fail "JSONL files
 grep '"id":"without"' "$TMP/files.out" | grep -q '"model:no-diff"' || fail "JSONL without files: $(cat "$TMP/files.out")"
 echo "classify: numstat, --stat and JSONL files read as diffs"
 
+# --- a --stat path git cut to ".../" to fit 80 columns: its directories are
+#     unknown (a binding's Documentation/ is no docs-only any more), and
+#     classify and train say so in one line, naming the input
+cut=$TMP/cut
+git init -q "$cut"
+long=Documentation/devicetree/bindings/timer/allwinner,sun5i-a13-hstimer-long-name.yaml
+mkdir -p "$cut/$(dirname "$long")" "$cut/drivers/x"
+printf 'a\nb\n' > "$cut/$long"
+git -C "$cut" add . && git -C "$cut" commit -qm "dt-bindings: timer: Convert the A13 HSTimer to a schema"
+printf 'int x;\n' > "$cut/drivers/x/leak.c"
+git -C "$cut" add . && git -C "$cut" commit -qm "x: fix a memory leak in probe"
+git -C "$cut" log --stat > "$TMP/cut.log"
+grepq -F " .../" "$TMP/cut.log" || fail "git did not cut the path: $(cat "$TMP/cut.log")"
+"$STABLEMATE" classify --batch "$TMP/cut.log" > "$TMP/cut.out" 2> "$TMP/cut.err"
+grep -qx "stablemate: warning: $TMP/cut.log: git --stat cut 1 path of 1 commit to \".../\": their directories are unknown (no docs-only, no diff:top); \`git log --numstat\` or \`--stat=1000\` keeps them" \
+	"$TMP/cut.err" || fail "no line on the cut path: $(cat "$TMP/cut.err")"
+grepq docs-only "$TMP/cut.out" && fail "a cut path was read as documentation: $(cat "$TMP/cut.out")"
+git -C "$cut" log --stat=1000 | "$STABLEMATE" classify --batch - > "$TMP/cut.out" 2> "$TMP/cut.err"
+grepq warning "$TMP/cut.err" && fail "--stat=1000 cut no path: $(cat "$TMP/cut.err")"
+grepq docs-only "$TMP/cut.out" || fail "the whole path is documentation: $(cat "$TMP/cut.out")"
+git -C "$cut" log --format='%H' | paste - <(printf 'stable\nnot-stable\n') > "$TMP/cut.tsv"
+"$STABLEMATE" train --mbox - --labels "$TMP/cut.tsv" -o "$TMP/cut.rules" < "$TMP/cut.log" 2> "$TMP/cut.err" ||
+	fail "train on --stat: $(cat "$TMP/cut.err")"
+grepq -F "(standard input): git --stat cut 1 path of 1 commit to \".../\": the model learns nothing" \
+	"$TMP/cut.err" || fail "train said nothing of the cut path: $(cat "$TMP/cut.err")"
+echo "classify, train: a --stat path cut to .../ said in one line"
+
 # --- `git log` of many commits (plain, --numstat, -p --decorate, gzipped,
 #     from standard input): one verdict each, the same as `git show` gives
 git -C "$repo" rev-list v4.4..v4.5 > "$TMP/log.ids"
