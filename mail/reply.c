@@ -1,6 +1,7 @@
 /* reply: trailers and comment of a follow-up mail. */
 #include "mail/reply.h"
 #include "mail/ident.h"
+#include "mail/objection.h"
 #include "mail/robot.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
@@ -170,6 +171,43 @@ static int is_quote(const char *s, size_t len)
 	return i < len && (s[i] == '>' || s[i] == '|') && i < 4;
 }
 
+/* What the quoted lines so far say about the next line of the reply's own */
+struct quote_state {
+	int seen;		/* a quoted line came */
+	int after_trailers;	/* the last one not blank was a trailer */
+	int in_diff;		/* the quote reached the patch's diff */
+};
+
+/* A trailer's "Key:" ("Signed-off-by:", "Link:"): the end of a commit
+ * message */
+static int is_trailer_line(const char *s, size_t len)
+{
+	size_t k = 0;
+
+	while (k < len && (isalnum((unsigned char)s[k]) || s[k] == '-'))
+		k++;
+	if (!k || k >= len || s[k] != ':')
+		return 0;
+	return (k > 3 && !strncasecmp(s + k - 3, "-by", 3)) || (k == 4 && !strncasecmp(s, "Link", 4)) ||
+	       (k == 2 && !strncasecmp(s, "Cc", 2)) || (k == 5 && !strncasecmp(s, "Fixes", 5));
+}
+
+static void quoted_line(struct quote_state *q, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '>' || s[i] == '|'))
+		i++;
+	s += i, len -= i;
+	q->seen = 1;
+	if (!len)
+		return;
+	if ((len == 3 && !strncmp(s, "---", 3)) || (len >= 11 && !strncmp(s, "diff --git ", 11)) ||
+	    (len >= 6 && !strncmp(s, "--- a/", 6)) || (len >= 3 && !strncmp(s, "@@ ", 3)))
+		q->in_diff = 1;
+	q->after_trailers = is_trailer_line(s, len);
+}
+
 /* Lines that start a patch pasted into the reply (trailers inside are the patch's). */
 static int starts_patch(const char *s, size_t len)
 {
@@ -210,6 +248,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 	int in_patch = 0, blank_pending = 0;
 	size_t last_line = 0;	/* where the comment's last line starts */
 	int last_adjacent = 0, was_adjacent;	/* it is the line just before */
+	struct quote_state quote = { 0 };
 
 	memset(out, 0, sizeof(*out));
 	/* A build robot's report: its gist, and no trailers (the tags it
@@ -237,12 +276,17 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			continue;
 		was_adjacent = last_adjacent;
 		last_adjacent = 0;
-		if (is_quote(p, len))
+		if (is_quote(p, len)) {
+			quoted_line(&quote, p, len);
 			continue;
+		}
 		if (starts_patch(p, len))
 			in_patch = 1;
 		if (in_patch)
 			continue;
+		if (!out->objection && !quote.in_diff && (!quote.seen || quote.after_trailers) &&
+		    sm_is_objection(p, len))
+			out->objection = xstrndup(p, len);
 		t = sm_review_trailer(p, len, sender.len ? author : NULL);
 		if (t) {
 			if (names_sender(t, sender.buf, aliases)) {
@@ -298,5 +342,6 @@ void sm_reply_text_release(struct sm_reply_text *r)
 	strlist_clear(&r->trailers);
 	strlist_clear(&r->unverified);
 	free(r->comment);
+	free(r->objection);
 	memset(r, 0, sizeof(*r));
 }

@@ -16,6 +16,13 @@ struct sm_reply_text {
 	 * usable From:, with " (sent by SENDER)" appended. Never reviews. */
 	struct strlist unverified;
 	char *comment;			/* "" when the reply only quoted */
+	/* The sender's request not to apply the patch (mail/objection.h), as
+	 * written, or NULL: a line of the reply's own above any quoted diff,
+	 * at its top or after quoted trailers (the end of the commit message
+	 * it answers), not after other quoted text, where "Please drop." is
+	 * about that text. Whether it is a NAK depends on what the reply
+	 * answers (mail/review.h). */
+	char *objection;
 };
 
 /* author ("Name <email>", "" when the mail had no usable From:) fills a bare

@@ -27,6 +27,23 @@ char *sm_lore_link(const char *id)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The sender's objection (mail/objection.h) to the patch the reply
+ * answers is their NAK of it, as a bare "NAK" line is. Answering a cover
+ * letter, "Please drop." names no one patch of the series: the comment
+ * keeps it, no patch is NAKed for it. */
+static void objection_nak(struct sm_reply_text *rt, const char *from, int via_cover)
+{
+	char *nak;
+
+	if (!rt->objection || via_cover || !*from)
+		return;
+	nak = xasprintf("Nacked-by: %s", from);
+	if (strlist_contains(&rt->trailers, nak))
+		free(nak);
+	else
+		strlist_append_nodup(&rt->trailers, nak);
+}
+
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
 			  const struct sm_aliases *aliases, struct sm_review *out)
 {
@@ -37,6 +54,7 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 	memset(out, 0, sizeof(*out));
 	/* A From: without an address (none, an empty group) is no sender. */
 	sm_reply_extract_verified(reply->body, *reply->from_addr ? reply->from : "", aliases, &rt);
+	objection_nak(&rt, *reply->from_addr ? reply->from : "", tr->via_cover);
 	if (!rt.trailers.nr && !rt.unverified.nr && !*rt.comment) {
 		sm_reply_text_release(&rt);
 		return 0;
@@ -52,6 +70,7 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 	out->trailers = rt.trailers;
 	out->unverified = rt.unverified;
 	out->comment = rt.comment;
+	free(rt.objection);	/* said in the comment, and as a NAK above */
 	out->via_cover = tr->via_cover;
 	return 1;
 }

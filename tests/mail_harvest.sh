@@ -219,5 +219,19 @@ nack=$(git -C "$up" log --format=%H --grep='^hwmon: Introduce hwmon_device_regis
 [ -n "$nack" ] || fail "the NACKed patch was not among the reviewed ones"
 git -C "$up" notes --ref="$ref" show "$nack" | grepq "Nacked-by: Guenter Roeck <linux@roeck-us.net>" ||
 	fail "Guenter's NACK is not on the note"
+# Guenter's "Please drop." under the quoted message of each AUTOSEL copy
+# (4.19, 5.4, 5.10, 5.15, 5.18; "This patch should not be backported." for
+# 5.17) is his NAK for each of those trees
+drop=$(git -C "$up" log --format=%H --grep='^hwmon: Make chip parameter for' -n1)
+[ -n "$drop" ] || fail "the AUTOSEL patch Guenter asked to drop is not upstream"
+git -C "$up" notes --ref="$ref" show "$drop" > "$TMP/drop.txt"
+for tree in 4.19 5.4 5.10 5.15 5.17 5.18; do
+	python3 - "$TMP/drop.txt" "$tree" <<'PY' || fail "no NAK for $tree from the drop request: $(cat "$TMP/drop.txt")"
+import re, sys
+note, tree = open(sys.argv[1]).read(), sys.argv[2]
+blocks = [b for b in re.split(r"\n(?=Review: )", note) if f"\nTree: {tree}\n" in b]
+sys.exit(not any("Nacked-by: Guenter Roeck <linux@roeck-us.net>" in b for b in blocks))
+PY
+done
 echo "hwmon stable threads: $(json_get "$TMP/r2.json" stats)"
 echo "ok"

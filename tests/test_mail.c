@@ -7,6 +7,8 @@
 #include "mail/msgid.h"
 #include "mail/thread.h"
 #include "mail/mbox.h"
+#include "mail/objection.h"
+#include "mail/review.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -548,6 +550,110 @@ START_TEST(thread_cover_reply_and_bot)
 END_TEST
 
 /* Real hwmon stable threads: the nested NACK thread of [PATCH 4.19 v1 1/2]. */
+/* "Please drop." and its kin: a small grammar, so that requests about a
+ * line of code or a word are no objections to the patch */
+START_TEST(objection_lines)
+{
+	static const char *const yes[] = {
+		"Please drop.", "please drop this patch", "Drop it!", "Please don't apply this.",
+		"Please do not backport this to 5.10", "Please drop this from 5.10 and 5.15.",
+		"Please don\xe2\x80\x99t queue this one", "  Please drop.  ",
+		"This patch should not be backported. It is only relevant for new",
+		"The commit shouldn't be backported", "This change should not go to stable.",
+	};
+	static const char *const no[] = {
+		"Please drop the blank line.", "We should not drop this check.", "I'll drop it",
+		"Please drop the Fixes: tag", "drop this from stable for now until we get this sorted out.",
+		"This patch should not be backported without commit 0123456789ab",
+		"Please drop this hunk, it is unrelated", "Dropped.", "",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)
+		ck_assert_msg(sm_is_objection(yes[i], strlen(yes[i])), "not an objection: %s", yes[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++)
+		ck_assert_msg(!sm_is_objection(no[i], strlen(no[i])), "an objection: %s", no[i]);
+}
+END_TEST
+
+/* Where an objection counts: the reply's own line at its top or under the
+ * quoted commit message's trailers (the AUTOSEL answers of the hwmon
+ * list), not under quoted prose or a quoted diff line, which it is about */
+START_TEST(objection_where_it_stands)
+{
+	static const struct { const char *body; int objection; } cases[] = {
+		{ "On Mon, 30 May 2022, Sasha Levin wrote:\n> [ Upstream commit 1234 ]\n>\n"
+		  "> Signed-off-by: Sasha Levin <sashal@kernel.org>\n\nPlease drop.\n\n> ---\n"
+		  "> drivers/hwmon/hwmon.c | 2 +-\n\nGuenter\n", 1 },
+		{ "Please drop this.\n\nOn Mon, Sasha wrote:\n> x\n", 1 },
+		{ "> @@ -1,3 +1,4 @@\n> +\tpr_info(\"debug\\n\");\n\nPlease drop.\n", 0 },
+		{ "> This also adds a debug message to the probe routine.\n\nPlease drop.\n", 0 },
+		{ "> Signed-off-by: A <a@example.org>\n> ---\n> +\tx = 1;\n\nPlease drop.\n", 0 },
+	};
+	struct sm_reply_text rt;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		sm_reply_extract(cases[i].body, "Guenter Roeck <linux@roeck-us.net>", &rt);
+		ck_assert_msg(!!rt.objection == cases[i].objection, "case %zu: %s", i,
+			      rt.objection ? rt.objection : "(none)");
+		ck_assert(strstr(rt.comment, "Please drop"));	/* said in the comment either way */
+		sm_reply_text_release(&rt);
+	}
+}
+END_TEST
+
+/* An objection is a NAK of the patch it answers; answering the cover
+ * letter of a review series it names no patch: no NAK for any */
+START_TEST(objection_is_a_nak_of_the_patch_answered)
+{
+	static const char mbox[] =
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\nSubject: [PATCH 6.1 000/002] 6.1.9-rc1 review\n"
+		"Message-ID: <c@kernel.org>\n\nThis is the start of the stable review cycle.\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\nSubject: [PATCH 6.1 001/002] hwmon: a: fix x\n"
+		"Message-ID: <p1@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\nfix x\n\n"
+		"Signed-off-by: A <a@example.org>\n---\ndiff --git a/x b/x\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\nSubject: [PATCH 6.1 002/002] hwmon: b: fix y\n"
+		"Message-ID: <p2@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\nfix y\n\n"
+		"Signed-off-by: B <b@example.org>\n---\ndiff --git a/y b/y\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Guenter Roeck <linux@roeck-us.net>\nSubject: Re: [PATCH 6.1 001/002] hwmon: a: fix x\n"
+		"Message-ID: <r1@roeck-us.net>\nIn-Reply-To: <p1@kernel.org>\n\n"
+		"> Signed-off-by: A <a@example.org>\n\nPlease drop.\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Tess Tester <tess@example.org>\nSubject: Re: [PATCH 6.1 000/002] 6.1.9-rc1 review\n"
+		"Message-ID: <r2@example.org>\nIn-Reply-To: <c@kernel.org>\n\nPlease drop.\n";
+	struct sm_thread t = SM_THREAD_INIT;
+	struct load_ctx c = { &t, "objection.mbox", 0 };
+	unsigned naks = 0, via_cover = 0;
+
+	ck_assert_int_ge(sm_mbox_split(mbox, sizeof(mbox) - 1, load_one, &c), 0);
+	ck_assert_uint_eq(c.broken, 0);
+	sm_thread_resolve(&t, NULL);
+	ck_assert_uint_eq(t.nr_reviews, 3);	/* r1 on p1, r2 on p1 and p2 */
+	for (size_t i = 0; i < t.nr_reviews; i++) {
+		struct sm_review rv;
+
+		ck_assert_int_eq(sm_review_from_thread(&t, &t.reviews[i], NULL, &rv), 1);
+		ck_assert_str_eq(rv.comment, "Please drop.");
+		if (rv.via_cover) {
+			via_cover++;
+			ck_assert_uint_eq(rv.trailers.nr, 0);
+		} else {
+			naks++;
+			ck_assert_uint_eq(rv.trailers.nr, 1);
+			ck_assert_str_eq(rv.trailers.items[0], "Nacked-by: Guenter Roeck <linux@roeck-us.net>");
+			ck_assert_str_eq(rv.tree, "6.1");
+		}
+		sm_review_release(&rv);
+	}
+	ck_assert_uint_eq(naks, 1);
+	ck_assert_uint_eq(via_cover, 2);
+	sm_thread_release(&t);
+}
+END_TEST
+
 START_TEST(thread_real_hwmon_nack)
 {
 	struct sm_thread t = SM_THREAD_INIT;
@@ -960,7 +1066,9 @@ static Suite *make_suite(void)
 						  msgid_from_commit_trailers,
 						  parse_latin1_qp_rfc2047, parse_base64,
 						  parse_broken, parse_patchwork_charsets,
-						  thread_cover_reply_and_bot,
+						  thread_cover_reply_and_bot, objection_lines,
+						  objection_where_it_stands,
+						  objection_is_a_nak_of_the_patch_answered,
 						  thread_real_hwmon_nack, b4_trailer_comparison,
 						  patchwork_series, corpus_every_mail));
 
