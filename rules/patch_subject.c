@@ -46,21 +46,20 @@ static const char *skip_reply_prefix(const char *s, int *is_reply)
 	}
 }
 
-/* "6.1", "5.10.y", "4.19.123"? -> tree "6.1" / "5.10". */
-static int parse_tree(const char *tok, char *tree, size_t size)
+/* One tree's version at p: "6.1", "v6.1", "5.10.y", "4.19.123", "6.1-stable";
+ * returns the end of it, or NULL. */
+static const char *tree_version(const char *p, unsigned *major, unsigned *minor)
 {
-	const char *p = tok;
-	unsigned a, b;
 	int n = 0;
 
 	if (*p == 'v')
 		p++;
-	if (sscanf(p, "%u.%u%n", &a, &b, &n) != 2 || a < 2 || a > 20)
-		return 0;
+	if (sscanf(p, "%u.%u%n", major, minor, &n) != 2 || *major < 2 || *major > 20)
+		return NULL;
 	p += n;
 	if (*p == '.') {
 		p++;
-		if (!strcasecmp(p, "y") || !strcasecmp(p, "x"))
+		if (*p == 'y' || *p == 'Y' || *p == 'x' || *p == 'X')
 			p++;
 		else
 			while (isdigit((unsigned char)*p))
@@ -68,9 +67,29 @@ static int parse_tree(const char *tok, char *tree, size_t size)
 	}
 	if (*p == '-' && !strncasecmp(p, "-stable", 7))
 		p += 7;
-	if (*p)
+	return p;
+}
+
+/* "6.1", "5.10.y", "4.19.123"? -> tree "6.1" / "5.10". AUTOSEL's one mail
+ * for several trees, "[PATCH AUTOSEL 7.0-6.18]" (newest first), -> the
+ * range "6.18-7.0", oldest first as a stable tag's "# 3.10-4.4" is. */
+static int parse_tree(const char *tok, char *tree, size_t size)
+{
+	unsigned a, b, c, d;
+	const char *p = tree_version(tok, &a, &b);
+
+	if (!p)
 		return 0;
-	snprintf(tree, size, "%u.%u", a, b);
+	if (!*p) {
+		snprintf(tree, size, "%u.%u", a, b);
+		return 1;
+	}
+	if (*p != '-' || !(p = tree_version(p + 1, &c, &d)) || *p)
+		return 0;
+	if (a > c || (a == c && b > d))
+		snprintf(tree, size, "%u.%u-%u.%u", c, d, a, b);
+	else
+		snprintf(tree, size, "%u.%u-%u.%u", a, b, c, d);
 	return 1;
 }
 

@@ -15,7 +15,9 @@ struct sm_patch_subject {
 	int rfc, resend, autosel;
 	unsigned version;	/* v3 -> 3; 1 when not given */
 	unsigned nr, total;	/* 2/7 -> 2, 7; 0, 0 when not numbered */
-	char tree[16];		/* "4.4", "6.1" (from "6.1.y"), "" when none */
+	char tree[16];		/* "4.4", "6.1" (from "6.1.y"), "6.18-7.0" (AUTOSEL's
+				 * "7.0-6.18", for the trees of that range),
+				 * "" when none */
 	char title[512];	/* the subject after the tags, truncated */
 	size_t title_at;	/* where the title starts in the subject, whole */
 };

@@ -1728,6 +1728,18 @@ START_TEST(subject_forms)
 	ck_assert_str_eq(ps.tree, "5.10");
 	ck_assert_uint_eq(ps.nr, 3);
 
+	/* AUTOSEL's one mail for the trees of a range, newest first */
+	ck_assert(sm_patch_subject_parse("[PATCH AUTOSEL 7.0-6.18] hwmon: (pmbus/isl68137) Add", &ps));
+	ck_assert(ps.autosel);
+	ck_assert_str_eq(ps.tree, "6.18-7.0");
+	ck_assert_str_eq(ps.title, "hwmon: (pmbus/isl68137) Add");
+	ck_assert(sm_patch_subject_parse("[PATCH AUTOSEL 6.17-6.1] x: y", &ps));
+	ck_assert_str_eq(ps.tree, "6.1-6.17");
+	ck_assert(sm_patch_subject_parse("[PATCH 6.1-stable] x: y", &ps));
+	ck_assert_str_eq(ps.tree, "6.1");
+	ck_assert(sm_patch_subject_parse("[PATCH 6.1-rc3] x: y", &ps));
+	ck_assert_str_eq(ps.tree, "");
+
 	ck_assert(sm_patch_subject_parse("[PATCH 6.1.y] net: y", &ps));
 	ck_assert_str_eq(ps.tree, "6.1");
 	ck_assert_uint_eq(ps.total, 0);
