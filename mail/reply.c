@@ -27,6 +27,28 @@ static int is_blank(const char *s, size_t len)
 	return 1;
 }
 
+/* "Acked-by: A <a@b> # pci_ids.h": what the ack is for, after the address
+ * (the kernel's way, as in stable tags), kept as " # pci_ids.h" after the
+ * cleaned person in sb. */
+static void add_scope(struct strbuf *sb, const char *v, const char *end)
+{
+	const char *p = memrchr(v, '>', (size_t)(end - v));
+
+	if (!p)
+		return;
+	while (++p < end && (*p == ' ' || *p == '\t'))
+		;
+	if (p + 1 >= end || *p != '#')
+		return;
+	strbuf_addstr(sb, " #");
+	for (p++; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	if (p < end)
+		strbuf_addch(sb, ' ');
+	for (; p < end; p++)
+		strbuf_addch(sb, *p == '\t' ? ' ' : *p);
+}
+
 char *sm_review_trailer(const char *line, size_t len, const char *author)
 {
 	size_t klen = 0, i;
@@ -84,9 +106,10 @@ char *sm_review_trailer(const char *line, size_t len, const char *author)
 		return NULL;
 	strbuf_addstr(&sb, review_keys[i]);
 	strbuf_addstr(&sb, ": ");
-	if (i < NR_PERSON_KEYS)
+	if (i < NR_PERSON_KEYS) {
 		sm_ident_clean(v, (size_t)(end - v), &sb);
-	else
+		add_scope(&sb, v, end);
+	} else
 		strbuf_add(&sb, v, end - v);
 	return strbuf_detach(&sb, NULL);
 }

@@ -47,6 +47,15 @@ START_TEST(reply_trailers_not_quoted)
 	ck_assert_str_eq(rt.comment, "Looks good.");
 	sm_reply_text_release(&rt);
 
+	/* what an ack is for, after the address, is kept; tabs made spaces */
+	sm_reply_extract("Acked-by: Bjorn Helgaas <bhelgaas@google.com>\t# pci_ids.h\n"
+			 "Reviewed-by: Bjorn Helgaas <bhelgaas@google.com> #\n",
+			 "Bjorn Helgaas <bhelgaas@google.com>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 2);
+	ck_assert_str_eq(rt.trailers.items[0], "Acked-by: Bjorn Helgaas <bhelgaas@google.com> # pci_ids.h");
+	ck_assert_str_eq(rt.trailers.items[1], "Reviewed-by: Bjorn Helgaas <bhelgaas@google.com>");
+	sm_reply_text_release(&rt);
+
 	/* syzbot's answer to "#syz test": a test by the reporter's address */
 	sm_reply_extract("Hello,\n\n"
 			 "syzbot has tested the proposed patch and the reproducer did not trigger any issue:\n\n"
