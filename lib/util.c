@@ -182,6 +182,13 @@ int istarts_with_n(const char *s, size_t n, const char *prefix)
 	return n >= k && !strncasecmp(s, prefix, k);
 }
 
+int ends_with_n(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
 int skip_prefix(const char *s, const char *prefix, const char **out)
 {
 	size_t n = strlen(prefix);

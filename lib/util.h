@@ -66,6 +66,8 @@ int starts_with(const char *s, const char *prefix);
 int istarts_with(const char *s, const char *prefix);
 /* s[0..n) starts with prefix, in any case (s need not end at n) */
 int istarts_with_n(const char *s, size_t n, const char *prefix);
+/* s[0..n) ends with suffix (s need not end at n) */
+int ends_with_n(const char *s, size_t n, const char *suffix);
 /* Skip a prefix; returns 1 and sets *out past it when s starts with it. */
 int skip_prefix(const char *s, const char *prefix, const char **out);
 int is_hex_string(const char *s, size_t len);

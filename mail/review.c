@@ -29,13 +29,15 @@ char *sm_lore_link(const char *id)
 
 /* The sender's objection (mail/objection.h) to the patch the reply
  * answers is their NAK of it, as a bare "NAK" line is. Answering a cover
- * letter, "Please drop." names no one patch of the series: the comment
- * keeps it, no patch is NAKed for it. */
-static void objection_nak(struct sm_reply_text *rt, const char *from, int via_cover)
+ * letter, "Please drop." is about the patches the reply names, if it
+ * names some (mail/thread.h); else it names no one patch of the series:
+ * the comment keeps it, no patch is NAKed for it. */
+static void objection_nak(struct sm_reply_text *rt, const char *from,
+			  const struct sm_thread_review *tr)
 {
 	char *nak;
 
-	if (!rt->objection || via_cover || !*from)
+	if (!rt->objection || (tr->via_cover && tr->names <= 0) || !*from)
 		return;
 	nak = xasprintf("Nacked-by: %s", from);
 	if (strlist_contains(&rt->trailers, nak))
@@ -54,7 +56,13 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 	memset(out, 0, sizeof(*out));
 	/* A From: without an address (none, an empty group) is no sender. */
 	sm_reply_extract_verified(reply->body, *reply->from_addr ? reply->from : "", aliases, &rt);
-	objection_nak(&rt, *reply->from_addr ? reply->from : "", tr->via_cover);
+	objection_nak(&rt, *reply->from_addr ? reply->from : "", tr);
+	/* A cover reply that names other patches of the series: its words
+	 * are about them, its trailers (a Tested-by) still hold for this one */
+	if (tr->names < 0) {
+		free(rt.comment);
+		rt.comment = xstrdup("");
+	}
 	if (!rt.trailers.nr && !rt.unverified.nr && !*rt.comment) {
 		sm_reply_text_release(&rt);
 		return 0;

@@ -33,13 +33,6 @@ static int is_robot(const char *author)
 	return robot;
 }
 
-static int ends_with_n(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len >= n && !memcmp(s + len - n, suffix, n);
-}
-
 static int contains_n(const char *s, size_t len, const char *needle)
 {
 	return memmem(s, len, needle, strlen(needle)) != NULL;

@@ -2,6 +2,7 @@
 #include "mail/thread.h"
 #include "mail/msgid.h"
 #include "lib/util.h"
+#include "lib/strbuf.h"
 #include <string.h>
 #include <strings.h>
 
@@ -147,13 +148,89 @@ static void add_review(struct sm_thread *t, size_t patch, size_t reply, int via_
 	t->reviews[t->nr_reviews].patch = patch;
 	t->reviews[t->nr_reviews].reply = reply;
 	t->reviews[t->nr_reviews].via_cover = via_cover;
+	t->reviews[t->nr_reviews].names = 0;
 	t->nr_reviews++;
+}
+
+/* A title shorter than this ("Linux 6.1.9") is no name to look for */
+#define MIN_NAMED_TITLE 16
+/* A reply naming more patches than this is about the series, not them */
+#define MAX_NAMED 4
+
+static int is_quoted_line(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && i < 4 && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < len && (s[i] == '>' || s[i] == '|');
+}
+
+/* The text as one line, with the quoted lines (markers gone) or without
+ * them, each run of blanks one space: a title quoted from a cover's
+ * shortlog, or wrapped in a sentence, reads as the patch's subject has it. */
+static char *flat_text(const char *body, int with_quotes)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *pos = body ? body : "", *line;
+	size_t len;
+
+	while (next_text_line(&pos, &line, &len)) {
+		size_t i = 0;
+
+		if (is_quoted_line(line, len) && !with_quotes)
+			continue;
+		while (i < len && (line[i] == '>' || line[i] == '|' || line[i] == ' ' || line[i] == '\t'))
+			i++;
+		strbuf_add(&sb, line + i, len - i);
+		strbuf_addch(&sb, ' ');
+	}
+	squeeze_blanks(sb.buf);
+	strbuf_setlen(&sb, strlen(sb.buf));
+	return strbuf_detach(&sb, NULL);
+}
+
+/* "[PATCH 5.15 00/23] 5.15.160-rc1 review": a stable -rc review, whose
+ * cover lists every patch in a shortlog that a report quotes in part */
+static int is_rc_review(const struct sm_patch_subject *ps)
+{
+	return strstr(ps->title, "-rc") && ends_with_n(ps->title, strlen(ps->title), " review");
+}
+
+/* The reviews first..t->nr_reviews of reply r to cover c: which patches
+ * it names (struct sm_thread_review's names). Its own words name a patch
+ * by title ("commit abc123 (\"nfsd: ...\")"); so does its quote of an -rc
+ * review's shortlog, which a regression report trims to the entry it is
+ * about ("bisect is pointing to the above commit"). Other covers' quotes
+ * name nothing: a backport series' cover lists its commits, and a reply
+ * that quotes the first of them talks about the series. */
+static void mark_named(struct sm_thread *t, size_t first, size_t r, size_t c)
+{
+	size_t n = t->nr_reviews - first, named = 0;
+	char *text;
+
+	if (n < 2)
+		return;
+	text = flat_text(t->mails[r].mail.body, is_rc_review(&t->mails[c].ps));
+	for (size_t k = first; k < t->nr_reviews; k++) {
+		struct sm_thread_review *rv = &t->reviews[k];
+		char *title = xstrdup(t->mails[rv->patch].ps.title);
+
+		squeeze_blanks(title);
+		rv->names = strlen(title) >= MIN_NAMED_TITLE && strstr(text, title) ? 1 : -1;
+		named += rv->names > 0;
+		free(title);
+	}
+	if (!named || named == n || named > MAX_NAMED)
+		for (size_t k = first; k < t->nr_reviews; k++)
+			t->reviews[k].names = 0;
+	free(text);
 }
 
 void sm_thread_resolve(struct sm_thread *t, const char *bot_address)
 {
 	struct id_index *ix = xcalloc(t->nr, sizeof(*ix));
-	size_t i, j;
+	size_t i, j, first;
 
 	for (i = 0; i < t->nr; i++) {
 		t->mails[i].kind = classify(&t->mails[i]);
@@ -201,9 +278,11 @@ void sm_thread_resolve(struct sm_thread *t, const char *bot_address)
 			add_review(t, a, i, 0);
 			continue;
 		}
+		first = t->nr_reviews;
 		for (j = 0; j < t->nr; j++)
 			if (t->mails[j].kind == SM_MAIL_PATCH && t->mails[j].cover == a)
 				add_review(t, j, i, 1);
+		mark_named(t, first, i, a);
 	}
 	free(ix);
 }

@@ -2,7 +2,8 @@
  * (a notmuch thread, or an mbox). A reply belongs to its nearest ancestor
  * (In-Reply-To, then References from the nearest) that is a patch mail or
  * a cover letter; a reply to a cover letter reviews every patch of that
- * series (same sender, version and count, threaded under the cover). */
+ * series (same sender, version and count, threaded under the cover), and
+ * says which of them it names (struct sm_thread_review). */
 #ifndef SM_MAIL_THREAD_H
 #define SM_MAIL_THREAD_H
 #include <stddef.h>
@@ -24,6 +25,12 @@ struct sm_thread_review {
 	size_t patch;		/* index of the patch mail reviewed */
 	size_t reply;		/* index of the reply */
 	int via_cover;
+	/* A reply to a cover letter names the patches whose titles its text
+	 * holds, quoted or its own (a regression report quotes the one entry
+	 * of the cover's shortlog it is about): 1 it names this patch, -1 it
+	 * names others and not this one, 0 it names none or every one (a
+	 * whole quote of the cover). Always 0 for a reply to a patch. */
+	int names;
 };
 
 struct sm_thread {

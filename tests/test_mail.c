@@ -558,6 +558,164 @@ START_TEST(thread_cover_reply_and_bot)
 }
 END_TEST
 
+/* A reply to a -rc review's cover letter that quotes the one shortlog
+ * entry it is about (the shape of Jon Hunter's 5.15.160-rc1 regression
+ * report) is about that patch; a Tested-by that quotes the cover's top,
+ * or its whole shortlog, is about all of them */
+START_TEST(cover_reply_names_its_patch)
+{
+	static const char mbox[] =
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\nSubject: [PATCH 5.15 00/03] 5.15.160-rc1 review\n"
+		"Message-ID: <c@kernel.org>\n\n"
+		"This is the start of the stable review cycle for the 5.15.160 release.\n\n"
+		"-------------\nPseudo-Shortlog of commits:\n\n"
+		"NeilBrown <neilb@suse.de>\n    nfsd: don't allow nfsd threads to be signalled.\n\n"
+		"Guenter Roeck <linux@roeck-us.net>\n    hwmon: (lm90) Fix the alarm limits\n\n"
+		"Jon Doe <jd@example.org>\n    net: dsa: fix a refcount leak\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\n"
+		"Subject: [PATCH 5.15 01/03] nfsd: don't allow nfsd threads to be signalled.\n"
+		"Message-ID: <p1@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\nx\n---\ndiff --git a/x b/x\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\n"
+		"Subject: [PATCH 5.15 02/03] hwmon: (lm90) Fix the alarm limits\n"
+		"Message-ID: <p2@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\ny\n---\ndiff --git a/y b/y\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\n"
+		"Subject: [PATCH 5.15 03/03] net: dsa: fix a refcount leak\n"
+		"Message-ID: <p3@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\nz\n---\ndiff --git a/z b/z\n"
+		/* the regression report: one shortlog entry quoted */
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Jon Hunter <jonathanh@nvidia.com>\nSubject: Re: [PATCH 5.15 00/03] 5.15.160-rc1 review\n"
+		"Message-ID: <r1@nvidia.com>\nIn-Reply-To: <c@kernel.org>\n\n"
+		"On 23/05/2024 14:12, Greg Kroah-Hartman wrote:\n"
+		"> This is the start of the stable review cycle for the 5.15.160 release.\n\n...\n\n"
+		"> NeilBrown <neilb@suse.de>\n>     nfsd: don't allow nfsd threads to be signalled.\n\n\n"
+		"I am seeing a suspend regression on a couple boards and bisect is\n"
+		"pointing to the above commit. Reverting this commit does fix the issue.\n"
+		/* a test of the whole series: the cover's top quoted */
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Mark Brown <broonie@kernel.org>\nSubject: Re: [PATCH 5.15 00/03] 5.15.160-rc1 review\n"
+		"Message-ID: <r2@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\n"
+		"> This is the start of the stable review cycle for the 5.15.160 release.\n\n"
+		"Tested-by: Mark Brown <broonie@kernel.org>\n"
+		/* the whole shortlog quoted, a Tested-by and words: all of them */
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Tess Tester <tess@example.org>\nSubject: Re: [PATCH 5.15 00/03] 5.15.160-rc1 review\n"
+		"Message-ID: <r3@example.org>\nIn-Reply-To: <c@kernel.org>\n\n"
+		"> NeilBrown <neilb@suse.de>\n>     nfsd: don't allow nfsd threads to be signalled.\n>\n"
+		"> Guenter Roeck <linux@roeck-us.net>\n>     hwmon: (lm90) Fix the alarm limits\n>\n"
+		"> Jon Doe <jd@example.org>\n>     net: dsa: fix a refcount leak\n\n"
+		"Boots on my boards.\n\nTested-by: Tess Tester <tess@example.org>\n";
+	struct sm_thread t = SM_THREAD_INIT;
+	struct load_ctx c = { &t, "cover-names.mbox", 0 };
+	size_t p1;
+	unsigned jon = 0, mark = 0, tess = 0;
+
+	ck_assert_int_ge(sm_mbox_split(mbox, sizeof(mbox) - 1, load_one, &c), 0);
+	ck_assert_uint_eq(c.broken, 0);
+	sm_thread_resolve(&t, NULL);
+	p1 = find_mail(&t, "p1@kernel.org");
+	for (size_t i = 0; i < t.nr_reviews; i++) {
+		const struct sm_thread_review *tr = &t.reviews[i];
+		const char *from = t.mails[tr->reply].mail.message_id;
+		struct sm_review rv;
+		int said = sm_review_from_thread(&t, tr, NULL, &rv);
+
+		ck_assert(tr->via_cover);
+		if (!strcmp(from, "r1@nvidia.com")) {
+			/* the report: about the nfsd patch, and nothing to say of the others */
+			ck_assert_int_eq(tr->names, tr->patch == p1 ? 1 : -1);
+			ck_assert_int_eq(said, tr->patch == p1);
+			if (said)
+				ck_assert(strstr(rv.comment, "suspend regression"));
+			jon += said;
+		} else if (!strcmp(from, "r2@kernel.org")) {
+			ck_assert_int_eq(tr->names, 0);
+			ck_assert_int_eq(said, 1);
+			mark++;
+		} else {
+			ck_assert_str_eq(from, "r3@example.org");
+			ck_assert_int_eq(tr->names, 0);
+			ck_assert_int_eq(said, 1);
+			ck_assert_str_eq(rv.comment, "Boots on my boards.");
+			tess++;
+		}
+		if (said)
+			sm_review_release(&rv);
+	}
+	ck_assert_uint_eq(jon, 1);
+	ck_assert_uint_eq(mark, 3);
+	ck_assert_uint_eq(tess, 3);
+	sm_thread_release(&t);
+}
+END_TEST
+
+/* A backport series' cover lists its commits: a reply that quotes the
+ * first of them talks about the series (Greg's and Eliav Farber's answers
+ * on the minmax.h backport); a reply naming a patch in its own words is
+ * about that patch */
+START_TEST(backport_cover_reply_names_in_own_words)
+{
+	static const char mbox[] =
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Eliav Farber <farbere@amazon.com>\n"
+		"Subject: [PATCH 00/03 5.10.y] Backport minmax.h updates from v6.17-rc6\n"
+		"Message-ID: <c@amazon.com>\n\nThe set consists of 3 commits:\n"
+		"1) 92d23c6e9415 (\"overflow, tracing: Define the is_signed_type() macro once\")\n"
+		"2) 5e57418a2031 (\"minmax: simplify min()/max()/clamp() implementation\")\n"
+		"3) 7ed91c5560df (\"minmax: deduplicate __unconst_integer_typeof()\")\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Eliav Farber <farbere@amazon.com>\n"
+		"Subject: [PATCH 01/03 5.10.y] overflow, tracing: Define the is_signed_type() macro once\n"
+		"Message-ID: <p1@amazon.com>\nIn-Reply-To: <c@amazon.com>\n\nx\n---\ndiff --git a/x b/x\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Eliav Farber <farbere@amazon.com>\n"
+		"Subject: [PATCH 02/03 5.10.y] minmax: simplify min()/max()/clamp() implementation\n"
+		"Message-ID: <p2@amazon.com>\nIn-Reply-To: <c@amazon.com>\n\ny\n---\ndiff --git a/y b/y\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Eliav Farber <farbere@amazon.com>\n"
+		"Subject: [PATCH 03/03 5.10.y] minmax: deduplicate __unconst_integer_typeof()\n"
+		"Message-ID: <p3@amazon.com>\nIn-Reply-To: <c@amazon.com>\n\nz\n---\ndiff --git a/z b/z\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\n"
+		"Subject: Re: [PATCH 00/03 5.10.y] Backport minmax.h updates from v6.17-rc6\n"
+		"Message-ID: <r1@kernel.org>\nIn-Reply-To: <c@amazon.com>\n\n"
+		"> 1) 92d23c6e9415 (\"overflow, tracing: Define the is_signed_type() macro\n>    once\")\n\n"
+		"Yes please!\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: David Laight <david.laight@example.org>\n"
+		"Subject: Re: [PATCH 00/03 5.10.y] Backport minmax.h updates from v6.17-rc6\n"
+		"Message-ID: <r2@example.org>\nIn-Reply-To: <c@amazon.com>\n\n"
+		"Commit 5e57418a2031 (\"minmax: simplify min()/max()/clamp()\n"
+		"implementation\") needs the fix that came after it.\n";
+	struct sm_thread t = SM_THREAD_INIT;
+	struct load_ctx c = { &t, "backport.mbox", 0 };
+	size_t p2;
+	unsigned greg = 0, david = 0;
+
+	ck_assert_int_ge(sm_mbox_split(mbox, sizeof(mbox) - 1, load_one, &c), 0);
+	ck_assert_uint_eq(c.broken, 0);
+	sm_thread_resolve(&t, NULL);
+	p2 = find_mail(&t, "p2@amazon.com");
+	for (size_t i = 0; i < t.nr_reviews; i++) {
+		const struct sm_thread_review *tr = &t.reviews[i];
+
+		if (!strcmp(t.mails[tr->reply].mail.message_id, "r1@kernel.org")) {
+			ck_assert_int_eq(tr->names, 0);
+			greg++;
+		} else {
+			ck_assert_int_eq(tr->names, tr->patch == p2 ? 1 : -1);
+			david += tr->names > 0;
+		}
+	}
+	ck_assert_uint_eq(greg, 3);
+	ck_assert_uint_eq(david, 1);
+	sm_thread_release(&t);
+}
+END_TEST
+
 /* Real hwmon stable threads: the nested NACK thread of [PATCH 4.19 v1 1/2]. */
 /* "Please drop." and its kin: a small grammar, so that requests about a
  * line of code or a word are no objections to the patch */
@@ -1078,6 +1236,8 @@ static Suite *make_suite(void)
 						  thread_cover_reply_and_bot, objection_lines,
 						  objection_where_it_stands,
 						  objection_is_a_nak_of_the_patch_answered,
+						  cover_reply_names_its_patch,
+						  backport_cover_reply_names_in_own_words,
 						  thread_real_hwmon_nack, b4_trailer_comparison,
 						  patchwork_series, corpus_every_mail));
 
