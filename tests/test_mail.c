@@ -495,6 +495,16 @@ static unsigned load_mbox(struct sm_thread *t, const char *path)
 	return c.broken;
 }
 
+/* An mbox in text[0..len) as a resolved thread; every mail must parse. */
+static void thread_from_text(struct sm_thread *t, const char *text, size_t len, const char *name)
+{
+	struct load_ctx c = { t, name, 0 };
+
+	ck_assert_int_ge(sm_mbox_split(text, len, load_one, &c), 0);
+	ck_assert_uint_eq(c.broken, 0);
+	sm_thread_resolve(t, NULL);
+}
+
 static size_t find_mail(const struct sm_thread *t, const char *msgid)
 {
 	for (size_t i = 0; i < t->nr; i++)
@@ -609,13 +619,10 @@ START_TEST(cover_reply_names_its_patch)
 		"> Jon Doe <jd@example.org>\n>     net: dsa: fix a refcount leak\n\n"
 		"Boots on my boards.\n\nTested-by: Tess Tester <tess@example.org>\n";
 	struct sm_thread t = SM_THREAD_INIT;
-	struct load_ctx c = { &t, "cover-names.mbox", 0 };
 	size_t p1;
 	unsigned jon = 0, mark = 0, tess = 0;
 
-	ck_assert_int_ge(sm_mbox_split(mbox, sizeof(mbox) - 1, load_one, &c), 0);
-	ck_assert_uint_eq(c.broken, 0);
-	sm_thread_resolve(&t, NULL);
+	thread_from_text(&t, mbox, sizeof(mbox) - 1, "objection.mbox");
 	p1 = find_mail(&t, "p1@kernel.org");
 	for (size_t i = 0; i < t.nr_reviews; i++) {
 		const struct sm_thread_review *tr = &t.reviews[i];
@@ -691,13 +698,10 @@ START_TEST(backport_cover_reply_names_in_own_words)
 		"Commit 5e57418a2031 (\"minmax: simplify min()/max()/clamp()\n"
 		"implementation\") needs the fix that came after it.\n";
 	struct sm_thread t = SM_THREAD_INIT;
-	struct load_ctx c = { &t, "backport.mbox", 0 };
 	size_t p2;
 	unsigned greg = 0, david = 0;
 
-	ck_assert_int_ge(sm_mbox_split(mbox, sizeof(mbox) - 1, load_one, &c), 0);
-	ck_assert_uint_eq(c.broken, 0);
-	sm_thread_resolve(&t, NULL);
+	thread_from_text(&t, mbox, sizeof(mbox) - 1, "cover-names.mbox");
 	p2 = find_mail(&t, "p2@amazon.com");
 	for (size_t i = 0; i < t.nr_reviews; i++) {
 		const struct sm_thread_review *tr = &t.reviews[i];
@@ -792,12 +796,9 @@ START_TEST(objection_is_a_nak_of_the_patch_answered)
 		"From: Tess Tester <tess@example.org>\nSubject: Re: [PATCH 6.1 000/002] 6.1.9-rc1 review\n"
 		"Message-ID: <r2@example.org>\nIn-Reply-To: <c@kernel.org>\n\nPlease drop.\n";
 	struct sm_thread t = SM_THREAD_INIT;
-	struct load_ctx c = { &t, "objection.mbox", 0 };
 	unsigned naks = 0, via_cover = 0;
 
-	ck_assert_int_ge(sm_mbox_split(mbox, sizeof(mbox) - 1, load_one, &c), 0);
-	ck_assert_uint_eq(c.broken, 0);
-	sm_thread_resolve(&t, NULL);
+	thread_from_text(&t, mbox, sizeof(mbox) - 1, "backport.mbox");
 	ck_assert_uint_eq(t.nr_reviews, 3);	/* r1 on p1, r2 on p1 and p2 */
 	for (size_t i = 0; i < t.nr_reviews; i++) {
 		struct sm_review rv;
