@@ -185,13 +185,22 @@ static int is_rule_line(const char *s, size_t len)
 	return len >= 10 && i == len;
 }
 
-static int is_quote(const char *s, size_t len)
+int sm_is_quote_line(const char *s, size_t len)
 {
 	size_t i = 0;
 
 	while (i < len && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	return i < len && (s[i] == '>' || s[i] == '|') && i < 4;
+}
+
+size_t sm_quote_markers_len(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '>' || s[i] == '|'))
+		i++;
+	return i;
 }
 
 /* What the quoted lines so far say about the next line of the reply's own */
@@ -217,10 +226,8 @@ static int is_trailer_line(const char *s, size_t len)
 
 static void quoted_line(struct quote_state *q, const char *s, size_t len)
 {
-	size_t i = 0;
+	size_t i = sm_quote_markers_len(s, len);
 
-	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '>' || s[i] == '|'))
-		i++;
 	s += i, len -= i;
 	q->seen = 1;
 	if (!len)
@@ -299,7 +306,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			continue;
 		was_adjacent = last_adjacent;
 		last_adjacent = 0;
-		if (is_quote(p, len)) {
+		if (sm_is_quote_line(p, len)) {
 			quoted_line(&quote, p, len);
 			continue;
 		}

@@ -40,4 +40,10 @@ void sm_reply_text_release(struct sm_reply_text *r);
  * becomes "A <a@b>"). */
 char *sm_review_trailer(const char *line, size_t len, const char *author);
 
+/* Is line s[0..len) quoted: "> x", "| x", after at most three blanks? */
+int sm_is_quote_line(const char *s, size_t len);
+/* The length of s's quote markers with the blanks among and after them
+ * ("> >  x": 5) */
+size_t sm_quote_markers_len(const char *s, size_t len);
+
 #endif

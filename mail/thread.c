@@ -1,6 +1,7 @@
 /* thread: linking replies to the patches and cover letters they answer. */
 #include "mail/thread.h"
 #include "mail/msgid.h"
+#include "mail/reply.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <string.h>
@@ -157,15 +158,6 @@ static void add_review(struct sm_thread *t, size_t patch, size_t reply, int via_
 /* A reply naming more patches than this is about the series, not them */
 #define MAX_NAMED 4
 
-static int is_quoted_line(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && i < 4 && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	return i < len && (s[i] == '>' || s[i] == '|');
-}
-
 /* The text as one line, with the quoted lines (markers gone) or without
  * them, each run of blanks one space: a title quoted from a cover's
  * shortlog, or wrapped in a sentence, reads as the patch's subject has it. */
@@ -176,12 +168,11 @@ static char *flat_text(const char *body, int with_quotes)
 	size_t len;
 
 	while (next_text_line(&pos, &line, &len)) {
-		size_t i = 0;
+		size_t i;
 
-		if (is_quoted_line(line, len) && !with_quotes)
+		if (sm_is_quote_line(line, len) && !with_quotes)
 			continue;
-		while (i < len && (line[i] == '>' || line[i] == '|' || line[i] == ' ' || line[i] == '\t'))
-			i++;
+		i = sm_quote_markers_len(line, len);
 		strbuf_add(&sb, line + i, len - i);
 		strbuf_addch(&sb, ' ');
 	}
