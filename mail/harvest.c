@@ -103,6 +103,7 @@ static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct pa
 static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 {
 	struct sm_thread t = SM_THREAD_INIT;
+	struct sm_reply_cache replies = SM_REPLY_CACHE_INIT;
 	notmuch_messages_t *msgs;
 	struct patch_map *pm = NULL;
 	size_t i;
@@ -156,7 +157,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 		char hex[GIT_OID_HEXSZ + 1];
 		int mapped;
 
-		if (!sm_review_from_thread(&t, tr, &h->aliases, &r))
+		if (!sm_review_from_thread(&t, tr, &h->aliases, &replies, &r))
 			continue;
 		if (r.unverified.nr)
 			h->st->unverified++;
@@ -191,6 +192,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 		ret = 0;
 out:
 	free(pm);
+	sm_reply_cache_release(&replies);
 	sm_thread_release(&t);
 	return ret;
 }

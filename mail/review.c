@@ -27,45 +27,65 @@ char *sm_lore_link(const char *id)
 	return strbuf_detach(&sb, NULL);
 }
 
+void sm_reply_cache_release(struct sm_reply_cache *cache)
+{
+	if (cache->reply != (size_t)-1)
+		sm_reply_text_release(&cache->rt);
+	cache->reply = (size_t)-1;
+}
+
+static void copy_list(struct strlist *to, const struct strlist *from)
+{
+	for (size_t i = 0; i < from->nr; i++)
+		strlist_append(to, from->items[i]);
+}
+
 /* The sender's objection (mail/objection.h) to the patch the reply
  * answers is their NAK of it, as a bare "NAK" line is. Answering a cover
  * letter, "Please drop." is about the patches the reply names, if it
  * names some (mail/thread.h); else it names no one patch of the series:
  * the comment keeps it, no patch is NAKed for it. */
-static void objection_nak(struct sm_reply_text *rt, const char *from,
-			  const struct sm_thread_review *tr)
+static void objection_nak(const struct sm_reply_text *rt, const char *from,
+			  const struct sm_thread_review *tr, struct strlist *trailers)
 {
 	char *nak;
 
 	if (!rt->objection || (tr->via_cover && tr->names <= 0) || !*from)
 		return;
 	nak = xasprintf("Nacked-by: %s", from);
-	if (strlist_contains(&rt->trailers, nak))
+	if (strlist_contains(trailers, nak))
 		free(nak);
 	else
-		strlist_append_nodup(&rt->trailers, nak);
+		strlist_append_nodup(trailers, nak);
 }
 
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
-			  const struct sm_aliases *aliases, struct sm_review *out)
+			  const struct sm_aliases *aliases, struct sm_reply_cache *cache,
+			  struct sm_review *out)
 {
 	const struct sm_mail *reply = &t->mails[tr->reply].mail;
 	const struct sm_mail *patch = &t->mails[tr->patch].mail;
-	struct sm_reply_text rt;
+	/* A From: without an address (none, an empty group) is no sender. */
+	const char *from = *reply->from_addr ? reply->from : "";
+	struct sm_reply_cache own = SM_REPLY_CACHE_INIT, *c = cache ? cache : &own;
+	struct strlist trailers = STRLIST_INIT;
+	const char *comment;
+	int said = 0;
 
 	memset(out, 0, sizeof(*out));
-	/* A From: without an address (none, an empty group) is no sender. */
-	sm_reply_extract_verified(reply->body, *reply->from_addr ? reply->from : "", aliases, &rt);
-	objection_nak(&rt, *reply->from_addr ? reply->from : "", tr);
+	if (c->reply != tr->reply) {
+		sm_reply_cache_release(c);
+		sm_reply_extract_verified(reply->body, from, aliases, &c->rt);
+		c->reply = tr->reply;
+	}
+	copy_list(&trailers, &c->rt.trailers);
+	objection_nak(&c->rt, from, tr, &trailers);
 	/* A cover reply that names other patches of the series: its words
 	 * are about them, its trailers (a Tested-by) still hold for this one */
-	if (tr->names < 0) {
-		free(rt.comment);
-		rt.comment = xstrdup("");
-	}
-	if (!rt.trailers.nr && !rt.unverified.nr && !*rt.comment) {
-		sm_reply_text_release(&rt);
-		return 0;
+	comment = tr->names < 0 ? "" : c->rt.comment;
+	if (!trailers.nr && !c->rt.unverified.nr && !*comment) {
+		strlist_clear(&trailers);
+		goto out;
 	}
 	out->message_id = xstrdup(reply->message_id);
 	out->author = xstrdup(reply->from);
@@ -75,10 +95,13 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 	out->link = sm_lore_link(reply->message_id);
 	if (!out->link)
 		out->link = xstrdup("");
-	out->trailers = rt.trailers;
-	out->unverified = rt.unverified;
-	out->comment = rt.comment;
-	free(rt.objection);	/* said in the comment, and as a NAK above */
+	out->trailers = trailers;
+	copy_list(&out->unverified, &c->rt.unverified);
+	out->comment = xstrdup(comment);
 	out->via_cover = tr->via_cover;
-	return 1;
+	said = 1;
+out:
+	if (!cache)
+		sm_reply_cache_release(&own);
+	return said;
 }

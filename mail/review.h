@@ -2,6 +2,7 @@
 #ifndef SM_MAIL_REVIEW_H
 #define SM_MAIL_REVIEW_H
 #include "mail/thread.h"
+#include "mail/reply.h"
 #include "gitnotes/notes.h"
 
 #define SM_LORE_LINK "https://lore.kernel.org/r/"
@@ -15,8 +16,20 @@ const char *sm_thread_patch_tree(const struct sm_thread *t, size_t patch);
  * it); the others go to out->unverified (mail/reply.h). The Link: is left
  * out when the reply's Message-ID is not an address. */
 struct sm_aliases;
+/* What the replies of one thread say, each read once: a reply to a cover
+ * letter reviews every patch of the series (a stable -rc has hundreds),
+ * and its text is the same for all of them. Release it before the thread
+ * or the aliases change. */
+struct sm_reply_cache {
+	size_t reply;		/* the reply rt is of; (size_t)-1: none */
+	struct sm_reply_text rt;
+};
+#define SM_REPLY_CACHE_INIT { (size_t)-1, { STRLIST_INIT, STRLIST_INIT, NULL, NULL } }
+void sm_reply_cache_release(struct sm_reply_cache *cache);
+/* cache may be NULL (the reply is read for this review alone). */
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
-			  const struct sm_aliases *aliases, struct sm_review *out);
+			  const struct sm_aliases *aliases, struct sm_reply_cache *cache,
+			  struct sm_review *out);
 /* SM_LORE_LINK and id percent-encoded; NULL when id is not an address. */
 char *sm_lore_link(const char *id);
 

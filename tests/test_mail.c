@@ -619,6 +619,8 @@ START_TEST(cover_reply_names_its_patch)
 		"> Jon Doe <jd@example.org>\n>     net: dsa: fix a refcount leak\n\n"
 		"Boots on my boards.\n\nTested-by: Tess Tester <tess@example.org>\n";
 	struct sm_thread t = SM_THREAD_INIT;
+	/* each reply read once for its three patches */
+	struct sm_reply_cache replies = SM_REPLY_CACHE_INIT;
 	size_t p1;
 	unsigned jon = 0, mark = 0, tess = 0;
 
@@ -628,7 +630,7 @@ START_TEST(cover_reply_names_its_patch)
 		const struct sm_thread_review *tr = &t.reviews[i];
 		const char *from = t.mails[tr->reply].mail.message_id;
 		struct sm_review rv;
-		int said = sm_review_from_thread(&t, tr, NULL, &rv);
+		int said = sm_review_from_thread(&t, tr, NULL, &replies, &rv);
 
 		ck_assert(tr->via_cover);
 		if (!strcmp(from, "r1@nvidia.com")) {
@@ -655,6 +657,7 @@ START_TEST(cover_reply_names_its_patch)
 	ck_assert_uint_eq(jon, 1);
 	ck_assert_uint_eq(mark, 3);
 	ck_assert_uint_eq(tess, 3);
+	sm_reply_cache_release(&replies);
 	sm_thread_release(&t);
 }
 END_TEST
@@ -803,7 +806,7 @@ START_TEST(objection_is_a_nak_of_the_patch_answered)
 	for (size_t i = 0; i < t.nr_reviews; i++) {
 		struct sm_review rv;
 
-		ck_assert_int_eq(sm_review_from_thread(&t, &t.reviews[i], NULL, &rv), 1);
+		ck_assert_int_eq(sm_review_from_thread(&t, &t.reviews[i], NULL, NULL, &rv), 1);
 		ck_assert_str_eq(rv.comment, "Please drop.");
 		if (rv.via_cover) {
 			via_cover++;
