@@ -186,6 +186,8 @@ echo "classify: numstat, --stat and JSONL files read as diffs"
 #     classify and train say so in one line, naming the input
 cut=$TMP/cut
 git init -q "$cut"
+git -C "$cut" config user.name "Cut Paths"	# a fresh machine has no identity
+git -C "$cut" config user.email cut@example.org
 long=Documentation/devicetree/bindings/timer/allwinner,sun5i-a13-hstimer-long-name.yaml
 mkdir -p "$cut/$(dirname "$long")" "$cut/drivers/x"
 printf 'a\nb\n' > "$cut/$long"
