@@ -11,6 +11,7 @@ command -v python3 >/dev/null || skip "python3 missing"
 msgid=20240523130327.956341021@linuxfoundation.org
 mkdir -p "$TMP/www/all/$msgid"
 as_mbox "$SHARED"/corpus/lists/stable-list/thread-5.15.160-rc1/cur/* | gzip > "$TMP/www/all/$msgid/t.mbox.gz"
+: > "$TMP/http.log"	# the background job opens it later: sed must find it first
 python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" > "$TMP/http.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$TMP"' EXIT

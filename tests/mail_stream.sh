@@ -159,6 +159,7 @@ print("port", s.server_address[1], flush=True)
 s.serve_forever()
 PY
 gz_with_big_mail "$TMP/big.gz" 200
+: > "$TMP/http.log"	# the background job opens it later: sed must find it first
 python3 -u "$TMP/server.py" "$TMP/big.gz" > "$TMP/http.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$TMP"' EXIT
