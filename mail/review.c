@@ -40,6 +40,17 @@ static void copy_list(struct strlist *to, const struct strlist *from)
 		strlist_append(to, from->items[i]);
 }
 
+/* The reply's trailers for this review. A cover reply that names other
+ * patches of the series (mail/thread.h) NAKs those, not this one; its
+ * Tested-by and the like still hold for all. */
+static void review_trailers(struct strlist *to, const struct sm_reply_text *rt,
+			    const struct sm_thread_review *tr)
+{
+	for (size_t i = 0; i < rt->trailers.nr; i++)
+		if (tr->names >= 0 || !istarts_with(rt->trailers.items[i], "Nacked-by:"))
+			strlist_append(to, rt->trailers.items[i]);
+}
+
 /* The sender's objection (mail/objection.h) to the patch the reply
  * answers is their NAK of it, as a bare "NAK" line is. Answering a cover
  * letter, "Please drop." is about the patches the reply names, if it
@@ -78,10 +89,10 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 		sm_reply_extract_verified(reply->body, from, aliases, &c->rt);
 		c->reply = tr->reply;
 	}
-	copy_list(&trailers, &c->rt.trailers);
+	review_trailers(&trailers, &c->rt, tr);
 	objection_nak(&c->rt, from, tr, &trailers);
 	/* A cover reply that names other patches of the series: its words
-	 * are about them, its trailers (a Tested-by) still hold for this one */
+	 * are about them */
 	comment = tr->names < 0 ? "" : c->rt.comment;
 	if (!trailers.nr && !c->rt.unverified.nr && !*comment) {
 		strlist_clear(&trailers);

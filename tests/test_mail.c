@@ -603,7 +603,8 @@ START_TEST(cover_reply_names_its_patch)
 		"> This is the start of the stable review cycle for the 5.15.160 release.\n\n...\n\n"
 		"> NeilBrown <neilb@suse.de>\n>     nfsd: don't allow nfsd threads to be signalled.\n\n\n"
 		"I am seeing a suspend regression on a couple boards and bisect is\n"
-		"pointing to the above commit. Reverting this commit does fix the issue.\n"
+		"pointing to the above commit. Reverting this commit does fix the issue.\n\n"
+		"NAK\n"
 		/* a test of the whole series: the cover's top quoted */
 		"From x Mon Sep 17 00:00:00 2001\n"
 		"From: Mark Brown <broonie@kernel.org>\nSubject: Re: [PATCH 5.15 00/03] 5.15.160-rc1 review\n"
@@ -637,8 +638,12 @@ START_TEST(cover_reply_names_its_patch)
 			/* the report: about the nfsd patch, and nothing to say of the others */
 			ck_assert_int_eq(tr->names, tr->patch == p1 ? 1 : -1);
 			ck_assert_int_eq(said, tr->patch == p1);
-			if (said)
+			if (said) {
+				/* and its NAK with it, for no other patch */
 				ck_assert(strstr(rv.comment, "suspend regression"));
+				ck_assert_uint_eq(rv.trailers.nr, 1);
+				ck_assert_str_eq(rv.trailers.items[0], "Nacked-by: Jon Hunter <jonathanh@nvidia.com>");
+			}
 			jon += said;
 		} else if (!strcmp(from, "r2@kernel.org")) {
 			ck_assert_int_eq(tr->names, 0);
