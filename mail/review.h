@@ -9,12 +9,6 @@
 
 /* The tree a patch is for ("6.1"), from its subject or its cover's; "" if none. */
 const char *sm_thread_patch_tree(const struct sm_thread *t, size_t patch);
-/* Fills out (caller releases with sm_review_release). Returns 1 when the
- * reply says something (a trailer or comment text), 0 when it only quoted
- * (out is then released already). A person trailer is a review only when
- * its address is the sender's (or, with aliases, may be NULL, an alias of
- * it); the others go to out->unverified (mail/reply.h). The Link: is left
- * out when the reply's Message-ID is not an address. */
 struct sm_aliases;
 /* What the replies of one thread say, each read once: a reply to a cover
  * letter reviews every patch of the series (a stable -rc has hundreds),
@@ -26,7 +20,16 @@ struct sm_reply_cache {
 };
 #define SM_REPLY_CACHE_INIT { (size_t)-1, { STRLIST_INIT, STRLIST_INIT, NULL, NULL } }
 void sm_reply_cache_release(struct sm_reply_cache *cache);
-/* cache may be NULL (the reply is read for this review alone). */
+/* Fills out (caller releases with sm_review_release) with what review tr's
+ * reply says of its patch. Returns 1 when it says something (a trailer or
+ * comment text), 0 when it only quoted (out is then released already). A
+ * person trailer is a review only when its address is the sender's (or,
+ * with aliases, may be NULL, an alias of it); the others go to
+ * out->unverified (mail/reply.h). The sender's objection ("Please drop.")
+ * is their Nacked-by of the patch answered. A cover reply that names other
+ * patches (tr->names < 0) says only its trailers but a NAK of this one.
+ * The Link: is left out when the reply's Message-ID is not an address.
+ * cache may be NULL (the reply is read for this review alone). */
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
 			  const struct sm_aliases *aliases, struct sm_reply_cache *cache,
 			  struct sm_review *out);
