@@ -27,7 +27,7 @@ void sm_reply_cache_release(struct sm_reply_cache *cache);
  * with aliases, may be NULL, an alias of it); the others go to
  * out->unverified (mail/reply.h). The sender's objection ("Please drop.")
  * is their Nacked-by of the patch answered. A cover reply that names other
- * patches (tr->names < 0) says only its trailers but a NAK of this one.
+ * patches (tr->names < 0) gives this one its trailers only, and no NAK.
  * The Link: is left out when the reply's Message-ID is not an address.
  * cache may be NULL (the reply is read for this review alone). */
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
