@@ -47,25 +47,14 @@ struct classify_opts {
 	const char *path;	/* the input, for messages about it */
 	unsigned nr_mails;	/* of an mbox, so far */
 	unsigned nr_bad;	/* of those, unreadable */
-	/* `git log --stat` paths cut to ".../" (sm_commit_cut_paths), in all */
-	unsigned cut_files, cut_commits;
+	struct cli_cut_paths cut;	/* of the input so far */
 };
-
-static void count_cut_paths(struct classify_opts *o, const struct sm_commit *c)
-{
-	unsigned n = sm_commit_cut_paths(c);
-
-	o->cut_files += n;
-	o->cut_commits += n > 0;
-}
 
 /* One line for an input, not one a commit: the verdicts are right for
  * what it says, but a wider --stat would have said more. */
 static void warn_cut_paths(struct classify_opts *o, const char *input)
 {
-	cli_warn_cut_paths(input, o->cut_files, o->cut_commits,
-			   "their directories are unknown (no docs-only, no diff:top)");
-	o->cut_files = o->cut_commits = 0;
+	cli_warn_cut_paths(input, &o->cut, "their directories are unknown (no docs-only, no diff:top)");
 }
 
 /* -1 (sm_error) when text[0..len) is binary data: a verdict on random
@@ -175,7 +164,7 @@ static void judge_and_print(struct classify_opts *o, struct sm_commit *c)
 {
 	struct sm_verdict v;
 
-	count_cut_paths(o, c);
+	cli_count_cut_paths(&o->cut, c);
 	sm_classify(o->rules, c, &o->tree, &v);
 	print_one(o, c, &v);
 	sm_verdict_release(&v);
@@ -296,7 +285,7 @@ static void batch_judge(struct batch_ctx *b, const char *id, struct sm_commit *c
 {
 	struct sm_verdict v;
 
-	count_cut_paths(b->o, c);
+	cli_count_cut_paths(&b->o->cut, c);
 	sm_classify_codes(b->o->rules, c, &b->o->tree, &v);
 	batch_line(b->o, id, c, &v, &b->out);
 	sm_verdict_release(&v);

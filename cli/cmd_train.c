@@ -51,8 +51,7 @@ struct train_cli {
 	struct sm_rules *rules;
 	struct sm_trainset set;
 	unsigned skipped, unlabelled, without_id;
-	/* `git log --stat` paths cut to ".../" (sm_commit_cut_paths) */
-	unsigned cut_files, cut_commits;
+	struct cli_cut_paths cut;	/* of the labelled commits */
 	struct sm_progress *progress;	/* lib/progress.h, or NULL */
 };
 
@@ -165,10 +164,7 @@ static int add_message(struct train_cli *t, const struct labels *labels, const c
 	else if (!(rc = label_of(labels, c.id, tsv, &label)))
 		t->unlabelled++;
 	else if (rc > 0) {
-		unsigned cut = sm_commit_cut_paths(&c);
-
-		t->cut_files += cut;
-		t->cut_commits += cut > 0;
+		cli_count_cut_paths(&t->cut, &c);
 		sm_trainset_add(&t->set, t->rules, &c, (int)label);
 	}
 	sm_progress_update(t->progress, t->set.nr_docs);
@@ -250,8 +246,7 @@ counted:
 	else if (!t->set.nr_docs)
 		ret = sm_error("%s: no message of it is labelled in %s", mbox, tsv);
 	else	/* the model learns from what it is given: say what it was not */
-		cli_warn_cut_paths(mbox, t->cut_files, t->cut_commits,
-				   "the model learns nothing of their directories");
+		cli_warn_cut_paths(mbox, &t->cut, "the model learns nothing of their directories");
 	/* base names: the file says what, not where on one machine */
 	strbuf_addf(source, "%s with labels %s", strcmp(mbox, "-") ? base_name(mbox) : "(standard input)",
 		    base_name(tsv));

@@ -3,6 +3,7 @@
 #include "cli/output.h"
 #include "lib/util.h"
 #include "mail/import.h"
+#include "rules/commit.h"
 #include "trees/rewrite.h"
 #include <stdio.h>
 #include <string.h>
@@ -70,11 +71,20 @@ void cli_import_stats(const char *cmd, const struct sm_import_stats *st, int jso
 	printf("%u skipped\n", st->skipped);
 }
 
-void cli_warn_cut_paths(const char *input, unsigned files, unsigned commits, const char *unknown)
+void cli_count_cut_paths(struct cli_cut_paths *cut, const struct sm_commit *c)
 {
-	if (files)
+	unsigned n = sm_commit_cut_paths(c);
+
+	cut->files += n;
+	cut->commits += n > 0;
+}
+
+void cli_warn_cut_paths(const char *input, struct cli_cut_paths *cut, const char *unknown)
+{
+	if (cut->files)
 		sm_warn("%s: git --stat cut %u path%s of %u commit%s to \".../\": %s; "
 			"`git log --numstat` or `--stat=1000` keeps them",
-			strcmp(input, "-") ? input : "(standard input)", files, files == 1 ? "" : "s",
-			commits, commits == 1 ? "" : "s", unknown);
+			strcmp(input, "-") ? input : "(standard input)", cut->files,
+			cut->files == 1 ? "" : "s", cut->commits, cut->commits == 1 ? "" : "s", unknown);
+	cut->files = cut->commits = 0;
 }

@@ -42,9 +42,16 @@ struct sm_rewrite_result;
 int cli_rewrite_report(const char *cmd, const char *branch, int status, int json,
 		       const struct sm_rewrite_result *r);
 
-/* classify and train: one line on stderr when `git log --stat` cut paths
- * of input to ".../" to fit its width (sm_commit_cut_paths), saying what
- * stays unknown of them and which git options keep them whole. */
-void cli_warn_cut_paths(const char *input, unsigned files, unsigned commits, const char *unknown);
+/* classify and train: the paths of an input that `git log --stat` cut to
+ * ".../" to fit its width (sm_commit_cut_paths), counted commit by commit */
+struct sm_commit;
+struct cli_cut_paths {
+	unsigned files, commits;
+};
+void cli_count_cut_paths(struct cli_cut_paths *cut, const struct sm_commit *c);
+/* One line on stderr when there were any, saying what stays unknown of
+ * them and which git options keep them whole; cut is emptied for the next
+ * input. */
+void cli_warn_cut_paths(const char *input, struct cli_cut_paths *cut, const char *unknown);
 
 #endif

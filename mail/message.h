@@ -15,7 +15,7 @@ struct sm_mail {
 	char *from_addr;	/* the address alone, lower case, "" if none */
 	char *date;		/* the Date: header as written, "" if none */
 	time_t time;		/* 0 if the date did not parse */
-	char *subject;		/* decoded, unfolded, "" if none */
+	char *subject;		/* decoded, unfolded, blanks squeezed, "" if none */
 	char *in_reply_to;	/* Message-ID without <>, NULL if none */
 	struct strlist references;	/* References: in order, without <> */
 	char *body;		/* UTF-8 text of the text parts, in order */

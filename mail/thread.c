@@ -205,12 +205,11 @@ static void mark_named(struct sm_thread *t, size_t first, size_t r, size_t c)
 	text = flat_text(t->mails[r].mail.body, is_rc_review(&t->mails[c].ps));
 	for (size_t k = first; k < t->nr_reviews; k++) {
 		struct sm_thread_review *rv = &t->reviews[k];
-		char *title = xstrdup(t->mails[rv->patch].ps.title);
+		/* blanks squeezed already (struct sm_mail's subject) */
+		const char *title = t->mails[rv->patch].ps.title;
 
-		squeeze_blanks(title);
 		rv->names = strlen(title) >= MIN_NAMED_TITLE && strstr(text, title) ? 1 : -1;
 		named += rv->names > 0;
-		free(title);
 	}
 	if (!named || named == n || named > MAX_NAMED)
 		for (size_t k = first; k < t->nr_reviews; k++)
