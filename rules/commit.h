@@ -120,8 +120,10 @@ int sm_hunk_counts(const char *line, size_t len, int *before, int *after);
  * c->diff.from_stat is set. Totals stop at SM_DIFF_MAX_LINES. */
 void sm_commit_add_file(struct sm_commit *c, const char *path, size_t len, unsigned added,
 			unsigned removed);
-/* The files whose path `git log --stat` cut to ".../rest" to fit its
- * width: their directories are unknown, so no diff:top:, no docs-only. */
+/* Did `git log --stat` cut path to ".../rest" to fit its width? Its
+ * directories are then unknown: no diff:top:, no docs-only. */
+int sm_path_is_cut(const char *path);
+/* How many of c's files have such a path. */
 unsigned sm_commit_cut_paths(const struct sm_commit *c);
 /* If [text, end) starts a `git log --numstat` or `--stat` block (after the
  * message), returns where; else NULL. */

@@ -415,12 +415,17 @@ static void add_stat_path(struct sm_commit *c, const char *p, size_t n, unsigned
 	strbuf_release(&sb);
 }
 
+int sm_path_is_cut(const char *path)
+{
+	return starts_with(path, ".../");
+}
+
 unsigned sm_commit_cut_paths(const struct sm_commit *c)
 {
 	unsigned n = 0;
 
 	for (size_t i = 0; i < c->nr_files; i++)
-		n += starts_with(c->files[i].path, ".../");
+		n += sm_path_is_cut(c->files[i].path);
 	return n;
 }
 

@@ -404,11 +404,6 @@ static void tag_features(struct emitter *e, const struct sm_commit *c)
 		emits(e, "backport", c->upstream_sha);
 }
 
-static int has_prefix(const char *p, const char *pre)
-{
-	return !strncmp(p, pre, strlen(pre));
-}
-
 static const char *base_name(const char *p)
 {
 	const char *s = strrchr(p, '/');
@@ -445,7 +440,7 @@ static void diff_features(struct emitter *e, const struct sm_rules *r, const str
 		const char *b = base_name(p);
 		size_t bl = strlen(b);
 
-		if (has_prefix(p, ".../")) {
+		if (sm_path_is_cut(p)) {
 			/* --stat cut a long path's head: its directories are unknown */
 		} else if (s1) {
 			emit2(e, "diff:top:", 9, p, (size_t)(s1 - p), NULL);
@@ -458,9 +453,9 @@ static void diff_features(struct emitter *e, const struct sm_rules *r, const str
 		if (!(bl > 2 && b[bl - 2] == '.' && b[bl - 1] == 'h'))
 			headers = 0;
 		if (strcmp(b, "Kconfig") && strcmp(b, "Makefile") && strcmp(b, "Kbuild") &&
-		    !has_prefix(b, "Kconfig.") && !has_prefix(b, "Makefile."))
+		    !starts_with(b, "Kconfig.") && !starts_with(b, "Makefile."))
 			build = 0;
-		if (!has_prefix(p, "tools/testing/") && !strstr(p, "selftests/"))
+		if (!starts_with(p, "tools/testing/") && !strstr(p, "selftests/"))
 			tests = 0;
 	}
 	if (c->nr_files && headers)
