@@ -43,11 +43,21 @@ struct emitter {
 	} seen[SEEN_SLOTS];	/* one cache line a probe */
 	unsigned gen;
 	unsigned nr_seen;
-	int want_detail;	/* 0: detail always NULL (sm_features_extract_brief) */
+	int want_detail;	/* 0: detail always NULL */
+	const uint64_t *known;	/* NULL, or the only features to report */
 	char buf[160];
 };
 
 static _Thread_local struct emitter *tl_emitter;
+
+/* Whether the caller asks for the feature with hash h: a model does not
+ * for most word pairs, which words() then does not even copy. */
+static inline int wanted(const struct emitter *e, uint64_t h)
+{
+	size_t bit = sm_feature_filter_bit(h);
+
+	return !e->known || (e->known[bit / 64] >> (bit % 64) & 1);
+}
 
 /* name with its hash h (sm_feature_hash) worked out already */
 static void emit_hashed(struct emitter *e, const char *name, size_t len, uint64_t h,
@@ -55,8 +65,12 @@ static void emit_hashed(struct emitter *e, const char *name, size_t len, uint64_
 {
 	size_t i = (size_t)(h ^ (h >> 29)) & (SEEN_SLOTS - 1);
 
+	if (!wanted(e, h))
+		return;
 	if (e->nr_seen >= SEEN_SLOTS / 2)
-		return;		/* a pathological message: enough features */
+		return;		/* a pathological message: enough features (of
+				 * those asked for: with a known set, a few more
+				 * of the set may come than without) */
 	while (e->seen[i].gen == e->gen) {
 		if (e->seen[i].h == h)
 			return;
@@ -188,9 +202,11 @@ static unsigned words(struct emitter *e, char ns, const char *text, size_t len, 
 			continue;
 		}
 		nr++;
-		memcpy(one + 2, cur, MAX_TOKEN);
-		emit_hashed(e, one, 2 + n, h1, NULL);
-		if (!broken) {
+		if (wanted(e, h1)) {
+			memcpy(one + 2, cur, MAX_TOKEN);
+			emit_hashed(e, one, 2 + n, h1, NULL);
+		}
+		if (!broken && wanted(e, h2)) {
 			size_t k = 3 + prev_len + 1;
 
 			memcpy(two + k, cur, MAX_TOKEN);
@@ -507,7 +523,7 @@ void sm_features_thread_release(void)
 }
 
 static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
-		    void *ctx, int want_detail)
+		    void *ctx, int want_detail, const uint64_t *known)
 {
 	struct emitter *e = tl_emitter;
 	struct kw_ctx kw;
@@ -519,6 +535,7 @@ static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feat
 	e->fn = fn;
 	e->ctx = ctx;
 	e->want_detail = want_detail;
+	e->known = known;
 	e->nr_seen = 0;
 	if (++e->gen == 0) {
 		memset(e->seen, 0, sizeof(e->seen));
@@ -538,13 +555,14 @@ static void extract(const struct sm_rules *r, const struct sm_commit *c, sm_feat
 void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
 			 void *ctx)
 {
-	extract(r, c, fn, ctx, 1);
+	extract(r, c, fn, ctx, 1, NULL);
 }
 
-void sm_features_extract_brief(const struct sm_rules *r, const struct sm_commit *c,
-			       sm_feature_fn fn, void *ctx)
+void sm_features_extract_known(const struct sm_rules *r, const struct sm_commit *c,
+			       const uint64_t *known, int want_detail, sm_feature_fn fn,
+			       void *ctx)
 {
-	extract(r, c, fn, ctx, 0);
+	extract(r, c, fn, ctx, want_detail, known);
 }
 
 int sm_feature_is_open(const char *name, size_t len)

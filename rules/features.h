@@ -18,10 +18,24 @@ typedef void (*sm_feature_fn)(void *ctx, const char *name, size_t len, uint64_t 
 
 void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm_feature_fn fn,
 			 void *ctx);
-/* The same features in the same order, with detail always NULL: for a
- * caller that only scores or names them (no detail formatted). */
-void sm_features_extract_brief(const struct sm_rules *r, const struct sm_commit *c,
-			       sm_feature_fn fn, void *ctx);
+
+/* A set of feature hashes, as a caller that only weighs features (the
+ * model) knows them: bit sm_feature_filter_bit(hash) of its
+ * SM_FEATURE_FILTER_BITS is set for each. It may hold more (two names may
+ * share a bit), never fewer. */
+#define SM_FEATURE_FILTER_BITS 65536
+static inline size_t sm_feature_filter_bit(uint64_t hash)
+{
+	return (size_t)(hash >> 33) & (SM_FEATURE_FILTER_BITS - 1);
+}
+
+/* The features of sm_features_extract in the same order, less those
+ * outside known (NULL: none left out), with detail NULL unless
+ * want_detail. Most word pairs are in no model: they are dropped here,
+ * before the once-a-commit check and the call. */
+void sm_features_extract_known(const struct sm_rules *r, const struct sm_commit *c,
+			       const uint64_t *known, int want_detail, sm_feature_fn fn,
+			       void *ctx);
 /* Frees the calling thread's buffers of sm_features_extract. */
 void sm_features_thread_release(void);
 

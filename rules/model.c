@@ -61,12 +61,18 @@ static uint32_t tag_of(uint64_t h)
 	return (uint32_t)(h >> 32) | 1;
 }
 
-static size_t present_bit(uint32_t tag)
+static int is_present(const struct sm_model *m, uint64_t h)
 {
-	return (tag >> 1) & (SM_MODEL_PRESENT_BITS - 1);
+	size_t bit = sm_feature_filter_bit(h);
+
+	return (m->present[bit / 64] >> (bit % 64)) & 1;
 }
 
 #define NAME_IS_RULE (1u << 31)
+/* the weight shows as a score of its own (round(SM_MODEL_SCALE * w) is
+ * not 0), so a verdict may list it */
+#define NAME_IS_LISTED (1u << 30)
+#define NAME_AT(v) ((v) & ~(NAME_IS_RULE | NAME_IS_LISTED))
 
 static void put(struct sm_model *m, uint64_t h, float w, uint32_t name_at)
 {
@@ -79,8 +85,8 @@ static void put(struct sm_model *m, uint64_t h, float w, uint32_t name_at)
 		m->nr++;
 	m->slots[i].tag = tag;
 	m->slots[i].weight = w;
-	m->name_at[i] = name_at;
-	m->present[present_bit(tag) / 64] |= 1ull << (present_bit(tag) % 64);
+	m->name_at[i] = name_at | (lround(SM_MODEL_SCALE * w) ? NAME_IS_LISTED : 0);
+	m->present[sm_feature_filter_bit(h) / 64] |= 1ull << (sm_feature_filter_bit(h) % 64);
 }
 
 /* The slot of the feature with hash h, or -1 when the model lacks it. */
@@ -90,7 +96,7 @@ static inline long slot_find(const struct sm_model *m, uint64_t h)
 	uint32_t tag = tag_of(h);
 
 	/* only a slot with this very tag can answer */
-	if (!(m->present[present_bit(tag) / 64] & (1ull << (present_bit(tag) % 64))))
+	if (!is_present(m, h))
 		return -1;
 	while (m->slots[i].tag) {
 		if (m->slots[i].tag == tag)
@@ -188,7 +194,7 @@ int sm_model_load(struct sm_model **out, const char *path)
 				name++;
 			len = strlen(name);
 			at = (size_t)(name - sb.buf);	/* where m->names will have it */
-			if (!*name || parse_weight(val, &d) || at >= NAME_IS_RULE)
+			if (!*name || parse_weight(val, &d) || at > NAME_AT(UINT32_MAX))
 				goto bad_line;
 			put(m, sm_feature_hash(name, len), (float)d,
 			    (uint32_t)at | (is_rule_feature(name, len) ? NAME_IS_RULE : 0));
@@ -307,7 +313,7 @@ static void keep_hit(struct hit *list, size_t *nr, size_t max, const struct hit 
 
 static const char *name_of(const struct sm_model *m, uint32_t slot)
 {
-	return m->names + (m->name_at[slot] & ~NAME_IS_RULE);
+	return m->names + NAME_AT(m->name_at[slot]);
 }
 
 static void explain_feature(void *ctx, const char *name, size_t len, uint64_t hash,
@@ -325,7 +331,7 @@ static void explain_feature(void *ctx, const char *name, size_t len, uint64_t ha
 	/* "+0" says nothing (and a hand rule's note of the same code, such as
 	 * stable-prereq's "apply X first", is listed already): left to
 	 * model:other-features */
-	if (lround(SM_MODEL_SCALE * w) == 0)
+	if (!(x->m->name_at[i] & NAME_IS_LISTED))
 		return;
 	if (x->m->name_at[i] & NAME_IS_RULE)
 		keep(x->fixed, &x->nr_fixed, TOP_FIXED, w, (uint32_t)i, detail);
@@ -349,7 +355,7 @@ double sm_model_logit(const struct sm_rules *r, const struct sm_model *m, const 
 
 	x.m = m;
 	x.sum = m->bias;
-	sm_features_extract_brief(r, c, sum_feature, &x);
+	sm_features_extract_known(r, c, m->present, 0, sum_feature, &x);
 	for (int k = 1; k < SM_NR_PARTS; k++)
 		if (missing & (1u << k))
 			x.sum += m->missing[k];
@@ -390,10 +396,7 @@ void sm_model_explain(const struct sm_rules *r, const struct sm_model *m,
 	x->sum = 0;
 	x->others = 0;
 	x->nr_fixed = x->nr_open = 0;
-	if (v->codes_only)
-		sm_features_extract_brief(r, c, explain_feature, x);
-	else
-		sm_features_extract(r, c, explain_feature, x);
+	sm_features_extract_known(r, c, m->present, !v->codes_only, explain_feature, x);
 	total = (int)lround(SM_MODEL_SCALE * (m->bias + x->sum));
 	bias = (int)lround(SM_MODEL_SCALE * m->bias);
 	sm_verdict_add(v, SM_REASON_MODEL_BIAS, bias,

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "rules/classify.h"
+#include "rules/features.h"
 
 #define SM_MODEL_FORMAT "stablemate-model 1"
 #define SM_MODEL_SCALE 100.0	/* score units per unit of log-odds */
@@ -15,7 +16,6 @@
  * log-odds (trained ones stay under 10): a sum of up to 2,048 of them, as
  * a score, still fits an int. */
 #define SM_MODEL_MAX_WEIGHT 100.0
-#define SM_MODEL_PRESENT_BITS 65536
 
 struct sm_model {
 	char *path;
@@ -34,10 +34,11 @@ struct sm_model {
 	 * a verdict lists without copying every name that might be listed. */
 	uint32_t *name_at;
 	char *names;			/* the file's text, names NUL-terminated in it */
-	/* One bit per value of a tag's bits 1..16, set for each tag in
-	 * slots: a clear bit answers "no weight" from 8 KiB that stay in
-	 * the first-level cache (most word pairs are not in the model). */
-	uint64_t present[SM_MODEL_PRESENT_BITS / 64];
+	/* Bit sm_feature_filter_bit(hash) set for each feature in slots: a
+	 * clear bit answers "no weight" from 8 KiB that stay in the
+	 * first-level cache (most word pairs are not in the model); the
+	 * feature extraction drops those features before they are asked. */
+	uint64_t present[SM_FEATURE_FILTER_BITS / 64];
 };
 
 /* What sm_model_load returns when it did not fail (-1). */

@@ -2246,6 +2246,38 @@ START_TEST(shortstat_counts_the_files)
 }
 END_TEST
 
+/* With a known set (what a model weighs), the features in it come in the
+ * same order and nothing else: every third feature of all (one per line)
+ * goes in the set, and exactly the names whose bit it sets come out. */
+static void known_features_are_a_subsequence(const struct sm_commit *c, const struct names *all)
+{
+	uint64_t known[SM_FEATURE_FILTER_BITS / 64] = { 0 };
+	struct names got = { STRBUF_INIT, 0 };
+	struct strbuf want = STRBUF_INIT;
+	unsigned i = 0, in = 0;
+
+	for (const char *p = all->all.buf, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1, i++) {
+		size_t bit = sm_feature_filter_bit(sm_feature_hash(p, (size_t)(nl - p)));
+
+		if (i % 3 == 0)
+			known[bit / 64] |= 1ull << (bit % 64);
+	}
+	for (const char *p = all->all.buf, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+		size_t bit = sm_feature_filter_bit(sm_feature_hash(p, (size_t)(nl - p)));
+
+		if (known[bit / 64] & (1ull << (bit % 64))) {
+			strbuf_add(&want, p, (size_t)(nl + 1 - p));
+			in++;
+		}
+	}
+	ck_assert_uint_ge(in, all->n / 3);
+	ck_assert_uint_lt(in, all->n);
+	sm_features_extract_known(rules, c, known, 0, collect, &got);
+	ck_assert_str_eq(got.all.buf, want.buf);
+	strbuf_release(&got.all);
+	strbuf_release(&want);
+}
+
 START_TEST(features_of_a_commit)
 {
 	const char *text =
@@ -2303,6 +2335,7 @@ START_TEST(features_of_a_commit)
 	/* each name once, the same every time */
 	sm_features_extract(rules, &c, collect, &again);
 	ck_assert_str_eq(nm.all.buf, again.all.buf);
+	known_features_are_a_subsequence(&c, &nm);
 	strbuf_release(&nm.all);
 	strbuf_release(&again.all);
 	sm_commit_release(&c);
