@@ -3,6 +3,7 @@
 #include "mail/ident.h"
 #include "mail/objection.h"
 #include "mail/robot.h"
+#include "rules/commit.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <ctype.h>
@@ -210,18 +211,15 @@ struct quote_state {
 	int in_diff;		/* the quote reached the patch's diff */
 };
 
-/* A trailer's "Key:" ("Signed-off-by:", "Link:"): the end of a commit
- * message */
+/* A trailer's "Key:" ("Signed-off-by:", "Closes:"), as a commit message
+ * ends: the keys the commit parser knows */
 static int is_trailer_line(const char *s, size_t len)
 {
 	size_t k = 0;
 
 	while (k < len && (isalnum((unsigned char)s[k]) || s[k] == '-'))
 		k++;
-	if (!k || k >= len || s[k] != ':')
-		return 0;
-	return (k > 3 && !strncasecmp(s + k - 3, "-by", 3)) || (k == 4 && !strncasecmp(s, "Link", 4)) ||
-	       (k == 2 && !strncasecmp(s, "Cc", 2)) || (k == 5 && !strncasecmp(s, "Fixes", 5));
+	return k && k < len && s[k] == ':' && sm_is_known_trailer_key(s, k);
 }
 
 static void quoted_line(struct quote_state *q, const char *s, size_t len)

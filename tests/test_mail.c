@@ -764,6 +764,9 @@ START_TEST(objection_where_it_stands)
 		  "> Signed-off-by: Sasha Levin <sashal@kernel.org>\n\nPlease drop.\n\n> ---\n"
 		  "> drivers/hwmon/hwmon.c | 2 +-\n\nGuenter\n", 1 },
 		{ "Please drop this.\n\nOn Mon, Sasha wrote:\n> x\n", 1 },
+		/* any trailer the commit parser knows ends the message */
+		{ "> Closes: https://bugzilla.kernel.org/show_bug.cgi?id=217000\n\nPlease drop.\n", 1 },
+		{ "> Closes the window before the lock is taken.\n\nPlease drop.\n", 0 },
 		{ "> @@ -1,3 +1,4 @@\n> +\tpr_info(\"debug\\n\");\n\nPlease drop.\n", 0 },
 		{ "> This also adds a debug message to the probe routine.\n\nPlease drop.\n", 0 },
 		{ "> Signed-off-by: A <a@example.org>\n> ---\n> +\tx = 1;\n\nPlease drop.\n", 0 },
