@@ -146,6 +146,27 @@ static int is_attribution(const char *s, size_t len)
 	return 0;
 }
 
+/* The attributions of mailers that write no verb at the end, when a quote
+ * follows on the next line: Sup's "Excerpts from A's message of Thu Nov 26
+ * 09:17:15 +0100 2009:" (in the list corpus) and alot's "Quoting A
+ * (2023-10-05 03:47:50)", whose words alone could start a sentence of
+ * one's own ("Quoting the spec (4.2):"). next: the text after s's line. */
+static int is_mailer_attribution(const char *s, size_t len, const char *next)
+{
+	const char *open;
+
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (!next || !sm_is_quote_line(next, strcspn(next, "\n")))
+		return 0;
+	if (len > 14 && !strncmp(s, "Excerpts from ", 14))
+		return s[len - 1] == ':' && memmem(s, len, "'s message of ", 14);
+	if (len <= 8 || strncmp(s, "Quoting ", 8) || s[len - 1] != ')')
+		return 0;
+	open = memchr(s, '(', len);	/* the date's, before the closing one */
+	return open && isdigit((unsigned char)open[1]);
+}
+
 /* The first line of an attribution wrapped before its "wrote:" ("On Fri,
  * 19 Sep 2025 14:11:37 +0200" then "Christian König <...> wrote:", as
  * Claws Mail and Gmail write a long one) */
@@ -334,7 +355,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			}
 			continue;
 		}
-		if (is_attribution(p, len)) {
+		if (is_attribution(p, len) || is_mailer_attribution(p, len, nl ? nl + 1 : NULL)) {
 			if (was_adjacent && starts_attribution(comment.buf + last_line,
 							       comment.len - last_line)) {
 				strbuf_setlen(&comment, last_line);

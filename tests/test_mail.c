@@ -116,6 +116,23 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 	ck_assert_str_eq(rt.comment, "Nitpick: Missing space before }\n\nCJ");
 	sm_reply_text_release(&rt);
 
+	/* Sup's attribution (the list corpus's notmuch thread) and alot's;
+	 * their words as one's own text, with no quote under them, stay */
+	sm_reply_extract("Excerpts from Stefan Schmidt's message of Thu Nov 26 09:17:15 +0100 2009:\n"
+			 "> This fixes a visual glitch during a silent compile.\n\n"
+			 "Looks right, works here with bash, dash & zsh, so:\n\n"
+			 "Reviewed-by: Ingmar Vanhassel <ingmar@exherbo.org>\n\n"
+			 "Quoting Stephen Boyd (2023-10-05 03:47:50)\n> y\n\nThanks!\n",
+			 "Ingmar Vanhassel <ingmar@exherbo.org>", &rt);
+	ck_assert_str_eq(rt.comment, "Looks right, works here with bash, dash & zsh, so:\n\nThanks!");
+	ck_assert_uint_eq(rt.trailers.nr, 1);
+	sm_reply_text_release(&rt);
+	sm_reply_extract("Quoting the spec (4.2):\n\nthe bit is reserved.\n\nExcerpts from A's message of"
+			 " today:\nwere not quoted.\n", "A <a@b.c>", &rt);
+	ck_assert_str_eq(rt.comment, "Quoting the spec (4.2):\n\nthe bit is reserved.\n\n"
+			 "Excerpts from A's message of today:\nwere not quoted.");
+	sm_reply_text_release(&rt);
+
 	/* PGP's armour is no original: the signed text is the reply */
 	sm_reply_extract("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
 			 "Reviewed-by: A <a@b.c>\n", "A <a@b.c>", &rt);
