@@ -119,7 +119,8 @@ char *sm_review_trailer(const char *line, size_t len, const char *author)
  * in the languages of the lists' regulars too ("Le 11/09/2024 à 14:25,
  * Wenliang a écrit :", a no-break space before the colon as French
  * typography has it; Thunderbird's German and Dutch put the name after
- * the verb: "Am 01.01.24 um 10:00 schrieb A:", "Op 1-1-2024 schreef A:"). */
+ * the verb: "Am 01.01.24 um 10:00 schrieb A:", "Op 1-1-2024 schreef A:";
+ * Lotus Notes puts the date after it). */
 static int is_attribution(const char *s, size_t len)
 {
 	static const char *const endings[] = {
@@ -143,7 +144,8 @@ static int is_attribution(const char *s, size_t len)
 		if (len > 3 && s[len - 1] == ':' && !strncmp(s, name_last[i].start, 3) &&
 		    memmem(s, len, name_last[i].verb, strlen(name_last[i].verb)))
 			return 1;
-	return 0;
+	/* Lotus Notes: "A <a@b> wrote on 06/25/2010 04:05:30 PM:" */
+	return len > 10 && s[len - 1] == ':' && memmem(s, len, " wrote on ", 10);
 }
 
 /* The attributions of mailers that write no verb at the end, when a quote

@@ -122,7 +122,8 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 			 "> This fixes a visual glitch during a silent compile.\n\n"
 			 "Looks right, works here with bash, dash & zsh, so:\n\n"
 			 "Reviewed-by: Ingmar Vanhassel <ingmar@exherbo.org>\n\n"
-			 "Quoting Stephen Boyd (2023-10-05 03:47:50)\n> y\n\nThanks!\n",
+			 "Quoting Stephen Boyd (2023-10-05 03:47:50)\n> y\n\nThanks!\n\n"
+			 "Steve French <smfrench@gmail.com> wrote on 06/25/2010 04:05:30 PM:\n\n> z\n",
 			 "Ingmar Vanhassel <ingmar@exherbo.org>", &rt);
 	ck_assert_str_eq(rt.comment, "Looks right, works here with bash, dash & zsh, so:\n\nThanks!");
 	ck_assert_uint_eq(rt.trailers.nr, 1);
