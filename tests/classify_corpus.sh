@@ -76,7 +76,7 @@ printf '\357\273\277net: fix a leak in foo\n\nIt leaks.\n' > "$TMP/bom.txt"
 echo "byte-order marks, CRLF and blank lines: read as text and skipped"
 
 # The README shows the seed's verdict as the model gives it: the same text
-sed -n '/^\$ git show e4ec8cc8039a | stablemate classify --tree 6.1$/,/^```$/p' "$SM_SRCDIR/README.md" |
+sed -n '/^\$ stablemate classify --tree 6.1 sample\/commits\/seed-e4ec8cc8039a.patch$/,/^```$/p' "$SM_SRCDIR/README.md" |
 	sed '1d;$d' > "$TMP/seed.readme"
 [ -s "$TMP/seed.readme" ] || fail "no seed example in README.md"
 "$STABLEMATE" classify --tree 6.1 "$SM_SRCDIR/sample/commits/seed-e4ec8cc8039a.patch" |
