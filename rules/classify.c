@@ -507,12 +507,16 @@ static void diff_vetoes(const struct sm_commit *c, struct sm_verdict *v)
 
 	if (!c->has_diff || (d->files && d->doc_files == d->files))
 		return;
-	/* stable-kernel-rules.rst: no trivial changes (comments, whitespace)
-	 * whatever the message says, so these reject outright. */
+	/* stable-kernel-rules.rst: no trivial changes (comments, whitespace,
+	 * a stray semicolon) whatever the message says, so these reject
+	 * outright. */
 	if (!d->code_lines_changed && d->comment_lines)
 		sm_verdict_veto(v, "comment-only", "changes comments only");
 	else if (d->whitespace_only)
 		sm_verdict_veto(v, "whitespace-only", "changes whitespace only");
+	else if (d->semicolons_only)
+		sm_verdict_veto(v, "semicolons-only",
+				"changes stray semicolons only (\";;\", an empty \";\" line): the code stays the same");
 }
 
 static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,

@@ -108,6 +108,40 @@ static unsigned long long squeeze_hash(const char *s, size_t len)
 	return h;
 }
 
+/* squeeze_hash of a C line with the semicolons a stray one's removal
+ * leaves the code the same without read as absent: one after another
+ * (";;" is ";") or after a "}" ("};" is "}": a block's empty statement,
+ * as a patch that builds can only drop it where it is one), and 0 for a
+ * line of no more than ";" (after "return ret;"). "if (x);" against
+ * "if (x)" still differs: there the semicolon is the if's body. */
+static unsigned long long loose_c_hash(const char *s, size_t len)
+{
+	unsigned long long h = SM_FNV_BASIS;
+	char quote = 0, last = 0;
+	int code = 0;		/* a byte other than ";" was hashed */
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+
+		if (isspace((unsigned char)ch))
+			continue;
+		if (quote) {
+			if (ch == '\\' && i + 1 < len)
+				h = sm_fnv_byte(h, (unsigned char)s[i++]);
+			else if (ch == quote)
+				quote = 0;
+		} else if (ch == '"' || ch == '\'') {
+			quote = ch;
+		} else if (ch == ';' && (last == ';' || last == '}')) {
+			continue;
+		}
+		code |= ch != ';';
+		h = sm_fnv_byte(h, (unsigned char)s[i]);
+		last = ch;
+	}
+	return code ? h : 0;
+}
+
 /* A hunk's two sides, each as the sequence of its lines that are code
  * (not blank, no comment, no documentation), white space squeezed out:
  * context lines go to both. The hunk changes white space only when the
@@ -585,6 +619,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 	 * say (the hunk ends at a line no hunk has) */
 	int old_left = -1, new_left = -1;
 	struct hunk_sides sides = { 0, 0, 0 };
+	struct hunk_sides loose = { 0, 0, 0 };	/* the same with loose_c_hash for C */
 	struct sm_id_run ids;
 	struct sm_recomment rc;
 	unsigned code_add = 0, code_del = 0;
@@ -605,6 +640,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			sm_recomment_reset(&rc);
 		if (n >= 11 && !memcmp(s, "diff --git ", 11)) {
 			hunk_end(&sides);
+			hunk_end(&loose);
 			strbuf_reset(&path);
 			header_path(s + 11, n - 11, &path);
 			in_hunk = 0;
@@ -619,6 +655,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 
 			next_line(&pos, end, &l);	/* past the "+++ " line */
 			hunk_end(&sides);
+			hunk_end(&loose);
 			sm_recomment_reset(&rc);
 			in_hunk = 0;
 			old_side = plain_path(s + 4, n - 4, &path);
@@ -647,6 +684,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		}
 		if (n >= 2 && s[0] == '@' && s[1] == '@') {
 			hunk_end(&sides);
+			hunk_end(&loose);
 			in_hunk = 1;
 			git_header = 0;
 			in_block_plus = in_block_minus = 0;
@@ -681,6 +719,7 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			const char *t = s + 1;
 			size_t tl = n - 1;
 			unsigned long long h;	/* the line, white space squeezed out */
+			unsigned long long lh;	/* loose_c_hash's (h outside C) */
 
 			if (plus)
 				d->added++;
@@ -708,13 +747,18 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 				continue;
 			}
 			d->code_lines_changed++;
+			lh = kind == FILE_C ? loose_c_hash(t, tl) : h;
 			if (plus) {
+				if (lh)
+					loose.now = seq_add(loose.now, lh);
 				sides.now = seq_add(sides.now, h);
 				code_add++;
 				sm_id_run_line(&ids, d, t, tl);
 				if (kind == FILE_C)
 					added_code_facts(d, t, tl);
 			} else {
+				if (lh)
+					loose.old = seq_add(loose.old, lh);
 				sides.old = seq_add(sides.old, h);
 				code_del++;
 				if (kind == FILE_C)
@@ -723,16 +767,23 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 		} else if (s[0] == ' ') {
 			if (kind != FILE_DOC && !is_blank_text(s + 1, n - 1)) {
 				unsigned long long h = squeeze_hash(s + 1, n - 1);
+				unsigned long long lh = kind == FILE_C ? loose_c_hash(s + 1, n - 1) : h;
 
 				sides.old = seq_add(sides.old, h);
 				sides.now = seq_add(sides.now, h);
+				if (lh) {
+					loose.old = seq_add(loose.old, lh);
+					loose.now = seq_add(loose.now, lh);
+				}
 			}
 		} else if (s[0] != '\\') {
 			in_hunk = 0;
 		}
 	}
 	hunk_end(&sides);
+	hunk_end(&loose);
 	sm_id_run_end(&ids, d);
 	d->whitespace_only = code_add && code_add == code_del && !sides.differ;
+	d->semicolons_only = !d->whitespace_only && code_add + code_del && !loose.differ;
 	strbuf_release(&path);
 }

@@ -763,6 +763,48 @@ static void parse_hunks(struct sm_commit *c, const char *hunks)
 	free(text);
 }
 
+/* A stray semicolon's removal leaves the code as it was: ";;" (perf/core:
+ * "Fix ';;' typo"), "};" after a block (Coccinelle's "Remove unneeded
+ * semicolon" patches) and a ";" line of its own. The semicolon that is an
+ * if's or a loop's body is code, and so is one in a string. */
+START_TEST(stray_semicolons_change_no_code)
+{
+	static const struct {
+		const char *diff;
+		int semicolons_only;
+	} cases[] = {
+		{ "@@ -1,3 +1,3 @@\n \tint ret;\n-\tret = f();;\n+\tret = f();\n \treturn ret;\n", 1 },
+		{ "@@ -1,4 +1,4 @@\n \tswitch (x) {\n \tcase 1:\n \t\tbreak;\n-\t};\n+\t}\n", 1 },
+		{ "@@ -1,3 +1,2 @@\n \treturn ret;\n-;\n }\n", 1 },
+		/* the if's empty body: removing it is a fix */
+		{ "@@ -1,3 +1,3 @@\n-\tif (!p);\n+\tif (!p)\n \t\treturn -EINVAL;\n", 0 },
+		{ "@@ -1,2 +1,2 @@\n-\tfor (i = 0; i < n; i++);\n+\tfor (i = 0; i < n; i++)\n \t\tx[i] = 0;\n", 0 },
+		/* a missing one added, a string changed */
+		{ "@@ -1,2 +1,2 @@\n-\tpr_debug(\"x\")\n+\tpr_debug(\"x\");\n \treturn 0;\n", 0 },
+		{ "@@ -1,2 +1,2 @@\n-\tpr_info(\"a;;b\");\n+\tpr_info(\"a;b\");\n \treturn 0;\n", 0 },
+		/* white space alone is whitespace-only, not this */
+		{ "@@ -1,3 +1,3 @@\n \tif (x) {\n-  y();\n+\t\ty();\n \t}\n", 0 },
+	};
+	struct sm_verdict v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct sm_commit c;
+
+		parse_hunks(&c, cases[i].diff);
+		ck_assert_msg(c.diff.semicolons_only == cases[i].semicolons_only, "case %zu", i);
+		sm_commit_release(&c);
+	}
+	ck_assert_int_eq(classify_text("From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n"
+				       "From: A <a@b>\nSubject: [PATCH] x: fix a crash\n\nFix it.\n---\n"
+				       "diff --git a/drivers/x.c b/drivers/x.c\n--- a/drivers/x.c\n"
+				       "+++ b/drivers/x.c\n@@ -1,3 +1,3 @@\n \tint ret;\n"
+				       "-\tret = f();;\n+\tret = f();\n \treturn ret;\n", NULL, &v),
+			 SM_REJECT);
+	ck_assert(sm_verdict_has(&v, "semicolons-only"));
+	sm_verdict_release(&v);
+}
+END_TEST
+
 /* "Changes white space only" means each hunk's two sides are the same
  * code once white space is squeezed out: code moved (to another hunk or
  * function, or after a line it came before) is a change, and a fix that
@@ -2687,6 +2729,7 @@ static Suite *make_suite(void)
 					      tree_out_of_range_rejects,
 					      noautosel_never_candidate, merge_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
+					      stray_semicolons_change_no_code,
 					      device_id_entries_span_lines, comment_changed_on_code_line,
 					      plain_unified_diff, hash_lines_by_language,
 					      large_diff_is_penalised, git_show_format, git_raw_format,

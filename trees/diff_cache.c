@@ -41,8 +41,9 @@
  * alone changed is a comment change (rules/recomment.c); 8: MAINTAINERS,
  * CREDITS and .mailmap are documentation; 9: '#' lines of device trees and
  * Rust are code; 10: code after a comment on its line is code; 11: git's
- * indent heuristic (lib/git.h sm_diff_options_init) */
-#define DIFF_CACHE_VERSION 11
+ * indent heuristic (lib/git.h sm_diff_options_init); 12: the white space
+ * field is 2 for stray semicolons only */
+#define DIFF_CACHE_VERSION 12
 #define MAGIC "stablemate-diff-cache"
 
 struct sm_diff_cache_entry {
@@ -150,7 +151,8 @@ static int parse_entry(struct sm_diff_cache *dc, char **pos, const char *end)
 	e->has_diff = v[0] > 0;
 	d->files = v[1], d->added = v[2], d->removed = v[3], d->doc_files = v[4];
 	d->code_lines_changed = v[5], d->id_table_lines = v[6], d->comment_lines = v[7];
-	d->whitespace_only = v[8] > 0, d->added_checks = v[9], d->added_error_returns = v[10];
+	d->whitespace_only = v[8] == 1, d->semicolons_only = v[8] == 2;
+	d->added_checks = v[9], d->added_error_returns = v[10];
 	d->new_files = v[11], d->deleted_files = v[12], d->from_stat = v[13] > 0;
 	d->id_entries = v[14];
 	e->file = dc->nr_files;
@@ -287,7 +289,8 @@ static void add_entry(struct strbuf *sb, const char *id, const char *patch_id, i
 	strbuf_addf(sb, "%s %s %d %u %u %u %u %u %u %u %d %u %u %u %u %d %u %zu\n", id,
 		    *patch_id ? patch_id : "-", !!has_diff, d->files, d->added, d->removed,
 		    d->doc_files, d->code_lines_changed, d->id_table_lines, d->comment_lines,
-		    !!d->whitespace_only, d->added_checks, d->added_error_returns,
+		    d->whitespace_only ? 1 : d->semicolons_only ? 2 : 0, d->added_checks,
+		    d->added_error_returns,
 		    d->new_files, d->deleted_files, !!d->from_stat, d->id_entries, nr);
 	for (size_t i = 0; i < nr; i++)
 		strbuf_addf(sb, "%u %u %u %zu %s\n", files[i].added, files[i].removed,
