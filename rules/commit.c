@@ -399,9 +399,17 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		strbuf_add(&hdr, l.p, l.len);
 		while (pos < end && (*pos == ' ' || *pos == '\t') && !git_format) {
 			struct line cont;
+			size_t lead = 0;
 
+			/* the fold's blanks are one space, as git am reads
+			 * them ("maildir\n\tflags." is "maildir flags.") */
 			next_line(&pos, end, &cont);
-			strbuf_add(&hdr, cont.p, cont.len);
+			while (lead < cont.len && (cont.p[lead] == ' ' || cont.p[lead] == '\t'))
+				lead++;
+			while (hdr.len && (hdr.buf[hdr.len - 1] == ' ' || hdr.buf[hdr.len - 1] == '\t'))
+				strbuf_setlen(&hdr, hdr.len - 1);
+			strbuf_addch(&hdr, ' ');
+			strbuf_add(&hdr, cont.p + lead, cont.len - lead);
 		}
 		if (istarts_with(hdr.buf, "Author:") || istarts_with(hdr.buf, "From:")) {
 			free(c->author);

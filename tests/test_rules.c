@@ -2009,8 +2009,22 @@ START_TEST(mail_headers_other_tools_write)
 		"  git://git.kernel.org/pub/scm/linux/kernel/git/davem/net.git \n";
 	static const char bare[] =
 		"ALSA: timer: Fix leak\nFrom: the stack object\n\nThe padding leaks.\n";
+	/* folded with a tab (the list corpus's 2010 LKML mail), a blank
+	 * before the fold too */
+	static const char folded[] =
+		"From: Stefan Schmidt <stefan@datenfreihafen.org>\n"
+		"Subject: [notmuch] [PATCH 1/2] lib/message: Add function to get maildir\n"
+		"\tflags.\n\nWith notmuch_message_get_flags().\n";
+	static const char folded_after_blank[] = "From: A <a@b>\nSubject: [PATCH] x: a \n   b\n\nc\n";
 	struct sm_commit c;
 	struct sm_verdict v;
+
+	ck_assert_int_eq(sm_commit_parse(&c, folded, strlen(folded)), 0);
+	ck_assert_str_eq(c.subject, "lib/message: Add function to get maildir flags.");
+	sm_commit_release(&c);
+	ck_assert_int_eq(sm_commit_parse(&c, folded_after_blank, strlen(folded_after_blank)), 0);
+	ck_assert_str_eq(c.subject, "x: a b");
+	sm_commit_release(&c);
 
 	ck_assert_int_eq(sm_commit_parse(&c, delivered, strlen(delivered)), 0);
 	ck_assert_str_eq(c.subject, "Test commit; please ignore");
