@@ -308,6 +308,25 @@ static int mail_header_block(const char *pos, const char *end)
 	return named;
 }
 
+/* An mbox message's first line, "From SENDER DATE": git format-patch's
+ * "From <sha> Mon Sep 17 00:00:00 2001", public-inbox's "From mboxrd@z Thu
+ * Jan  1 00:00:00 1970", patchwork's "From patchwork Wed Jun  1 20:00:54
+ * 2016", marc.info's "From linux-kbuild  Sun Apr 07 23:09:09 2019". The
+ * date's time (hh:mm:ss) tells it from a message that begins "From now
+ * on, ..." */
+static int is_mbox_from_line(const struct line *l)
+{
+	if (!line_starts(l, "From ") || l->len < 5 + 1 + 8 || l->p[5] == ' ')
+		return 0;
+	for (size_t i = 6; i + 8 <= l->len; i++)
+		if (isdigit((unsigned char)l->p[i]) && isdigit((unsigned char)l->p[i + 1]) &&
+		    l->p[i + 2] == ':' && isdigit((unsigned char)l->p[i + 3]) &&
+		    isdigit((unsigned char)l->p[i + 4]) && l->p[i + 5] == ':' &&
+		    isdigit((unsigned char)l->p[i + 6]) && isdigit((unsigned char)l->p[i + 7]))
+			return 1;
+	return 0;
+}
+
 /* Does text hold a line quoting a mail ("> It leaks.")? */
 static int quotes_a_mail(const char *text)
 {
@@ -347,18 +366,21 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 	if (pos >= end)
 		return sm_error("empty commit text");
 
-	/* Header block: "commit <sha>"/"From <sha> <date>" then Key: value. */
+	/* Header block: "commit <sha>" or an mbox's "From <sender> <date>",
+	 * then Key: value. */
 	{
 		const char *save = pos;
 
 		if (next_line(&pos, end, &l)) {
-			if (line_starts(&l, "commit ") || (line_starts(&l, "From ") && l.len > 45)) {
+			if (line_starts(&l, "commit ") || is_mbox_from_line(&l)) {
 				const char *sha = l.p + (l.p[0] == 'c' ? 7 : 5);
 				size_t n = 0;
 
 				while (sha + n < l.p + l.len && isxdigit((unsigned char)sha[n]))
 					n++;
-				if (n >= (l.p[0] == 'c' ? 4 : 7))	/* git abbreviates to 4 at least */
+				/* git abbreviates to 4 at least; an mbox sender is an
+				 * id when it is hex alone (format-patch's) */
+				if (l.p[0] == 'c' ? n >= 4 : n >= 7 && sha + n < l.p + l.len && sha[n] == ' ')
 					c->id = xstrndup(sha, n);
 				git_format = l.p[0] == 'c';
 				headers = 1;

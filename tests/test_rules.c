@@ -2052,6 +2052,38 @@ START_TEST(mail_headers_other_tools_write)
 	ck_assert(!c.is_mail && !c.author);
 	sm_commit_release(&c);
 
+	/* One mail as an mbox holds it, from other tools (the patchwork
+	 * corpus): its "From SENDER DATE" line opens the headers, whatever
+	 * header comes first; a message that begins "From now on" is prose */
+	{
+		static const char *const from_lines[] = {
+			"From mboxrd@z Thu Jan  1 00:00:00 1970\nTo: soc@kernel.org\n",
+			"From patchwork Wed Jun  1 20:00:54 2016\nContent-Type: text/plain\n",
+			"From linux-kbuild  Sun Apr 07 23:09:09 2019\n",
+			"From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n",
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(from_lines); i++) {
+			char *mail = xasprintf("%sFrom: Petr Vorel <pvorel@suse.cz>\n"
+					       "Subject: [PATCH 1/1] kconfig: Make nconf-cfg.sh executable\n"
+					       "\nLet's be consistent.\n", from_lines[i]);
+
+			ck_assert_int_eq(sm_commit_parse(&c, mail, strlen(mail)), 0);
+			ck_assert_str_eq(c.subject, "kconfig: Make nconf-cfg.sh executable");
+			ck_assert_str_eq(c.author, "Petr Vorel <pvorel@suse.cz>");
+			ck_assert_msg(i == 3 ? c.id && !strcmp(c.id, "5555555555555555555555555555555555555555")
+					     : !c.id, "case %zu", i);
+			sm_commit_release(&c);
+			free(mail);
+		}
+		static const char prose[] = "From now on, the timer is armed once at probe time.\n\n"
+					    "It was armed twice.\n";
+
+		ck_assert_int_eq(sm_commit_parse(&c, prose, strlen(prose)), 0);
+		ck_assert_str_eq(c.subject, "From now on, the timer is armed once at probe time.");
+		sm_commit_release(&c);
+	}
+
 	/* b4's "nore" follow-up: a review whose mailer dropped the "Re:" is
 	 * a reply; the series' next patch, threaded the same way, is not */
 	for (int i = 0; i < 2; i++) {
