@@ -494,6 +494,10 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		const char *b = body_start;
 		struct line fl;
 		const char *save = b;
+		/* A patch without a subject takes its body's first paragraph
+		 * for one, as git am does; a reply's ("Subject: Re:") stays
+		 * empty: its first paragraph is an attribution and a quote */
+		int no_subject = !*mail_subject && c->is_reply;
 
 		if (next_line(&b, end, &fl) && line_starts(&fl, "From: ")) {
 			free(c->author);
@@ -501,11 +505,15 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 		} else {
 			b = save;
 		}
-		strbuf_addstr(&msg, mail_subject);
+		strbuf_addstr(&msg, no_subject ? "-" : mail_subject);
 		strbuf_addstr(&msg, "\n\n");
 		strbuf_add(&msg, b, (size_t)((diff ? diff : stat ? stat : end) - b));
 		parse_message_lines(c, msg.buf, msg.buf + msg.len, 0);
 		strbuf_release(&msg);
+		if (no_subject) {
+			free(c->subject);
+			c->subject = xstrdup("");
+		}
 		free(mail_subject);
 		/* git request-pull's words, whatever the subject says ("[GIT]
 		 * Networking"): a pull request, no patch */

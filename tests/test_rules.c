@@ -2076,6 +2076,24 @@ START_TEST(mail_headers_other_tools_write)
 			sm_commit_release(&c);
 			free(mail);
 		}
+		/* no subject: a patch takes its first paragraph, as git am does
+		 * (patchwork's 0016-no-subject.mbox); a reply ("Re:" alone, the
+		 * tegra list's 6.15.10-rc1 thread) has none */
+		static const char no_subject[] = "From: A <a@b>\nSubject:\n\nRename patches.\n\n"
+						 "Signed-off-by: A <a@b>\n";
+		static const char re_only[] = "From: J <j@n>\nSubject: Re:\nIn-Reply-To: <x@y>\n\n"
+					      "On 14/08/2025 16:36, Greg KH wrote:\n> I've now dropped this.\n\n"
+					      "Yes that is causing the test failure.\n";
+
+		ck_assert_int_eq(sm_commit_parse(&c, no_subject, strlen(no_subject)), 0);
+		ck_assert_str_eq(c.subject, "Rename patches.");
+		sm_commit_release(&c);
+		ck_assert_int_eq(sm_commit_parse(&c, re_only, strlen(re_only)), 0);
+		ck_assert_str_eq(c.subject, "");
+		ck_assert(c.is_reply);
+		ck_assert(starts_with(c.body, "On 14/08/2025 16:36, Greg KH wrote:\n"));
+		sm_commit_release(&c);
+
 		static const char prose[] = "From now on, the timer is armed once at probe time.\n\n"
 					    "It was armed twice.\n";
 
