@@ -171,10 +171,70 @@ static int is_mailer_attribution(const char *s, size_t len, const char *next)
 
 /* The first line of an attribution wrapped before its "wrote:" ("On Fri,
  * 19 Sep 2025 14:11:37 +0200" then "Christian König <...> wrote:", as
- * Claws Mail and Gmail write a long one) */
+ * Claws Mail and Gmail write a long one; Wanderlust's "At Sun, 14 Nov 2010
+ * 19:05:02 -0800," then "Joe Perches wrote:") */
 static int starts_attribution(const char *s, size_t len)
 {
-	return len > 3 && !strncmp(s, "On ", 3);
+	return len > 3 && (!strncmp(s, "On ", 3) || !strncmp(s, "At ", 3));
+}
+
+/* "Key: value", a header's shape */
+static int is_header_shaped(const char *s, size_t len)
+{
+	size_t k = 0;
+
+	while (k < len && (isalnum((unsigned char)s[k]) || s[k] == '-'))
+		k++;
+	return k && k + 1 < len && s[k] == ':' && s[k + 1] == ' ';
+}
+
+/* David Miller's attribution: the answered mail's "From: A <a@b>" and
+ * "Date: ..." lines, a blank line, then the quote. Outlook's block of the
+ * same lines is followed by the original unquoted (starts_original).
+ * s[0..len) is a "From: " line, next the text after it. */
+static int starts_header_attribution(const char *s, size_t len, const char *next)
+{
+	const char *p = next;
+	int headers = 0;
+
+	if (len <= 6 || strncmp(s, "From: ", 6) || !next)
+		return 0;
+	for (size_t n; *p && is_header_shaped(p, n = strcspn(p, "\n")); p += n + !!p[n])
+		headers++;
+	while (*p && is_blank(p, strcspn(p, "\n")))
+		p += strcspn(p, "\n") + !!p[strcspn(p, "\n")];
+	return headers && sm_is_quote_line(p, strcspn(p, "\n"));
+}
+
+/* SourceForge's lists put an advert between a rule of dashes and their
+ * footer, in one paragraph: comment loses it when it ends so. */
+static void drop_list_advert(struct strbuf *comment)
+{
+	const char *rule = NULL;
+
+	for (const char *p = comment->buf; (p = strchr(p, '-')) != NULL; p++) {
+		size_t n = strspn(p, "-");
+
+		if (n >= 20 && (p == comment->buf || p[-1] == '\n') && (!p[n] || p[n] == '\n'))
+			rule = p;
+		p += n - 1;
+	}
+	if (rule && !strstr(rule, "\n\n"))
+		strbuf_setlen(comment, (size_t)(rule - comment->buf));
+}
+
+/* A mailing list's footer under the text (mailman's): a rule of
+ * underscores, then "<list> mailing list". s[0..len) is the rule. */
+static int starts_list_footer(const char *s, size_t len, const char *next)
+{
+	size_t n;
+
+	if (len < 10 || strspn(s, "_") < len || !next)
+		return 0;
+	n = strcspn(next, "\n");
+	if (n && next[n - 1] == '\r')
+		n--;
+	return n > 13 && !strncmp(next + n - 13, " mailing list", 13);
 }
 
 /* Where a top-posted reply's own words end: the original follows
@@ -297,6 +357,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 	struct strbuf comment = STRBUF_INIT, sender = STRBUF_INIT;
 	const char *p = body ? body : "", *nl;
 	int in_patch = 0, blank_pending = 0;
+	int in_header_attribution = 0;	/* in starts_header_attribution's lines */
 	size_t last_line = 0;	/* where the comment's last line starts */
 	int last_adjacent = 0, was_adjacent;	/* it is the line just before */
 	struct quote_state quote = { 0 };
@@ -321,6 +382,17 @@ void sm_reply_extract_verified(const char *body, const char *author,
 		 * unquoted original under a top-posted one. */
 		if ((len == 3 && !strncmp(p, "-- ", 3)) || (len == 2 && !strncmp(p, "--", 2)))
 			break;
+		if (starts_list_footer(p, len, nl ? nl + 1 : NULL)) {
+			drop_list_advert(&comment);
+			break;
+		}
+		if (starts_header_attribution(p, len, nl ? nl + 1 : NULL)) {
+			in_header_attribution = 1;
+			continue;
+		}
+		if (in_header_attribution && is_header_shaped(p, len))
+			continue;
+		in_header_attribution = 0;
 		if (starts_original(p, len, nl ? nl + 1 : NULL))
 			break;
 		if (is_rule_line(p, len))

@@ -134,6 +134,31 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 			 "Excerpts from A's message of today:\nwere not quoted.");
 	sm_reply_text_release(&rt);
 
+	/* David Miller's attribution (the answered mail's From: and Date:,
+	 * then the quote), Wanderlust's "At DATE," over "A wrote:", and a
+	 * SourceForge list's advert and footer: the list corpus's 2010 LKML
+	 * threads, whose "Applied." was lost or came with the advert */
+	sm_reply_extract("From: Joe Perches <joe@perches.com>\nDate: Sun, 14 Nov 2010 19:04:33 -0800\n\n"
+			 "> Signed-off-by: Joe Perches <joe@perches.com>\n\nApplied.\n\n"
+			 "------------------------------------------------------------------------------\n"
+			 "Centralized Desktop Delivery: Dell and VMware Reference Architecture\n"
+			 "http://p.sf.net/sfu/dell-eql-dev2dev\n"
+			 "_______________________________________________\nE1000-devel mailing list\n"
+			 "E1000-devel@lists.sourceforge.net\n", "David Miller <davem@davemloft.net>", &rt);
+	ck_assert_str_eq(rt.comment, "Applied.");
+	sm_reply_text_release(&rt);
+	sm_reply_extract("At Sun, 14 Nov 2010 19:05:02 -0800,\nJoe Perches wrote:\n> \n"
+			 "> Signed-off-by: Joe Perches <joe@perches.com>\n\nApplied now.  Thanks.\n",
+			 "Takashi Iwai <tiwai@suse.de>", &rt);
+	ck_assert_str_eq(rt.comment, "Applied now.  Thanks.");
+	sm_reply_text_release(&rt);
+	/* Outlook's header block over the original, unquoted: still the end */
+	sm_reply_extract("Looks good.\n\nFrom: X <x@y.example>\nDate: Monday, July 1, 2024 9:00\n\n"
+			 "Signed-off-by: X <x@y.example>\n", "X <x@y.example>", &rt);
+	ck_assert_str_eq(rt.comment, "Looks good.");
+	ck_assert_uint_eq(rt.trailers.nr, 0);
+	sm_reply_text_release(&rt);
+
 	/* PGP's armour is no original: the signed text is the reply */
 	sm_reply_extract("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
 			 "Reviewed-by: A <a@b.c>\n", "A <a@b.c>", &rt);
