@@ -70,6 +70,18 @@ START_TEST(reply_trailers_not_quoted)
 }
 END_TEST
 
+/* The comment and the number of trailers sm_reply_extract reads in body */
+static void expect_comment(const char *body, const char *author, const char *comment,
+			   size_t nr_trailers)
+{
+	struct sm_reply_text rt;
+
+	sm_reply_extract(body, author, &rt);
+	ck_assert_str_eq(rt.comment, comment);
+	ck_assert_uint_eq(rt.trailers.nr, nr_trailers);
+	sm_reply_text_release(&rt);
+}
+
 /* Real replies from the list corpus: an attribution wrapped before its
  * "wrote:" (Claws Mail, Gmail at a long address), and Outlook's top-posted
  * replies, whose original follows unquoted with its trailers */
@@ -110,54 +122,43 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 	sm_reply_text_release(&rt);
 
 	/* an attribution in French, German */
-	sm_reply_extract("Le 11/09/2024 \xc3\xa0 14:25, Wenliang a \xc3\xa9" "crit\xc2\xa0:\n> x\n\n"
-			 "Nitpick: Missing space before }\n\nAm 1. Jan 2024 schrieb A:\n> y\n\nCJ\n",
-			 "Christophe JAILLET <christophe.jaillet@wanadoo.fr>", &rt);
-	ck_assert_str_eq(rt.comment, "Nitpick: Missing space before }\n\nCJ");
-	sm_reply_text_release(&rt);
-
-	/* Sup's attribution (the list corpus's notmuch thread) and alot's;
-	 * their words as one's own text, with no quote under them, stay */
-	sm_reply_extract("Excerpts from Stefan Schmidt's message of Thu Nov 26 09:17:15 +0100 2009:\n"
-			 "> This fixes a visual glitch during a silent compile.\n\n"
-			 "Looks right, works here with bash, dash & zsh, so:\n\n"
-			 "Reviewed-by: Ingmar Vanhassel <ingmar@exherbo.org>\n\n"
-			 "Quoting Stephen Boyd (2023-10-05 03:47:50)\n> y\n\nThanks!\n\n"
-			 "Steve French <smfrench@gmail.com> wrote on 06/25/2010 04:05:30 PM:\n\n> z\n",
-			 "Ingmar Vanhassel <ingmar@exherbo.org>", &rt);
-	ck_assert_str_eq(rt.comment, "Looks right, works here with bash, dash & zsh, so:\n\nThanks!");
-	ck_assert_uint_eq(rt.trailers.nr, 1);
-	sm_reply_text_release(&rt);
-	sm_reply_extract("Quoting the spec (4.2):\n\nthe bit is reserved.\n\nExcerpts from A's message of"
-			 " today:\nwere not quoted.\n", "A <a@b.c>", &rt);
-	ck_assert_str_eq(rt.comment, "Quoting the spec (4.2):\n\nthe bit is reserved.\n\n"
-			 "Excerpts from A's message of today:\nwere not quoted.");
-	sm_reply_text_release(&rt);
-
+	expect_comment("Le 11/09/2024 \xc3\xa0 14:25, Wenliang a \xc3\xa9" "crit\xc2\xa0:\n> x\n\n"
+		       "Nitpick: Missing space before }\n\nAm 1. Jan 2024 schrieb A:\n> y\n\nCJ\n",
+		       "Christophe JAILLET <christophe.jaillet@wanadoo.fr>",
+		       "Nitpick: Missing space before }\n\nCJ", 0);
+	/* Sup's attribution (the list corpus's notmuch thread), alot's and
+	 * Lotus Notes'; their words as one's own text, with no quote under
+	 * them, stay */
+	expect_comment("Excerpts from Stefan Schmidt's message of Thu Nov 26 09:17:15 +0100 2009:\n"
+		       "> This fixes a visual glitch during a silent compile.\n\n"
+		       "Looks right, works here with bash, dash & zsh, so:\n\n"
+		       "Reviewed-by: Ingmar Vanhassel <ingmar@exherbo.org>\n\n"
+		       "Quoting Stephen Boyd (2023-10-05 03:47:50)\n> y\n\nThanks!\n\n"
+		       "Steve French <smfrench@gmail.com> wrote on 06/25/2010 04:05:30 PM:\n\n> z\n",
+		       "Ingmar Vanhassel <ingmar@exherbo.org>",
+		       "Looks right, works here with bash, dash & zsh, so:\n\nThanks!", 1);
+	expect_comment("Quoting the spec (4.2):\n\nthe bit is reserved.\n\nExcerpts from A's message of"
+		       " today:\nwere not quoted.\n", "A <a@b.c>",
+		       "Quoting the spec (4.2):\n\nthe bit is reserved.\n\n"
+		       "Excerpts from A's message of today:\nwere not quoted.", 0);
 	/* David Miller's attribution (the answered mail's From: and Date:,
 	 * then the quote), Wanderlust's "At DATE," over "A wrote:", and a
 	 * SourceForge list's advert and footer: the list corpus's 2010 LKML
 	 * threads, whose "Applied." was lost or came with the advert */
-	sm_reply_extract("From: Joe Perches <joe@perches.com>\nDate: Sun, 14 Nov 2010 19:04:33 -0800\n\n"
-			 "> Signed-off-by: Joe Perches <joe@perches.com>\n\nApplied.\n\n"
-			 "------------------------------------------------------------------------------\n"
-			 "Centralized Desktop Delivery: Dell and VMware Reference Architecture\n"
-			 "http://p.sf.net/sfu/dell-eql-dev2dev\n"
-			 "_______________________________________________\nE1000-devel mailing list\n"
-			 "E1000-devel@lists.sourceforge.net\n", "David Miller <davem@davemloft.net>", &rt);
-	ck_assert_str_eq(rt.comment, "Applied.");
-	sm_reply_text_release(&rt);
-	sm_reply_extract("At Sun, 14 Nov 2010 19:05:02 -0800,\nJoe Perches wrote:\n> \n"
-			 "> Signed-off-by: Joe Perches <joe@perches.com>\n\nApplied now.  Thanks.\n",
-			 "Takashi Iwai <tiwai@suse.de>", &rt);
-	ck_assert_str_eq(rt.comment, "Applied now.  Thanks.");
-	sm_reply_text_release(&rt);
+	expect_comment("From: Joe Perches <joe@perches.com>\nDate: Sun, 14 Nov 2010 19:04:33 -0800\n\n"
+		       "> Signed-off-by: Joe Perches <joe@perches.com>\n\nApplied.\n\n"
+		       "------------------------------------------------------------------------------\n"
+		       "Centralized Desktop Delivery: Dell and VMware Reference Architecture\n"
+		       "http://p.sf.net/sfu/dell-eql-dev2dev\n"
+		       "_______________________________________________\nE1000-devel mailing list\n"
+		       "E1000-devel@lists.sourceforge.net\n", "David Miller <davem@davemloft.net>",
+		       "Applied.", 0);
+	expect_comment("At Sun, 14 Nov 2010 19:05:02 -0800,\nJoe Perches wrote:\n> \n"
+		       "> Signed-off-by: Joe Perches <joe@perches.com>\n\nApplied now.  Thanks.\n",
+		       "Takashi Iwai <tiwai@suse.de>", "Applied now.  Thanks.", 0);
 	/* Outlook's header block over the original, unquoted: still the end */
-	sm_reply_extract("Looks good.\n\nFrom: X <x@y.example>\nDate: Monday, July 1, 2024 9:00\n\n"
-			 "Signed-off-by: X <x@y.example>\n", "X <x@y.example>", &rt);
-	ck_assert_str_eq(rt.comment, "Looks good.");
-	ck_assert_uint_eq(rt.trailers.nr, 0);
-	sm_reply_text_release(&rt);
+	expect_comment("Looks good.\n\nFrom: X <x@y.example>\nDate: Monday, July 1, 2024 9:00\n\n"
+		       "Signed-off-by: X <x@y.example>\n", "X <x@y.example>", "Looks good.", 0);
 
 	/* PGP's armour is no original: the signed text is the reply */
 	sm_reply_extract("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n"
