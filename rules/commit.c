@@ -318,6 +318,9 @@ static int is_mbox_from_line(const struct line *l)
 {
 	if (!line_starts(l, "From ") || l->len < 5 + 1 + 8 || l->p[5] == ' ')
 		return 0;
+	/* git's, its date cut off by some tool */
+	if (l->len >= 5 + 40 && is_hex_string(l->p + 5, 40) && (l->len == 45 || l->p[45] == ' '))
+		return 1;
 	for (size_t i = 6; i + 8 <= l->len; i++)
 		if (isdigit((unsigned char)l->p[i]) && isdigit((unsigned char)l->p[i + 1]) &&
 		    l->p[i + 2] == ':' && isdigit((unsigned char)l->p[i + 3]) &&
@@ -380,7 +383,7 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 					n++;
 				/* git abbreviates to 4 at least; an mbox sender is an
 				 * id when it is hex alone (format-patch's) */
-				if (l.p[0] == 'c' ? n >= 4 : n >= 7 && sha + n < l.p + l.len && sha[n] == ' ')
+				if (l.p[0] == 'c' ? n >= 4 : n >= 7 && (sha + n == l.p + l.len || sha[n] == ' '))
 					c->id = xstrndup(sha, n);
 				git_format = l.p[0] == 'c';
 				headers = 1;

@@ -2061,6 +2061,7 @@ START_TEST(mail_headers_other_tools_write)
 			"From patchwork Wed Jun  1 20:00:54 2016\nContent-Type: text/plain\n",
 			"From linux-kbuild  Sun Apr 07 23:09:09 2019\n",
 			"From 5555555555555555555555555555555555555555 Mon Sep 17 00:00:00 2001\n",
+			"From 5555555555555555555555555555555555555555\n",
 		};
 
 		for (size_t i = 0; i < ARRAY_SIZE(from_lines); i++) {
@@ -2071,7 +2072,7 @@ START_TEST(mail_headers_other_tools_write)
 			ck_assert_int_eq(sm_commit_parse(&c, mail, strlen(mail)), 0);
 			ck_assert_str_eq(c.subject, "kconfig: Make nconf-cfg.sh executable");
 			ck_assert_str_eq(c.author, "Petr Vorel <pvorel@suse.cz>");
-			ck_assert_msg(i == 3 ? c.id && !strcmp(c.id, "5555555555555555555555555555555555555555")
+			ck_assert_msg(i >= 3 ? c.id && !strcmp(c.id, "5555555555555555555555555555555555555555")
 					     : !c.id, "case %zu", i);
 			sm_commit_release(&c);
 			free(mail);
