@@ -516,7 +516,7 @@ static void diff_vetoes(const struct sm_commit *c, struct sm_verdict *v)
 		sm_verdict_veto(v, "whitespace-only", "changes whitespace only");
 	else if (d->semicolons_only)
 		sm_verdict_veto(v, "semicolons-only",
-				"changes stray semicolons only (\";;\", an empty \";\" line): the code stays the same");
+				"changes stray semicolons only (\";;\", \"};\", a \";\" line): the code stays the same");
 }
 
 static void classify_diff(const struct sm_rules *r, const struct sm_commit *c,
