@@ -178,14 +178,23 @@ static int starts_attribution(const char *s, size_t len)
 	return len > 3 && (!strncmp(s, "On ", 3) || !strncmp(s, "At ", 3));
 }
 
-/* "Key: value", a header's shape */
-static int is_header_shaped(const char *s, size_t len)
+/* The length of the "Key" of a "Key:" line (letters, digits, '-'),
+ * 0 when s[0..len) is not one */
+static size_t key_len(const char *s, size_t len)
 {
 	size_t k = 0;
 
 	while (k < len && (isalnum((unsigned char)s[k]) || s[k] == '-'))
 		k++;
-	return k && k + 1 < len && s[k] == ':' && s[k + 1] == ' ';
+	return k && k < len && s[k] == ':' ? k : 0;
+}
+
+/* "Key: value", a header's shape */
+static int is_header_shaped(const char *s, size_t len)
+{
+	size_t k = key_len(s, len);
+
+	return k && k + 1 < len && s[k + 1] == ' ';
 }
 
 /* David Miller's attribution: the answered mail's "From: A <a@b>" and
@@ -201,8 +210,8 @@ static int starts_header_attribution(const char *s, size_t len, const char *next
 		return 0;
 	for (size_t n; *p && is_header_shaped(p, n = strcspn(p, "\n")); p += n + !!p[n])
 		headers++;
-	while (*p && is_blank(p, strcspn(p, "\n")))
-		p += strcspn(p, "\n") + !!p[strcspn(p, "\n")];
+	for (size_t n; *p && is_blank(p, n = strcspn(p, "\n")); p += n + !!p[n])
+		;
 	return headers && sm_is_quote_line(p, strcspn(p, "\n"));
 }
 
@@ -298,11 +307,9 @@ struct quote_state {
  * ends: the keys the commit parser knows */
 static int is_trailer_line(const char *s, size_t len)
 {
-	size_t k = 0;
+	size_t k = key_len(s, len);
 
-	while (k < len && (isalnum((unsigned char)s[k]) || s[k] == '-'))
-		k++;
-	return k && k < len && s[k] == ':' && sm_is_known_trailer_key(s, k);
+	return k && sm_is_known_trailer_key(s, k);
 }
 
 static void quoted_line(struct quote_state *q, const char *s, size_t len)

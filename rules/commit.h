@@ -59,8 +59,8 @@ struct sm_diffstat {
 	unsigned id_entries;		/* device-ID table entries added */
 	unsigned comment_lines;		/* +/- lines that are comments */
 	int whitespace_only;		/* code lines changed only in whitespace */
-	/* otherwise, only stray semicolons and white space: ";;" for ";", a
-	 * ";" line of its own (rules/diffstat.c loose_c_hash) */
+	/* otherwise, only stray semicolons and white space: ";;" for ";",
+	 * "};" for "}", a ";" line of its own (rules/diffstat.c loose_c_hash) */
 	int semicolons_only;
 	unsigned added_checks;		/* added "if (" lines (a new check) */
 	unsigned added_error_returns;	/* added "return -E..." / "goto" lines */

@@ -54,9 +54,7 @@ static _Thread_local struct emitter *tl_emitter;
  * for most word pairs, which words() then does not even copy. */
 static inline int wanted(const struct emitter *e, uint64_t h)
 {
-	size_t bit = sm_feature_filter_bit(h);
-
-	return !e->known || (e->known[bit / 64] >> (bit % 64) & 1);
+	return !e->known || sm_feature_filter_has(e->known, h);
 }
 
 /* name with its hash h (sm_feature_hash) worked out already */

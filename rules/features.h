@@ -29,6 +29,20 @@ static inline size_t sm_feature_filter_bit(uint64_t hash)
 	return (size_t)(hash >> 33) & (SM_FEATURE_FILTER_BITS - 1);
 }
 
+static inline int sm_feature_filter_has(const uint64_t *set, uint64_t hash)
+{
+	size_t bit = sm_feature_filter_bit(hash);
+
+	return (set[bit / 64] >> (bit % 64)) & 1;
+}
+
+static inline void sm_feature_filter_add(uint64_t *set, uint64_t hash)
+{
+	size_t bit = sm_feature_filter_bit(hash);
+
+	set[bit / 64] |= 1ull << (bit % 64);
+}
+
 /* The features of sm_features_extract in the same order, less those
  * outside known (NULL: none left out), with detail NULL unless
  * want_detail. Most word pairs are in no model: they are dropped here,

@@ -61,13 +61,6 @@ static uint32_t tag_of(uint64_t h)
 	return (uint32_t)(h >> 32) | 1;
 }
 
-static int is_present(const struct sm_model *m, uint64_t h)
-{
-	size_t bit = sm_feature_filter_bit(h);
-
-	return (m->present[bit / 64] >> (bit % 64)) & 1;
-}
-
 #define NAME_IS_RULE (1u << 31)
 /* the weight shows as a score of its own (round(SM_MODEL_SCALE * w) is
  * not 0), so a verdict may list it */
@@ -86,7 +79,7 @@ static void put(struct sm_model *m, uint64_t h, float w, uint32_t name_at)
 	m->slots[i].tag = tag;
 	m->slots[i].weight = w;
 	m->name_at[i] = name_at | (lround(SM_MODEL_SCALE * w) ? NAME_IS_LISTED : 0);
-	m->present[sm_feature_filter_bit(h) / 64] |= 1ull << (sm_feature_filter_bit(h) % 64);
+	sm_feature_filter_add(m->present, h);
 }
 
 /* The slot of the feature with hash h, or -1 when the model lacks it. */
@@ -96,7 +89,7 @@ static inline long slot_find(const struct sm_model *m, uint64_t h)
 	uint32_t tag = tag_of(h);
 
 	/* only a slot with this very tag can answer */
-	if (!is_present(m, h))
+	if (!sm_feature_filter_has(m->present, h))
 		return -1;
 	while (m->slots[i].tag) {
 		if (m->slots[i].tag == tag)

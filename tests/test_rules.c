@@ -2364,15 +2364,11 @@ static void known_features_are_a_subsequence(const struct sm_commit *c, const st
 	unsigned i = 0, in = 0;
 
 	for (const char *p = all->all.buf, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1, i++) {
-		size_t bit = sm_feature_filter_bit(sm_feature_hash(p, (size_t)(nl - p)));
-
 		if (i % 3 == 0)
-			known[bit / 64] |= 1ull << (bit % 64);
+			sm_feature_filter_add(known, sm_feature_hash(p, (size_t)(nl - p)));
 	}
 	for (const char *p = all->all.buf, *nl; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
-		size_t bit = sm_feature_filter_bit(sm_feature_hash(p, (size_t)(nl - p)));
-
-		if (known[bit / 64] & (1ull << (bit % 64))) {
+		if (sm_feature_filter_has(known, sm_feature_hash(p, (size_t)(nl - p)))) {
 			strbuf_add(&want, p, (size_t)(nl + 1 - p));
 			in++;
 		}
