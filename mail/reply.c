@@ -7,6 +7,7 @@
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -326,6 +327,36 @@ static void quoted_line(struct quote_state *q, const char *s, size_t len)
 	q->after_trailers = is_trailer_line(s, len);
 }
 
+/* git's scissors line, "-- >8 --" or "--8<--": what follows is a patch
+ * for `git am --scissors`, not the replier's words */
+static int is_scissors_line(const char *s, size_t len)
+{
+	size_t dashes = 0, marks = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (i + 1 < len && (!strncmp(s + i, ">8", 2) || !strncmp(s + i, "8<", 2))) {
+			marks++;
+			i++;
+		} else if (s[i] == '-') {
+			dashes++;
+		} else if (s[i] != ' ') {
+			return 0;
+		}
+	}
+	return marks && dashes >= 4;
+}
+
+/* Where a new version pasted into the reply began, as offsets into the
+ * comment: its scissors line, or the sign-off block over its "---" (so a
+ * "here is v2" reply keeps the words above the patch, not its
+ * Signed-off-by, "---" and diffstat) */
+struct pasted_patch {
+	size_t scissors;	/* SIZE_MAX: none */
+	size_t separator;	/* SIZE_MAX: none */
+	size_t trailer_run;	/* where the run of trailer lines just above began */
+	int in_trailers;
+};
+
 /* Lines that start a patch pasted into the reply (trailers inside are the patch's). */
 static int starts_patch(const char *s, size_t len)
 {
@@ -336,6 +367,15 @@ static int starts_patch(const char *s, size_t len)
 
 /* Does trailer t name the sender? Only person (-by) trailers name anyone;
  * the others (Fixes:, Link:) are the sender's when there is a sender. */
+/* The comment without the pasted patch's own text above its diff */
+static void cut_pasted_patch(struct strbuf *comment, const struct pasted_patch *pp)
+{
+	size_t at = pp->scissors != SIZE_MAX ? pp->scissors : pp->separator;
+
+	if (at < comment->len)
+		strbuf_setlen(comment, at);
+}
+
 static int names_sender(const char *t, const char *sender,
 			const struct sm_aliases *aliases)
 {
@@ -368,6 +408,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 	size_t last_line = 0;	/* where the comment's last line starts */
 	int last_adjacent = 0, was_adjacent;	/* it is the line just before */
 	struct quote_state quote = { 0 };
+	struct pasted_patch pasted = { SIZE_MAX, SIZE_MAX, 0, 0 };
 
 	memset(out, 0, sizeof(*out));
 	/* A build robot's report: its gist, and no trailers (the tags it
@@ -410,10 +451,22 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			quoted_line(&quote, p, len);
 			continue;
 		}
-		if (starts_patch(p, len))
+		if (starts_patch(p, len)) {
 			in_patch = 1;
+			cut_pasted_patch(&comment, &pasted);
+		}
 		if (in_patch)
 			continue;
+		if (is_scissors_line(p, len) && pasted.scissors == SIZE_MAX)
+			pasted.scissors = comment.len;
+		if (len == 3 && !strncmp(p, "---", 3))
+			pasted.separator = pasted.in_trailers ? pasted.trailer_run : comment.len;
+		if (!is_trailer_line(p, len))
+			pasted.in_trailers = 0;
+		else if (!pasted.in_trailers) {
+			pasted.in_trailers = 1;
+			pasted.trailer_run = comment.len;
+		}
 		if (!out->objection && !quote.in_diff && (!quote.seen || quote.after_trailers) &&
 		    sm_is_objection(p, len))
 			out->objection = xstrndup(p, len);

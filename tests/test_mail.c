@@ -303,6 +303,27 @@ START_TEST(reply_nak_and_inline_patch)
 	ck_assert_uint_eq(rt.trailers.nr, 0);
 	ck_assert_str_eq(rt.comment, "How about this instead?");
 	sm_reply_text_release(&rt);
+
+	/* A new version sent as a reply (Joe Perches' "V2: against -next" of
+	 * 2010): its sign-off, "---" and diffstat are the patch's too. */
+	sm_reply_extract("> +\tx = 1;;\n\nSigned-off-by: Joe Perches <joe@perches.com>\n---\n"
+			 "V2: against -next\n\n wm8904.c |    2 +-\n 1 files changed\n\n"
+			 "diff --git a/wm8904.c b/wm8904.c\n", "Joe Perches <joe@perches.com>", &rt);
+	ck_assert_str_eq(rt.comment, "");
+	sm_reply_text_release(&rt);
+	sm_reply_extract("Right, this one instead:\n\nSigned-off-by: A <a@b.c>\n---\n"
+			 "diff --git a/x b/x\n", "A <a@b.c>", &rt);
+	ck_assert_str_eq(rt.comment, "Right, this one instead:");
+	sm_reply_text_release(&rt);
+	/* git's scissors: what follows is the patch, its message included */
+	sm_reply_extract("Does this work for you?\n\n-- >8 --\nSubject: x: fix y\n\nBecause.\n\n"
+			 "diff --git a/x b/x\n", "A <a@b.c>", &rt);
+	ck_assert_str_eq(rt.comment, "Does this work for you?");
+	sm_reply_text_release(&rt);
+	/* a "---" and a sign-off with no patch under them stay words */
+	sm_reply_extract("Looks fine.\n---\nSigned-off-by: not really\n", "A <a@b.c>", &rt);
+	ck_assert_str_eq(rt.comment, "Looks fine.\n---\nSigned-off-by: not really");
+	sm_reply_text_release(&rt);
 }
 END_TEST
 
