@@ -54,6 +54,7 @@ static void add_scope(struct strbuf *sb, const char *v, const char *end)
 char *sm_review_trailer(const char *line, size_t len, const char *author)
 {
 	size_t klen = 0, i;
+	int spaced;
 	const char *v, *end = line + len;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -87,14 +88,19 @@ char *sm_review_trailer(const char *line, size_t len, const char *author)
 		}
 		return NULL;
 	}
-	if (klen >= len || line[klen] != ':')
+	/* "Acked By: A <a@b>": a hand-typed -by key with a space for its
+	 * hyphen (Greg Rose's acks of 2010) is that key */
+	spaced = klen + 4 < len && !strncasecmp(line + klen, " by:", 4);
+	if (!spaced && (klen >= len || line[klen] != ':'))
 		return NULL;
 	for (i = 0; i < ARRAY_SIZE(review_keys); i++)
-		if (strlen(review_keys[i]) == klen && !strncasecmp(line, review_keys[i], klen))
+		if (spaced ? i < NR_PERSON_KEYS && strlen(review_keys[i]) == klen + 3 &&
+			     !strncasecmp(line, review_keys[i], klen)
+			   : strlen(review_keys[i]) == klen && !strncasecmp(line, review_keys[i], klen))
 			break;
 	if (i == ARRAY_SIZE(review_keys))
 		return NULL;
-	v = line + klen + 1;
+	v = line + klen + (spaced ? 4 : 1);
 	while (v < end && isspace((unsigned char)*v))
 		v++;
 	if (v == end)

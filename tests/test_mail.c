@@ -56,6 +56,16 @@ START_TEST(reply_trailers_not_quoted)
 	ck_assert_str_eq(rt.trailers.items[1], "Reviewed-by: Bjorn Helgaas <bhelgaas@google.com>");
 	sm_reply_text_release(&rt);
 
+	/* a -by key typed with a space (Greg Rose's ack of 2010) is that key;
+	 * other keys are not, nor a "by:" without an address after it */
+	sm_reply_extract("> -\t}; \n> +\t}\n\nAcked By: Greg Rose <Gregory.v.rose@intel.com>\n"
+			 "Fixes by: 0123456789ab\nTested by: running it all night\n",
+			 "\"Rose, Gregory V\" <gregory.v.rose@intel.com>", &rt);
+	ck_assert_uint_eq(rt.trailers.nr, 1);
+	ck_assert_str_eq(rt.trailers.items[0], "Acked-by: Greg Rose <Gregory.v.rose@intel.com>");
+	ck_assert_str_eq(rt.comment, "Fixes by: 0123456789ab\nTested by: running it all night");
+	sm_reply_text_release(&rt);
+
 	/* syzbot's answer to "#syz test": a test by the reporter's address */
 	sm_reply_extract("Hello,\n\n"
 			 "syzbot has tested the proposed patch and the reproducer did not trigger any issue:\n\n"
