@@ -308,6 +308,8 @@ struct quote_state {
 	int seen;		/* a quoted line came */
 	int after_trailers;	/* the last one not blank was a trailer */
 	int in_diff;		/* the quote reached the patch's diff */
+	size_t line_above;	/* the length of the line just above when it
+				 * is a quoted one, else 0 */
 };
 
 /* A trailer's "Key:" ("Signed-off-by:", "Closes:"), as a commit message
@@ -331,6 +333,23 @@ static void quoted_line(struct quote_state *q, const char *s, size_t len)
 	    (len >= 6 && !strncmp(s, "--- a/", 6)) || (len >= 3 && !strncmp(s, "@@ ", 3)))
 		q->in_diff = 1;
 	q->after_trailers = is_trailer_line(s, len);
+}
+
+/* A quoted line's wrapped-off end, left unquoted between two quoted lines
+ * ("> ... the mtime would be a" / "better" / "> > choice ..."): Lotus Notes
+ * and Outlook wrap a long quote so. s[0..len) follows a quoted line of
+ * above bytes; next is the text after it. One or two words of a sentence
+ * (no capital) with no blank line around them are not a reply. */
+static int is_wrapped_quote_end(const char *s, size_t len, size_t above, const char *next)
+{
+	size_t words = 0;
+
+	if (above < 60 || !next || !sm_is_quote_line(next, strcspn(next, "\n")) || len > 30 ||
+	    !len || !(islower((unsigned char)s[0]) || ispunct((unsigned char)s[0])))
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		words += !isspace((unsigned char)s[i]) && (!i || isspace((unsigned char)s[i - 1]));
+	return words <= 2;
 }
 
 /* git's scissors line, "-- >8 --" or "--8<--": what follows is a patch
@@ -425,7 +444,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 	}
 	sm_ident_address(author, &sender);
 	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		size_t len;
+		size_t len, quote_above;
 		char *t;
 
 		nl = strchr(p, '\n');
@@ -453,10 +472,15 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			continue;
 		was_adjacent = last_adjacent;
 		last_adjacent = 0;
+		quote_above = quote.line_above;
+		quote.line_above = 0;
 		if (sm_is_quote_line(p, len)) {
 			quoted_line(&quote, p, len);
+			quote.line_above = len;
 			continue;
 		}
+		if (quote_above && is_wrapped_quote_end(p, len, quote_above, nl ? nl + 1 : NULL))
+			continue;
 		if (starts_patch(p, len)) {
 			in_patch = 1;
 			cut_pasted_patch(&comment, &pasted);

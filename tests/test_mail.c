@@ -166,6 +166,18 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 	expect_comment("At Sun, 14 Nov 2010 19:05:02 -0800,\nJoe Perches wrote:\n> \n"
 		       "> Signed-off-by: Joe Perches <joe@perches.com>\n\nApplied now.  Thanks.\n",
 		       "Takashi Iwai <tiwai@suse.de>", "Applied now.  Thanks.", 0);
+	/* A long quoted line's end that Lotus Notes or Outlook wrapped unquoted
+	 * (Mingming Cao's reply of 2010) is the quote's; an answer in the
+	 * quote, a short line above it or a capital stays the reply's */
+	expect_comment("> > > Looks like it mostly uses the ctime. IMO, the mtime would be a\nbetter\n"
+		       "> > > choice since it changes less frequently.\n"
+		       "> > Note that Ext4 appears to have a file creation time field in its\ninode\n"
+		       "> > (struct ext4_inode::i_crtime[_extra]).  Can Samba be made to use it\n"
+		       "that?\n> > \n\nNot yet.\n", "Mingming Cao <mcao@us.ibm.com>", "Not yet.", 0);
+	expect_comment("> +\tret = foo(dev);\nleaks dev\n> +\treturn ret;\n"
+		       "> Note that Ext4 appears to have a file creation time field in its\nWrong.\n"
+		       "> x\n> Note that Ext4 appears to have a file creation time field in its\n"
+		       "and a third word\n> y\n", "A <a@b.c>", "leaks dev\nWrong.\nand a third word", 0);
 	/* Outlook's header block over the original, unquoted: still the end */
 	expect_comment("Looks good.\n\nFrom: X <x@y.example>\nDate: Monday, July 1, 2024 9:00\n\n"
 		       "Signed-off-by: X <x@y.example>\n", "X <x@y.example>", "Looks good.", 0);
