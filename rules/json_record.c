@@ -151,6 +151,28 @@ static int cve5_record(const char *json, size_t len, struct strbuf *msg, struct 
 	return ok;
 }
 
+/* The error of a record without a message: none of keys[0..n) is there,
+ * or one is there as something else than text ({"message": 5}). */
+static void not_text_error(const char *json, size_t len, const char *const *keys, size_t n,
+			   struct strbuf *err)
+{
+	struct strbuf raw = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&raw);
+		if (json_get_raw(json, len, keys[i], &raw) == JSON_FOUND) {
+			strbuf_addf(err, "\"%s\" is %.*s%s, not a string or an array of strings",
+				    keys[i], raw.len > 40 ? 40 : (int)raw.len, raw.buf,
+				    raw.len > 40 ? "..." : "");
+			strbuf_release(&raw);
+			return;
+		}
+	}
+	strbuf_release(&raw);
+	strbuf_addstr(err, "no \"description\", \"message\" or \"subject\" member "
+		      "(nor a CVE record's containers.cna.descriptions)");
+}
+
 int sm_json_record_read(struct sm_json_record *r, const char *json, size_t len,
 			struct sm_commit *c, const char **id, struct strbuf *err)
 {
@@ -183,8 +205,7 @@ int sm_json_record_read(struct sm_json_record *r, const char *json, size_t len,
 	} else if (!found[1] && cve5_record(json, len, msg, &r->cve)) {
 		found[4] = JSON_FOUND;
 	} else if (!found[1]) {
-		strbuf_addstr(err, "no \"description\", \"message\" or \"subject\" member "
-			      "(nor a CVE record's containers.cna.descriptions)");
+		not_text_error(json, len, keys, 3, err);
 		return -1;
 	}
 	if (found[4])	/* "cve" names the record, also when empty */

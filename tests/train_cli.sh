@@ -339,7 +339,9 @@ echo "classify: git log of $(wc -l < "$TMP/log.ids") commits, one verdict each, 
   echo "{\"id\": \"frac\", \"message\": $msg, \"files\": [\"x.c\", {\"file\": \"a.c\", \"added\": 1.5}]}"
   echo "{\"id\": \"obj\", \"message\": $msg, \"files\": {\"file\": \"a.c\"}}"
   echo "{\"id\": \"nopath\", \"message\": $msg, \"files\": [{\"added\": 1, \"removed\": 1}]}"
-  echo "{\"id\": \"last\", \"message\": $msg, \"files\": null}"; } > "$TMP/badfiles.jsonl"
+  echo "{\"id\": \"last\", \"message\": $msg, \"files\": null}"
+  echo "{\"id\": \"num\", \"message\": 5}"
+  echo "{\"id\": \"none\", \"msg\": $msg}"; } > "$TMP/badfiles.jsonl"
 rc=0
 "$STABLEMATE" classify --batch "$TMP/badfiles.jsonl" > "$TMP/badfiles.out" 2> "$TMP/badfiles.err" || rc=$?
 [ "$rc" = 1 ] || fail "classify --batch with unreadable records exited $rc, not 1"
@@ -354,10 +356,12 @@ for want in 'badfiles.jsonl:2: files\[0\]: "added" is -3, not a count of lines (
 	    'badfiles.jsonl:3: files\[0\]: "added" is 99999999999999999999, not a count' \
 	    'badfiles.jsonl:4: files\[1\]: "added" is 1.5, not a count' \
 	    'badfiles.jsonl:5: "files" is not an array' 'badfiles.jsonl:6: files\[0\] is not' \
-	    '7 records, 5 unreadable'; do
+	    'badfiles.jsonl:8: "message" is 5, not a string or an array of strings (skipped)' \
+	    'badfiles.jsonl:9: no "description", "message" or "subject" member' \
+	    '9 records, 7 unreadable'; do
 	grep -q "$want" "$TMP/badfiles.err" || fail "no \"$want\" in: $(cat "$TMP/badfiles.err")"
 done
-echo "classify --batch: 5 records with unreadable \"files\" named and skipped, exit 1"
+echo "classify --batch: 5 records with unreadable \"files\", one whose \"message\" is a number and one without any named and skipped, exit 1"
 
 # --- JSON that is not JSON lines, as other tools write it: an array (laid
 #     out or on one line), objects one after another as jq prints them, one
