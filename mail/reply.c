@@ -339,14 +339,15 @@ static void quoted_line(struct quote_state *q, const char *s, size_t len)
  * ("> ... the mtime would be a" / "better" / "> > choice ..."): Lotus Notes
  * and Outlook wrap a long quote so. s[0..len) follows a quoted line of
  * above bytes; next is the text after it. One or two words of a sentence
- * (no capital) with no blank line around them are not a reply. */
+ * or code (no capital: "better", "*dev)") with no blank line around them
+ * are not a reply. */
 static int is_wrapped_quote_end(const char *s, size_t len, size_t above, const char *next)
 {
 	size_t words = 0;
 
 	if (above < 60 || !next || !sm_is_quote_line(next, strcspn(next, "\n")) || len > 30 ||
-	    !len || !(islower((unsigned char)s[0]) || ispunct((unsigned char)s[0])))
-		return 0;
+	    !len || !(islower((unsigned char)s[0]) || strchr("([*\"'_/.", s[0])))
+		return 0;	/* ("+1" or "-1" is an answer) */
 	for (size_t i = 0; i < len; i++)
 		words += !isspace((unsigned char)s[i]) && (!i || isspace((unsigned char)s[i - 1]));
 	return words <= 2;
@@ -382,6 +383,15 @@ struct pasted_patch {
 	int in_trailers;
 };
 
+/* The comment without the pasted patch's own text above its diff */
+static void cut_pasted_patch(struct strbuf *comment, const struct pasted_patch *pp)
+{
+	size_t at = pp->scissors != SIZE_MAX ? pp->scissors : pp->separator;
+
+	if (at < comment->len)
+		strbuf_setlen(comment, at);
+}
+
 /* Lines that start a patch pasted into the reply (trailers inside are the patch's). */
 static int starts_patch(const char *s, size_t len)
 {
@@ -392,15 +402,6 @@ static int starts_patch(const char *s, size_t len)
 
 /* Does trailer t name the sender? Only person (-by) trailers name anyone;
  * the others (Fixes:, Link:) are the sender's when there is a sender. */
-/* The comment without the pasted patch's own text above its diff */
-static void cut_pasted_patch(struct strbuf *comment, const struct pasted_patch *pp)
-{
-	size_t at = pp->scissors != SIZE_MAX ? pp->scissors : pp->separator;
-
-	if (at < comment->len)
-		strbuf_setlen(comment, at);
-}
-
 static int names_sender(const char *t, const char *sender,
 			const struct sm_aliases *aliases)
 {

@@ -161,9 +161,13 @@ static void not_text_error(const char *json, size_t len, const char *const *keys
 	for (size_t i = 0; i < n; i++) {
 		strbuf_reset(&raw);
 		if (json_get_raw(json, len, keys[i], &raw) == JSON_FOUND) {
+			/* its first 40 bytes, and of its first line only */
+			size_t shown = strcspn(raw.buf, "\r\n");
+
+			if (shown > 40)
+				shown = 40;
 			strbuf_addf(err, "\"%s\" is %.*s%s, not a string or an array of strings",
-				    keys[i], raw.len > 40 ? 40 : (int)raw.len, raw.buf,
-				    raw.len > 40 ? "..." : "");
+				    keys[i], (int)shown, raw.buf, shown < raw.len ? "..." : "");
 			strbuf_release(&raw);
 			return;
 		}

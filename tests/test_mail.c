@@ -177,7 +177,9 @@ START_TEST(reply_wrapped_attribution_and_top_posting)
 	expect_comment("> +\tret = foo(dev);\nleaks dev\n> +\treturn ret;\n"
 		       "> Note that Ext4 appears to have a file creation time field in its\nWrong.\n"
 		       "> x\n> Note that Ext4 appears to have a file creation time field in its\n"
-		       "and a third word\n> y\n", "A <a@b.c>", "leaks dev\nWrong.\nand a third word", 0);
+		       "and a third word\n> y\n"
+		       "> Note that Ext4 appears to have a file creation time field in its\n+1\n> z\n",
+		       "A <a@b.c>", "leaks dev\nWrong.\nand a third word\n+1", 0);
 	/* Outlook's header block over the original, unquoted: still the end */
 	expect_comment("Looks good.\n\nFrom: X <x@y.example>\nDate: Monday, July 1, 2024 9:00\n\n"
 		       "Signed-off-by: X <x@y.example>\n", "X <x@y.example>", "Looks good.", 0);
