@@ -383,6 +383,22 @@ struct pasted_patch {
 	int in_trailers;
 };
 
+/* Notes where a pasted patch would begin if a diff came under the reply's
+ * line s[0..len), which would be added to the comment at offset at. */
+static void pasted_patch_line(struct pasted_patch *pp, const char *s, size_t len, size_t at)
+{
+	if (is_scissors_line(s, len) && pp->scissors == SIZE_MAX)
+		pp->scissors = at;
+	if (len == 3 && !strncmp(s, "---", 3))
+		pp->separator = pp->in_trailers ? pp->trailer_run : at;
+	if (!is_trailer_line(s, len)) {
+		pp->in_trailers = 0;
+	} else if (!pp->in_trailers) {
+		pp->in_trailers = 1;
+		pp->trailer_run = at;
+	}
+}
+
 /* The comment without the pasted patch's own text above its diff */
 static void cut_pasted_patch(struct strbuf *comment, const struct pasted_patch *pp)
 {
@@ -446,41 +462,44 @@ void sm_reply_extract_verified(const char *body, const char *author,
 	sm_ident_address(author, &sender);
 	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		size_t len, quote_above;
+		const char *next;	/* the text after this line, NULL at the end */
 		char *t;
 
 		nl = strchr(p, '\n');
+		next = nl ? nl + 1 : NULL;
 		len = nl ? (size_t)(nl - p) : strlen(p);
 		if (len && p[len - 1] == '\r')
 			len--;
+		/* a quoted line just above (is_wrapped_quote_end) */
+		quote_above = quote.line_above;
+		quote.line_above = 0;
 		/* The signature ends the reply's own text, and so does the
 		 * unquoted original under a top-posted one. */
 		if ((len == 3 && !strncmp(p, "-- ", 3)) || (len == 2 && !strncmp(p, "--", 2)))
 			break;
-		if (starts_list_footer(p, len, nl ? nl + 1 : NULL)) {
+		if (starts_list_footer(p, len, next)) {
 			drop_list_advert(&comment);
 			break;
 		}
-		if (starts_header_attribution(p, len, nl ? nl + 1 : NULL)) {
+		if (starts_header_attribution(p, len, next)) {
 			in_header_attribution = 1;
 			continue;
 		}
 		if (in_header_attribution && is_header_shaped(p, len))
 			continue;
 		in_header_attribution = 0;
-		if (starts_original(p, len, nl ? nl + 1 : NULL))
+		if (starts_original(p, len, next))
 			break;
 		if (is_rule_line(p, len))
 			continue;
 		was_adjacent = last_adjacent;
 		last_adjacent = 0;
-		quote_above = quote.line_above;
-		quote.line_above = 0;
 		if (sm_is_quote_line(p, len)) {
 			quoted_line(&quote, p, len);
 			quote.line_above = len;
 			continue;
 		}
-		if (quote_above && is_wrapped_quote_end(p, len, quote_above, nl ? nl + 1 : NULL))
+		if (quote_above && is_wrapped_quote_end(p, len, quote_above, next))
 			continue;
 		if (starts_patch(p, len)) {
 			in_patch = 1;
@@ -488,16 +507,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 		}
 		if (in_patch)
 			continue;
-		if (is_scissors_line(p, len) && pasted.scissors == SIZE_MAX)
-			pasted.scissors = comment.len;
-		if (len == 3 && !strncmp(p, "---", 3))
-			pasted.separator = pasted.in_trailers ? pasted.trailer_run : comment.len;
-		if (!is_trailer_line(p, len))
-			pasted.in_trailers = 0;
-		else if (!pasted.in_trailers) {
-			pasted.in_trailers = 1;
-			pasted.trailer_run = comment.len;
-		}
+		pasted_patch_line(&pasted, p, len, comment.len);
 		if (!out->objection && !quote.in_diff && (!quote.seen || quote.after_trailers) &&
 		    sm_is_objection(p, len))
 			out->objection = xstrndup(p, len);
@@ -520,7 +530,7 @@ void sm_reply_extract_verified(const char *body, const char *author,
 			}
 			continue;
 		}
-		if (is_attribution(p, len) || is_mailer_attribution(p, len, nl ? nl + 1 : NULL)) {
+		if (is_attribution(p, len) || is_mailer_attribution(p, len, next)) {
 			if (was_adjacent && starts_attribution(comment.buf + last_line,
 							       comment.len - last_line)) {
 				strbuf_setlen(&comment, last_line);
