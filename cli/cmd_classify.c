@@ -4,6 +4,7 @@
 #include "lib/fileio.h"
 #include "lib/json.h"
 #include "lib/json_read.h"
+#include "lib/progress.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
@@ -12,6 +13,8 @@
 #include "rules/classify.h"
 #include "rules/gitlog.h"
 #include "rules/json_record.h"
+#include "trees/patchid.h"
+#include "trees/repo_judge.h"
 #include "trees/tree_state.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 
 static const struct sm_usage usage = {
 	.synopsis = "stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]...\n"
+		    "stablemate classify --repo DIR [--tree BRANCH[=VER]] [--json] [FILE|-]...\n"
 		    "stablemate classify --tags [FILE|-]...\n"
 		    "stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
 	.description =
@@ -30,14 +34,24 @@ static const struct sm_usage usage = {
 "lines), a mail, or a bare commit message; an mbox of several, `git log`\n"
 "of several commits, or JSON records (as --batch reads them) are\n"
 "classified one by one, and so are several FILEs (`classify\n"
-"outgoing/*.patch`).\n",
+"outgoing/*.patch`).\n"
+"\n"
+"With --repo, a mainline repository with its release tags (a\n"
+"linux-stable clone has them and the stable branches) says what scan\n"
+"would: each Fixes: target's first release, and for --tree (a branch\n"
+"of DIR; a version such as 6.1 means linux-6.1.y) whether the tree\n"
+"has the bug (bug-in-tree, fix-for-fix, or the veto bug-not-in-tree),\n"
+"whether it has the patch already (present: by upstream id, patch-id or\n"
+"subject) and the prerequisites it lacks. The patch need not be in DIR:\n"
+"a patch mail from the list is judged as it is.\n",
 	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file) or when a record or mail of FILE could not be read (each named;\n"
 "the others are classified), 2 on bad usage.\n"
 "\n"
-"Example:\n"
-"  git show e4ec8cc8039a | stablemate classify --tree 6.1\n",
+"Examples:\n"
+"  git show e4ec8cc8039a | stablemate classify --tree 6.1\n"
+"  b4 am -o - <msgid> | stablemate classify --repo ~/linux --tree linux-6.1.y\n",
 };
 
 struct classify_opts {
@@ -48,6 +62,7 @@ struct classify_opts {
 	unsigned nr_mails;	/* of an mbox, so far */
 	unsigned nr_bad;	/* of those, unreadable */
 	struct cli_cut_paths cut;	/* of the input so far */
+	struct sm_repo_judge *judge;	/* --repo, or NULL */
 };
 
 /* One line for an input, not one a commit: the verdicts are right for
@@ -97,7 +112,21 @@ static int parse_commit_or_mail(struct sm_commit *c, const char *text, size_t le
 	return ret;
 }
 
-static void print_tags(const struct sm_commit *c)
+/* " (first released in v6.3)", " (in no release yet)", " (not in the
+ * repository)" after a Fixes: tag's id, for --repo */
+static const char *fixes_fact(const struct sm_repo_fixes *f, char *buf, size_t size)
+{
+	if (!f || !f->written)
+		return "";
+	if (!f->resolved)
+		return "  (not in the repository)";
+	if (!f->target.first)
+		return "  (in no release yet)";
+	snprintf(buf, size, "  (first released in %s)", f->target.first->name);
+	return buf;
+}
+
+static void print_tags(const struct sm_commit *c, const struct sm_repo_fixes *fixes)
 {
 	for (size_t i = 0; i < c->nr_stable; i++) {
 		const struct sm_stable_tag *t = &c->stable[i];
@@ -115,14 +144,38 @@ static void print_tags(const struct sm_commit *c)
 			printf(", needs %s", t->prereq_sha);
 		printf("]\n");
 	}
-	for (size_t i = 0; i < c->nr_fixes; i++)
-		printf("  fixes: %s%s%s\n", c->fixes[i].sha ? c->fixes[i].sha : "(none)",
+	for (size_t i = 0; i < c->nr_fixes; i++) {
+		char fact[80];
+
+		printf("  fixes: %s%s%s%s\n", c->fixes[i].sha ? c->fixes[i].sha : "(none)",
+		       fixes_fact(fixes ? &fixes[i] : NULL, fact, sizeof(fact)),
 		       c->fixes[i].problem ? "  malformed: " : "",
 		       c->fixes[i].problem ? c->fixes[i].problem : "");
+	}
+}
+
+/* "fixes_targets": [{"fixes": as written, "id": full or null,
+ * "first_release": "v6.3" or null}] for --repo */
+static void fixes_json(struct json_writer *w, const struct sm_repo_fixes *fixes, size_t nr)
+{
+	json_array_begin(w, "fixes_targets");
+	for (size_t i = 0; i < nr; i++) {
+		const struct sm_repo_fixes *f = &fixes[i];
+
+		if (!f->written)
+			continue;
+		json_object_begin(w, NULL);
+		json_string(w, "fixes", f->written);
+		json_string(w, "id", f->resolved ? f->target.hex : NULL);
+		json_string(w, "first_release",
+			    f->resolved && f->target.first ? f->target.first->name : NULL);
+		json_object_end(w);
+	}
+	json_array_end(w);
 }
 
 static void print_one(const struct classify_opts *o, const struct sm_commit *c,
-		      const struct sm_verdict *v)
+		      const struct sm_verdict *v, const struct sm_repo_fixes *fixes)
 {
 	char tv[32];
 
@@ -138,6 +191,8 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 			    sm_version_str(&o->tree.version, tv, sizeof(tv)) : NULL);
 		json_string(w, "upstream", c->upstream_sha);
 		sm_commit_tags_json(c, w);
+		if (o->judge)
+			fixes_json(w, fixes, c->nr_fixes);
 		sm_commit_diff_json(c, w);
 		sm_verdict_json(v, w, "verdict");
 		json_object_end(w);
@@ -149,7 +204,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	       o->tree.version.major ? " for " : "",
 	       o->tree.version.major ? sm_version_str(&o->tree.version, tv, sizeof(tv)) : "",
 	       v->manual_only ? ", pick by hand only (noautosel)" : "");
-	print_tags(c);
+	print_tags(c, fixes);
 	{
 		struct strbuf lines = STRBUF_INIT;
 
@@ -159,14 +214,23 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	}
 }
 
-/* Judges c, prints the verdict with every reason, and releases c. */
-static void judge_and_print(struct classify_opts *o, struct sm_commit *c)
+/* Judges c (with --repo, also by the repository and the tree's branch;
+ * patch_id: of c's diff, NULL when unknown), prints the verdict with
+ * every reason, and releases c. */
+static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const char *patch_id)
 {
 	struct sm_verdict v;
+	struct sm_repo_fixes *fixes = NULL;
+	size_t nr_fixes = 0;
+	struct strlist deps = STRLIST_INIT;
 
 	cli_count_cut_paths(&o->cut, c);
 	sm_classify(o->rules, c, &o->tree, &v);
-	print_one(o, c, &v);
+	if (o->judge)
+		sm_repo_judge_commit(o->judge, o->rules, c, patch_id, &v, &fixes, &nr_fixes, &deps);
+	print_one(o, c, &v, fixes);
+	strlist_clear(&deps);
+	free(fixes);
 	sm_verdict_release(&v);
 	sm_commit_release(c);
 }
@@ -181,11 +245,26 @@ static void id_from_separator(struct sm_commit *c, const char *from)
 		c->id = xstrndup(from, 40);
 }
 
+/* With --repo, the patch-id of the diff in text (the tree may carry the
+ * patch under another id and message), in out; NULL without a diff. */
+static const char *text_patch_id(const struct classify_opts *o, const char *text, size_t len,
+				 char out[41])
+{
+	if (!o->judge)
+		return NULL;
+	if (sm_patch_id_from_text(text, len, out) < 0) {
+		sm_clear_error();
+		return NULL;
+	}
+	return out;
+}
+
 /* One commit or mail of o's input; from: its mbox "From " line, or "". */
 static int classify_text(struct classify_opts *o, const char *text, size_t len,
 			 const char *from)
 {
 	struct sm_commit c;
+	char patch_id[41] = "";
 
 	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
 		sm_warn("%s: message %u: %s (skipped)", o->path, o->nr_mails, sm_last_error());
@@ -193,7 +272,7 @@ static int classify_text(struct classify_opts *o, const char *text, size_t len,
 		return 0;
 	}
 	id_from_separator(&c, from);
-	judge_and_print(o, &c);
+	judge_and_print(o, &c, text_patch_id(o, text, len, patch_id));
 	return 0;
 }
 
@@ -632,7 +711,7 @@ static int classify_json_record(const char *json, size_t n, unsigned long line, 
 	}
 	if (!c.id && id)
 		c.id = xstrdup(id);
-	judge_and_print(in->o, &c);
+	judge_and_print(in->o, &c, NULL);
 	return 0;
 }
 
@@ -656,6 +735,7 @@ static int classify_input(struct classify_opts *o, const char *path)
 {
 	struct strbuf buf = STRBUF_INIT;
 	struct sm_commit c;
+	char patch_id[41];
 	int ret = 0;
 
 	if (read_file(path, &buf)) {
@@ -686,7 +766,7 @@ static int classify_input(struct classify_opts *o, const char *path)
 		sm_error_wrap("%s", path);
 		ret = cli_fail("classify");
 	} else {
-		judge_and_print(o, &c);
+		judge_and_print(o, &c, text_patch_id(o, buf.buf, buf.len, patch_id));
 	}
 out:
 	strbuf_release(&buf);
@@ -708,11 +788,47 @@ static int opt_tree(const struct sm_option *opt, const char *arg)
 			"such as linux-6.1.y", arg);
 }
 
+/* --repo DIR with the --tree given (none: the Fixes: targets' releases
+ * only). --tree is a branch of DIR as scan takes it (BRANCH or
+ * BRANCH=VERSION); a version alone means the branch linux-VERSION.y, as
+ * kernel.org's linux-stable names them. */
+static int open_judge(struct sm_repo_judge *judge, const char *repo, struct sm_tree_ctx *tree,
+		      const char *cache_dir)
+{
+	static char arg[256];	/* the spec borrows from it for the whole run */
+	struct sm_tree_spec spec;
+	struct sm_version v;
+	struct sm_progress *progress;
+	const char *end;
+	int ret;
+
+	if (tree->version.major) {
+		if (!sm_version_parse(tree->name, &end, &v) && !*end)
+			snprintf(arg, sizeof(arg), "linux-%d.%d.y", v.major, v.minor);
+		else if (strlen(tree->name) < sizeof(arg))
+			snprintf(arg, sizeof(arg), "%s", tree->name);
+		else
+			return sm_error("--tree %.40s...: too long for a branch name", tree->name);
+		if (sm_tree_spec_parse(&spec, arg, NULL) < 0)
+			return -1;
+		tree->name = spec.name;
+		tree->version = spec.version;
+	}
+	progress = sm_progress_start("Indexing", 0);
+	ret = sm_repo_judge_open(judge, repo, tree->version.major ? &spec : NULL, cache_dir,
+				 progress);
+	if (ret < 0)
+		sm_progress_abort(&progress);
+	sm_progress_stop(&progress);
+	return ret;
+}
+
 int cmd_classify(int argc, char **argv)
 {
 	struct classify_opts o = { 0 };
 	static const char *const default_input[] = { "-", NULL };
-	const char *rules_dir = NULL, *batch = NULL;
+	const char *rules_dir = NULL, *batch = NULL, *repo = NULL, *cache_dir = NULL;
+	struct sm_repo_judge judge;
 	int ret = 0, tags = 0;
 	size_t max_record = SM_MBOX_MAX_MESSAGE;
 	const struct sm_option options[] = {
@@ -738,6 +854,10 @@ int cmd_classify(int argc, char **argv)
 		OPT_SIZE("max-record-size", &max_record,
 			 "with --batch: name and skip a record (JSONL line or\n"
 			 "mail) larger than SIZE (K, M, G; default 64M)"),
+		OPT_REPO(&repo, "judge against this mainline repository too: its\n"
+			 "release tags date each Fixes: target, and --tree\n"
+			 "names a stable branch in it (6.1: linux-6.1.y)"),
+		OPT_CACHE_DIR(&cache_dir),
 		OPT_BOOL(0, "tags", &tags,
 			 "only list the stable tags found in FILE, one a line:\n"
 			 "kind, from, to, prerequisite, the tag; a line folded\n"
@@ -750,6 +870,9 @@ int cmd_classify(int argc, char **argv)
 	if (batch && argc)
 		return cli_usage_error("classify", "--batch reads the FILE it names, not %s too",
 				       argv[0]);
+	if (repo && (batch || tags))
+		return cli_usage_error("classify", "--repo judges commits one by one: not with %s",
+				       batch ? "--batch" : "--tags");
 	if (!argc) {
 		argv = (char **)default_input;
 		argc = 1;
@@ -762,6 +885,13 @@ int cmd_classify(int argc, char **argv)
 	}
 	if (sm_rules_load(&o.rules, rules_dir))
 		return cli_fail("classify");
+	if (repo) {
+		if (open_judge(&judge, repo, &o.tree, cache_dir) < 0) {
+			sm_rules_free(o.rules);
+			return cli_fail("classify");
+		}
+		o.judge = &judge;
+	}
 	if (batch) {
 		ret = run_batch(&o, batch, max_record);
 		warn_cut_paths(&o, batch);
@@ -772,6 +902,8 @@ int cmd_classify(int argc, char **argv)
 		ret |= classify_input(&o, argv[i]);
 		warn_cut_paths(&o, argv[i]);
 	}
+	if (o.judge)
+		sm_repo_judge_close(o.judge);
 	sm_rules_free(o.rules);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include "trees/tags.h"
 #include "trees/pick.h"
 #include "trees/tree_state.h"
+#include "trees/tree_judge.h"
 #include "trees/strmap.h"
 #include "trees/afterlife.h"
 #include "trees/branch_cache.h"
@@ -20,12 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-struct fixes_target {
-	git_oid id;
-	char hex[41];
-	const struct sm_release *first;	/* NULL: in no release */
-};
-
 struct scan_ctx {
 	const struct sm_scan_opts *o;
 	git_repository *repo;
@@ -36,37 +31,32 @@ struct scan_ctx {
 	/* Fixes: targets resolved so far, by the abbreviated id as written. */
 	struct strmap target_by_abbrev;
 	char **abbrevs;
-	struct fixes_target *targets;
+	struct sm_fixes_target *targets;
 	size_t nr_targets, alloc_targets, alloc_abbrevs;
 	struct sm_afterlife life;	/* reverts, later fixes, soak, queue, CVE */
 	int life_open;
 };
 
-/* Resolves a Fixes: id once per run; NULL when the repository lacks it. */
-static const struct fixes_target *resolve_target(struct scan_ctx *s, const char *abbrev)
+/* Resolves a Fixes: id once per run: its index in s->targets (which
+ * grows: hold indices, not pointers, while resolving), or -1 when the
+ * repository lacks it. */
+static long resolve_target(struct scan_ctx *s, const char *abbrev)
 {
 	size_t i;
-	git_oid id;
 
 	if (strmap_get(&s->target_by_abbrev, abbrev, &i))
-		return i == (size_t)-1 ? NULL : &s->targets[i];
+		return i == (size_t)-1 ? -1 : (long)i;
 	ALLOC_GROW(s->abbrevs, s->nr_targets, s->alloc_abbrevs);
 	ALLOC_GROW(s->targets, s->nr_targets, s->alloc_targets);
 	/* The map borrows its keys: keep a copy alive for the whole run. */
 	s->abbrevs[s->nr_targets] = xstrdup(abbrev);
-	if (sm_release_tags_resolve(&s->tags, s->repo, abbrev, &id) < 0) {
-		strmap_put(&s->target_by_abbrev, s->abbrevs[s->nr_targets], (size_t)-1);
-		s->targets[s->nr_targets].first = NULL;
-		s->targets[s->nr_targets].hex[0] = '\0';
-		s->nr_targets++;
-		return NULL;
-	}
 	i = s->nr_targets++;
-	s->targets[i].id = id;
-	git_oid_tostr(s->targets[i].hex, 41, &id);
-	s->targets[i].first = sm_first_release(&s->tags, s->repo, &id);
+	if (sm_fixes_target_resolve(&s->tags, s->repo, abbrev, &s->targets[i]) < 0) {
+		strmap_put(&s->target_by_abbrev, s->abbrevs[i], (size_t)-1);
+		return -1;
+	}
 	strmap_put(&s->target_by_abbrev, s->abbrevs[i], i);
-	return &s->targets[i];
+	return (long)i;
 }
 
 static int try_apply(struct sm_tree_state *t, const char *id)
@@ -88,96 +78,17 @@ static int try_apply(struct sm_tree_state *t, const char *id)
 }
 
 static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_verdict *model,
-		       const struct fixes_target **tg, size_t nr_tg, size_t unresolved, size_t ti)
+		       const struct sm_tree_judge_input *in, size_t ti)
 {
 	struct sm_tree_state *t = &s->trees[ti];
 	struct sm_scan_tree_result *tr = &it->trees[ti];
-	const struct sm_tree_spec *spec = t->spec;
-	struct sm_tree_ctx ctx = { spec->name, spec->version };
-	const struct sm_upstream_entry *e;
-	enum sm_match how;
-	char vbuf[32];
-	size_t in_tree = 0, not_in = 0;
-	const struct fixes_target *ff = NULL, *introduced = NULL, *absent = NULL;
-	const struct sm_upstream_entry *ff_entry = NULL;
+	struct sm_tree_ctx ctx = { t->spec->name, t->spec->version };
 
 	tr->applies = -1;
 	sm_classify_shared(s->o->rules, &it->commit, &ctx, model, &tr->verdict);
-	sm_version_str(&spec->version, vbuf, sizeof(vbuf));
-
-	e = sm_upstream_index_find(&t->idx, it->id, it->patch_id, it->commit.subject, &how);
-	if (e) {
-		tr->present = 1;
-		tr->present_as = xstrdup(e->stable);
-		sm_verdict_veto(&tr->verdict, "present", "already in %s as %.12s (matched by %s)",
-				spec->name, e->stable, sm_match_name(how));
-	}
-
-	for (size_t k = 0; k < nr_tg; k++) {
-		const struct fixes_target *f = tg[k];
-
-		if (f->first && sm_version_cmp_tree(&f->first->version, &spec->version) <= 0) {
-			in_tree++;
-			if (!introduced)
-				introduced = f;
-			continue;
-		}
-		e = sm_upstream_index_find(&t->idx, f->hex, NULL, NULL, NULL);
-		if (e) {
-			in_tree++;
-			if (!ff) {
-				ff = f;
-				ff_entry = e;
-			}
-		} else {
-			not_in++;
-			if (!absent)
-				absent = f;
-		}
-	}
-	if (ff) {
-		sm_verdict_add(&tr->verdict, "fix-for-fix", sm_rules_promote_weight(s->o->rules),
-			       "fixes %.12s, which %s carries as %.12s (first released in %s)",
-			       ff->hex, spec->name, ff_entry->stable,
-			       ff->first ? ff->first->name : "no release yet");
-	} else if (introduced) {
-		sm_verdict_add(&tr->verdict, "bug-in-tree", 0,
-			       "the Fixes: target %.12s is in %s, so %s has the bug",
-			       introduced->hex, introduced->first->name, vbuf);
-	} else if (not_in && !unresolved) {
-		if (absent->first)
-			sm_verdict_veto(&tr->verdict, "bug-not-in-tree",
-					"the Fixes: target %.12s first appeared in %s, after %s",
-					absent->hex, absent->first->name, vbuf);
-		else
-			sm_verdict_veto(&tr->verdict, "bug-not-in-tree",
-					"the Fixes: target %.12s is in no release yet", absent->hex);
-	}
-
-	for (size_t k = 0; k < it->commit.nr_stable; k++) {
-		const struct sm_stable_tag *st = &it->commit.stable[k];
-		git_oid pid;
-		char hex[41];
-
-		if (!st->prereq_sha || sm_stable_tag_wants(st, &spec->version) == 0)
-			continue;
-		if (sm_release_tags_resolve(&s->tags, s->repo, st->prereq_sha, &pid) == 0)
-			git_oid_tostr(hex, sizeof(hex), &pid);
-		else
-			snprintf(hex, sizeof(hex), "%s", st->prereq_sha);
-		if (strlist_contains(&tr->deps, hex))
-			continue;
-		strlist_append(&tr->deps, hex);
-		e = sm_upstream_index_find(&t->idx, hex, NULL, st->prereq_subject, NULL);
-		if (e)
-			sm_verdict_add(&tr->verdict, "prereq-present", 0,
-				       "prerequisite %.12s (%s) is in %s as %.12s", hex,
-				       st->prereq_subject ? st->prereq_subject : "?", spec->name, e->stable);
-		else
-			sm_verdict_add(&tr->verdict, "prereq", 0,
-				       "needs %.12s (%s) first; %s does not have it", hex,
-				       st->prereq_subject ? st->prereq_subject : "?", spec->name);
-	}
+	sm_tree_judge(s->o->rules, t, &s->tags, s->repo, in, &tr->verdict, &tr->present_as,
+		      &tr->deps);
+	tr->present = tr->present_as != NULL;
 	sm_afterlife_tree(&s->life, it, ti, &t->idx);
 	sm_verdict_finish(s->o->rules, &tr->verdict);
 	sm_afterlife_hold(&s->life, it, ti, &tr->verdict);
@@ -212,27 +123,34 @@ static int load_commit(git_repository *repo, struct sm_tree_keep *keep,
 /* The verdicts, on the main thread, once load_commit is done. */
 static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 {
-	const struct fixes_target **tg;
-	size_t nr_tg = 0, unresolved = 0;
+	struct sm_tree_judge_input in = { .c = &it->commit, .id = it->id, .patch_id = it->patch_id };
+	const struct sm_fixes_target **tg;
+	long *at;
+	size_t nr_at = 0;
 	const struct sm_release *first = NULL;
 	struct sm_verdict *model = &it->model;	/* made by load_commit */
 
 	sm_classify_shared(s->o->rules, &it->commit, NULL, model, &it->verdict);
 	sm_afterlife_item(&s->life, it);
 
-	tg = xcalloc(it->commit.nr_fixes + 1, sizeof(*tg));
+	at = xcalloc(it->commit.nr_fixes + 1, sizeof(*at));
 	for (size_t k = 0; k < it->commit.nr_fixes; k++) {
 		const struct sm_fixes_tag *f = &it->commit.fixes[k];
-		const struct fixes_target *t;
+		long i;
 
 		if (!f->sha)
 			continue;
-		t = resolve_target(s, f->sha);
-		if (!t) {
-			unresolved++;
-			continue;
-		}
-		tg[nr_tg++] = t;
+		i = resolve_target(s, f->sha);
+		if (i < 0)
+			in.unresolved++;
+		else
+			at[nr_at++] = i;
+	}
+	tg = xcalloc(nr_at + 1, sizeof(*tg));
+	for (size_t k = 0; k < nr_at; k++) {
+		const struct sm_fixes_target *t = &s->targets[at[k]];
+
+		tg[in.nr_targets++] = t;
 		if (!it->fixes_target ||
 		    (t->first && (!first || sm_version_cmp(&t->first->version, &first->version) < 0))) {
 			free(it->fixes_target);
@@ -242,11 +160,13 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 	}
 	if (first)
 		it->fixes_first_release = xstrdup(first->name);
+	in.targets = tg;
 	it->trees = xcalloc(s->o->nr_trees + 1, sizeof(*it->trees));
 	for (size_t ti = 0; ti < s->o->nr_trees; ti++)
-		judge_tree(s, it, model, tg, nr_tg, unresolved, ti);
+		judge_tree(s, it, model, &in, ti);
 	sm_verdict_release(model);
 	free(tg);
+	free(at);
 	return 0;
 }
 

@@ -256,6 +256,16 @@ const struct sm_upstream_entry *sm_upstream_index_find(const struct sm_upstream_
 	return NULL;
 }
 
+const struct sm_upstream_entry *sm_upstream_index_find_subject(const struct sm_upstream_index *idx,
+								const char *subject)
+{
+	size_t i;
+
+	if (subject && subject_matchable(subject) && strmap_get(&idx->by_subject, subject, &i))
+		return &idx->entries[i];
+	return NULL;
+}
+
 const struct sm_upstream_entry *sm_upstream_index_entry(const struct sm_upstream_index *idx,
 							  const char *stable)
 {

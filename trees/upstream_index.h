@@ -72,6 +72,11 @@ void sm_upstream_index_release(struct sm_upstream_index *idx);
 const struct sm_upstream_entry *sm_upstream_index_find(const struct sm_upstream_index *idx,
 							 const char *upstream, const char *patch_id,
 							 const char *subject, enum sm_match *how);
+/* The branch's commit with this subject, whatever upstream id it names,
+ * or NULL: for a patch that is in no repository (a list mail), which has
+ * no upstream id to be matched by. */
+const struct sm_upstream_entry *sm_upstream_index_find_subject(const struct sm_upstream_index *idx,
+								const char *subject);
 /* The entry for a commit of the branch, or NULL. */
 const struct sm_upstream_entry *sm_upstream_index_entry(const struct sm_upstream_index *idx,
 							  const char *stable);

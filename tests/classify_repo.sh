@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# classify_repo.sh: classify --repo on the repository of trees_mkrepo.sh:
+# a commit, a format-patch mail and a list mail that is in no repository,
+# judged for a stable branch as scan judges a range (present, bug-in-tree,
+# bug-not-in-tree, fix-for-fix, prereq, each Fixes: target's first
+# release), its JSON, its errors; and scan on a commit with more Fixes:
+# targets than its first table holds (ASan in CI reads every one).
+. "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+set +e	# soft checks: every case runs and is reported (lib.sh)
+top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
+export XDG_CACHE_HOME=$tmp/cache
+
+bash "$top/tests/trees_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "mkrepo failed"; exit 1; }
+. "$tmp/ids.sh"
+cd "$tmp/linux"
+setline() { sed -i "${2}s|.*|$3|" "$1"; }
+
+# A commit of the repository: the bug came in v4.4, so 4.1 never had it.
+git show "$W3" > "$tmp/w3.show"
+expect "a commit for linux-4.1.y" 0 "$sm" classify --repo . --tree linux-4.1.y "$tmp/w3.show"
+has "the target's first release" "fixes: ${C2:0:12}  (first released in v4.4)"
+has "the veto" "bug-not-in-tree              the Fixes: target ${C2:0:12} first appeared in v4.4, after 4.1"
+has "rejected" "verdict: reject"
+# the same for 4.4 (a version alone is the branch linux-4.4.y): it has the bug and the fix
+expect "the same for --tree 4.4" 0 "$sm" classify --repo . --tree 4.4 "$tmp/w3.show"
+has "the bug is in 4.4" "bug-in-tree                  the Fixes: target ${C2:0:12} is in v4.4, so 4.4 has the bug"
+has "the tree has it by the upstream id" "present                      already in linux-4.4.y as ${T1:0:12} (matched by upstream-id)"
+# without the repository none of that
+expect "without --repo" 0 "$sm" classify --tree 4.1 "$tmp/w3.show"
+hasnt "no tree facts" "bug-not-in-tree"
+has "the verdict stands" "verdict: candidate"
+# without --tree: the releases only
+expect "--repo without --tree" 0 "$sm" classify -C . "$tmp/w3.show"
+has "the release" "(first released in v4.4)"
+hasnt "no tree reasons" "bug-"
+
+# A list mail of the same patch: no commit id, a v2 tag; the tree's
+# commit names its upstream id, which the mail cannot; the subject finds it.
+git format-patch -1 "$W3" --stdout |
+	sed -e '1s/^From [0-9a-f]* /From list@example.org /' -e 's/^Subject: \[PATCH\]/Subject: [PATCH v2]/' \
+	> "$tmp/w3.eml"
+expect "a list mail for 4.4" 0 "$sm" classify --repo . --tree 4.4 "$tmp/w3.eml"
+has "present by subject" "already in linux-4.4.y as ${T1:0:12} (matched by subject)"
+expect "a list mail for 4.1" 0 "$sm" classify --repo . --tree linux-4.1.y "$tmp/w3.eml"
+has "bug-not-in-tree for the mail" "first appeared in v4.4, after 4.1"
+hasnt "not present in 4.1" "present "
+
+# A fix for a fix that 4.1 took as a cherry-pick; 4.4 has the bug by release.
+git format-patch -1 "$W2" --stdout > "$tmp/w2.patch"
+expect "fix-for-fix" 0 "$sm" classify --repo . --tree 4.1 "$tmp/w2.patch"
+has "fix-for-fix for 4.1" "fix-for-fix                  fixes ${C1:0:12}, which linux-4.1.y carries as ${S1:0:12}"
+# A prerequisite the stable tag names, missing from 4.4.
+git format-patch -1 "$W5" --stdout > "$tmp/w5.patch"
+expect "prerequisite" 0 "$sm" classify --repo . --tree 4.4 "$tmp/w5.patch"
+has "prereq for 4.4" "needs ${W5P:0:12} (tls: rx: prepare the partial read path) first; linux-4.4.y does not have it"
+
+# A fix of a commit in no release yet, and of an id the repository lacks.
+git checkout -q -b next master
+setline fs/xattr.c 20 "	int xattr_new = 1; /* new */"
+git add -A && git commit -q -m "fs/xattr: add the new helper" -m "A new helper."
+new=$(git rev-parse HEAD)
+git checkout -q master
+{ printf 'From: Dev <dev@example.org>\nSubject: [PATCH] fs/xattr: fix the new helper\n\n'
+  printf 'The new helper leaks a reference on the error path.\n\nFixes: %s ("fs/xattr: add the new helper")\n' "${new:0:12}"
+  printf 'Fixes: 0123456789ab ("not a commit here")\nSigned-off-by: Dev <dev@example.org>\n'; } > "$tmp/new.eml"
+expect "a fix of an unreleased commit" 0 "$sm" classify --repo . --tree 4.4 "$tmp/new.eml"
+has "in no release" "fixes: ${new:0:12}  (in no release yet)"
+has "unknown id" "fixes: 0123456789ab  (not in the repository)"
+hasnt "no veto while an id is unknown" "bug-not-in-tree"
+sed -i '/0123456789ab/d' "$tmp/new.eml"
+expect "the same with known ids only" 0 "$sm" classify --repo . --tree 4.4 "$tmp/new.eml"
+has "the veto for a same-window bug" "the Fixes: target ${new:0:12} is in no release yet"
+
+# JSON
+expect "--json" 0 "$sm" classify --repo . --tree 4.1 --json "$tmp/w3.show"
+json "fixes_targets" "t=d['fixes_targets']; assert t==[{'fixes':'${C2:0:12}','id':'$C2','first_release':'v4.4'}], t"
+json "the veto in the reasons" "assert any(r['code']=='bug-not-in-tree' for r in d['verdict']['reasons'])"
+
+# Errors: one line naming what is wrong.
+expect "a branch the repository lacks" 1 "$sm" classify --repo . --tree 4.9 "$tmp/w3.show"
+has "names the branch" "linux-4.9.y"
+expect "not a repository" 1 "$sm" classify --repo "$tmp/none" "$tmp/w3.show"
+has "names it" "$tmp/none"
+expect "--repo with --batch" 2 "$sm" classify --repo . --batch "$tmp/w3.show"
+has "says why" "--repo judges commits one by one"
+
+# scan: one commit with nine Fixes: targets, the first nine it resolves
+# (its table of targets grows under them).
+git checkout -q master
+fixes=()
+for i in 1 2 3 4 5 6 7 8 9; do
+	setline fs/erofs/zmap.c "$i" "	int erofs_step_$i = $i; /* step */"
+	git add -A && git commit -q -m "erofs: step $i" -m "Step $i of a rework."
+	fixes+=("Fixes: $(git rev-parse --short=12 HEAD) (\"erofs: step $i\")")
+done
+setline fs/erofs/zmap.c 10 "	int erofs_fixed = 0; /* fixed */"
+git add -A && git commit -q -m "erofs: fix the rework's leak" -m "The rework leaks a page on the error path." \
+	-m "$(printf '%s\n' "${fixes[@]}")"
+first=$(git rev-parse HEAD~9)
+expect "scan with nine Fixes: targets" 0 "$sm" scan --range v4.5..HEAD --tree linux-4.4.y
+has "the first target named right" "bug-not-in-tree: the Fixes: target ${first:0:12} is in no release yet"
+checks_done classify_repo

@@ -1,0 +1,75 @@
+/* repo_judge: classify --repo (see repo_judge.h). */
+#include "trees/repo_judge.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include <string.h>
+
+int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct sm_tree_spec *spec,
+		       const char *cache_dir, struct sm_progress *progress)
+{
+	memset(j, 0, sizeof(*j));
+	if (sm_repo_open(&j->repo, path) < 0)
+		return -1;
+	if (sm_release_tags_load(&j->tags, j->repo) < 0)
+		goto fail;
+	sm_release_tags_cache(&j->tags, j->repo, cache_dir);
+	if (spec) {
+		j->spec = *spec;
+		j->spec.repo = NULL;	/* the branch is in this repository */
+		if (sm_tree_state_open_progress(&j->tree, &j->spec, j->repo, path, cache_dir,
+						progress) < 0)
+			goto fail;
+		j->has_tree = 1;
+	}
+	return 0;
+fail:
+	sm_release_tags_release(&j->tags);
+	git_repository_free(j->repo);
+	j->repo = NULL;
+	return -1;
+}
+
+void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
+			  const struct sm_commit *c, const char *patch_id, struct sm_verdict *v,
+			  struct sm_repo_fixes **fixes, size_t *nr_fixes, struct strlist *deps)
+{
+	struct sm_repo_fixes *f = xcalloc(c->nr_fixes + 1, sizeof(*f));
+	const struct sm_fixes_target **tg = xcalloc(c->nr_fixes + 1, sizeof(*tg));
+	struct sm_tree_judge_input in = { .c = c, .id = c->id, .patch_id = patch_id, .targets = tg };
+	git_oid id;
+
+	for (size_t k = 0; k < c->nr_fixes; k++) {
+		f[k].written = c->fixes[k].sha;
+		if (!f[k].written)
+			continue;
+		f[k].resolved = !sm_fixes_target_resolve(&j->tags, j->repo, f[k].written,
+							 &f[k].target);
+		if (f[k].resolved)
+			tg[in.nr_targets++] = &f[k].target;
+		else
+			in.unresolved++;
+	}
+	/* A mail, or a commit of another repository: matched by its subject
+	 * too, and by the upstream id a backport's message names. */
+	if (!c->id || sm_resolve_hex(j->repo, c->id, &id) < 0) {
+		in.outside = 1;
+		in.id = c->upstream_sha;
+	}
+	sm_clear_error();	/* an unknown id is a fact of the verdict, not an error */
+	if (j->has_tree) {
+		sm_tree_judge(r, &j->tree, &j->tags, j->repo, &in, v, NULL, deps);
+		sm_verdict_finish(r, v);
+	}
+	free(tg);
+	*fixes = f;
+	*nr_fixes = c->nr_fixes;
+}
+
+void sm_repo_judge_close(struct sm_repo_judge *j)
+{
+	if (j->has_tree)
+		sm_tree_state_close(&j->tree);
+	sm_release_tags_release(&j->tags);
+	git_repository_free(j->repo);
+	memset(j, 0, sizeof(*j));
+}

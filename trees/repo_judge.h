@@ -1,0 +1,46 @@
+/* repo_judge: a commit or mail that need not be in any repository (a
+ * patch from the list, `git show` output) judged against a mainline
+ * repository's release tags and, for a stable tree, the tree's branch in
+ * it, as scan judges the commits of a range (trees/tree_judge.h):
+ * classify --repo. */
+#ifndef SM_TREES_REPO_JUDGE_H
+#define SM_TREES_REPO_JUDGE_H
+#include <git2.h>
+#include "lib/strlist.h"
+#include "trees/tags.h"
+#include "trees/tree_judge.h"
+
+struct sm_progress;
+
+struct sm_repo_judge {
+	git_repository *repo;
+	struct sm_release_tags tags;
+	struct sm_tree_spec spec;	/* the tree's; its strings borrowed */
+	struct sm_tree_state tree;
+	int has_tree;
+};
+
+/* One Fixes: tag of the commit, as the repository knows it. */
+struct sm_repo_fixes {
+	const char *written;		/* the id as the tag writes it (borrowed),
+					 * NULL when the tag names none */
+	int resolved;			/* 0: the repository lacks it */
+	struct sm_fixes_target target;	/* when resolved */
+};
+
+/* Opens the repository at path and reads its release tags; with spec
+ * (NULL: no tree), opens the tree's branch in it and indexes it (cached
+ * in cache_dir as scan's index is; progress may be NULL). 0 or -1
+ * (sm_error names the repository or the branch). */
+int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct sm_tree_spec *spec,
+		       const char *cache_dir, struct sm_progress *progress);
+/* Adds the repository's reasons to v, which sm_classify made for c and
+ * the tree, and finishes it again (sm_verdict_finish). patch_id: c's
+ * `git patch-id --stable`, NULL or "" when unknown. *fixes gets one entry
+ * for each Fixes: tag of c, in order (*nr_fixes of them; free() the
+ * array), deps the prerequisites its stable tags name for the tree. */
+void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
+			  const struct sm_commit *c, const char *patch_id, struct sm_verdict *v,
+			  struct sm_repo_fixes **fixes, size_t *nr_fixes, struct strlist *deps);
+void sm_repo_judge_close(struct sm_repo_judge *j);
+#endif

@@ -1,0 +1,125 @@
+/* tree_judge: a stable tree's facts about one commit (see tree_judge.h). */
+#include "trees/tree_judge.h"
+#include "lib/util.h"
+#include <stdio.h>
+#include <string.h>
+
+int sm_fixes_target_resolve(struct sm_release_tags *tags, git_repository *repo,
+			    const char *abbrev, struct sm_fixes_target *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (sm_release_tags_resolve(tags, repo, abbrev, &out->id) < 0)
+		return -1;
+	git_oid_tostr(out->hex, sizeof(out->hex), &out->id);
+	out->first = sm_first_release(tags, repo, &out->id);
+	return 0;
+}
+
+/* Whether the tree has the bug: a Fixes: target in the tree's release or
+ * an older one, or one the tree took as a backport (then this is a fix
+ * for a fix it carries). A target that is in neither is a bug the tree
+ * never had, but only when every Fixes: id resolved: an unknown one may
+ * be the tree's. */
+static void judge_fixes(const struct sm_rules *r, struct sm_tree_state *t,
+			const struct sm_tree_judge_input *in, struct sm_verdict *v)
+{
+	const struct sm_tree_spec *spec = t->spec;
+	const struct sm_fixes_target *ff = NULL, *introduced = NULL, *absent = NULL;
+	const struct sm_upstream_entry *ff_entry = NULL;
+	size_t not_in = 0;
+	char vbuf[32];
+
+	sm_version_str(&spec->version, vbuf, sizeof(vbuf));
+	for (size_t k = 0; k < in->nr_targets; k++) {
+		const struct sm_fixes_target *f = in->targets[k];
+		const struct sm_upstream_entry *e;
+
+		if (f->first && sm_version_cmp_tree(&f->first->version, &spec->version) <= 0) {
+			if (!introduced)
+				introduced = f;
+			continue;
+		}
+		e = sm_upstream_index_find(&t->idx, f->hex, NULL, NULL, NULL);
+		if (e) {
+			if (!ff) {
+				ff = f;
+				ff_entry = e;
+			}
+		} else {
+			not_in++;
+			if (!absent)
+				absent = f;
+		}
+	}
+	if (ff) {
+		sm_verdict_add(v, "fix-for-fix", sm_rules_promote_weight(r),
+			       "fixes %.12s, which %s carries as %.12s (first released in %s)",
+			       ff->hex, spec->name, ff_entry->stable,
+			       ff->first ? ff->first->name : "no release yet");
+	} else if (introduced) {
+		sm_verdict_add(v, "bug-in-tree", 0, "the Fixes: target %.12s is in %s, so %s has the bug",
+			       introduced->hex, introduced->first->name, vbuf);
+	} else if (not_in && !in->unresolved) {
+		if (absent->first)
+			sm_verdict_veto(v, "bug-not-in-tree",
+					"the Fixes: target %.12s first appeared in %s, after %s",
+					absent->hex, absent->first->name, vbuf);
+		else
+			sm_verdict_veto(v, "bug-not-in-tree",
+					"the Fixes: target %.12s is in no release yet", absent->hex);
+	}
+}
+
+/* The prerequisites the stable tags for this tree name, in or not in it. */
+static void judge_prereqs(struct sm_tree_state *t, struct sm_release_tags *tags,
+			  git_repository *repo, const struct sm_commit *c, struct sm_verdict *v,
+			  struct strlist *deps)
+{
+	const struct sm_tree_spec *spec = t->spec;
+
+	for (size_t k = 0; k < c->nr_stable; k++) {
+		const struct sm_stable_tag *st = &c->stable[k];
+		const struct sm_upstream_entry *e;
+		git_oid pid;
+		char hex[41];
+
+		if (!st->prereq_sha || sm_stable_tag_wants(st, &spec->version) == 0)
+			continue;
+		if (sm_release_tags_resolve(tags, repo, st->prereq_sha, &pid) == 0)
+			git_oid_tostr(hex, sizeof(hex), &pid);
+		else
+			snprintf(hex, sizeof(hex), "%s", st->prereq_sha);
+		if (strlist_contains(deps, hex))
+			continue;
+		strlist_append(deps, hex);
+		e = sm_upstream_index_find(&t->idx, hex, NULL, st->prereq_subject, NULL);
+		if (e)
+			sm_verdict_add(v, "prereq-present", 0, "prerequisite %.12s (%s) is in %s as %.12s",
+				       hex, st->prereq_subject ? st->prereq_subject : "?", spec->name,
+				       e->stable);
+		else
+			sm_verdict_add(v, "prereq", 0, "needs %.12s (%s) first; %s does not have it", hex,
+				       st->prereq_subject ? st->prereq_subject : "?", spec->name);
+	}
+}
+
+void sm_tree_judge(const struct sm_rules *r, struct sm_tree_state *t,
+		   struct sm_release_tags *tags, git_repository *repo,
+		   const struct sm_tree_judge_input *in, struct sm_verdict *v,
+		   char **present_as, struct strlist *deps)
+{
+	const struct sm_upstream_entry *e;
+	enum sm_match how;
+
+	e = sm_upstream_index_find(&t->idx, in->id, in->patch_id, in->c->subject, &how);
+	if (!e && in->outside && (e = sm_upstream_index_find_subject(&t->idx, in->c->subject)))
+		how = SM_MATCH_SUBJECT;
+	if (e) {
+		if (present_as)
+			*present_as = xstrdup(e->stable);
+		sm_verdict_veto(v, "present", "already in %s as %.12s (matched by %s)",
+				t->spec->name, e->stable, sm_match_name(how));
+	}
+	judge_fixes(r, t, in, v);
+	judge_prereqs(t, tags, repo, in->c, v, deps);
+}
