@@ -113,20 +113,24 @@ static int parse_commit_or_mail(struct sm_commit *c, const char *text, size_t le
 }
 
 /* " (first released in v6.3)", " (in no release yet)", " (not in the
- * repository)" after a Fixes: tag's id, for --repo */
-static const char *fixes_fact(const struct sm_repo_fixes *f, char *buf, size_t size)
+ * repository)" after a Fixes: tag's id, for --repo; a repository without
+ * release tags dates nothing */
+static const char *fixes_fact(const struct sm_repo_fixes *f, int tagless, char *buf,
+			      size_t size)
 {
 	if (!f || !f->written)
 		return "";
 	if (!f->resolved)
 		return "  (not in the repository)";
 	if (!f->target.first)
-		return "  (in no release yet)";
+		return tagless ? "  (not dated: no release tags in the repository)"
+			       : "  (in no release yet)";
 	snprintf(buf, size, "  (first released in %s)", f->target.first->name);
 	return buf;
 }
 
-static void print_tags(const struct sm_commit *c, const struct sm_repo_fixes *fixes)
+static void print_tags(const struct sm_commit *c, const struct sm_repo_fixes *fixes,
+		       int tagless)
 {
 	for (size_t i = 0; i < c->nr_stable; i++) {
 		const struct sm_stable_tag *t = &c->stable[i];
@@ -148,7 +152,7 @@ static void print_tags(const struct sm_commit *c, const struct sm_repo_fixes *fi
 		char fact[80];
 
 		printf("  fixes: %s%s%s%s\n", c->fixes[i].sha ? c->fixes[i].sha : "(none)",
-		       fixes_fact(fixes ? &fixes[i] : NULL, fact, sizeof(fact)),
+		       fixes_fact(fixes ? &fixes[i] : NULL, tagless, fact, sizeof(fact)),
 		       c->fixes[i].problem ? "  malformed: " : "",
 		       c->fixes[i].problem ? c->fixes[i].problem : "");
 	}
@@ -204,7 +208,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	       o->tree.version.major ? " for " : "",
 	       o->tree.version.major ? sm_version_str(&o->tree.version, tv, sizeof(tv)) : "",
 	       v->manual_only ? ", pick by hand only (noautosel)" : "");
-	print_tags(c, fixes);
+	print_tags(c, fixes, o->judge && !o->judge->tags.nr);
 	{
 		struct strbuf lines = STRBUF_INIT;
 
@@ -820,7 +824,18 @@ static int open_judge(struct sm_repo_judge *judge, const char *repo, struct sm_t
 	if (ret < 0)
 		sm_progress_abort(&progress);
 	sm_progress_stop(&progress);
-	return ret;
+	if (ret < 0)
+		return ret;
+	/* the verdicts stay right (the tree's whole branch is indexed), but
+	 * say once why no Fixes: target has a release */
+	if (!judge->tags.nr)
+		sm_warn("%s: no release tags (v6.1, ...): no Fixes: target is dated "
+			"(git fetch --tags)", repo);
+	else if (judge->has_tree && !judge->tree.has_base)
+		sm_warn("%s: no tag v%d.%d on %s, so its whole history is indexed "
+			"(git fetch --tags)", repo, tree->version.major, tree->version.minor,
+			tree->name);
+	return 0;
 }
 
 int cmd_classify(int argc, char **argv)

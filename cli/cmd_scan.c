@@ -30,6 +30,7 @@ static const struct sm_usage usage = {
 "                   backported: the tree never had the bug (rejected)\n"
 "  fix-for-fix      the Fixes: target was backported into the tree, so the fix\n"
 "                   is needed there even without a stable tag\n"
+
 "  prereq           a prerequisite named in the stable tag (# 4.9.x: a1f84a3:\n"
 "                   subject) that the tree lacks\n"
 "  reverted         a later upstream commit reverts it (rejected); a revert\n"
@@ -81,9 +82,16 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 			}
 	printf("scan %s in %s: %zu commits, %zu candidates for at least one tree\n",
 	       o->range, o->upstream, r->nr, nr_cand);
-	for (size_t t = 0; t < o->nr_trees; t++)
-		printf("  tree %s (%d.%d): index %s\n", o->trees[t].name, o->trees[t].version.major,
-		       o->trees[t].version.minor, r->tree_cache_state[t]);
+	for (size_t t = 0; t < o->nr_trees; t++) {
+		const struct sm_version *v = &o->trees[t].version;
+
+		printf("  tree %s (%d.%d): index %s", o->trees[t].name, v->major, v->minor,
+		       r->tree_cache_state[t]);
+		if (!r->tree_base[t])
+			printf("; no tag v%d.%d on the branch, so its whole history is indexed "
+			       "(git fetch --tags)", v->major, v->minor);
+		printf("\n");
+	}
 	if (r->lifecycle_ref)
 		printf("  upstream %s: index %s, %zu commits from the range start\n",
 		       r->lifecycle_ref, r->lifecycle_cache, r->lifecycle_nr);

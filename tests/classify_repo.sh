@@ -3,7 +3,8 @@
 # a commit, a format-patch mail and a list mail that is in no repository,
 # judged for a stable branch as scan judges a range (present, bug-in-tree,
 # bug-not-in-tree, fix-for-fix, prereq, each Fixes: target's first
-# release), its JSON, its errors; and scan on a commit with more Fixes:
+# release), its JSON, its errors; a repository without release tags (the
+# same verdicts, from the whole branch); and scan on a commit with more Fixes:
 # targets than its first table holds (ASan in CI reads every one).
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
@@ -83,6 +84,26 @@ expect "not a repository" 1 "$sm" classify --repo "$tmp/none" "$tmp/w3.show"
 has "names it" "$tmp/none"
 expect "--repo with --batch" 2 "$sm" classify --repo . --batch "$tmp/w3.show"
 has "says why" "--repo judges commits one by one"
+
+# A clone without tags (git clone --no-tags, a shallow fetch): no release
+# dates a target, and the tree's whole branch is indexed instead, so the
+# verdicts are those of the tagged repository.
+cp -r "$tmp/linux" "$tmp/notags"
+git -C "$tmp/notags" tag -l | xargs git -C "$tmp/notags" tag -d >/dev/null
+expect "a repository without tags" 0 "$sm" classify --repo "$tmp/notags" --tree 4.1 "$tmp/w3.show"
+has "says so once" "warning: $tmp/notags: no release tags (v6.1, ...): no Fixes: target is dated (git fetch --tags)"
+has "the target undated" "fixes: ${C2:0:12}  (not dated: no release tags in the repository)"
+has "the veto from the branch" "bug-not-in-tree              the Fixes: target ${C2:0:12} is not on linux-4.1.y (nor a backport of it)"
+expect "scan without tags" 0 "$sm" scan -C "$tmp/notags" --range "$BASE44..$BASE45" --tree linux-4.1.y --tree linux-4.4.y
+has "scan says it per tree" "(4.1): index hit; no tag v4.1 on the branch, so its whole history is indexed (git fetch --tags)"
+has "bug-not-in-tree from the branch" "bug-not-in-tree: the Fixes: target ${C2:0:12} is not on linux-4.1.y (nor a backport of it)"
+has "bug-in-tree from the branch" "bug-in-tree: the Fixes: target ${C1:0:12} is on linux-4.4.y, so 4.4 has the bug"
+has "fix-for-fix as with tags" "fix-for-fix: fixes ${C1:0:12}, which linux-4.1.y carries as ${S1:0:12}"
+hasnt "no tree carries a mainline commit as a backport" "carries as ${C1:0:12}"
+expect "scan --json without tags" 0 "$sm" scan -C "$tmp/notags" --range "$BASE44..$BASE45" --tree linux-4.1.y --json
+json "no base" "assert [t['base'] for t in d['trees']] == [None], d['trees']"
+expect "scan --json with tags" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --json
+json "base v4.1" "assert [t['base'] for t in d['trees']] == ['v4.1'], d['trees']"
 
 # scan: one commit with nine Fixes: targets, the first nine it resolves
 # (its table of targets grows under them).

@@ -70,6 +70,10 @@ struct sm_scan_result {
 	/* How each tree's upstream index was got
 	 * (sm_cache_state_name: "new", "hit", "incremental", "rebuilt", "off"). */
 	const char **tree_cache_state;	/* opts->nr_trees entries, static strings */
+	/* Each tree's release tag ("v6.1") when it is on the tree's branch,
+	 * else NULL: then the tree's index holds its branch's whole history
+	 * and no release dates a Fixes: target for it (trees/tree_judge.h). */
+	char **tree_base;		/* opts->nr_trees entries */
 	size_t nr_trees;		/* entries of each item's trees[] */
 	/* The look-past-the-range index (trees/lifecycle.h). */
 	const char *lifecycle_cache;	/* sm_cache_state_name, NULL when off */

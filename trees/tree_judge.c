@@ -19,7 +19,10 @@ int sm_fixes_target_resolve(struct sm_release_tags *tags, git_repository *repo,
  * an older one, or one the tree took as a backport (then this is a fix
  * for a fix it carries). A target that is in neither is a bug the tree
  * never had, but only when every Fixes: id resolved: an unknown one may
- * be the tree's. */
+ * be the tree's. Without the tree's release tag on its branch (a clone
+ * without tags) no release dates anything for the tree, but its index
+ * then holds the branch's whole history: the target itself on it is the
+ * bug in the tree, and a target not on it a bug the tree never had. */
 static void judge_fixes(const struct sm_rules *r, struct sm_tree_state *t,
 			const struct sm_tree_judge_input *in, struct sm_verdict *v)
 {
@@ -34,13 +37,17 @@ static void judge_fixes(const struct sm_rules *r, struct sm_tree_state *t,
 		const struct sm_fixes_target *f = in->targets[k];
 		const struct sm_upstream_entry *e;
 
-		if (f->first && sm_version_cmp_tree(&f->first->version, &spec->version) <= 0) {
+		if (t->has_base && f->first &&
+		    sm_version_cmp_tree(&f->first->version, &spec->version) <= 0) {
 			if (!introduced)
 				introduced = f;
 			continue;
 		}
 		e = sm_upstream_index_find(&t->idx, f->hex, NULL, NULL, NULL);
-		if (e) {
+		if (e && !t->has_base && !strcmp(e->stable, f->hex)) {
+			if (!introduced)
+				introduced = f;
+		} else if (e) {
 			if (!ff) {
 				ff = f;
 				ff_entry = e;
@@ -56,11 +63,18 @@ static void judge_fixes(const struct sm_rules *r, struct sm_tree_state *t,
 			       "fixes %.12s, which %s carries as %.12s (first released in %s)",
 			       ff->hex, spec->name, ff_entry->stable,
 			       ff->first ? ff->first->name : "no release yet");
+	} else if (introduced && !t->has_base) {
+		sm_verdict_add(v, "bug-in-tree", 0, "the Fixes: target %.12s is on %s, so %s has the bug",
+			       introduced->hex, spec->name, vbuf);
 	} else if (introduced) {
 		sm_verdict_add(v, "bug-in-tree", 0, "the Fixes: target %.12s is in %s, so %s has the bug",
 			       introduced->hex, introduced->first->name, vbuf);
 	} else if (not_in && !in->unresolved) {
-		if (absent->first)
+		if (!t->has_base)
+			sm_verdict_veto(v, "bug-not-in-tree",
+					"the Fixes: target %.12s is not on %s (nor a backport of it)",
+					absent->hex, spec->name);
+		else if (absent->first)
 			sm_verdict_veto(v, "bug-not-in-tree",
 					"the Fixes: target %.12s first appeared in %s, after %s",
 					absent->hex, absent->first->name, vbuf);

@@ -45,7 +45,8 @@ struct sm_tree_judge_input {
 /* Adds tree t's reasons for in to v: "present" (a veto; *present_as, when
  * not NULL, gets the tree's commit id, to free), "fix-for-fix",
  * "bug-in-tree" or "bug-not-in-tree" (a veto; only when every Fixes: id
- * resolved), "prereq" or "prereq-present" (each prerequisite id also
+ * resolved; without the tree's release tag on its branch, t->has_base 0,
+ * from its index of the whole branch instead of the releases), "prereq" or "prereq-present" (each prerequisite id also
  * appended to deps, when not NULL). The caller runs sm_verdict_finish
  * after. tags and repo: the mainline tag graph, for prerequisite ids. */
 void sm_tree_judge(const struct sm_rules *r, struct sm_tree_state *t,
