@@ -58,13 +58,17 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 {
 	struct sm_upstream_index ia, ib;
 	git_oid oa, ob, base;
+	char ref_a[256], ref_b[256];	/* as they resolved: origin/x in a clone */
 	int has_base, ret = -1;
 
 	memset(res, 0, sizeof(*res));
 	res->a.branch = a;
 	res->b.branch = b;
-	if (sm_resolve_commit(repo, a, &oa) < 0 || sm_resolve_commit(repo, b, &ob) < 0)
+	if (sm_resolve_branch(repo, a, &oa, ref_a, sizeof(ref_a)) < 0 ||
+	    sm_resolve_branch(repo, b, &ob, ref_b, sizeof(ref_b)) < 0)
 		return -1;
+	a = ref_a;
+	b = ref_b;
 	has_base = git_merge_base(&base, repo, &oa, &ob) == 0;
 	if (has_base)
 		git_oid_tostr(res->base, sizeof(res->base), &base);

@@ -1,6 +1,7 @@
 #include "trees/repo.h"
 #include "trees/patchid.h"
 #include "lib/util.h"
+#include <stdio.h>
 #include <string.h>
 
 int sm_repo_open(git_repository **out, const char *path)
@@ -41,6 +42,48 @@ int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out)
 	git_object_free(peeled);
 	git_object_free(obj);
 	return 0;
+}
+
+int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
+		      size_t size)
+{
+	git_strarray remotes = { 0 };
+	struct strbuf found = STRBUF_INIT, tried = STRBUF_INIT;
+	size_t nr = 0;
+	git_oid id;
+	int ret, len = 0;
+
+	if (sm_resolve_commit(repo, name, out) == 0) {
+		if ((size_t)snprintf(ref, size, "%s", name) >= size)
+			return sm_error("%s: branch name too long", name);
+		return 0;
+	}
+	if (git_remote_list(&remotes, repo) < 0)
+		return -1;	/* sm_resolve_commit's error stands */
+	for (size_t i = 0; i < remotes.count; i++) {
+		strbuf_reset(&tried);
+		strbuf_addf(&tried, "refs/remotes/%s/%s", remotes.strings[i], name);
+		if (git_reference_name_to_id(&id, repo, tried.buf) < 0)
+			continue;
+		if (!nr++) {
+			git_oid_cpy(out, &id);
+			len = snprintf(ref, size, "%s/%s", remotes.strings[i], name);
+		}
+		strbuf_addf(&found, "%s%s/%s", found.len ? ", " : "", remotes.strings[i], name);
+	}
+	git_strarray_dispose(&remotes);
+	if (nr == 1) {
+		sm_clear_error();
+		ret = (size_t)len < size ? 0 : sm_error("%s: branch name too long", name);
+	} else if (nr > 1) {
+		ret = sm_error("%s: no such branch here, and several remotes have one (%s): "
+			       "name one", name, found.buf);
+	} else {
+		ret = -1;	/* sm_resolve_commit's error stands */
+	}
+	strbuf_release(&found);
+	strbuf_release(&tried);
+	return ret;
 }
 
 int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out)

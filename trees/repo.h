@@ -15,6 +15,14 @@ int sm_repo_open(git_repository **out, const char *path);
 /* Resolves spec (a branch, tag, "origin/x", sha, "HEAD~2") to a commit.
  * Returns 0 or -1 with "spec: unknown revision in <repo>". */
 int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out);
+/* Resolves a stable branch's name as sm_resolve_commit does, and failing
+ * that as the remote-tracking branch of that name when exactly one remote
+ * has it, as `git checkout NAME` picks it: in a fresh clone of
+ * linux-stable, linux-6.1.y is origin/linux-6.1.y. The name that resolved
+ * goes to ref (size bytes). Returns 0 or -1 (sm_error names the branch,
+ * and the remotes when several have it). */
+int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
+		      size_t size);
 /* Resolves an abbreviated or full hex id to a commit id; 0 or -1 (quiet:
  * no sm_error, this is used for ids found in messages). */
 int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);

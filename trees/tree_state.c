@@ -44,7 +44,7 @@ int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_sp
 			return -1;
 		t->own_repo = 1;
 	}
-	if (sm_resolve_commit(t->repo, spec->branch, &t->tip) < 0)
+	if (sm_resolve_branch(t->repo, spec->branch, &t->tip, t->branch, sizeof(t->branch)) < 0)
 		goto fail;
 	/* The branch point: the tree's release tag, when it is on the branch. */
 	snprintf(tag, sizeof(tag), "v%d.%d", spec->version.major, spec->version.minor);
@@ -56,7 +56,7 @@ int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_sp
 		snprintf(t->base_name, sizeof(t->base_name), "%s", tag);
 	}
 	sm_clear_error();
-	if (sm_upstream_index_build_progress(&t->idx, t->repo, spec->branch,
+	if (sm_upstream_index_build_progress(&t->idx, t->repo, t->branch,
 					     t->has_base ? &t->base : NULL, cache_dir, progress) < 0)
 		goto fail;
 	return 0;

@@ -12,6 +12,9 @@ struct sm_tree_state {
 	git_repository *repo;	/* shared with the caller's when own_repo is 0 */
 	int own_repo;
 	git_oid tip;
+	/* the branch as it resolved: spec->branch, or the remote-tracking
+	 * branch of that name (sm_resolve_branch) */
+	char branch[256];
 	int has_base;
 	git_oid base;
 	char base_name[64];	/* "v6.1", "" without a base */

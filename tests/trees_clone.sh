@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# trees_clone.sh: the tree commands in the repositories maintainers have,
+# not only the one the tests build: a fresh clone (the stable branches
+# only as origin/linux-X.Y.y, as `git clone` of linux-stable leaves them),
+# two remotes with a branch of the same name, and lightweight release
+# tags. Each gets the verdicts of the repository it was cloned from.
+. "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+set +e	# soft checks: every case runs and is reported (lib.sh)
+top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
+export XDG_CACHE_HOME=$tmp/cache
+
+bash "$top/tests/trees_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "mkrepo failed"; exit 1; }
+. "$tmp/ids.sh"
+src=$tmp/linux
+
+# verdicts SCAN-JSON: each commit's verdict and tree reasons, one line a commit
+verdicts() {
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for c in d["commits"]:
+    print(c["id"][:12], *[t["verdict"]["verdict"] + ":" + ",".join(r["code"] for r in t["verdict"]["reasons"]
+          if r["code"].startswith(("bug-", "fix-for-fix", "present", "prereq"))) for t in c["trees"]])'
+}
+expect "scan of the source repository" 0 "$sm" scan -C "$src" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --json
+want=$(verdicts <<<"$out")
+has "it has tree reasons" "bug-not-in-tree"
+
+# A fresh clone: the stable branches are origin/linux-4.1.y and origin/linux-4.4.y.
+git clone -q "$src" "$tmp/clone"
+git -C "$tmp/clone" rev-parse -q --verify refs/heads/linux-4.1.y >/dev/null && bad "the clone has no local linux-4.1.y"
+expect "scan in a fresh clone, branches by their names" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --json
+got=$(verdicts <<<"$out")
+[ "$got" = "$want" ] && ok "the clone's verdicts are the source's" || bad "verdicts differ: $got // $want"
+expect "classify --repo --tree 4.1 in a fresh clone" 0 "$sm" classify --repo "$tmp/clone" --tree 4.1 < <(git -C "$src" show "$W3")
+has "bug-not-in-tree there too" "the Fixes: target ${C2:0:12} first appeared in v4.4, after 4.1"
+expect "missing in a fresh clone" 0 "$sm" missing -C "$tmp/clone" linux-4.1.y linux-4.4.y
+has "missing compares them" "linux-4.4.y"
+expect "train --trees in a fresh clone" 0 "$sm" train -q --upstream "$tmp/clone" --range v4.4..v4.5 --trees linux-4.1.y,linux-4.4.y -o "$tmp/model.rules"
+
+# Two remotes with a linux-4.1.y: which one is meant is the user's to say.
+git -C "$tmp/clone" remote add mine "$src"
+git -C "$tmp/clone" fetch -q mine
+expect "two remotes with the branch" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.1.y
+has "names both" "linux-4.1.y: no such branch here, and several remotes have one (mine/linux-4.1.y, origin/linux-4.1.y): name one"
+expect "one named" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree origin/linux-4.1.y=4.1 -q
+expect "a branch no remote has" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.9.y
+has "the usual error" "linux-4.9.y: unknown revision in"
+
+# Lightweight release tags (git tag v4.1, not -a): the same graph.
+cp -r "$src" "$tmp/light"
+for t in $(git -C "$tmp/light" tag -l); do
+	c=$(git -C "$tmp/light" rev-parse "$t^{commit}")
+	git -C "$tmp/light" tag -f "$t" "$c" >/dev/null
+done
+[ "$(git -C "$tmp/light" cat-file -t v4.1)" = commit ] && ok "the tags are lightweight" || bad "v4.1 is still a tag object"
+expect "scan with lightweight tags" 0 "$sm" scan -C "$tmp/light" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --json
+got=$(verdicts <<<"$out")
+[ "$got" = "$want" ] && ok "lightweight tags give the same verdicts" || bad "verdicts differ: $got // $want"
+checks_done trees_clone
