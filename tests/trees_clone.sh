@@ -3,7 +3,8 @@
 # not only the one the tests build: a fresh clone (the stable branches
 # only as origin/linux-X.Y.y, as `git clone` of linux-stable leaves them),
 # two remotes with a branch of the same name, and lightweight release
-# tags. Each gets the verdicts of the repository it was cloned from.
+# tags. Each gets the verdicts of the repository it was cloned from; a
+# partial clone, which libgit2 cannot read whole, is refused in one line.
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
@@ -57,4 +58,13 @@ done
 expect "scan with lightweight tags" 0 "$sm" scan -C "$tmp/light" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --json
 got=$(verdicts <<<"$out")
 [ "$got" = "$want" ] && ok "lightweight tags give the same verdicts" || bad "verdicts differ: $got // $want"
+# A partial clone (git clone --filter=blob:none): libgit2 cannot fetch the
+# blobs it lacks, so every command that opens it says so, first.
+git -C "$src" config uploadpack.allowFilter true
+git clone -q --filter=blob:none --no-checkout "file://$src" "$tmp/partial"
+expect "scan in a partial clone" 1 "$sm" scan -C "$tmp/partial" --range v4.4..v4.5 --tree linux-4.1.y
+has "says what it is, in one line" "$tmp/partial: partial clone (its blobs come from 'origin' on demand, which libgit2 cannot fetch); stablemate reads diffs and notes: clone it without --filter"
+[ "$(wc -l <<<"$out")" = 1 ] && ok "one line" || bad "more than one line: $out"
+expect "classify --repo in a partial clone" 1 "$sm" classify --repo "$tmp/partial" < <(git -C "$src" show "$W3")
+has "the same line" "partial clone"
 checks_done trees_clone

@@ -4,8 +4,45 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The remote a partial clone (git clone --filter) borrows its missing
+ * objects from, in remote (size bytes), or 0 when the repository is
+ * whole: git marks the remote "promisor" (and, before 2.36 or so, sets
+ * extensions.partialClone to its name). */
+static int promisor_remote(git_repository *repo, char *remote, size_t size)
+{
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	git_buf buf = { 0 };
+	int found = 0, on;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return 0;
+	if (git_config_get_string_buf(&buf, cfg, "extensions.partialclone") == 0) {
+		snprintf(remote, size, "%s", buf.ptr);
+		found = 1;
+	}
+	if (!found && git_config_iterator_glob_new(&it, cfg, "^remote\\..*\\.promisor$") == 0) {
+		while (!found && git_config_next(&e, it) == 0) {
+			const char *name = e->name + strlen("remote.");
+			const char *dot = strrchr(name, '.');
+
+			if (git_config_parse_bool(&on, e->value) == 0 && on) {
+				snprintf(remote, size, "%.*s", (int)(dot - name), name);
+				found = 1;
+			}
+		}
+		git_config_iterator_free(it);
+	}
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	sm_clear_error();
+	return found;
+}
+
 int sm_repo_open(git_repository **out, const char *path)
 {
+	char remote[128];
 	const char *name = path ? path : ".";
 
 	sm_git_init();
@@ -17,6 +54,15 @@ int sm_repo_open(git_repository **out, const char *path)
 		*out = NULL;
 		return sm_error("%s: shallow repository; stablemate needs the whole history "
 				"(run 'git fetch --unshallow')", name);
+	}
+	/* libgit2 cannot fetch a missing blob on demand as git does: the
+	 * first diff or note read would fail, naming an object id only */
+	if (promisor_remote(*out, remote, sizeof(remote))) {
+		git_repository_free(*out);
+		*out = NULL;
+		return sm_error("%s: partial clone (its blobs come from '%s' on demand, which "
+				"libgit2 cannot fetch); stablemate reads diffs and notes: clone it "
+				"without --filter", name, remote);
 	}
 	return 0;
 }
