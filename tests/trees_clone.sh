@@ -2,8 +2,8 @@
 # trees_clone.sh: the tree commands in the repositories maintainers have,
 # not only the one the tests build: a fresh clone (the stable branches
 # only as origin/linux-X.Y.y, as `git clone` of linux-stable leaves them),
-# two remotes with a branch of the same name, and lightweight release
-# tags. Each gets the verdicts of the repository it was cloned from; a
+# two remotes with a branch of the same name, lightweight release tags,
+# linked work trees. Each gets the verdicts of the repository it was cloned from; a
 # partial clone, which libgit2 cannot read whole, is refused in one line.
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
@@ -58,6 +58,22 @@ done
 expect "scan with lightweight tags" 0 "$sm" scan -C "$tmp/light" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --json
 got=$(verdicts <<<"$out")
 [ "$got" = "$want" ] && ok "lightweight tags give the same verdicts" || bad "verdicts differ: $got // $want"
+# Linked work trees (git worktree add): read like the repository; a branch
+# checked out in any of them is not rewritten (its files and index would
+# hold the yanked commit as a change), as git branch -f refuses.
+cp -r "$src" "$tmp/wtmain"
+git -C "$tmp/wtmain" worktree add -q "$tmp/wt" linux-4.4.y
+expect "scan from a linked work tree" 0 "$sm" scan -C "$tmp/wt" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --json
+got=$(verdicts <<<"$out")
+[ "$got" = "$want" ] && ok "the work tree's verdicts are the source's" || bad "verdicts differ: $got // $want"
+tip=$(git -C "$tmp/wtmain" rev-parse linux-4.4.y)
+expect "yank a branch checked out in a linked work tree" 1 "$sm" yank -C "$tmp/wtmain" linux-4.4.y linux-4.4.y~1
+has "names that work tree" "linux-4.4.y: is checked out in $tmp/wt; switch to another branch first"
+[ "$(git -C "$tmp/wtmain" rev-parse linux-4.4.y)" = "$tip" ] && ok "the branch did not move" || bad "linux-4.4.y moved"
+[ -z "$(git -C "$tmp/wt" status --porcelain)" ] && ok "the work tree is clean" || bad "the work tree changed: $(git -C "$tmp/wt" status --porcelain)"
+expect "insert from the linked work tree into the main one's branch" 1 "$sm" insert -C "$tmp/wt" --after HEAD~2 master "$W3"
+has "names the main work tree" "master: is checked out in $tmp/wtmain"
+
 # A partial clone (git clone --filter=blob:none): libgit2 cannot fetch the
 # blobs it lacks, so every command that opens it says so, first.
 git -C "$src" config uploadpack.allowFilter true

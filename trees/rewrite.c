@@ -3,6 +3,7 @@
 #include "trees/repo.h"
 #include "lib/json.h"
 #include "lib/util.h"
+#include <stdio.h>
 #include <string.h>
 
 struct chain {
@@ -124,17 +125,68 @@ static int update_branch(git_repository *repo, git_reference *ref, const char *s
 	return 0;
 }
 
+/* The work tree where ref is checked out, in path (size bytes): this
+ * repository's own, or a linked one (git worktree add), whose index and
+ * files a moved branch would leave holding the old commits as changes,
+ * as git branch -f refuses to. 1 when checked out, else 0. */
+static int checked_out_in(git_repository *repo, git_reference *ref, char *path, size_t size)
+{
+	git_strarray names = { 0 };
+	int found = 0;
+
+	if (!git_repository_is_bare(repo) && git_branch_is_head(ref) == 1) {
+		snprintf(path, size, "%s", sm_repo_name(repo));
+		return 1;
+	}
+	/* from a linked work tree, the main one is no entry of the list */
+	if (git_repository_is_worktree(repo) == 1) {
+		git_repository *main_repo = NULL;
+		git_reference *head = NULL;
+
+		if (git_repository_open(&main_repo, git_repository_commondir(repo)) == 0 &&
+		    !git_repository_is_bare(main_repo) && git_repository_head(&head, main_repo) == 0 &&
+		    !strcmp(git_reference_name(head), git_reference_name(ref))) {
+			snprintf(path, size, "%s", sm_repo_name(main_repo));
+			found = 1;
+		}
+		git_reference_free(head);
+		git_repository_free(main_repo);
+		if (found)
+			return 1;
+	}
+	if (git_worktree_list(&names, repo) < 0)
+		return 0;
+	for (size_t i = 0; i < names.count && !found; i++) {
+		git_reference *head = NULL;
+		git_worktree *wt = NULL;
+
+		if (git_repository_head_for_worktree(&head, repo, names.strings[i]) == 0 &&
+		    !strcmp(git_reference_name(head), git_reference_name(ref)) &&
+		    git_worktree_lookup(&wt, repo, names.strings[i]) == 0) {
+			snprintf(path, size, "%s", git_worktree_path(wt));
+			found = 1;
+		}
+		git_worktree_free(wt);
+		git_reference_free(head);
+	}
+	git_strarray_dispose(&names);
+	sm_clear_error();
+	return found;
+}
+
 static int prepare(git_repository *repo, const char *branch, git_reference **ref, git_oid *tip,
 		   struct sm_rewrite_result *res)
 {
+	char where[4096];
+
 	memset(res, 0, sizeof(*res));
 	if (branch_ref(repo, branch, ref) < 0)
 		return -1;
-	if (!git_repository_is_bare(repo) && git_branch_is_head(*ref) == 1) {
+	if (checked_out_in(repo, *ref, where, sizeof(where))) {
 		git_reference_free(*ref);
 		*ref = NULL;
 		return sm_error("%s: is checked out in %s; switch to another branch first "
-				"(stablemate never touches the work tree)", branch, sm_repo_name(repo));
+				"(stablemate never touches the work tree)", branch, where);
 	}
 	if (sm_resolve_commit(repo, git_reference_name(*ref), tip) < 0) {
 		git_reference_free(*ref);
