@@ -37,6 +37,13 @@ expect "classify --repo --tree 4.1 in a fresh clone" 0 "$sm" classify --repo "$t
 has "bug-not-in-tree there too" "the Fixes: target ${C2:0:12} first appeared in v4.4, after 4.1"
 expect "missing in a fresh clone" 0 "$sm" missing -C "$tmp/clone" linux-4.1.y linux-4.4.y
 has "missing compares them" "linux-4.4.y"
+expect "steal in the source repository" 0 "$sm" steal -C "$src" --range v4.4..v4.5 --onto linux-4.1.y --branch w-src
+picks_src=$(grep -oE "^  (picked|left out) +[0-9a-f]{12}" <<<"$out")
+expect "steal onto a remote-tracking branch in a fresh clone" 0 "$sm" steal -C "$tmp/clone" --range v4.4..v4.5 --onto linux-4.1.y --branch w-clone
+picks_clone=$(grep -oE "^  (picked|left out) +[0-9a-f]{12}" <<<"$out")
+[ -n "$picks_src" ] && [ "$picks_clone" = "$picks_src" ] && ok "the same picks" || bad "picks differ: $picks_clone // $picks_src"
+[ "$(git -C "$tmp/clone" rev-parse w-clone~2)" = "$(git -C "$tmp/clone" rev-parse origin/linux-4.1.y)" ] &&
+	ok "the new branch starts at origin/linux-4.1.y" || bad "w-clone does not start at origin/linux-4.1.y"
 expect "train --trees in a fresh clone" 0 "$sm" train -q --upstream "$tmp/clone" --range v4.4..v4.5 --trees linux-4.1.y,linux-4.4.y -o "$tmp/model.rules"
 
 # Two remotes with a linux-4.1.y: which one is meant is the user's to say.

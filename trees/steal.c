@@ -93,7 +93,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	struct sm_scan_result sr = { 0 };
 	struct sm_tree_spec tree = o->onto;
 	git_oid cur;
-	char *ident = NULL;
+	char *ident = NULL, onto[256];
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -112,7 +112,9 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	if (sm_committer(&committer, repo, o->signoff) < 0)
 		goto out;
 	ident = sm_signature_str(committer);
-	if (sm_resolve_commit(repo, tree.branch, &cur) < 0)
+	/* origin/linux-6.1.y when a fresh clone has only that (the scan
+	 * below resolves it the same way) */
+	if (sm_resolve_branch(repo, tree.branch, &cur, onto, sizeof(onto)) < 0)
 		goto out;
 	git_oid_tostr(res->base, 41, &cur);
 
