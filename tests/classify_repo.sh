@@ -9,11 +9,7 @@
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
-export XDG_CACHE_HOME=$tmp/cache
-
-bash "$top/tests/trees_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "mkrepo failed"; exit 1; }
-. "$tmp/ids.sh"
-cd "$tmp/linux"
+trees_repo
 setline() { sed -i "${2}s|.*|$3|" "$1"; }
 
 # A commit of the repository: the bug came in v4.4, so 4.1 never had it.

@@ -17,6 +17,16 @@ fail() {
 	exit 1
 }
 
+# trees_repo: the trees tests' repository (tests/trees_mkrepo.sh) built in
+# $TMP/linux, its commit ids (W1, C2, ...) set, the index cache kept in
+# $TMP/cache, and the shell in the repository.
+trees_repo() {
+	export XDG_CACHE_HOME=$TMP/cache
+	bash "$SM_SRCDIR/tests/trees_mkrepo.sh" "$TMP" >/dev/null 2>&1 || fail "trees_mkrepo.sh"
+	. "$TMP/ids.sh"
+	cd "$TMP/linux"
+}
+
 # skip REASON: automake's SKIP
 skip() {
 	echo "SKIP: $*"

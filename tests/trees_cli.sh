@@ -5,11 +5,7 @@
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
-export XDG_CACHE_HOME=$tmp/cache
-
-bash "$top/tests/trees_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "mkrepo failed"; exit 1; }
-. "$tmp/ids.sh"
-cd "$tmp/linux"
+trees_repo
 
 for c in scan missing backports deps steal yank insert; do
 	expect "$c --help" 0 "$sm" "$c" --help

@@ -8,10 +8,7 @@
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
-export XDG_CACHE_HOME=$tmp/cache
-
-bash "$top/tests/trees_mkrepo.sh" "$tmp" >/dev/null 2>&1 || { echo "mkrepo failed"; exit 1; }
-. "$tmp/ids.sh"
+trees_repo
 src=$tmp/linux
 
 # verdicts SCAN-JSON: each commit's verdict and tree reasons, one line a commit
