@@ -36,7 +36,8 @@ expect "missing in a fresh clone" 0 "$sm" missing -C "$tmp/clone" linux-4.1.y li
 has "missing compares them" "linux-4.4.y"
 expect "steal in the source repository" 0 "$sm" steal -C "$src" --range v4.4..v4.5 --onto linux-4.1.y --branch w-src
 picks_src=$(grep -oE "^  (picked|left out) +[0-9a-f]{12}" <<<"$out")
-expect "steal onto a remote-tracking branch in a fresh clone" 0 "$sm" steal -C "$tmp/clone" --range v4.4..v4.5 --onto linux-4.1.y --branch w-clone
+# (a clone has no user.name of its own; CI's HOME has none either)
+expect "steal onto a remote-tracking branch in a fresh clone" 0 "$sm" steal -C "$tmp/clone" --range v4.4..v4.5 --onto linux-4.1.y --branch w-clone --signoff "Test Maintainer <maint@example.org>"
 picks_clone=$(grep -oE "^  (picked|left out) +[0-9a-f]{12}" <<<"$out")
 [ -n "$picks_src" ] && [ "$picks_clone" = "$picks_src" ] && ok "the same picks" || bad "picks differ: $picks_clone // $picks_src"
 [ "$(git -C "$tmp/clone" rev-parse w-clone~2)" = "$(git -C "$tmp/clone" rev-parse origin/linux-4.1.y)" ] &&
