@@ -48,7 +48,7 @@ expect "train --trees in a fresh clone" 0 "$sm" train -q --upstream "$tmp/clone"
 git -C "$tmp/clone" remote add mine "$src"
 git -C "$tmp/clone" fetch -q mine
 expect "two remotes with the branch" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.1.y
-has "names both" "linux-4.1.y: no such branch here, and several remotes have one (mine/linux-4.1.y, origin/linux-4.1.y): name one"
+has "names both" "linux-4.1.y: no such branch here, and several remotes have one (origin/linux-4.1.y, mine/linux-4.1.y): name one"
 expect "one named" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree origin/linux-4.1.y=4.1 -q
 expect "a branch no remote has" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.9.y
 has "the usual error" "linux-4.9.y: unknown revision in"

@@ -1,8 +1,59 @@
 #include "trees/repo.h"
 #include "trees/patchid.h"
+#include "lib/strlist.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
+
+/* The remotes of repo's configuration, each with the value of its key
+ * `remote.<name>.<key>` (NULL when unset): fn(name, value, ctx) for each
+ * until it returns non-zero, which is returned. One plain pass over the
+ * entries: libgit2 1.5's regex look-ups (git_remote_list, the glob
+ * iterator) leak pcre2 match data on every entry they do not match. */
+static int each_remote(git_repository *repo, const char *key,
+		       int (*fn)(const char *name, size_t len, const char *value, void *ctx),
+		       void *ctx)
+{
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	int ret = 0;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0 || git_config_iterator_new(&it, cfg) < 0) {
+		git_config_free(cfg);
+		sm_clear_error();
+		return 0;
+	}
+	while (!ret && git_config_next(&e, it) == 0) {
+		const char *name, *dot;
+
+		if (!skip_prefix(e->name, "remote.", &name) || !(dot = strrchr(name, '.')) ||
+		    dot == name || strcmp(dot + 1, key))
+			continue;
+		ret = fn(name, (size_t)(dot - name), e->value, ctx);
+	}
+	git_config_iterator_free(it);
+	git_config_free(cfg);
+	return ret;
+}
+
+struct named {
+	char *buf;
+	size_t size;
+};
+
+static int promisor_cb(const char *name, size_t len, const char *value, void *ctx)
+{
+	struct named *n = ctx;
+	int on;
+
+	if (git_config_parse_bool(&on, value) < 0 || !on) {
+		sm_clear_error();
+		return 0;
+	}
+	snprintf(n->buf, n->size, "%.*s", (int)len, name);
+	return 1;
+}
 
 /* The remote a partial clone (git clone --filter) borrows its missing
  * objects from, in remote (size bytes), or 0 when the repository is
@@ -10,34 +61,20 @@
  * extensions.partialClone to its name). */
 static int promisor_remote(git_repository *repo, char *remote, size_t size)
 {
+	struct named n = { remote, size };
 	git_config *cfg = NULL;
-	git_config_iterator *it = NULL;
-	git_config_entry *e;
 	git_buf buf = { 0 };
-	int found = 0, on;
+	int found = 0;
 
-	if (git_repository_config_snapshot(&cfg, repo) < 0)
-		return 0;
-	if (git_config_get_string_buf(&buf, cfg, "extensions.partialclone") == 0) {
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_string_buf(&buf, cfg, "extensions.partialclone") == 0) {
 		snprintf(remote, size, "%s", buf.ptr);
 		found = 1;
-	}
-	if (!found && git_config_iterator_glob_new(&it, cfg, "^remote\\..*\\.promisor$") == 0) {
-		while (!found && git_config_next(&e, it) == 0) {
-			const char *name = e->name + strlen("remote.");
-			const char *dot = strrchr(name, '.');
-
-			if (git_config_parse_bool(&on, e->value) == 0 && on) {
-				snprintf(remote, size, "%.*s", (int)(dot - name), name);
-				found = 1;
-			}
-		}
-		git_config_iterator_free(it);
 	}
 	git_buf_dispose(&buf);
 	git_config_free(cfg);
 	sm_clear_error();
-	return found;
+	return found || each_remote(repo, "promisor", promisor_cb, &n);
 }
 
 int sm_repo_open(git_repository **out, const char *path)
@@ -90,45 +127,63 @@ int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out)
 	return 0;
 }
 
+/* sm_resolve_branch's look through the remotes for branch */
+struct remote_branch {
+	git_repository *repo;
+	const char *branch;
+	git_oid id;		/* of the first remote's */
+	struct strbuf found;	/* "origin/x, mine/x" */
+	size_t nr;
+	struct strlist seen;	/* remotes asked: one may have several url keys */
+};
+
+static int remote_branch_cb(const char *name, size_t len, const char *value, void *ctx)
+{
+	struct remote_branch *rb = ctx;
+	char ref[512];
+	git_oid id;
+
+	(void)value;
+	if ((size_t)snprintf(ref, sizeof(ref), "refs/remotes/%.*s/%s", (int)len, name,
+			     rb->branch) >= sizeof(ref) ||
+	    strlist_contains(&rb->seen, ref))
+		return 0;
+	strlist_append(&rb->seen, ref);
+	if (git_reference_name_to_id(&id, rb->repo, ref) < 0)
+		return 0;
+	if (!rb->nr++)
+		git_oid_cpy(&rb->id, &id);
+	strbuf_addf(&rb->found, "%s%.*s/%s", rb->found.len ? ", " : "", (int)len, name, rb->branch);
+	return 0;
+}
+
 int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
 		      size_t size)
 {
-	git_strarray remotes = { 0 };
-	struct strbuf found = STRBUF_INIT, tried = STRBUF_INIT;
-	size_t nr = 0;
-	git_oid id;
-	int ret, len = 0;
+	struct remote_branch rb = { repo, name, { { 0 } }, STRBUF_INIT, 0, STRLIST_INIT };
+	int ret;
 
 	if (sm_resolve_commit(repo, name, out) == 0) {
 		if ((size_t)snprintf(ref, size, "%s", name) >= size)
 			return sm_error("%s: branch name too long", name);
 		return 0;
 	}
-	if (git_remote_list(&remotes, repo) < 0)
-		return -1;	/* sm_resolve_commit's error stands */
-	for (size_t i = 0; i < remotes.count; i++) {
-		strbuf_reset(&tried);
-		strbuf_addf(&tried, "refs/remotes/%s/%s", remotes.strings[i], name);
-		if (git_reference_name_to_id(&id, repo, tried.buf) < 0)
-			continue;
-		if (!nr++) {
-			git_oid_cpy(out, &id);
-			len = snprintf(ref, size, "%s/%s", remotes.strings[i], name);
-		}
-		strbuf_addf(&found, "%s%s/%s", found.len ? ", " : "", remotes.strings[i], name);
-	}
-	git_strarray_dispose(&remotes);
-	if (nr == 1) {
+	each_remote(repo, "url", remote_branch_cb, &rb);
+	if (rb.nr == 1) {
+		const char *first = rb.found.buf;	/* "origin/x": the only one */
+
 		sm_clear_error();
-		ret = (size_t)len < size ? 0 : sm_error("%s: branch name too long", name);
-	} else if (nr > 1) {
+		git_oid_cpy(out, &rb.id);
+		ret = (size_t)snprintf(ref, size, "%s", first) < size ?
+			0 : sm_error("%s: branch name too long", name);
+	} else if (rb.nr > 1) {
 		ret = sm_error("%s: no such branch here, and several remotes have one (%s): "
-			       "name one", name, found.buf);
+			       "name one", name, rb.found.buf);
 	} else {
 		ret = -1;	/* sm_resolve_commit's error stands */
 	}
-	strbuf_release(&found);
-	strbuf_release(&tried);
+	strbuf_release(&rb.found);
+	strlist_clear(&rb.seen);
 	return ret;
 }
 

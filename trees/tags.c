@@ -56,7 +56,8 @@ int sm_release_tags_load(struct sm_release_tags *t, git_repository *repo)
 	memset(t, 0, sizeof(*t));
 	if (git_reference_foreach_name(repo, tag_cb, &ctx) < 0)
 		return sm_error("%s: cannot list tags (%s)", sm_repo_name(repo), sm_git_error());
-	qsort(t->tags, t->nr, sizeof(*t->tags), cmp_release);
+	if (t->nr)	/* qsort(NULL, 0, ...) is undefined: a clone without tags */
+		qsort(t->tags, t->nr, sizeof(*t->tags), cmp_release);
 	return 0;
 }
 
