@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The remotes of repo's configuration, each with the value of its key
- * `remote.<name>.<key>` (NULL when unset): fn(name, value, ctx) for each
- * until it returns non-zero, which is returned. One plain pass over the
- * entries: libgit2 1.5's regex look-ups (git_remote_list, the glob
- * iterator) leak pcre2 match data on every entry they do not match. */
+/* Calls fn(name, len, value, ctx) for each `remote.<name>.<key>` entry of
+ * repo's configuration (a remote may have several: url), until fn returns
+ * non-zero, which is returned. One plain pass over the entries: libgit2
+ * 1.5's regex look-ups (git_remote_list, the glob iterator) leak pcre2
+ * match data on every entry they do not match. */
 static int each_remote(git_repository *repo, const char *key,
 		       int (*fn)(const char *name, size_t len, const char *value, void *ctx),
 		       void *ctx)
@@ -37,14 +37,14 @@ static int each_remote(git_repository *repo, const char *key,
 	return ret;
 }
 
-struct named {
+struct name_out {
 	char *buf;
 	size_t size;
 };
 
 static int promisor_cb(const char *name, size_t len, const char *value, void *ctx)
 {
-	struct named *n = ctx;
+	struct name_out *n = ctx;
 	int on;
 
 	if (git_config_parse_bool(&on, value) < 0 || !on) {
@@ -61,7 +61,7 @@ static int promisor_cb(const char *name, size_t len, const char *value, void *ct
  * extensions.partialClone to its name). */
 static int promisor_remote(git_repository *repo, char *remote, size_t size)
 {
-	struct named n = { remote, size };
+	struct name_out n = { remote, size };
 	git_config *cfg = NULL;
 	git_buf buf = { 0 };
 	int found = 0;

@@ -34,8 +34,9 @@ struct sm_repo_fixes {
  * (sm_error names the repository or the branch). */
 int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct sm_tree_spec *spec,
 		       const char *cache_dir, struct sm_progress *progress);
-/* Adds the repository's reasons to v, which sm_classify made for c and
- * the tree, and finishes it again (sm_verdict_finish). patch_id: c's
+/* Adds the tree's reasons to v, which sm_classify made for c and the
+ * tree, and finishes it again (sm_verdict_finish); without a tree, v is
+ * left as it is. patch_id: c's
  * `git patch-id --stable`, NULL or "" when unknown. *fixes gets one entry
  * for each Fixes: tag of c, in order (*nr_fixes of them; free() the
  * array), deps the prerequisites its stable tags name for the tree. */
