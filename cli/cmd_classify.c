@@ -835,6 +835,10 @@ static int open_judge(struct sm_repo_judge *judge, const char *repo, struct sm_t
 		sm_warn("%s: no tag v%d.%d on %s, so its whole history is indexed "
 			"(git fetch --tags)", repo, tree->version.major, tree->version.minor,
 			tree->name);
+	if (judge->has_tree && judge->tree.behind)
+		sm_warn("%s: %zu commit%s behind %s, which it tracks: what the tree took since "
+			"looks missing (git pull)", tree->name, judge->tree.behind,
+			judge->tree.behind == 1 ? "" : "s", judge->tree.upstream);
 	return 0;
 }
 

@@ -87,9 +87,13 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 
 		printf("  tree %s (%d.%d): index %s", o->trees[t].name, v->major, v->minor,
 		       r->tree_cache_state[t]);
-		if (!r->tree_base[t])
+		if (!r->tree_info[t].base)
 			printf("; no tag v%d.%d on the branch, so its whole history is indexed "
 			       "(git fetch --tags)", v->major, v->minor);
+		if (r->tree_info[t].upstream)
+			printf("; %zu commit%s behind %s, which it tracks: what the tree took "
+			       "since looks missing (git pull)", r->tree_info[t].behind,
+			       r->tree_info[t].behind == 1 ? "" : "s", r->tree_info[t].upstream);
 		printf("\n");
 	}
 	if (r->lifecycle_ref)

@@ -2,8 +2,8 @@
 # trees_clone.sh: the tree commands in the repositories maintainers have,
 # not only the one the tests build: a fresh clone (the stable branches
 # only as origin/linux-X.Y.y, as `git clone` of linux-stable leaves them),
-# two remotes with a branch of the same name, lightweight release tags,
-# linked work trees. Each gets the verdicts of the repository it was cloned from; a
+# a local branch behind the one it tracks, two remotes with a branch of
+# the same name, lightweight release tags, linked work trees. Each gets the verdicts of the repository it was cloned from; a
 # partial clone, which libgit2 cannot read whole, is refused in one line.
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
@@ -43,6 +43,19 @@ picks_clone=$(grep -oE "^  (picked|left out) +[0-9a-f]{12}" <<<"$out")
 [ "$(git -C "$tmp/clone" rev-parse w-clone~2)" = "$(git -C "$tmp/clone" rev-parse origin/linux-4.1.y)" ] &&
 	ok "the new branch starts at origin/linux-4.1.y" || bad "w-clone does not start at origin/linux-4.1.y"
 expect "train --trees in a fresh clone" 0 "$sm" train -q --upstream "$tmp/clone" --range v4.4..v4.5 --trees linux-4.1.y,linux-4.4.y -o "$tmp/model.rules"
+
+# A local branch that tracks origin's and lags it (git status: "behind 1"):
+# used as it is, and said, since what the tree took since looks missing.
+git -C "$tmp/clone" branch -q --track linux-4.1.y origin/linux-4.1.y
+git -C "$tmp/clone" update-ref refs/heads/linux-4.1.y origin/linux-4.1.y~1
+expect "scan of a local branch behind its upstream" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y
+has "the tree line says so" "tree linux-4.1.y (4.1): index new; 1 commit behind origin/linux-4.1.y, which it tracks: what the tree took since looks missing (git pull)"
+hasnt "not for the other tree" "tree linux-4.4.y (4.4): index new;"
+expect "scan --json of it" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --json
+json "behind in JSON" "assert [t['behind'] for t in d['trees']] == [{'upstream': 'origin/linux-4.1.y', 'commits': 1}, None], d['trees']"
+expect "classify --repo for it" 0 "$sm" classify --repo "$tmp/clone" --tree 4.1 < <(git -C "$src" show "$W3")
+has "a warning" "warning: linux-4.1.y: 1 commit behind origin/linux-4.1.y, which it tracks"
+git -C "$tmp/clone" branch -q -D linux-4.1.y
 
 # Two remotes with a linux-4.1.y: which one is meant is the user's to say.
 git -C "$tmp/clone" remote add mine "$src"

@@ -377,7 +377,7 @@ static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_tree_keep 
 	s->trees = xcalloc(o->nr_trees + 1, sizeof(*s->trees));
 	out->nr_trees = o->nr_trees;
 	out->tree_cache_state = xcalloc(o->nr_trees + 1, sizeof(*out->tree_cache_state));
-	out->tree_base = xcalloc(o->nr_trees + 1, sizeof(*out->tree_base));
+	out->tree_info = xcalloc(o->nr_trees + 1, sizeof(*out->tree_info));
 	for (; s->opened < o->nr_trees; s->opened++) {
 		if (sm_tree_state_open_progress(&s->trees[s->opened], &o->trees[s->opened],
 						s->repo, o->upstream, o->cache_dir, o->progress) < 0)
@@ -385,7 +385,11 @@ static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_tree_keep 
 		out->tree_cache_state[s->opened] =
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
 		if (s->trees[s->opened].has_base)
-			out->tree_base[s->opened] = xstrdup(s->trees[s->opened].base_name);
+			out->tree_info[s->opened].base = xstrdup(s->trees[s->opened].base_name);
+		if (s->trees[s->opened].behind) {
+			out->tree_info[s->opened].behind = s->trees[s->opened].behind;
+			out->tree_info[s->opened].upstream = xstrdup(s->trees[s->opened].upstream);
+		}
 	}
 	wait_prepared(l, s->repo, keep);
 	if (l->walk_error) {

@@ -64,16 +64,25 @@ struct sm_scan_opts {
 	struct sm_progress *progress;
 };
 
+/* What scan found about a tree's branch itself, for the reader. */
+struct sm_scan_tree_info {
+	/* The tree's release tag ("v6.1") when it is on the branch, else
+	 * NULL: then the tree's index holds the branch's whole history and
+	 * no release dates a Fixes: target for it (trees/tree_judge.h). */
+	char *base;
+	/* A local branch behind the branch it tracks ("origin/linux-6.1.y"),
+	 * by this many commits: what the tree took since looks missing. */
+	size_t behind;
+	char *upstream;		/* NULL when not behind */
+};
+
 struct sm_scan_result {
 	struct sm_scan_item *items;	/* in upstream (topological, oldest first) order */
 	size_t nr;
 	/* How each tree's upstream index was got
 	 * (sm_cache_state_name: "new", "hit", "incremental", "rebuilt", "off"). */
 	const char **tree_cache_state;	/* opts->nr_trees entries, static strings */
-	/* Each tree's release tag ("v6.1") when it is on the tree's branch,
-	 * else NULL: then the tree's index holds its branch's whole history
-	 * and no release dates a Fixes: target for it (trees/tree_judge.h). */
-	char **tree_base;		/* opts->nr_trees entries */
+	struct sm_scan_tree_info *tree_info;	/* opts->nr_trees entries */
 	size_t nr_trees;		/* entries of each item's trees[] */
 	/* The look-past-the-range index (trees/lifecycle.h). */
 	const char *lifecycle_cache;	/* sm_cache_state_name, NULL when off */

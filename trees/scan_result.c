@@ -24,9 +24,11 @@ void sm_scan_result_release(struct sm_scan_result *r)
 	}
 	free(r->items);
 	free(r->tree_cache_state);
-	for (size_t t = 0; r->tree_base && t < r->nr_trees; t++)
-		free(r->tree_base[t]);
-	free(r->tree_base);
+	for (size_t t = 0; r->tree_info && t < r->nr_trees; t++) {
+		free(r->tree_info[t].base);
+		free(r->tree_info[t].upstream);
+	}
+	free(r->tree_info);
 	free(r->lifecycle_ref);
 	memset(r, 0, sizeof(*r));
 }
@@ -48,8 +50,19 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 		json_string(w, "version", sm_version_str(&o->trees[t].version, vbuf, sizeof(vbuf)));
 		if (r->tree_cache_state && r->tree_cache_state[t])
 			json_string(w, "index_cache", r->tree_cache_state[t]);
-		if (r->tree_base)
-			json_string(w, "base", r->tree_base[t]);
+		if (r->tree_info) {
+			const struct sm_scan_tree_info *ti = &r->tree_info[t];
+
+			json_string(w, "base", ti->base);
+			if (ti->upstream) {
+				json_object_begin(w, "behind");
+				json_string(w, "upstream", ti->upstream);
+				json_int(w, "commits", (long long)ti->behind);
+				json_object_end(w);
+			} else {
+				json_null(w, "behind");
+			}
+		}
 		json_object_end(w);
 	}
 	json_array_end(w);

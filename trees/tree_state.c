@@ -28,6 +28,26 @@ int sm_tree_state_open(struct sm_tree_state *t, const struct sm_tree_spec *spec,
 	return sm_tree_state_open_progress(t, spec, shared, shared_path, cache_dir, NULL);
 }
 
+/* t->behind and t->upstream, for a local branch that tracks another */
+static void upstream_lag(struct sm_tree_state *t)
+{
+	git_reference *local = NULL, *up = NULL;
+	const char *name = t->branch;
+	size_t ahead, behind;
+
+	skip_prefix(name, "refs/heads/", &name);
+	if (git_branch_lookup(&local, t->repo, name, GIT_BRANCH_LOCAL) == 0 &&
+	    git_branch_upstream(&up, local) == 0 && git_reference_target(up) &&
+	    git_graph_ahead_behind(&ahead, &behind, t->repo, &t->tip,
+				   git_reference_target(up)) == 0 && behind) {
+		t->behind = behind;
+		snprintf(t->upstream, sizeof(t->upstream), "%s", git_reference_shorthand(up));
+	}
+	git_reference_free(up);
+	git_reference_free(local);
+	sm_clear_error();
+}
+
 int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_spec *spec,
 				git_repository *shared, const char *shared_path,
 				const char *cache_dir, struct sm_progress *progress)
@@ -46,6 +66,7 @@ int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_sp
 	}
 	if (sm_resolve_branch(t->repo, spec->branch, &t->tip, t->branch, sizeof(t->branch)) < 0)
 		goto fail;
+	upstream_lag(t);
 	/* The branch point: the tree's release tag, when it is on the branch. */
 	snprintf(tag, sizeof(tag), "v%d.%d", spec->version.major, spec->version.minor);
 	if (spec->version.major && sm_resolve_commit(t->repo, tag, &tagged) == 0 &&

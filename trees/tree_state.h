@@ -15,6 +15,11 @@ struct sm_tree_state {
 	/* the branch as it resolved: spec->branch, or the remote-tracking
 	 * branch of that name (sm_resolve_branch) */
 	char branch[256];
+	/* A local branch behind the remote-tracking branch it tracks (git
+	 * status's "behind by N"): the tree took commits it lacks, whose
+	 * fixes would look missing. 0 when not behind or tracking nothing. */
+	size_t behind;
+	char upstream[256];	/* the tracked branch, "origin/linux-6.1.y" */
 	int has_base;
 	git_oid base;
 	char base_name[64];	/* "v6.1", "" without a base */
