@@ -30,7 +30,6 @@ static const struct sm_usage usage = {
 "                   backported: the tree never had the bug (rejected)\n"
 "  fix-for-fix      the Fixes: target was backported into the tree, so the fix\n"
 "                   is needed there even without a stable tag\n"
-
 "  prereq           a prerequisite named in the stable tag (# 4.9.x: a1f84a3:\n"
 "                   subject) that the tree lacks\n"
 "  reverted         a later upstream commit reverts it (rejected); a revert\n"
