@@ -225,15 +225,12 @@ static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const 
 {
 	struct sm_verdict v;
 	struct sm_repo_fixes *fixes = NULL;
-	size_t nr_fixes = 0;
-	struct strlist deps = STRLIST_INIT;
 
 	cli_count_cut_paths(&o->cut, c);
 	sm_classify(o->rules, c, &o->tree, &v);
 	if (o->judge)
-		sm_repo_judge_commit(o->judge, o->rules, c, patch_id, &v, &fixes, &nr_fixes, &deps);
+		sm_repo_judge_commit(o->judge, o->rules, c, patch_id, &v, &fixes);
 	print_one(o, c, &v, fixes);
-	strlist_clear(&deps);
 	free(fixes);
 	sm_verdict_release(&v);
 	sm_commit_release(c);
@@ -831,14 +828,16 @@ static int open_judge(struct sm_repo_judge *judge, const char *repo, struct sm_t
 	if (!judge->tags.nr)
 		sm_warn("%s: no release tags (v6.1, ...): no Fixes: target is dated "
 			"(git fetch --tags)", repo);
-	else if (judge->has_tree && !judge->tree.has_base)
-		sm_warn("%s: no tag v%d.%d on %s, so its whole history is indexed "
-			"(git fetch --tags)", repo, tree->version.major, tree->version.minor,
-			tree->name);
-	if (judge->has_tree && judge->tree.behind)
-		sm_warn("%s: %zu commit%s behind %s, which it tracks: what the tree took since "
-			"looks missing (git pull)", tree->name, judge->tree.behind,
-			judge->tree.behind == 1 ? "" : "s", judge->tree.upstream);
+	if (judge->has_tree) {
+		struct strbuf sb = STRBUF_INIT;
+
+		/* a repository without any tag has none on the branch: said above */
+		sm_tree_caveats(&tree->version, judge->tree.has_base || !judge->tags.nr,
+				judge->tree.behind, judge->tree.upstream, &sb);
+		if (sb.len)
+			sm_warn("%s: %s", tree->name, sb.buf);
+		strbuf_release(&sb);
+	}
 	return 0;
 }
 

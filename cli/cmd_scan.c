@@ -83,17 +83,12 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 	       o->range, o->upstream, r->nr, nr_cand);
 	for (size_t t = 0; t < o->nr_trees; t++) {
 		const struct sm_version *v = &o->trees[t].version;
+		const struct sm_scan_tree_info *ti = &r->tree_info[t];
 
-		printf("  tree %s (%d.%d): index %s", o->trees[t].name, v->major, v->minor,
-		       r->tree_cache_state[t]);
-		if (!r->tree_info[t].base)
-			printf("; no tag v%d.%d on the branch, so its whole history is indexed "
-			       "(git fetch --tags)", v->major, v->minor);
-		if (r->tree_info[t].upstream)
-			printf("; %zu commit%s behind %s, which it tracks: what the tree took "
-			       "since looks missing (git pull)", r->tree_info[t].behind,
-			       r->tree_info[t].behind == 1 ? "" : "s", r->tree_info[t].upstream);
-		printf("\n");
+		strbuf_reset(&sb);
+		sm_tree_caveats(v, ti->base != NULL, ti->behind, ti->upstream, &sb);
+		printf("  tree %s (%d.%d): index %s%s%s\n", o->trees[t].name, v->major, v->minor,
+		       r->tree_cache_state[t], sb.len ? "; " : "", sb.buf);
 	}
 	if (r->lifecycle_ref)
 		printf("  upstream %s: index %s, %zu commits from the range start\n",

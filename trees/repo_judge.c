@@ -1,6 +1,7 @@
 /* repo_judge: classify --repo (see repo_judge.h). */
 #include "trees/repo_judge.h"
 #include "trees/repo.h"
+#include "lib/strlist.h"
 #include "lib/util.h"
 #include <string.h>
 
@@ -31,7 +32,7 @@ fail:
 
 void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 			  const struct sm_commit *c, const char *patch_id, struct sm_verdict *v,
-			  struct sm_repo_fixes **fixes, size_t *nr_fixes, struct strlist *deps)
+			  struct sm_repo_fixes **fixes)
 {
 	struct sm_repo_fixes *f = xcalloc(c->nr_fixes + 1, sizeof(*f));
 	const struct sm_fixes_target **tg = xcalloc(c->nr_fixes + 1, sizeof(*tg));
@@ -57,12 +58,14 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 	}
 	sm_clear_error();	/* an unknown id is a fact of the verdict, not an error */
 	if (j->has_tree) {
-		sm_tree_judge(r, &j->tree, &j->tags, j->repo, &in, v, NULL, deps);
+		struct strlist deps = STRLIST_INIT;	/* said in v's prereq reasons */
+
+		sm_tree_judge(r, &j->tree, &j->tags, j->repo, &in, v, NULL, &deps);
 		sm_verdict_finish(r, v);
+		strlist_clear(&deps);
 	}
 	free(tg);
 	*fixes = f;
-	*nr_fixes = c->nr_fixes;
 }
 
 void sm_repo_judge_close(struct sm_repo_judge *j)

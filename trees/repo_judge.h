@@ -6,7 +6,6 @@
 #ifndef SM_TREES_REPO_JUDGE_H
 #define SM_TREES_REPO_JUDGE_H
 #include <git2.h>
-#include "lib/strlist.h"
 #include "trees/tags.h"
 #include "trees/tree_judge.h"
 
@@ -38,10 +37,10 @@ int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct s
  * tree, and finishes it again (sm_verdict_finish); without a tree, v is
  * left as it is. patch_id: c's
  * `git patch-id --stable`, NULL or "" when unknown. *fixes gets one entry
- * for each Fixes: tag of c, in order (*nr_fixes of them; free() the
- * array), deps the prerequisites its stable tags name for the tree. */
+ * for each Fixes: tag of c, in order (c->nr_fixes of them; free() the
+ * array). */
 void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 			  const struct sm_commit *c, const char *patch_id, struct sm_verdict *v,
-			  struct sm_repo_fixes **fixes, size_t *nr_fixes, struct strlist *deps);
+			  struct sm_repo_fixes **fixes);
 void sm_repo_judge_close(struct sm_repo_judge *j);
 #endif

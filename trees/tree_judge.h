@@ -46,9 +46,11 @@ struct sm_tree_judge_input {
  * not NULL, gets the tree's commit id, to free), "fix-for-fix",
  * "bug-in-tree" or "bug-not-in-tree" (a veto; only when every Fixes: id
  * resolved; without the tree's release tag on its branch, t->has_base 0,
- * from its index of the whole branch instead of the releases), "prereq" or "prereq-present" (each prerequisite id also
- * appended to deps, when not NULL). The caller runs sm_verdict_finish
- * after. tags and repo: the mainline tag graph, for prerequisite ids. */
+ * from its index of the whole branch instead of the releases), "prereq"
+ * or "prereq-present" (each prerequisite id appended to deps, once: one
+ * named there already is not said again). The caller runs
+ * sm_verdict_finish after. tags and repo: the mainline tag graph, for
+ * prerequisite ids. */
 void sm_tree_judge(const struct sm_rules *r, struct sm_tree_state *t,
 		   struct sm_release_tags *tags, git_repository *repo,
 		   const struct sm_tree_judge_input *in, struct sm_verdict *v,

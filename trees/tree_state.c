@@ -28,6 +28,18 @@ int sm_tree_state_open(struct sm_tree_state *t, const struct sm_tree_spec *spec,
 	return sm_tree_state_open_progress(t, spec, shared, shared_path, cache_dir, NULL);
 }
 
+void sm_tree_caveats(const struct sm_version *v, int has_base, size_t behind,
+		     const char *upstream, struct strbuf *out)
+{
+	if (!has_base)
+		strbuf_addf(out, "no tag v%d.%d on the branch, so its whole history is indexed "
+			    "(git fetch --tags)", v->major, v->minor);
+	if (behind)
+		strbuf_addf(out, "%s%zu commit%s behind %s, which it tracks: what the tree took "
+			    "since looks missing (git pull)", has_base ? "" : "; ", behind,
+			    behind == 1 ? "" : "s", upstream);
+}
+
 /* t->behind and t->upstream, for a local branch that tracks another */
 static void upstream_lag(struct sm_tree_state *t)
 {

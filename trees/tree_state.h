@@ -6,6 +6,7 @@
 #include <git2.h>
 #include "trees/scan.h"
 #include "trees/upstream_index.h"
+#include "lib/strbuf.h"
 
 struct sm_tree_state {
 	const struct sm_tree_spec *spec;
@@ -35,6 +36,12 @@ int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_sp
 				git_repository *shared, const char *shared_path,
 				const char *cache_dir, struct sm_progress *progress);
 void sm_tree_state_close(struct sm_tree_state *t);
+/* What a reader of a tree's verdicts must know of its branch, appended to
+ * out (nothing when all is well), parts joined by "; ": its release tag v
+ * is not on it (has_base 0: its whole history is indexed), and it lags
+ * the branch upstream it tracks by behind commits (behind > 0). */
+void sm_tree_caveats(const struct sm_version *v, int has_base, size_t behind,
+		     const char *upstream, struct strbuf *out);
 /* Fills spec->version from a name such as "linux-6.1.y", "stable-4.4" or
  * "6.1" (the first N.M in it). Returns 0 or -1 (sm_error naming it). */
 int sm_tree_version_from_name(const char *name, struct sm_version *v);
