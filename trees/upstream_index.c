@@ -217,6 +217,7 @@ const struct sm_upstream_entry *sm_upstream_index_find(const struct sm_upstream_
 							 const char *upstream, const char *patch_id,
 							 const char *subject, enum sm_match *how)
 {
+	const struct sm_upstream_entry *same_subject;
 	enum sm_match dummy;
 	size_t i;
 
@@ -245,13 +246,12 @@ const struct sm_upstream_entry *sm_upstream_index_find(const struct sm_upstream_
 		*how = SM_MATCH_PATCH_ID;
 		return &idx->entries[i];
 	}
-	if (subject && subject_matchable(subject) && strmap_get(&idx->by_subject, subject, &i)) {
-		/* Only a commit naming no upstream id stands for another by its
-		 * subject: one that names an id was already matched or not. */
-		if (!idx->entries[i].upstream[0]) {
-			*how = SM_MATCH_SUBJECT;
-			return &idx->entries[i];
-		}
+	/* Only a commit naming no upstream id stands for another by its
+	 * subject: one that names an id was already matched or not. */
+	same_subject = sm_upstream_index_find_subject(idx, subject);
+	if (same_subject && !same_subject->upstream[0]) {
+		*how = SM_MATCH_SUBJECT;
+		return same_subject;
 	}
 	return NULL;
 }
