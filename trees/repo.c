@@ -6,21 +6,19 @@
 #include <string.h>
 
 /* Calls fn(name, len, value, ctx) for each `remote.<name>.<key>` entry of
- * repo's configuration (a remote may have several: url), until fn returns
- * non-zero, which is returned. One plain pass over the entries: libgit2
- * 1.5's regex look-ups (git_remote_list, the glob iterator) leak pcre2
- * match data on every entry they do not match. */
-static int each_remote(git_repository *repo, const char *key,
+ * cfg (a remote may have several: url), until fn returns non-zero, which
+ * is returned. One plain pass over the entries: libgit2 1.5's regex
+ * look-ups (git_remote_list, the glob iterator) leak pcre2 match data on
+ * every entry they do not match. */
+static int each_remote(git_config *cfg, const char *key,
 		       int (*fn)(const char *name, size_t len, const char *value, void *ctx),
 		       void *ctx)
 {
-	git_config *cfg = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
 	int ret = 0;
 
-	if (git_repository_config_snapshot(&cfg, repo) < 0 || git_config_iterator_new(&it, cfg) < 0) {
-		git_config_free(cfg);
+	if (git_config_iterator_new(&it, cfg) < 0) {
 		sm_clear_error();
 		return 0;
 	}
@@ -33,7 +31,6 @@ static int each_remote(git_repository *repo, const char *key,
 		ret = fn(name, (size_t)(dot - name), e->value, ctx);
 	}
 	git_config_iterator_free(it);
-	git_config_free(cfg);
 	return ret;
 }
 
@@ -66,15 +63,20 @@ static int promisor_remote(git_repository *repo, char *remote, size_t size)
 	git_buf buf = { 0 };
 	int found = 0;
 
-	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-	    git_config_get_string_buf(&buf, cfg, "extensions.partialclone") == 0) {
+	if (git_repository_config_snapshot(&cfg, repo) < 0) {
+		sm_clear_error();
+		return 0;
+	}
+	if (git_config_get_string_buf(&buf, cfg, "extensions.partialclone") == 0) {
 		snprintf(remote, size, "%s", buf.ptr);
 		found = 1;
+	} else {
+		found = each_remote(cfg, "promisor", promisor_cb, &n);
 	}
 	git_buf_dispose(&buf);
 	git_config_free(cfg);
 	sm_clear_error();
-	return found || each_remote(repo, "promisor", promisor_cb, &n);
+	return found;
 }
 
 int sm_repo_open(git_repository **out, const char *path)
@@ -161,6 +163,7 @@ int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char
 		      size_t size)
 {
 	struct remote_branch rb = { repo, name, { { 0 } }, STRBUF_INIT, 0, STRLIST_INIT };
+	git_config *cfg = NULL;
 	int ret;
 
 	if (sm_resolve_commit(repo, name, out) == 0) {
@@ -168,7 +171,9 @@ int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char
 			return sm_error("%s: branch name too long", name);
 		return 0;
 	}
-	each_remote(repo, "url", remote_branch_cb, &rb);
+	if (git_repository_config_snapshot(&cfg, repo) == 0)
+		each_remote(cfg, "url", remote_branch_cb, &rb);
+	git_config_free(cfg);
 	if (rb.nr == 1) {
 		const char *first = rb.found.buf;	/* "origin/x": the only one */
 
