@@ -85,9 +85,13 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 		const struct sm_version *v = &o->trees[t].version;
 		const struct sm_scan_tree_info *ti = &r->tree_info[t];
 
+		/* the branch read, when not the name given ("6.1", a fresh clone's) */
+		int other = ti->branch && strcmp(ti->branch, o->trees[t].name);
+
 		strbuf_reset(&sb);
 		sm_tree_caveats(v, ti->base != NULL, ti->behind, ti->upstream, &sb);
-		printf("  tree %s (%d.%d): index %s%s%s\n", o->trees[t].name, v->major, v->minor,
+		printf("  tree %s (%d.%d%s%s): index %s%s%s\n", o->trees[t].name, v->major,
+		       v->minor, other ? ", branch " : "", other ? ti->branch : "",
 		       r->tree_cache_state[t], sb.len ? "; " : "", sb.buf);
 	}
 	if (r->lifecycle_ref)
@@ -154,8 +158,9 @@ int cmd_scan(int argc, char **argv)
 		OPT_STRING_LIST(0, "tree", &tree_args, "BRANCH[=VER]",
 				"a stable branch (repeatable); the kernel version\n"
 				"comes from the name (linux-6.1.y) unless given\n"
-				"(=6.1). The tree's history is indexed from its\n"
-				"release tag (v6.1)"),
+				"(=6.1); a version alone (6.1) is linux-6.1.y.\n"
+				"The tree's history is indexed from its release\n"
+				"tag (v6.1)"),
 		OPT_STRING(0, "tree-repo", &tree_repo, "PATH",
 			   "the repository holding the --tree branches\n"
 			   "(default: the upstream repository)"),

@@ -44,6 +44,30 @@ picks_clone=$(grep -oE "^  (picked|left out) +[0-9a-f]{12}" <<<"$out")
 	ok "the new branch starts at origin/linux-4.1.y" || bad "w-clone does not start at origin/linux-4.1.y"
 expect "train --trees in a fresh clone" 0 "$sm" train -q --upstream "$tmp/clone" --range v4.4..v4.5 --trees linux-4.1.y,linux-4.4.y -o "$tmp/model.rules"
 
+# A version alone names kernel.org's branch, as classify --tree 6.1 does:
+# 4.1 is linux-4.1.y (here origin/linux-4.1.y), for every tree command.
+expect "scan --tree 4.1 --tree 4.4 in the fresh clone" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.1 --tree 4.4 --json
+got=$(verdicts <<<"$out")
+[ "$got" = "$want" ] && ok "the verdicts of linux-4.1.y and linux-4.4.y" || bad "verdicts differ: $got // $want"
+json "JSON names the branch read" "assert [(t['name'], t['branch']) for t in d['trees']] == [('4.1', 'origin/linux-4.1.y'), ('4.4', 'origin/linux-4.4.y')], d['trees']"
+expect "scan --tree 4.4, text" 0 "$sm" scan -C "$src" --range v4.4..v4.5 --tree 4.4
+has "the tree line names the branch" "tree 4.4 (4.4, branch linux-4.4.y): index"
+expect "scan --tree linux-4.4.y, text" 0 "$sm" scan -C "$src" --range v4.4..v4.5 --tree linux-4.4.y
+has "a branch given by name is not named twice" "tree linux-4.4.y (4.4): index"
+expect "missing 4.1 4.4 in the fresh clone" 0 "$sm" missing -C "$tmp/clone" 4.1 4.4
+has "missing compares the two branches" "in 4.1, not in 4.4"
+expect "train --trees 4.1,4.4" 0 "$sm" train -q --upstream "$tmp/clone" --range v4.4..v4.5 --trees 4.1,4.4 -o "$tmp/model-v.rules"
+[ "$(grep -v '^# trained on' "$tmp/model-v.rules")" = "$(grep -v '^# trained on' "$tmp/model.rules")" ] &&
+	ok "the model of --trees linux-4.1.y,linux-4.4.y" || bad "train --trees 4.1,4.4 fits another model"
+expect "a version without its branch" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.9
+has "one line names both names" "4.9: unknown revision in $tmp/clone/, and no branch linux-4.9.y either"
+expect "a release of a tree is no tree" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.4.1
+hasnt "it is not taken for linux-4.4.y" "linux-4.4.y"
+git -C "$tmp/clone" branch -q 4.1 origin/linux-4.4.y
+expect "a branch named 4.1 is that branch" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.1 --json
+json "not linux-4.1.y" "assert d['trees'][0]['branch'] == '4.1', d['trees']"
+git -C "$tmp/clone" branch -q -D 4.1
+
 # A local branch that tracks origin's and lags it (git status: "behind 1"):
 # used as it is, and said, since what the tree took since looks missing.
 git -C "$tmp/clone" branch -q --track linux-4.1.y origin/linux-4.1.y

@@ -2,6 +2,8 @@
 #include "trees/patchid.h"
 #include "lib/strlist.h"
 #include "lib/util.h"
+#include "rules/version.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,8 +161,11 @@ static int remote_branch_cb(const char *name, size_t len, const char *value, voi
 	return 0;
 }
 
-int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
-		      size_t size)
+/* name as a branch: itself, else the one remote's branch of that name.
+ * Returns 0, -1 (sm_error set), or 1 when nothing has that name (the
+ * error of sm_resolve_commit set). */
+static int resolve_branch_name(git_repository *repo, const char *name, git_oid *out, char *ref,
+			       size_t size)
 {
 	struct remote_branch rb = { repo, name, { { 0 } }, STRBUF_INIT, 0, STRLIST_INIT };
 	git_config *cfg = NULL;
@@ -185,10 +190,33 @@ int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char
 		ret = sm_error("%s: no such branch here, and several remotes have one (%s): "
 			       "name one", name, rb.found.buf);
 	} else {
-		ret = -1;	/* sm_resolve_commit's error stands */
+		ret = 1;	/* sm_resolve_commit's error stands */
 	}
 	strbuf_release(&rb.found);
 	strlist_clear(&rb.seen);
+	return ret;
+}
+
+int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
+		      size_t size)
+{
+	struct sm_version v;
+	const char *end;
+	char stable[64];
+	int ret = resolve_branch_name(repo, name, out, ref, size);
+
+	if (ret <= 0)
+		return ret;
+	/* "6.1", which is no name here: kernel.org's linux-6.1.y, as
+	 * classify --tree 6.1 means it */
+	if (!isdigit((unsigned char)name[0]) || sm_version_parse(name, &end, &v) < 0 || *end ||
+	    v.patch >= 0)
+		return -1;
+	snprintf(stable, sizeof(stable), "linux-%d.%d.y", v.major, v.minor);
+	ret = resolve_branch_name(repo, stable, out, ref, size);
+	if (ret > 0)
+		return sm_error("%s: unknown revision in %s, and no branch %s either", name,
+				sm_repo_name(repo), stable);
 	return ret;
 }
 

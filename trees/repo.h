@@ -18,8 +18,9 @@ int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out);
 /* Resolves a stable branch's name as sm_resolve_commit does, and failing
  * that as the remote-tracking branch of that name when exactly one remote
  * has it, as `git checkout NAME` picks it: in a fresh clone of
- * linux-stable, linux-6.1.y is origin/linux-6.1.y. The name that resolved
- * goes to ref (size bytes). Returns 0 or -1 (sm_error names the branch,
+ * linux-stable, linux-6.1.y is origin/linux-6.1.y. A version alone ("6.1")
+ * that names nothing is the branch linux-6.1.y, as kernel.org names them.
+ * The name that resolved goes to ref (size bytes). Returns 0 or -1 (sm_error names the branch,
  * and the remotes when several have it). */
 int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
 		      size_t size);

@@ -384,6 +384,7 @@ static int open_trees(struct scan_ctx *s, struct loader *l, struct sm_tree_keep 
 			return -1;
 		out->tree_cache_state[s->opened] =
 			sm_cache_state_name(s->trees[s->opened].idx.cache_state);
+		out->tree_info[s->opened].branch = xstrdup(s->trees[s->opened].branch);
 		if (s->trees[s->opened].has_base)
 			out->tree_info[s->opened].base = xstrdup(s->trees[s->opened].base_name);
 		if (s->trees[s->opened].behind) {

@@ -66,6 +66,9 @@ struct sm_scan_opts {
 
 /* What scan found about a tree's branch itself, for the reader. */
 struct sm_scan_tree_info {
+	/* The branch read: the name given, or what it resolved to
+	 * (origin/linux-6.1.y in a fresh clone, linux-6.1.y for "6.1"). */
+	char *branch;
 	/* The tree's release tag ("v6.1") when it is on the branch, else
 	 * NULL: then the tree's index holds the branch's whole history and
 	 * no release dates a Fixes: target for it (trees/tree_judge.h). */

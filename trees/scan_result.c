@@ -25,6 +25,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 	free(r->items);
 	free(r->tree_cache_state);
 	for (size_t t = 0; r->tree_info && t < r->nr_trees; t++) {
+		free(r->tree_info[t].branch);
 		free(r->tree_info[t].base);
 		free(r->tree_info[t].upstream);
 	}
@@ -46,7 +47,8 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 	for (size_t t = 0; t < o->nr_trees; t++) {
 		json_object_begin(w, NULL);
 		json_string(w, "name", o->trees[t].name);
-		json_string(w, "branch", o->trees[t].branch);
+		json_string(w, "branch", r->tree_info && r->tree_info[t].branch ?
+			    r->tree_info[t].branch : o->trees[t].branch);
 		json_string(w, "version", sm_version_str(&o->trees[t].version, vbuf, sizeof(vbuf)));
 		if (r->tree_cache_state && r->tree_cache_state[t])
 			json_string(w, "index_cache", r->tree_cache_state[t]);
