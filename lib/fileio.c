@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,9 +54,15 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* Numbers each temporary file of this process: two threads writing the
+ * same path (scan's loader and its main thread both add to the ancestry
+ * cache) must not share one, or the second rename finds it gone. */
+static atomic_uint tmp_seq;
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *tmp = xasprintf("%s.tmp.%ld.%u", path, (long)getpid(),
+			      atomic_fetch_add(&tmp_seq, 1));
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	int e;
 

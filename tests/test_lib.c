@@ -1,11 +1,14 @@
 /* test_lib: the option parser, the error API, strbuf, strlist and the JSON writer. */
+#include "lib/fileio.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 #include "lib/util.h"
 #include "check_main.h"
+#include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
 
 static const char *repo, *range;
@@ -348,6 +351,59 @@ START_TEST(ansi_escapes_stripped)
 }
 END_TEST
 
+/* Two threads writing one path at once, as scan's loader thread and its
+ * main thread both add to the ancestry cache: every write succeeds, the
+ * file is one of them whole, and no temporary file is left. */
+struct same_path_writer {
+	const char *path;
+	char byte;
+	int failures;
+};
+
+static void *write_same_path(void *arg)
+{
+	struct same_path_writer *w = arg;
+	char buf[8192];
+
+	memset(buf, w->byte, sizeof(buf));
+	for (int i = 0; i < 300; i++)
+		if (write_file_atomic(w->path, buf, sizeof(buf)) < 0)
+			w->failures++;
+	return NULL;
+}
+
+START_TEST(atomic_writes_from_two_threads)
+{
+	char *dir = make_temp_dir("sm-fileio"), *path = xasprintf("%s/cache", dir);
+	struct same_path_writer w[2] = { { path, 'a', 0 }, { path, 'b', 0 } };
+	struct strbuf sb = STRBUF_INIT;
+	pthread_t t[2];
+	struct dirent *e;
+	DIR *d;
+	int files = 0;
+
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, write_same_path, &w[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	ck_assert_int_eq(w[0].failures + w[1].failures, 0);
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	ck_assert_uint_eq(sb.len, 8192);
+	for (size_t i = 1; i < sb.len; i++)
+		ck_assert_int_eq(sb.buf[i], sb.buf[0]);
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		files += e->d_name[0] != '.';
+	closedir(d);
+	ck_assert_int_eq(files, 1);
+	strbuf_release(&sb);
+	remove_tree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -358,5 +414,6 @@ static Suite *make_suite(void)
 	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, masked_controls, strlist_split_and_clear,
 					 text_lines, json_groups_of_members,
 					 json_numbers_and_strings, ansi_escapes_stripped));
+	add_tcase(s, "files", SM_TESTS(atomic_writes_from_two_threads));
 	return s;
 }
