@@ -81,7 +81,9 @@ int cmd_harvest(int argc, char **argv)
 		OPT_REPO(&o.repo, "repository with the upstream commits and the notes"),
 		OPT_STRING(0, "query", &o.query, "Q", "notmuch query of the messages to harvest"),
 		OPT_STRING(0, "upstream-ref", &o.upstream_ref, "REF",
-			   "history patches are mapped against (default HEAD)"),
+			   "history patches are mapped against (default: HEAD's\n"
+			   "branch, or master or main when that is a stable\n"
+			   "branch such as linux-6.1.y)"),
 		OPT_STRING(0, "notes-ref", &o.notes_ref, "REF", "notes ref to write"),
 		OPT_STRING(0, "bot-address", &o.bot_address, "ADDR", "ignore replies sent from ADDR"),
 		OPT_STRING(0, "aliases", &o.aliases_file, "FILE",
@@ -123,6 +125,9 @@ int cmd_harvest(int argc, char **argv)
 		       "%u reviews %s, %u already known, %u broken mails skipped\n",
 		       st.messages, st.patches, st.mapped, st.unmapped, st.reviews_added,
 		       o.dry_run ? "to add" : "added", st.reviews_known, st.skipped_broken);
+		if (st.upstream_why[0])
+			printf("harvest: patches mapped against %s (%s)\n", st.upstream_ref,
+			       st.upstream_why);
 		if (st.unverified || st.bad_ids)
 			printf("harvest: %u replies with trailers in another's name (kept as "
 			       "Unverified:), %u unusable Message-IDs kept under a derived id\n",

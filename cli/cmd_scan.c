@@ -95,8 +95,10 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 		       r->tree_cache_state[t], sb.len ? "; " : "", sb.buf);
 	}
 	if (r->lifecycle_ref)
-		printf("  upstream %s: index %s, %zu commits from the range start\n",
-		       r->lifecycle_ref, r->lifecycle_cache, r->lifecycle_nr);
+		printf("  upstream %s: index %s, %zu commits from the range start%s%s%s\n",
+		       r->lifecycle_ref, r->lifecycle_cache, r->lifecycle_nr,
+		       r->lifecycle_why ? " (" : "", r->lifecycle_why ? r->lifecycle_why : "",
+		       r->lifecycle_why ? ")" : "");
 	if (r->diff_cache)
 		printf("  diff cache %s: %zu of %zu commits' diffs read from it\n", r->diff_cache,
 		       r->diff_cache_hits, r->nr);
@@ -175,7 +177,8 @@ int cmd_scan(int argc, char **argv)
 		OPT_JSON(&json),
 		OPT_UPSTREAM_REF(&o.upstream_ref,
 				 "look past the range up to REF for reverts and later\n"
-				 "fixes (default: the branch HEAD of -C is on); read\n"
+				 "fixes (default: the branch HEAD of -C is on when it\n"
+				 "holds the range's end, else master or main); read\n"
 				 "once into an index cached like the tree indexes",
 				 "do not look past the range"),
 		OPT_DAYS("min-soak-days", &o.min_soak_days,

@@ -58,7 +58,8 @@ int cmd_steal(int argc, char **argv)
 		OPT_JSON(&json),
 		OPT_UPSTREAM_REF(&o.upstream_ref,
 				 "where to look for reverts and later fixes (default:\n"
-				 "the branch HEAD is on)",
+				 "the branch HEAD is on when it holds the range's end,\n"
+				 "else master or main)",
 				 "look nowhere past the range"),
 		OPT_DAYS("min-soak-days", &o.min_soak_days,
 			 "leave out commits in mainline for less than N days"),

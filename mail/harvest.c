@@ -271,6 +271,9 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	h.map = sm_mapper_open(o->repo, o->upstream_ref);
 	if (!h.map)
 		goto out;
+	snprintf(st->upstream_ref, sizeof(st->upstream_ref), "%s", sm_mapper_ref(h.map));
+	if (sm_mapper_ref_why(h.map))
+		snprintf(st->upstream_why, sizeof(st->upstream_why), "%s", sm_mapper_ref_why(h.map));
 	/* Messages changed since the last run, up to the revision now. */
 	rev = notmuch_database_get_revision(h.db, &uuid);
 	key = cursor_key(base, h.notes_ref, o->repo);
@@ -349,5 +352,7 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 		  "skipped_broken unverified bad_message_ids",
 		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
 		  st->reviews_known, st->skipped_broken, st->unverified, st->bad_ids);
+	json_string(w, "upstream_ref", st->upstream_ref);
+	json_string(w, "upstream_not_head", st->upstream_why[0] ? st->upstream_why : NULL);
 	json_object_end(w);
 }

@@ -30,12 +30,17 @@ struct sm_harvest_stats {
 	unsigned reviews_added, reviews_known, skipped_broken;
 	unsigned unverified;		/* reviews with trailers in another's name */
 	unsigned bad_ids;		/* Message-IDs kept under a derived id */
+	/* The ref patches were mapped against, and why it is not HEAD's
+	 * branch when the default chose another ("" when it is) */
+	char upstream_ref[128];
+	char upstream_why[256];
 };
 
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
 /* st as a JSON object (under key, NULL in an array): messages, patches,
  * mapped, unmapped, reviews_added, reviews_known, skipped_broken,
- * unverified, bad_message_ids. */
+ * unverified, bad_message_ids, upstream_ref and upstream_not_head (null
+ * when HEAD's branch). */
 struct json_writer;
 void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer *w,
 			   const char *key);

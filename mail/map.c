@@ -2,6 +2,7 @@
 #include "mail/map.h"
 #include "mail/msgid.h"
 #include "rules/commit.h"
+#include "trees/mainline.h"
 #include "trees/patchid.h"
 #include "lib/git.h"
 #include "lib/util.h"
@@ -18,6 +19,7 @@ struct sm_mapper {
 	git_repository *repo;
 	git_oid tip;
 	char *ref;
+	char *ref_why;		/* why ref is not HEAD's branch (the default only) */
 	struct entry *subjects;
 	size_t nr_subjects;
 	struct entry *msgids;	/* of the commits' Link:/Message-Id: trailers */
@@ -34,11 +36,13 @@ struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref)
 	git_object *obj = NULL, *peeled = NULL;
 
 	sm_git_init();
-	m->ref = xstrdup(ref ? ref : "HEAD");
 	if (git_repository_open_ext(&m->repo, repo_path, 0, NULL) < 0) {
 		sm_git_fail("%s", repo_path);
 		goto fail;
 	}
+	/* a stable branch checked out would map a list patch to its backport
+	 * there, by subject or Link:, and the note would be the tree's alone */
+	m->ref = ref ? xstrdup(ref) : sm_mainline_ref(m->repo, NULL, NULL, NULL, &m->ref_why);
 	if (git_revparse_single(&obj, m->repo, m->ref) < 0 ||
 	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
 		char *what = xasprintf("%s: upstream ref %s", repo_path, m->ref);
@@ -59,6 +63,16 @@ fail:
 git_repository *sm_mapper_repo(struct sm_mapper *m)
 {
 	return m->repo;
+}
+
+const char *sm_mapper_ref(const struct sm_mapper *m)
+{
+	return m->ref;
+}
+
+const char *sm_mapper_ref_why(const struct sm_mapper *m)
+{
+	return m->ref_why;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -243,6 +257,7 @@ void sm_mapper_close(struct sm_mapper *m)
 	free(m->subjects);
 	free(m->patchids);
 	free(m->ref);
+	free(m->ref_why);
 	git_repository_free(m->repo);
 	free(m);
 }

@@ -20,8 +20,13 @@
 
 struct sm_mapper;
 
-/* ref: the upstream ref (NULL: HEAD). NULL on error (sm_error). */
+/* ref: the upstream ref (NULL: mainline as trees/mainline.h finds it,
+ * HEAD's branch unless that is a stable branch). NULL on error (sm_error). */
 struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref);
+/* The ref it maps against, and why that is not HEAD's branch (NULL: it is,
+ * or the ref was given). */
+const char *sm_mapper_ref(const struct sm_mapper *m);
+const char *sm_mapper_ref_why(const struct sm_mapper *m);
 /* 1 mapped (*out set), 0 not found, -1 error. title: the subject without
  * tags; msgid: the mail's Message-ID without <> (NULL or "": none). */
 int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, const char *msgid,

@@ -191,6 +191,52 @@ git -C "$up" notes --ref="$ref" show "$spaced" | grepq "^Review: <20240106.space
 	fail "no note on the commit whose subject has double spaces"
 echo "a subject with double spaces: mapped as git mailinfo would read it"
 
+# 5c. a stable branch checked out (a maintainer applying patches in a
+# linux-stable clone): a list patch maps to the upstream commit, not to the
+# tree's backport of the same subject, so every tree sees its review
+shunt=$(commit_file "$up" drivers/hwmon/ina2xx.c "int shunt = 1;" "hwmon: (ina2xx) Fix the shunt resistor")
+git -C "$up" checkout -q -b linux-6.1.y "$base"
+backport=$(commit_file "$up" drivers/hwmon/ina2xx.c "int shunt = 1;" "hwmon: (ina2xx) Fix the shunt resistor")
+cat > "$TMP/shunt.eml" <<'EOF'
+From: Dev One <dev@example.org>
+To: linux-hwmon@vger.kernel.org
+Subject: [PATCH] hwmon: (ina2xx) Fix the shunt resistor
+Date: Sun, 07 Jan 2024 10:00:00 +0000
+Message-ID: <20240107.shunt@example.org>
+
+The shunt is 1 milliohm.
+
+Signed-off-by: Dev One <dev@example.org>
+EOF
+cat > "$TMP/shunt-reply.eml" <<'EOF'
+From: Rita Reviewer <reviewer@example.com>
+To: linux-hwmon@vger.kernel.org
+Subject: Re: [PATCH] hwmon: (ina2xx) Fix the shunt resistor
+Date: Sun, 07 Jan 2024 12:00:00 +0000
+Message-ID: <20240107.shunt-reply@example.com>
+In-Reply-To: <20240107.shunt@example.org>
+
+Reviewed-by: Rita Reviewer <reviewer@example.com>
+EOF
+as_mbox "$TMP/shunt.eml" "$TMP/shunt-reply.eml" > "$TMP/shunt.mbox"
+"$STABLEMATE" import --maildir "$db/shunt" --db "$db" --mbox "$TMP/shunt.mbox" > /dev/null
+H --query 'path:shunt/**' --dry-run --json > "$TMP/h5c.json" 2> "$TMP/h5c.err" || fail "harvest: $(cat "$TMP/h5c.err")"
+[ "$(json_get "$TMP/h5c.json" stats.upstream_ref)" = master ] ||
+	fail "with linux-6.1.y checked out, mapped against $(json_get "$TMP/h5c.json" stats.upstream_ref)"
+[ "$(json_get "$TMP/h5c.json" stats.upstream_not_head)" = "HEAD's linux-6.1.y is a stable branch" ] ||
+	fail "the reason: $(json_get "$TMP/h5c.json" stats.upstream_not_head)"
+H --query 'path:shunt/**' > "$TMP/h5c.txt" 2>&1 || fail "harvest: $(cat "$TMP/h5c.txt")"
+grepq "^harvest: patches mapped against master (HEAD's linux-6.1.y is a stable branch)$" "$TMP/h5c.txt" ||
+	fail "the text does not say what it mapped against: $(cat "$TMP/h5c.txt")"
+git -C "$up" notes --ref="$ref" show "$shunt" | grepq "^Review: <20240107.shunt-reply@example.com>" ||
+	fail "no note on the upstream commit"
+git -C "$up" notes --ref="$ref" show "$backport" > /dev/null 2>&1 && fail "a note on the stable backport"
+git -C "$up" checkout -q master
+H --query 'path:shunt/**' --dry-run --json > "$TMP/h5d.json" 2>/dev/null
+[ "$(json_get "$TMP/h5d.json" stats.upstream_ref)" = master ] && [ "$(json_get "$TMP/h5d.json" stats.upstream_not_head)" = None ] ||
+	fail "with master checked out: $(json_get "$TMP/h5d.json" stats)"
+echo "a stable branch checked out: list patches still map to mainline's commits"
+
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"
 mapfile -t files < <(find "$SHARED/corpus/lists/hwmon/stable-threads/cur" -type f | sort)

@@ -15,6 +15,7 @@
 #include "trees/diff_cache.h"
 #include "trees/ancestry.h"
 #include "trees/cve.h"
+#include "trees/mainline.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -1121,6 +1122,22 @@ START_TEST(cve_records_decode_escapes)
 }
 END_TEST
 
+/* the names harvest and scan take for a stable branch checked out */
+START_TEST(stable_branch_names)
+{
+	static const char *const stable[] = { "linux-6.1.y", "origin/linux-4.19.y",
+					      "stable/linux-5.10.y" };
+	static const char *const other[] = { "master", "linux-6.1", "linux-6.1.x", "linux-6.1.y-rc",
+					     "linux-6.1.90", "6.1.y", "for-linus", "linux-next",
+					     "my-linux-6.1.y", "linux-" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(stable); i++)
+		ck_assert_msg(sm_is_stable_branch_name(stable[i]), "%s", stable[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(other); i++)
+		ck_assert_msg(!sm_is_stable_branch_name(other[i]), "%s", other[i]);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
@@ -1141,7 +1158,7 @@ static Suite *make_suite(void)
 						   yank_conflict_leaves_branch,
 						   insert_in_the_middle, missing_both_ways,
 						   backports_show_differences, deps_by_blame,
-						   cve_records_decode_escapes));
+						   cve_records_decode_escapes, stable_branch_names));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);

@@ -63,6 +63,33 @@ expect "a version without its branch" 1 "$sm" scan -C "$tmp/clone" --range v4.4.
 has "one line names both names" "4.9: unknown revision in $tmp/clone/, and no branch linux-4.9.y either"
 expect "a release of a tree is no tree" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.4.1
 hasnt "it is not taken for linux-4.4.y" "linux-4.4.y"
+# A stable branch checked out, as when applying patches in linux-stable:
+# scan still looks past the range in mainline (master), not in the stable
+# branch, whose history names none of the later fixes and reverts.
+git -C "$tmp/clone" checkout -q -b linux-4.4.y origin/linux-4.4.y
+expect "scan with linux-4.4.y checked out" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.1 --tree 4.4
+has "it reads master past the range" "upstream master: index"
+has "and says why" "commits from the range start (HEAD's linux-4.4.y does not hold v4.5)"
+has "a later fix is found as with master checked out" "fixed-later: take together: ${W4:0:12}"
+git -C "$tmp/clone" checkout -q master
+git -C "$tmp/clone" branch -q -D linux-4.4.y
+expect "scan with master checked out" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.4 --json
+json "HEAD's branch, no note" "assert d['lifecycle']['ref'] == 'master' and d['lifecycle']['not_head'] is None, d['lifecycle']"
+# git init, then fetch: HEAD is unborn. It was "upstream ref HEAD: HEAD:
+# unknown revision" and no scan at all.
+git init -q "$tmp/fetched"
+git -C "$tmp/fetched" remote add stable "$src"
+git -C "$tmp/fetched" fetch -q --tags stable
+expect "scan where HEAD is unborn" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4
+has "the remote's master is read" "upstream stable/master: index"
+has "said why" "(HEAD is unborn)"
+has "a later fix is found" "fixed-later: take together: ${W4:0:12}"
+git -C "$tmp/fetched" update-ref -d refs/remotes/stable/master
+expect "scan where no branch holds the range's end" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --json
+json "the range alone, and said" "assert d['lifecycle']['ref'] == 'v4.5' and d['lifecycle']['not_head'] == 'HEAD is unborn and no master or main holds v4.5: nothing past it is read', d['lifecycle']"
+expect "--upstream-ref names it" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --upstream-ref v4.5 --json
+json "no note then" "assert d['lifecycle']['not_head'] is None, d['lifecycle']"
+
 git -C "$tmp/clone" branch -q 4.1 origin/linux-4.4.y
 expect "a branch named 4.1 is that branch" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.1 --json
 json "not linux-4.1.y" "assert d['trees'][0]['branch'] == '4.1', d['trees']"

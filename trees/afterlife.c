@@ -1,5 +1,7 @@
 /* afterlife: reverted, fixed later, soak, queued, CVE (see afterlife.h). */
 #include "trees/afterlife.h"
+#include "trees/branch_cache.h"
+#include "trees/mainline.h"
 #include "trees/repo.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
@@ -13,7 +15,17 @@ void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_o
 	memset(l, 0, sizeof(*l));
 	if (o->upstream_ref && !*o->upstream_ref)
 		return;
-	l->ref = o->upstream_ref ? xstrdup(o->upstream_ref) : sm_head_branch(repo);
+	if (o->upstream_ref) {
+		l->ref = xstrdup(o->upstream_ref);
+	} else {
+		const char *dots = strstr(o->range, "..");
+		char hex[GIT_OID_HEXSZ + 1];
+		const char *end_name = dots && dots[2] ? dots + 2 :
+			known ? git_oid_tostr(hex, sizeof(hex), &known->tip) : NULL;
+
+		l->ref = sm_mainline_ref(repo, known ? &known->tip : NULL, end_name, o->cache_dir,
+					 &l->why);
+	}
 	if (sm_lifecycle_build_known(&l->lc, repo, l->ref, from, o->cache_dir, known) < 0) {
 		l->error = xasprintf("upstream ref %s: %s", l->ref, sm_last_error());
 		sm_clear_error();
@@ -29,6 +41,7 @@ void sm_afterlife_life_release(struct sm_afterlife_life *l)
 	if (l->ret > 0)
 		sm_lifecycle_release(&l->lc);
 	free(l->ref);
+	free(l->why);
 	free(l->error);
 	memset(l, 0, sizeof(*l));
 }
@@ -52,6 +65,8 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 		a->have_life = 1;
 		out->lifecycle_cache = sm_cache_state_name(a->life.cache_state);
 		out->lifecycle_ref = life->ref;
+		out->lifecycle_why = life->why;
+		life->why = NULL;
 		out->lifecycle_nr = a->life.nr;
 		life->ref = NULL;
 		life->ret = 0;	/* a->life owns the index now */

@@ -359,17 +359,3 @@ void sm_lifecycle_fixed_by(const struct sm_lifecycle *lc, const char *id, struct
 			strlist_append(out, lc->entries[s.found[i]].id);
 	free(s.found);
 }
-
-char *sm_head_branch(git_repository *repo)
-{
-	git_reference *head = NULL;
-	char *name;
-
-	if (git_repository_head(&head, repo) < 0 || git_repository_head_detached(repo) == 1) {
-		git_reference_free(head);
-		return xstrdup("HEAD");
-	}
-	name = xstrdup(git_reference_shorthand(head));
-	git_reference_free(head);
-	return name;
-}

@@ -62,8 +62,4 @@ const struct sm_life_entry *sm_lifecycle_reverted(const struct sm_lifecycle *lc,
  * reverted for good are left out. */
 void sm_lifecycle_fixed_by(const struct sm_lifecycle *lc, const char *id, struct strlist *out);
 
-/* The branch a repository's HEAD points to ("master"), or "HEAD" when it
- * is detached. Caller frees. */
-char *sm_head_branch(git_repository *repo);
-
 #endif
