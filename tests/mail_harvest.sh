@@ -235,6 +235,20 @@ git -C "$up" checkout -q master
 H --query 'path:shunt/**' --dry-run --json > "$TMP/h5d.json" 2>/dev/null
 [ "$(json_get "$TMP/h5d.json" stats.upstream_ref)" = master ] && [ "$(json_get "$TMP/h5d.json" stats.upstream_not_head)" = None ] ||
 	fail "with master checked out: $(json_get "$TMP/h5d.json" stats)"
+# git init, then fetch: HEAD is unborn, master is only origin/master; the
+# bot's upstream.branch "master" names it, as a tree's branch name does
+git init -q "$TMP/fetched-up"
+git -C "$TMP/fetched-up" remote add origin "$up"
+git -C "$TMP/fetched-up" fetch -q origin
+for refarg in "" "--upstream-ref master"; do
+	# shellcheck disable=SC2086
+	"$STABLEMATE" harvest --db "$db" --repo "$TMP/fetched-up" --query 'path:shunt/**' --dry-run --json $refarg \
+		> "$TMP/h5e.json" 2> "$TMP/h5e.err" || fail "harvest ${refarg:-(default)}: $(cat "$TMP/h5e.err")"
+	[ "$(json_get "$TMP/h5e.json" stats.upstream_ref)" = origin/master ] &&
+		[ "$(json_get "$TMP/h5e.json" stats.mapped)" = 1 ] ||
+		fail "harvest ${refarg:-(default)} with only origin/master: $(json_get "$TMP/h5e.json" stats)"
+done
+[ "$(json_get "$TMP/h5e.json" stats.upstream_not_head)" = None ] || fail "a ref given needs no reason"
 echo "a stable branch checked out: list patches still map to mainline's commits"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject

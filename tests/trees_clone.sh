@@ -84,6 +84,8 @@ expect "scan where HEAD is unborn" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..
 has "the remote's master is read" "upstream stable/master: index"
 has "said why" "(HEAD is unborn)"
 has "a later fix is found" "fixed-later: take together: ${W4:0:12}"
+expect "--upstream-ref master where only stable/master is" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --upstream-ref master
+has "it is the remote's, as a tree's branch name resolves" "upstream stable/master: index"
 git -C "$tmp/fetched" update-ref -d refs/remotes/stable/master
 expect "scan where no branch holds the range's end" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --json
 json "the range alone, and said" "assert d['lifecycle']['ref'] == 'v4.5' and d['lifecycle']['not_head'] == 'HEAD is unborn and no master or main holds v4.5: nothing past it is read', d['lifecycle']"
