@@ -598,8 +598,10 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 	int ret = 0;
 
 	sm_git_init();
-	if (git_repository_open_ext(&x.repo, o->cfg->upstream_repo, 0, NULL)) {
-		ret = sm_git_fail("%s: upstream.repo", o->cfg->path);
+	ret = git_repository_open_ext(&x.repo, o->cfg->upstream_repo, 0, NULL);
+	if (ret < 0) {
+		sm_git_open_fail(o->cfg->upstream_repo, ret);
+		ret = sm_error_wrap("%s: upstream.repo", o->cfg->path);
 		goto out;
 	}
 	x.info = xcalloc(o->scan->nr ? o->scan->nr : 1, sizeof(*x.info));

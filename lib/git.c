@@ -1,5 +1,6 @@
 /* git: libgit2 set up once, and its error text. */
 #include "lib/git.h"
+#include "lib/fileio.h"
 #include "lib/util.h"
 #include <errno.h>
 #include <iconv.h>
@@ -50,6 +51,22 @@ int sm_git_fail(const char *fmt, ...)
 	vsnprintf(ctx, sizeof(ctx), fmt, ap);
 	va_end(ap);
 	return sm_error("%s: %s", ctx, sm_git_error());
+}
+
+int sm_git_open_fail(const char *path, int code)
+{
+	char *abs;
+	int ret;
+
+	/* libgit2 1.5 says GIT_EOWNER only when some safe.directory is set;
+	 * with none at all, the failed look-up of it is the error */
+	if (code != GIT_EOWNER && !strstr(sm_git_error(), "'safe.directory'"))
+		return sm_error("%s: not a git repository (%s)", path, sm_git_error());
+	abs = path_absolute(path);
+	ret = sm_error("%s: owned by another user, which git refuses (dubious ownership); "
+		       "if you trust it: git config --global --add safe.directory %s", path, abs);
+	free(abs);
+	return ret;
 }
 
 static int is_utf8_name(const char *charset)

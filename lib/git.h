@@ -11,6 +11,12 @@ void sm_git_init(void);
 const char *sm_git_error(void);
 /* sm_error("<fmt...>: <libgit2's message>"); returns -1. */
 int sm_git_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The error for path, which git_repository_open*() refused with code:
+ * "PATH: not a git repository (<libgit2's message>)", or, for a repository
+ * another user owns (a bot running as its own user on the maintainer's
+ * clone), what git says of it and how to allow it (safe.directory).
+ * Returns -1. */
+int sm_git_open_fail(const char *path, int code);
 
 /* A commit whose "encoding" header names a charset other than UTF-8 (git
  * commit under i18n.commitEncoding: ISO-8859-1 in some old kernel commits)

@@ -35,10 +35,12 @@ struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref)
 {
 	struct sm_mapper *m = xcalloc(1, sizeof(*m));
 	git_object *obj = NULL, *peeled = NULL;
+	int rc;
 
 	sm_git_init();
-	if (git_repository_open_ext(&m->repo, repo_path, 0, NULL) < 0) {
-		sm_git_fail("%s", repo_path);
+	rc = git_repository_open_ext(&m->repo, repo_path, 0, NULL);
+	if (rc < 0) {
+		sm_git_open_fail(repo_path, rc);
 		goto fail;
 	}
 	/* a stable branch checked out would map a list patch to its backport

@@ -119,6 +119,28 @@ expect "one named" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree origin
 expect "a branch no remote has" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.9.y
 has "the usual error" "linux-4.9.y: unknown revision in"
 
+# A repository another user owns (a bot running as its own user on the
+# maintainer's clone): git refuses it, and so does libgit2; the error says
+# so and how to allow it, not "not a git repository". Needs root to chown.
+if [ "$(id -u)" = 0 ] && cp -r "$src" "$tmp/owned" && chown -R nobody "$tmp/owned" 2>/dev/null; then
+	mkdir -p "$tmp/home-none" "$tmp/home-other" "$tmp/home-safe"
+	printf '[safe]\n\tdirectory = /elsewhere\n' > "$tmp/home-other/.gitconfig"
+	printf '[safe]\n\tdirectory = %s\n' "$tmp/owned" > "$tmp/home-safe/.gitconfig"
+	for h in none other; do
+		expect "scan of a repository nobody owns (safe.directory: $h)" 1 env HOME="$tmp/home-$h" "$sm" scan -C "$tmp/owned" --range v4.4..v4.5 --tree 4.4
+		has "what git says, and what to do" "$tmp/owned: owned by another user, which git refuses (dubious ownership); if you trust it: git config --global --add safe.directory $tmp/owned"
+	done
+	printf 'From x@y Thu Jan  1 00:00:00 1970\nFrom: A <a@example.org>\nSubject: [PATCH] x\nMessage-ID: <o@example.org>\n\nx\n' > "$tmp/owned.mbox"
+	"$sm" import --maildir "$tmp/owned-db/m" --db "$tmp/owned-db" --mbox "$tmp/owned.mbox" > /dev/null
+	expect "harvest's repository too" 1 env HOME="$tmp/home-none" "$sm" harvest --db "$tmp/owned-db" --repo "$tmp/owned"
+	has "the same line" "$tmp/owned: owned by another user, which git refuses (dubious ownership)"
+	expect "with safe.directory set, it is read" 0 env HOME="$tmp/home-safe" "$sm" scan -C "$tmp/owned" --range v4.4..v4.5 --tree 4.4 --json
+	got=$(verdicts <<<"$out")
+	[ -n "$got" ] && ok "verdicts" || bad "no verdicts: $out"
+else
+	ok "(not root: a repository another user owns is not tried)"
+fi
+
 # Lightweight release tags (git tag v4.1, not -a): the same graph.
 cp -r "$src" "$tmp/light"
 for t in $(git -C "$tmp/light" tag -l); do

@@ -85,11 +85,13 @@ int sm_repo_open(git_repository **out, const char *path)
 {
 	char remote[128];
 	const char *name = path ? path : ".";
+	int rc;
 
 	sm_git_init();
 	*out = NULL;
-	if (git_repository_open_ext(out, name, path ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL) < 0)
-		return sm_error("%s: not a git repository (%s)", name, sm_git_error());
+	rc = git_repository_open_ext(out, name, path ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL);
+	if (rc < 0)
+		return sm_git_open_fail(name, rc);
 	if (git_repository_is_shallow(*out) == 1) {
 		git_repository_free(*out);
 		*out = NULL;
