@@ -77,8 +77,8 @@ static int import_epoch(struct sm_importer *im, const char *git_dir, struct strl
 	unsigned n = 0;
 
 	if (git_repository_open_bare(&repo, git_dir) < 0 &&
-	    git_repository_open(&repo, git_dir) < 0)
-		return sm_git_fail("%s", git_dir);
+	    (err = git_repository_open(&repo, git_dir)) < 0)
+		return sm_git_open_fail(git_dir, err);	/* a mirror the public-inbox user owns */
 	if (git_repository_head_unborn(repo) == 1) {
 		ret = 0;	/* an empty epoch */
 		goto out;

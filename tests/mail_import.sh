@@ -57,6 +57,16 @@ pi_from_files "$TMP/pi/git/1.git" "$SM_SRCDIR/tests/fixtures/mail/base64-tested.
 "$STABLEMATE" import --maildir "$db/tegra" --db "$db" --public-inbox "$TMP/pi" --json > "$TMP/p4.json"
 [ "$(json_get "$TMP/p4.json" messages)" = 1 ] || fail "epoch 1: $(cat "$TMP/p4.json")"
 echo "public-inbox: 38 + 2 + 0 + 1 (second epoch) messages on four runs"
+# a mirror another user owns (public-inbox's, grokmirror's) is read: libgit2
+# opens a bare repository whoever owns it (root only: chown)
+if [ "$(id -u)" = 0 ] && cp -r "$TMP/pi" "$TMP/pi-owned" && chown -R nobody "$TMP/pi-owned"; then
+	mkdir -p "$TMP/empty-home"
+	HOME="$TMP/empty-home" "$STABLEMATE" import --maildir "$db/owned" --db "$db" \
+		--public-inbox "$TMP/pi-owned" --json > "$TMP/p5.json" 2> "$TMP/owned.err" ||
+		fail "a mirror nobody owns: $(cat "$TMP/owned.err")"
+	[ "$(json_get "$TMP/p5.json" messages)" = 41 ] || fail "a mirror nobody owns: $(cat "$TMP/p5.json")"
+	echo "a mirror another user owns: read"
+fi
 
 # 5. errors: usage (2), missing input (1, one line naming it), maildir outside the db
 "$STABLEMATE" import --maildir "$db/x" >/dev/null 2>&1 && fail "no source accepted"
