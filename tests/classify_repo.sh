@@ -116,4 +116,29 @@ git add -A && git commit -q -m "erofs: fix the rework's leak" -m "The rework lea
 first=$(git rev-parse HEAD~9)
 expect "scan with nine Fixes: targets" 0 "$sm" scan --range v4.5..HEAD --tree linux-4.4.y
 has "the first target named right" "bug-not-in-tree: the Fixes: target ${first:0:12} is in no release yet"
+
+# The 2.6 years: releases were v2.6.N, stable releases v2.6.N.M. Thousands
+# of Fixes: lines name 1da177e4c3f4 ("Linux-2.6.12-rc2"), first released in
+# v2.6.12, which was "v3.0" when only vX.Y tags counted.
+git init -q "$tmp/old"
+(
+	cd "$tmp/old" && git config user.name Old && git config user.email old@example.org
+	n=0
+	step() { n=$((n + 1)); echo "$n" > f.c; git add f.c; git commit -q -m "$1"; }
+	step "Linux-2.6.12-rc2"
+	step "Linux 2.6.12" && git tag -a -m v2.6.12 v2.6.12
+	step "x: work" && git tag -a -m v2.6.12.1 v2.6.12.1
+	step "Linux 2.6.13" && git tag -a -m v2.6.13 v2.6.13
+	step "Linux 3.0" && git tag -a -m v3.0 v3.0
+	step "Linux 4.4" && git tag -a -m v4.4 v4.4
+	git branch linux-4.4.y
+	echo fixed > f.c && git commit -q -a -m "x: fix the initial bug" \
+		-m "Fixes: $(git rev-parse --short=12 HEAD~5) (\"Linux-2.6.12-rc2\")"
+	git show HEAD > ../old-fix.show
+)
+expect "classify --repo, a 2.6 target" 0 "$sm" classify --repo "$tmp/old" --tree 4.4 "$tmp/old-fix.show"
+has "first released in v2.6.12" "(first released in v2.6.12)"
+has "so 4.4 has the bug" "is in v2.6.12, so 4.4 has the bug"
+expect "scan, a 2.6 target" 0 "$sm" scan -C "$tmp/old" --range v4.4..master --tree 4.4 --json
+json "fixes_first_release" "assert d['commits'][0]['fixes_first_release'] == 'v2.6.12', d['commits'][0]['fixes_first_release']"
 checks_done classify_repo

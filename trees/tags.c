@@ -25,7 +25,11 @@ static int tag_cb(const char *refname, void *payload)
 
 	if (!skip_prefix(refname, "refs/tags/", &name))
 		return 0;
-	if (sm_version_from_tag(name, &v, &rc) < 0 || rc != 0 || v.patch > 0)
+	/* Releases are vX.Y; in the 2.6 years they were v2.6.N (v2.6.12, the
+	 * first in git, holds 1da177e4c3f4 "Linux-2.6.12-rc2", the target of
+	 * thousands of Fixes: lines), and v2.6.N.M their stable releases. */
+	if (sm_version_from_tag(name, &v, &rc) < 0 || rc != 0 ||
+	    (v.patch > 0 && !(v.major == 2 && v.minor == 6)))
 		return 0;
 	if (git_reference_name_to_id(&oid, ctx->repo, refname) < 0 ||
 	    git_object_lookup(&obj, ctx->repo, &oid, GIT_OBJECT_ANY) < 0)
