@@ -353,6 +353,6 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
 		  st->reviews_known, st->skipped_broken, st->unverified, st->bad_ids);
 	json_string(w, "upstream_ref", st->upstream_ref);
-	json_string(w, "upstream_not_head", st->upstream_why[0] ? st->upstream_why : NULL);
+	json_string(w, "upstream_note", st->upstream_why[0] ? st->upstream_why : NULL);
 	json_object_end(w);
 }

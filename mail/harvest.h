@@ -30,8 +30,8 @@ struct sm_harvest_stats {
 	unsigned reviews_added, reviews_known, skipped_broken;
 	unsigned unverified;		/* reviews with trailers in another's name */
 	unsigned bad_ids;		/* Message-IDs kept under a derived id */
-	/* The ref patches were mapped against, and why it is not HEAD's
-	 * branch when the default chose another ("" when it is) */
+	/* The ref patches were mapped against, and a note on the default's
+	 * choice ("HEAD's linux-6.1.y is a stable branch"; "" when none) */
 	char upstream_ref[128];
 	char upstream_why[256];
 };
@@ -39,8 +39,8 @@ struct sm_harvest_stats {
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
 /* st as a JSON object (under key, NULL in an array): messages, patches,
  * mapped, unmapped, reviews_added, reviews_known, skipped_broken,
- * unverified, bad_message_ids, upstream_ref and upstream_not_head (null
- * when HEAD's branch). */
+ * unverified, bad_message_ids, upstream_ref and upstream_note (why that
+ * ref, null when HEAD's branch was taken as it is). */
 struct json_writer;
 void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer *w,
 			   const char *key);

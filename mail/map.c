@@ -20,7 +20,7 @@ struct sm_mapper {
 	git_repository *repo;
 	git_oid tip;
 	char *ref;
-	char *ref_why;		/* why ref is not HEAD's branch (the default only) */
+	char *ref_why;		/* a note on the default's choice, or NULL */
 	struct entry *subjects;
 	size_t nr_subjects;
 	struct entry *msgids;	/* of the commits' Link:/Message-Id: trailers */

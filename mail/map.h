@@ -23,8 +23,8 @@ struct sm_mapper;
 /* ref: the upstream ref (NULL: mainline as trees/mainline.h finds it,
  * HEAD's branch unless that is a stable branch). NULL on error (sm_error). */
 struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref);
-/* The ref it maps against, and why that is not HEAD's branch (NULL: it is,
- * or the ref was given). */
+/* The ref it maps against, and a note on the default's choice (NULL: HEAD's
+ * branch taken as it is, or the ref was given; trees/mainline.h). */
 const char *sm_mapper_ref(const struct sm_mapper *m);
 const char *sm_mapper_ref_why(const struct sm_mapper *m);
 /* 1 mapped (*out set), 0 not found, -1 error. title: the subject without

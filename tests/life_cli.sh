@@ -31,7 +31,7 @@ has "cve still affected" "cve: the fix of CVE-2017-1001; the record says linux-4
 has "cve fixed in a stable release" "cve: the fix of CVE-2017-1002; the record says linux-4.1.y: fixed in 4.1.3"
 has "lifecycle index cached" "index new"
 expect "scan --json" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue" --cve-dir "$tmp/cves" --json
-json "json: lifecycle" "assert d['lifecycle']=={'ref':'master','index_cache':'hit','commits':23,'not_head':None}"
+json "json: lifecycle" "assert d['lifecycle']=={'ref':'master','index_cache':'hit','commits':23,'note':None}"
 json "json: reverted_by" "c={x['id']:x for x in d['commits']}; assert c['$REVERTED']['reverted_by']=='$REVERT1' and c['$RESTORED']['reverted_by'] is None"
 json "json: later fixes in order" "c={x['id']:x for x in d['commits']}; assert c['$CHAIN']['later_fixes']==['$CHAIN1','$CHAIN2','$CHAIN3'] and c['$CHAIN']['trees'][0]['take_with']==['$CHAIN1','$CHAIN2','$CHAIN3']"
 json "json: queued and cve" "c={x['id']:x for x in d['commits']}; assert c['$QUEUED']['trees'][0]['queued'].startswith('queue-4.1/') and c['$FIXED2']['cve']=='CVE-2017-1001' and c['$CHAIN']['cve']=='CVE-2017-1002'"

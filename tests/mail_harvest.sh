@@ -223,8 +223,8 @@ as_mbox "$TMP/shunt.eml" "$TMP/shunt-reply.eml" > "$TMP/shunt.mbox"
 H --query 'path:shunt/**' --dry-run --json > "$TMP/h5c.json" 2> "$TMP/h5c.err" || fail "harvest: $(cat "$TMP/h5c.err")"
 [ "$(json_get "$TMP/h5c.json" stats.upstream_ref)" = master ] ||
 	fail "with linux-6.1.y checked out, mapped against $(json_get "$TMP/h5c.json" stats.upstream_ref)"
-[ "$(json_get "$TMP/h5c.json" stats.upstream_not_head)" = "HEAD's linux-6.1.y is a stable branch" ] ||
-	fail "the reason: $(json_get "$TMP/h5c.json" stats.upstream_not_head)"
+[ "$(json_get "$TMP/h5c.json" stats.upstream_note)" = "HEAD's linux-6.1.y is a stable branch" ] ||
+	fail "the reason: $(json_get "$TMP/h5c.json" stats.upstream_note)"
 H --query 'path:shunt/**' > "$TMP/h5c.txt" 2>&1 || fail "harvest: $(cat "$TMP/h5c.txt")"
 grepq "^harvest: patches mapped against master (HEAD's linux-6.1.y is a stable branch)$" "$TMP/h5c.txt" ||
 	fail "the text does not say what it mapped against: $(cat "$TMP/h5c.txt")"
@@ -233,7 +233,7 @@ git -C "$up" notes --ref="$ref" show "$shunt" | grepq "^Review: <20240107.shunt-
 git -C "$up" notes --ref="$ref" show "$backport" > /dev/null 2>&1 && fail "a note on the stable backport"
 git -C "$up" checkout -q master
 H --query 'path:shunt/**' --dry-run --json > "$TMP/h5d.json" 2>/dev/null
-[ "$(json_get "$TMP/h5d.json" stats.upstream_ref)" = master ] && [ "$(json_get "$TMP/h5d.json" stats.upstream_not_head)" = None ] ||
+[ "$(json_get "$TMP/h5d.json" stats.upstream_ref)" = master ] && [ "$(json_get "$TMP/h5d.json" stats.upstream_note)" = None ] ||
 	fail "with master checked out: $(json_get "$TMP/h5d.json" stats)"
 # git init, then fetch: HEAD is unborn, master is only origin/master; the
 # bot's upstream.branch "master" names it, as a tree's branch name does
@@ -248,7 +248,14 @@ for refarg in "" "--upstream-ref master"; do
 		[ "$(json_get "$TMP/h5e.json" stats.mapped)" = 1 ] ||
 		fail "harvest ${refarg:-(default)} with only origin/master: $(json_get "$TMP/h5e.json" stats)"
 done
-[ "$(json_get "$TMP/h5e.json" stats.upstream_not_head)" = None ] || fail "a ref given needs no reason"
+[ "$(json_get "$TMP/h5e.json" stats.upstream_note)" = None ] || fail "a ref given needs no reason"
+# a clone of the stable branch alone: nothing else to map against, and said
+git clone -q --single-branch -b linux-6.1.y "$up" "$TMP/stable-only"
+"$STABLEMATE" harvest --db "$db" --repo "$TMP/stable-only" --query 'path:shunt/**' --dry-run --json \
+	> "$TMP/h5f.json" 2> "$TMP/h5f.err" || fail "harvest of a stable-only clone: $(cat "$TMP/h5f.err")"
+[ "$(json_get "$TMP/h5f.json" stats.upstream_ref)" = linux-6.1.y ] &&
+	[ "$(json_get "$TMP/h5f.json" stats.upstream_note)" = "HEAD's linux-6.1.y is a stable branch, and no master or main is here" ] ||
+	fail "a stable-only clone: $(json_get "$TMP/h5f.json" stats)"
 echo "a stable branch checked out: list patches still map to mainline's commits"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject

@@ -74,7 +74,7 @@ has "a later fix is found as with master checked out" "fixed-later: take togethe
 git -C "$tmp/clone" checkout -q master
 git -C "$tmp/clone" branch -q -D linux-4.4.y
 expect "scan with master checked out" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.4 --json
-json "HEAD's branch, no note" "assert d['lifecycle']['ref'] == 'master' and d['lifecycle']['not_head'] is None, d['lifecycle']"
+json "HEAD's branch, no note" "assert d['lifecycle']['ref'] == 'master' and d['lifecycle']['note'] is None, d['lifecycle']"
 # git init, then fetch: HEAD is unborn. It was "upstream ref HEAD: HEAD:
 # unknown revision" and no scan at all.
 git init -q "$tmp/fetched"
@@ -88,9 +88,9 @@ expect "--upstream-ref master where only stable/master is" 0 "$sm" scan -C "$tmp
 has "it is the remote's, as a tree's branch name resolves" "upstream stable/master: index"
 git -C "$tmp/fetched" update-ref -d refs/remotes/stable/master
 expect "scan where no branch holds the range's end" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --json
-json "the range alone, and said" "assert d['lifecycle']['ref'] == 'v4.5' and d['lifecycle']['not_head'] == 'HEAD is unborn and no master or main holds v4.5: nothing past it is read', d['lifecycle']"
+json "the range alone, and said" "assert d['lifecycle']['ref'] == 'v4.5' and d['lifecycle']['note'] == 'HEAD is unborn and no master or main holds v4.5: nothing past it is read', d['lifecycle']"
 expect "--upstream-ref names it" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --upstream-ref v4.5 --json
-json "no note then" "assert d['lifecycle']['not_head'] is None, d['lifecycle']"
+json "no note then" "assert d['lifecycle']['note'] is None, d['lifecycle']"
 
 git -C "$tmp/clone" branch -q 4.1 origin/linux-4.4.y
 expect "a branch named 4.1 is that branch" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.1 --json

@@ -81,8 +81,12 @@ static char *mainline_of_head(git_repository *repo, char **why)
 	if (head && !sm_is_stable_branch_name(head))
 		return head;
 	found = mainline_holding(repo, NULL, NULL);
+	if (!found && head) {
+		*why = xasprintf("HEAD's %s is a stable branch, and no master or main is here", head);
+		return head;
+	}
 	if (!found)
-		return head ? head : xstrdup("HEAD");
+		return xstrdup("HEAD");
 	*why = head ? xasprintf("HEAD's %s is a stable branch", head) : xstrdup("HEAD is unborn");
 	free(head);
 	return found;
