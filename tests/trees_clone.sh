@@ -119,6 +119,21 @@ expect "one named" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree origin
 expect "a branch no remote has" 1 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree linux-4.9.y
 has "the usual error" "linux-4.9.y: unknown revision in"
 
+# Found as git finds a repository: from a directory in the work tree, by
+# GIT_DIR (a hook, a script), -C a subdirectory; each was "not a git
+# repository" (only the top of a work tree, or a .git directory, was).
+expect "scan from a subdirectory" 0 bash -c 'cd "$1/fs" && "$2" scan --range v4.4..v4.5 --tree 4.4 --json' _ "$src" "$sm"
+got=$(verdicts <<<"$out")
+[ "$got" = "$(verdicts < <("$sm" scan -C "$src" --range v4.4..v4.5 --tree 4.4 --json))" ] &&
+	ok "the verdicts of the work tree's top" || bad "from a subdirectory: $got"
+expect "scan with GIT_DIR from elsewhere" 0 bash -c 'cd "$1" && GIT_DIR="$2/.git" "$3" scan --range v4.4..v4.5 --tree 4.4' _ "$tmp" "$src" "$sm"
+has "it reads that repository" "scan v4.4..v4.5 in .: 14 commits"
+expect "scan -C a subdirectory" 0 "$sm" scan -C "$src/fs" --range v4.4..v4.5 --tree 4.4
+expect "missing from a subdirectory" 0 bash -c 'cd "$1/fs" && "$2" missing 4.1 4.4' _ "$src" "$sm"
+mkdir -p "$tmp/plain"
+expect "a directory in no repository" 1 bash -c 'cd "$1" && GIT_CEILING_DIRECTORIES="$2" "$3" scan --range v4.4..v4.5 --tree 4.4' _ "$tmp/plain" "$tmp" "$sm"
+has "is still not one" ".: not a git repository"
+
 # A repository another user owns (a bot running as its own user on the
 # maintainer's clone): git refuses it, and so does libgit2; the error says
 # so and how to allow it, not "not a git repository". Needs root to chown.

@@ -89,7 +89,14 @@ int sm_repo_open(git_repository **out, const char *path)
 
 	sm_git_init();
 	*out = NULL;
-	rc = git_repository_open_ext(out, name, path ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL);
+	/* Found as git finds it: from the current directory ("." is every
+	 * command's default) with GIT_DIR and the rest of git's environment
+	 * (a hook, a script), else upward from path, as git -C does; a
+	 * subdirectory of the work tree used to be "not a git repository" */
+	if (!path || !strcmp(path, "."))
+		rc = git_repository_open_ext(out, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	else
+		rc = git_repository_open_ext(out, path, 0, NULL);
 	if (rc < 0)
 		return sm_git_open_fail(name, rc);
 	if (git_repository_is_shallow(*out) == 1) {

@@ -7,9 +7,11 @@
 #include "lib/strbuf.h"
 #include "rules/commit.h"
 
-/* Opens path (a work tree or a .git/bare directory; NULL: the repository
- * around the current directory, searched upward as git does). A shallow repository
- * is refused: the tag graph and the index need the whole history.
+/* Opens the repository at or above path (a work tree, a .git or bare
+ * directory, or a directory in one), as git -C path finds it; NULL or ".":
+ * the one git would use here (GIT_DIR if set, else found upward from the
+ * current directory). A shallow repository is refused: the tag graph and
+ * the index need the whole history.
  * Returns 0 or -1 (sm_error names path). Free with git_repository_free. */
 int sm_repo_open(git_repository **out, const char *path);
 /* Resolves spec (a branch, tag, "origin/x", sha, "HEAD~2") to a commit.
