@@ -22,12 +22,17 @@ const char *bot_config_path(const char *given)
 {
 	static char buf[4096];
 	const char *env = getenv("STABLEMATE_CONFIG"), *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CONFIG_HOME");
 
 	if (given)
 		return given;
 	if (env && *env)
 		return env;
-	snprintf(buf, sizeof(buf), "%s/.config/stablemate/bot.conf", home ? home : ".");
+	/* the XDG base directory rule: an absolute $XDG_CONFIG_HOME, else ~/.config */
+	if (xdg && xdg[0] == '/')
+		snprintf(buf, sizeof(buf), "%s/stablemate/bot.conf", xdg);
+	else
+		snprintf(buf, sizeof(buf), "%s/.config/stablemate/bot.conf", home ? home : ".");
 	return buf;
 }
 

@@ -351,4 +351,13 @@ if $STABLEMATE run --config bot.conf 2> bad.err; then fail "bad config accepted"
 line=$(grep -n "trees = linux-6.1.y, linux-9.9.y" bot.conf | cut -d: -f1)
 [ "$(cat bad.err)" = "stablemate run: bot.conf:$line: subscriber.sasha.trees: tree 2 of the list has no [tree \"NAME\"] section" ] ||
 	fail "bad config error: $(cat bad.err)"
+
+echo "== 8. where the config is looked for without --config"
+mkdir -p xdg/stablemate && cp bot.conf xdg/stablemate/bot.conf
+if env -u STABLEMATE_CONFIG XDG_CONFIG_HOME="$TMP/xdg" $STABLEMATE run 2> xdg.err; then fail "bad config accepted"; fi
+grep -qF "stablemate run: $TMP/xdg/stablemate/bot.conf:$line: subscriber.sasha.trees:" xdg.err ||
+	fail "\$XDG_CONFIG_HOME/stablemate/bot.conf not read: $(cat xdg.err)"
+if env -u STABLEMATE_CONFIG XDG_CONFIG_HOME=relative HOME="$TMP/home" $STABLEMATE run 2> home.err; then fail "no config accepted"; fi
+[ "$(cat home.err)" = "stablemate run: $TMP/home/.config/stablemate/bot.conf: no such config file" ] ||
+	fail "a relative XDG_CONFIG_HOME is not ignored: $(cat home.err)"
 echo "PASS"
