@@ -4,6 +4,7 @@
 #include "cli/bot_cli.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "lib/fileio.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -21,18 +22,16 @@ static const struct sm_usage usage = {
 const char *bot_config_path(const char *given)
 {
 	static char buf[4096];
-	const char *env = getenv("STABLEMATE_CONFIG"), *home = getenv("HOME");
-	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *env = getenv("STABLEMATE_CONFIG");
+	char *path;
 
 	if (given)
 		return given;
 	if (env && *env)
 		return env;
-	/* the XDG base directory rule: an absolute $XDG_CONFIG_HOME, else ~/.config */
-	if (xdg && xdg[0] == '/')
-		snprintf(buf, sizeof(buf), "%s/stablemate/bot.conf", xdg);
-	else
-		snprintf(buf, sizeof(buf), "%s/.config/stablemate/bot.conf", home ? home : ".");
+	path = xdg_path("XDG_CONFIG_HOME", ".config", "stablemate/bot.conf");
+	snprintf(buf, sizeof(buf), "%s", path);
+	free(path);
 	return buf;
 }
 

@@ -59,6 +59,15 @@ static int write_all(int fd, const char *p, size_t len)
  * cache) must not share one, or the second rename finds it gone. */
 static atomic_uint tmp_seq;
 
+char *xdg_path(const char *env, const char *home_default, const char *sub)
+{
+	const char *x = getenv(env), *home = getenv("HOME");
+
+	if (x && x[0] == '/')
+		return xasprintf("%s/%s", x, sub);
+	return xasprintf("%s/%s/%s", home && *home ? home : "/tmp", home_default, sub);
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%ld.%u", path, (long)getpid(),

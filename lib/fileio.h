@@ -23,6 +23,11 @@ int file_exists(const char *path);
 /* path made absolute against the current directory (not resolving links,
  * the file need not exist); NULL stays NULL. Caller frees. */
 char *path_absolute(const char *path);
+/* A directory of the XDG base directory rules: $ENV/SUB when the variable
+ * env (XDG_CACHE_HOME, XDG_CONFIG_HOME) holds an absolute path (a relative
+ * one is to be ignored), else $HOME/HOME_DEFAULT/SUB (home_default ".cache"),
+ * /tmp for $HOME when it is unset. Caller frees. */
+char *xdg_path(const char *env, const char *home_default, const char *sub);
 /* Creates a fresh directory under $TMPDIR (or /tmp) from a prefix; caller frees. */
 char *make_temp_dir(const char *prefix);
 /* rm -rf, for test and cache clean-up; returns 0 or -1. */

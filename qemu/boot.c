@@ -49,14 +49,11 @@ void boot_result_release(struct boot_result *r)
 
 char *boot_default_cache(void)
 {
-	const char *c = getenv("STABLEMATE_CACHE"), *x = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
+	const char *c = getenv("STABLEMATE_CACHE");
 
 	if (c && *c)
 		return xstrdup(c);
-	if (x && *x)
-		return xasprintf("%s/stablemate", x);
-	return xasprintf("%s/.cache/stablemate", home && *home ? home : "/tmp");
+	return xdg_path("XDG_CACHE_HOME", ".cache", "stablemate");
 }
 
 char *boot_datadir(void)

@@ -404,6 +404,32 @@ START_TEST(atomic_writes_from_two_threads)
 }
 END_TEST
 
+/* The XDG rules: an absolute $XDG_*_HOME, else ~/DEFAULT (a relative
+ * value is ignored), /tmp for an unset HOME. */
+START_TEST(xdg_directories)
+{
+	char *p;
+
+	setenv("HOME", "/home/greg", 1);
+	setenv("XDG_CACHE_HOME", "/var/cache/greg", 1);
+	p = xdg_path("XDG_CACHE_HOME", ".cache", "stablemate");
+	ck_assert_str_eq(p, "/var/cache/greg/stablemate");
+	free(p);
+	setenv("XDG_CACHE_HOME", "cache", 1);
+	p = xdg_path("XDG_CACHE_HOME", ".cache", "stablemate");
+	ck_assert_str_eq(p, "/home/greg/.cache/stablemate");
+	free(p);
+	unsetenv("XDG_CONFIG_HOME");
+	p = xdg_path("XDG_CONFIG_HOME", ".config", "stablemate/bot.conf");
+	ck_assert_str_eq(p, "/home/greg/.config/stablemate/bot.conf");
+	free(p);
+	unsetenv("HOME");
+	p = xdg_path("XDG_CONFIG_HOME", ".config", "stablemate/bot.conf");
+	ck_assert_str_eq(p, "/tmp/.config/stablemate/bot.conf");
+	free(p);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("lib");
@@ -414,6 +440,6 @@ static Suite *make_suite(void)
 	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, masked_controls, strlist_split_and_clear,
 					 text_lines, json_groups_of_members,
 					 json_numbers_and_strings, ansi_escapes_stripped));
-	add_tcase(s, "files", SM_TESTS(atomic_writes_from_two_threads));
+	add_tcase(s, "files", SM_TESTS(atomic_writes_from_two_threads, xdg_directories));
 	return s;
 }

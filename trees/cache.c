@@ -1,5 +1,6 @@
 /* cache: paths, states and checksums of the cache files (see cache.h). */
 #include "trees/cache.h"
+#include "lib/fileio.h"
 #include "lib/util.h"
 #include <glib.h>
 #include <stdlib.h>
@@ -18,11 +19,7 @@ const char *sm_cache_state_name(enum sm_cache_state s)
 
 char *sm_default_cache_dir(void)
 {
-	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	if (x && *x)
-		return xasprintf("%s/stablemate", x);
-	return xasprintf("%s/.cache/stablemate", home && *home ? home : "/tmp");
+	return xdg_path("XDG_CACHE_HOME", ".cache", "stablemate");
 }
 
 char *sm_cache_file(const char *cache_dir, const char *subdir, const char *key,
