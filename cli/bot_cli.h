@@ -15,7 +15,8 @@ int bot_opt_dry_run(const struct sm_option *opt, const char *arg);
 #define OPT_BOT_CYCLE(config, range) \
 	OPT_STRING(0, "config", (config), "FILE", \
 		   "the bot's config (default $STABLEMATE_CONFIG, then\n" \
-		   "~/.config/stablemate/bot.conf); see README.md, Configuration"), \
+		   "${XDG_CONFIG_HOME:-~/.config}/stablemate/bot.conf);\n" \
+		   "see README.md, Configuration"), \
 	OPT_STRING(0, "range", (range), "R", "the upstream range to scan (default upstream.range)")
 
 #endif

@@ -43,4 +43,17 @@ grep -q "Review: <20240102153012.GA1@roeck-us.net>" <<<"$notes" || fail "stablem
 found=$(MANPATH="$(dirname "$man1")" man stablemate-scan 2>"$TMP/man.err" | col -b)
 grep -q "stablemate-scan - " <<<"$found" ||
 	fail "man stablemate-scan does not find the page through MANPATH: $(head -c 300 "$TMP/man.err")"
-echo "ok: $n command pages, stablemate(1), config(5), notes(5), completion installed"
+# The bot's systemd unit: installed where systemd reads units, naming the
+# installed binary; systemd-analyze finds nothing wrong in it (its command,
+# its keys, its man pages), the binary's path put under DESTDIR to check it.
+unit=$(find "$TMP/inst" -path '*/lib/systemd/system/stablemate.service')
+[ -n "$unit" ] || fail "the systemd unit is not installed"
+exe=$(sed -n 's/^ExecStart=\([^ ]*\) .*/\1/p' "$unit")
+[ -x "$TMP/inst$exe" ] || fail "the unit's ExecStart names $exe, which make install did not put there"
+if command -v systemd-analyze >/dev/null; then
+	sed "s|^ExecStart=$exe|ExecStart=$TMP/inst$exe|" "$unit" > "$TMP/stablemate.service"
+	MANPATH="$(dirname "$man1")" systemd-analyze verify "$TMP/stablemate.service" > "$TMP/verify.out" 2>&1 ||
+		fail "systemd-analyze verify: $(cat "$TMP/verify.out")"
+	[ -s "$TMP/verify.out" ] && fail "systemd-analyze verify warns: $(cat "$TMP/verify.out")"
+fi
+echo "ok: $n command pages, stablemate(1), config(5), notes(5), completion and the systemd unit installed"
