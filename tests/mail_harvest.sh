@@ -159,32 +159,38 @@ grep -q "^Review: <20240105.linkmap-reply@example.com>" "$TMP/n5.txt" || fail "l
 grep -q "Reviewed-by: Rita Reviewer <reviewer@example.com>" "$TMP/n5.txt" || fail "linked: no trailer"
 echo "a patch applied under another subject: mapped by the commit's Link: to its Message-ID"
 
-# 5b. a commit made with "git commit" keeps a subject's double space, the
-# mail's subject is read with one (as git mailinfo reads it): mapped
-spaced=$(commit_file "$up" drivers/hwmon/it87.c "int div = 8;" "hwmon: (it87)  Fix the  fan divisor")
-cat > "$TMP/spaced.eml" <<'EOF'
+# list_thread NAME SUBJECT DATE DAY BODY: a patch mail <DAY.NAME@example.org>
+# on the list and Rita's Reviewed-by reply to it, imported into $db/NAME
+list_thread() {
+	cat > "$TMP/$1.eml" <<EOF
 From: Dev One <dev@example.org>
 To: linux-hwmon@vger.kernel.org
-Subject: [PATCH] hwmon: (it87)  Fix the  fan divisor
-Date: Sat, 06 Jan 2024 10:00:00 +0000
-Message-ID: <20240106.spaced@example.org>
+Subject: [PATCH] $2
+Date: $3 10:00:00 +0000
+Message-ID: <$4.$1@example.org>
 
-The divisor is 8.
+$5
 
 Signed-off-by: Dev One <dev@example.org>
 EOF
-cat > "$TMP/spaced-reply.eml" <<'EOF'
+	cat > "$TMP/$1-reply.eml" <<EOF
 From: Rita Reviewer <reviewer@example.com>
 To: linux-hwmon@vger.kernel.org
-Subject: Re: [PATCH] hwmon: (it87)  Fix the  fan divisor
-Date: Sat, 06 Jan 2024 12:00:00 +0000
-Message-ID: <20240106.spaced-reply@example.com>
-In-Reply-To: <20240106.spaced@example.org>
+Subject: Re: [PATCH] $2
+Date: $3 12:00:00 +0000
+Message-ID: <$4.$1-reply@example.com>
+In-Reply-To: <$4.$1@example.org>
 
 Reviewed-by: Rita Reviewer <reviewer@example.com>
 EOF
-as_mbox "$TMP/spaced.eml" "$TMP/spaced-reply.eml" > "$TMP/spaced.mbox"
-"$STABLEMATE" import --maildir "$db/spaced" --db "$db" --mbox "$TMP/spaced.mbox" > /dev/null
+	as_mbox "$TMP/$1.eml" "$TMP/$1-reply.eml" > "$TMP/$1.mbox"
+	"$STABLEMATE" import --maildir "$db/$1" --db "$db" --mbox "$TMP/$1.mbox" > /dev/null
+}
+
+# 5b. a commit made with "git commit" keeps a subject's double space, the
+# mail's subject is read with one (as git mailinfo reads it): mapped
+spaced=$(commit_file "$up" drivers/hwmon/it87.c "int div = 8;" "hwmon: (it87)  Fix the  fan divisor")
+list_thread spaced "hwmon: (it87)  Fix the  fan divisor" "Sat, 06 Jan 2024" 20240106 "The divisor is 8."
 H --query 'path:spaced/**' --json > "$TMP/h5b.json" 2> "$TMP/h5b.err" || fail "harvest: $(cat "$TMP/h5b.err")"
 [ "$(json_get "$TMP/h5b.json" stats.mapped)" = 1 ] || fail "spaced subject: $(json_get "$TMP/h5b.json" stats) $(cat "$TMP/h5b.err")"
 git -C "$up" notes --ref="$ref" show "$spaced" | grepq "^Review: <20240106.spaced-reply@example.com>" ||
@@ -197,29 +203,7 @@ echo "a subject with double spaces: mapped as git mailinfo would read it"
 shunt=$(commit_file "$up" drivers/hwmon/ina2xx.c "int shunt = 1;" "hwmon: (ina2xx) Fix the shunt resistor")
 git -C "$up" checkout -q -b linux-6.1.y "$base"
 backport=$(commit_file "$up" drivers/hwmon/ina2xx.c "int shunt = 1;" "hwmon: (ina2xx) Fix the shunt resistor")
-cat > "$TMP/shunt.eml" <<'EOF'
-From: Dev One <dev@example.org>
-To: linux-hwmon@vger.kernel.org
-Subject: [PATCH] hwmon: (ina2xx) Fix the shunt resistor
-Date: Sun, 07 Jan 2024 10:00:00 +0000
-Message-ID: <20240107.shunt@example.org>
-
-The shunt is 1 milliohm.
-
-Signed-off-by: Dev One <dev@example.org>
-EOF
-cat > "$TMP/shunt-reply.eml" <<'EOF'
-From: Rita Reviewer <reviewer@example.com>
-To: linux-hwmon@vger.kernel.org
-Subject: Re: [PATCH] hwmon: (ina2xx) Fix the shunt resistor
-Date: Sun, 07 Jan 2024 12:00:00 +0000
-Message-ID: <20240107.shunt-reply@example.com>
-In-Reply-To: <20240107.shunt@example.org>
-
-Reviewed-by: Rita Reviewer <reviewer@example.com>
-EOF
-as_mbox "$TMP/shunt.eml" "$TMP/shunt-reply.eml" > "$TMP/shunt.mbox"
-"$STABLEMATE" import --maildir "$db/shunt" --db "$db" --mbox "$TMP/shunt.mbox" > /dev/null
+list_thread shunt "hwmon: (ina2xx) Fix the shunt resistor" "Sun, 07 Jan 2024" 20240107 "The shunt is 1 milliohm."
 H --query 'path:shunt/**' --dry-run --json > "$TMP/h5c.json" 2> "$TMP/h5c.err" || fail "harvest: $(cat "$TMP/h5c.err")"
 [ "$(json_get "$TMP/h5c.json" stats.upstream_ref)" = master ] ||
 	fail "with linux-6.1.y checked out, mapped against $(json_get "$TMP/h5c.json" stats.upstream_ref)"
