@@ -125,9 +125,9 @@ int cmd_harvest(int argc, char **argv)
 		       "%u reviews %s, %u already known, %u broken mails skipped\n",
 		       st.messages, st.patches, st.mapped, st.unmapped, st.reviews_added,
 		       o.dry_run ? "to add" : "added", st.reviews_known, st.skipped_broken);
-		if (st.upstream_why[0])
+		if (st.upstream_note[0])
 			printf("harvest: patches mapped against %s (%s)\n", st.upstream_ref,
-			       st.upstream_why);
+			       st.upstream_note);
 		if (st.unverified || st.bad_ids)
 			printf("harvest: %u replies with trailers in another's name (kept as "
 			       "Unverified:), %u unusable Message-IDs kept under a derived id\n",

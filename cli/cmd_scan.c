@@ -97,8 +97,8 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 	if (r->lifecycle_ref)
 		printf("  upstream %s: index %s, %zu commits from the range start%s%s%s\n",
 		       r->lifecycle_ref, r->lifecycle_cache, r->lifecycle_nr,
-		       r->lifecycle_why ? " (" : "", r->lifecycle_why ? r->lifecycle_why : "",
-		       r->lifecycle_why ? ")" : "");
+		       r->lifecycle_note ? " (" : "", r->lifecycle_note ? r->lifecycle_note : "",
+		       r->lifecycle_note ? ")" : "");
 	if (r->diff_cache)
 		printf("  diff cache %s: %zu of %zu commits' diffs read from it\n", r->diff_cache,
 		       r->diff_cache_hits, r->nr);

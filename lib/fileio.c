@@ -54,11 +54,6 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-/* Numbers each temporary file of this process: two threads writing the
- * same path (scan's loader and its main thread both add to the ancestry
- * cache) must not share one, or the second rename finds it gone. */
-static atomic_uint tmp_seq;
-
 char *xdg_path(const char *env, const char *home_default, const char *sub)
 {
 	const char *x = getenv(env), *home = getenv("HOME");
@@ -67,6 +62,11 @@ char *xdg_path(const char *env, const char *home_default, const char *sub)
 		return xasprintf("%s/%s", x, sub);
 	return xasprintf("%s/%s/%s", home && *home ? home : "/tmp", home_default, sub);
 }
+
+/* Numbers each temporary file of this process: two threads writing the
+ * same path (scan's loader and its main thread both add to the ancestry
+ * cache) must not share one, or the second rename finds it gone. */
+static atomic_uint tmp_seq;
 
 int write_file_atomic(const char *path, const void *data, size_t len)
 {

@@ -272,8 +272,8 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	if (!h.map)
 		goto out;
 	snprintf(st->upstream_ref, sizeof(st->upstream_ref), "%s", sm_mapper_ref(h.map));
-	if (sm_mapper_ref_why(h.map))
-		snprintf(st->upstream_why, sizeof(st->upstream_why), "%s", sm_mapper_ref_why(h.map));
+	if (sm_mapper_ref_note(h.map))
+		snprintf(st->upstream_note, sizeof(st->upstream_note), "%s", sm_mapper_ref_note(h.map));
 	/* Messages changed since the last run, up to the revision now. */
 	rev = notmuch_database_get_revision(h.db, &uuid);
 	key = cursor_key(base, h.notes_ref, o->repo);
@@ -353,6 +353,6 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
 		  st->reviews_known, st->skipped_broken, st->unverified, st->bad_ids);
 	json_string(w, "upstream_ref", st->upstream_ref);
-	json_string(w, "upstream_note", st->upstream_why[0] ? st->upstream_why : NULL);
+	json_string(w, "upstream_note", st->upstream_note[0] ? st->upstream_note : NULL);
 	json_object_end(w);
 }

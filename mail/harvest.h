@@ -33,7 +33,7 @@ struct sm_harvest_stats {
 	/* The ref patches were mapped against, and a note on the default's
 	 * choice ("HEAD's linux-6.1.y is a stable branch"; "" when none) */
 	char upstream_ref[128];
-	char upstream_why[256];
+	char upstream_note[256];
 };
 
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);

@@ -20,7 +20,7 @@ struct sm_mapper {
 	git_repository *repo;
 	git_oid tip;
 	char *ref;
-	char *ref_why;		/* a note on the default's choice, or NULL */
+	char *ref_note;		/* a note on the default's choice, or NULL */
 	struct entry *subjects;
 	size_t nr_subjects;
 	struct entry *msgids;	/* of the commits' Link:/Message-Id: trailers */
@@ -46,7 +46,7 @@ struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref)
 	/* a stable branch checked out would map a list patch to its backport
 	 * there, by subject or Link:, and the note would be the tree's alone */
 	if (!ref) {
-		m->ref = sm_mainline_ref(m->repo, NULL, NULL, NULL, &m->ref_why);
+		m->ref = sm_mainline_ref(m->repo, NULL, NULL, NULL, &m->ref_note);
 	} else {
 		/* "master" where only origin/master is, as a tree's branch
 		 * name resolves (trees/repo.h); else as given, for its error */
@@ -84,9 +84,9 @@ const char *sm_mapper_ref(const struct sm_mapper *m)
 	return m->ref;
 }
 
-const char *sm_mapper_ref_why(const struct sm_mapper *m)
+const char *sm_mapper_ref_note(const struct sm_mapper *m)
 {
-	return m->ref_why;
+	return m->ref_note;
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -271,7 +271,7 @@ void sm_mapper_close(struct sm_mapper *m)
 	free(m->subjects);
 	free(m->patchids);
 	free(m->ref);
-	free(m->ref_why);
+	free(m->ref_note);
 	git_repository_free(m->repo);
 	free(m);
 }

@@ -26,7 +26,7 @@ struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref);
 /* The ref it maps against, and a note on the default's choice (NULL: HEAD's
  * branch taken as it is, or the ref was given; trees/mainline.h). */
 const char *sm_mapper_ref(const struct sm_mapper *m);
-const char *sm_mapper_ref_why(const struct sm_mapper *m);
+const char *sm_mapper_ref_note(const struct sm_mapper *m);
 /* 1 mapped (*out set), 0 not found, -1 error. title: the subject without
  * tags; msgid: the mail's Message-ID without <> (NULL or "": none). */
 int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, const char *msgid,

@@ -34,7 +34,7 @@ void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_o
 			known ? git_oid_tostr(hex, sizeof(hex), &known->tip) : NULL;
 
 		l->ref = sm_mainline_ref(repo, known ? &known->tip : NULL, end_name, o->cache_dir,
-					 &l->why);
+					 &l->note);
 	}
 	if (sm_lifecycle_build_known(&l->lc, repo, l->ref, from, o->cache_dir, known) < 0) {
 		l->error = xasprintf("upstream ref %s: %s", l->ref, sm_last_error());
@@ -51,7 +51,7 @@ void sm_afterlife_life_release(struct sm_afterlife_life *l)
 	if (l->ret > 0)
 		sm_lifecycle_release(&l->lc);
 	free(l->ref);
-	free(l->why);
+	free(l->note);
 	free(l->error);
 	memset(l, 0, sizeof(*l));
 }
@@ -75,8 +75,8 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 		a->have_life = 1;
 		out->lifecycle_cache = sm_cache_state_name(a->life.cache_state);
 		out->lifecycle_ref = life->ref;
-		out->lifecycle_why = life->why;
-		life->why = NULL;
+		out->lifecycle_note = life->note;
+		life->note = NULL;
 		out->lifecycle_nr = a->life.nr;
 		life->ref = NULL;
 		life->ret = 0;	/* a->life owns the index now */

@@ -30,7 +30,7 @@ struct sm_afterlife_life {
 	int ret;		/* 1 built, 0 turned off (or handed over), -1 failed */
 	struct sm_lifecycle lc;
 	char *ref;		/* the upstream ref */
-	char *why;		/* a note on the default's choice, or NULL */
+	char *note;		/* a note on the default's choice, or NULL */
 	char *error;		/* ret -1: the error line (sm_error is per thread) */
 };
 /* known: the walk of the range (may be NULL), reused when the upstream

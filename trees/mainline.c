@@ -74,7 +74,7 @@ static char *head_branch(git_repository *repo)
 
 /* sm_mainline_ref without a range: HEAD's branch unless it is unborn or a
  * stable branch */
-static char *mainline_of_head(git_repository *repo, char **why)
+static char *mainline_of_head(git_repository *repo, char **note)
 {
 	char *head = head_branch(repo), *found;
 
@@ -82,25 +82,25 @@ static char *mainline_of_head(git_repository *repo, char **why)
 		return head;
 	found = mainline_holding(repo, NULL, NULL);
 	if (!found && head) {
-		*why = xasprintf("HEAD's %s is a stable branch, and no master or main is here", head);
+		*note = xasprintf("HEAD's %s is a stable branch, and no master or main is here", head);
 		return head;
 	}
 	if (!found)
 		return xstrdup("HEAD");
-	*why = head ? xasprintf("HEAD's %s is a stable branch", head) : xstrdup("HEAD is unborn");
+	*note = head ? xasprintf("HEAD's %s is a stable branch", head) : xstrdup("HEAD is unborn");
 	free(head);
 	return found;
 }
 
 char *sm_mainline_ref(git_repository *repo, const git_oid *end, const char *end_name,
-		      const char *cache_dir, char **why)
+		      const char *cache_dir, char **note)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *head, *found;
 
-	*why = NULL;
+	*note = NULL;
 	if (!end)
-		return mainline_of_head(repo, why);
+		return mainline_of_head(repo, note);
 	head = head_branch(repo);
 	if (head && holds(repo, head, end, cache_dir))
 		return head;
@@ -114,7 +114,7 @@ char *sm_mainline_ref(git_repository *repo, const git_oid *end, const char *end_
 	if (!found)
 		strbuf_addf(&sb, "%s master or main holds %s: nothing past it is read",
 			    head ? ", nor does a" : " and no", head ? "it" : end_name);
-	*why = strbuf_detach(&sb, NULL);
+	*note = strbuf_detach(&sb, NULL);
 	free(head);
 	return found ? found : xstrdup(end_name);
 }

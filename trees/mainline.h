@@ -13,13 +13,13 @@
  * end_name itself (nothing past the range). Without end: HEAD's branch
  * unless HEAD is unborn or on a stable branch (linux-X.Y.y), else the
  * first of those that exists, else HEAD's branch all the same ("HEAD" when
- * unborn). *why is a note on that choice in a few words when it is not
+ * unborn). *note is a note on that choice in a few words when it is not
  * HEAD's branch taken as it is ("HEAD's linux-6.6.y does not hold v6.9",
  * "HEAD's linux-6.1.y is a stable branch, and no master or main is here"),
  * else NULL. cache_dir (may be NULL) keeps the ancestry answers
  * (trees/ancestry.h). Caller frees both. */
 char *sm_mainline_ref(git_repository *repo, const git_oid *end, const char *end_name,
-		      const char *cache_dir, char **why);
+		      const char *cache_dir, char **note);
 
 /* Whether name (a branch, maybe "origin/linux-6.1.y") is a stable tree's
  * branch as kernel.org names them: linux-X.Y.y. */

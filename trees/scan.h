@@ -90,7 +90,7 @@ struct sm_scan_result {
 	/* The look-past-the-range index (trees/lifecycle.h). */
 	const char *lifecycle_cache;	/* sm_cache_state_name, NULL when off */
 	char *lifecycle_ref;		/* the branch it read, or NULL */
-	char *lifecycle_why;		/* a note on the default's choice, or NULL */
+	char *lifecycle_note;		/* a note on the default's choice, or NULL */
 	size_t lifecycle_nr;		/* commits it holds */
 	size_t nr_queued, nr_cves;	/* queue patches and CVE records read */
 	/* The diff cache (trees/diff_cache.h): sm_cache_state_name, and how

@@ -31,7 +31,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 	}
 	free(r->tree_info);
 	free(r->lifecycle_ref);
-	free(r->lifecycle_why);
+	free(r->lifecycle_note);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -74,7 +74,7 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 		json_string(w, "ref", r->lifecycle_ref);
 		json_string(w, "index_cache", r->lifecycle_cache);
 		json_int(w, "commits", (long long)r->lifecycle_nr);
-		json_string(w, "note", r->lifecycle_why);
+		json_string(w, "note", r->lifecycle_note);
 		json_object_end(w);
 	} else {
 		json_null(w, "lifecycle");
