@@ -92,6 +92,15 @@ json "the range alone, and said" "assert d['lifecycle']['ref'] == 'v4.5' and d['
 expect "--upstream-ref names it" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --upstream-ref v4.5 --json
 json "no note then" "assert d['lifecycle']['note'] is None, d['lifecycle']"
 
+cp -r "$src" "$tmp/yank44"
+old_tip=$(git -C "$tmp/yank44" rev-parse linux-4.4.y)
+expect "yank from 4.4 (a local linux-4.4.y)" 0 "$sm" yank -C "$tmp/yank44" 4.4 linux-4.4.y~1
+has "the branch's backup" "old tip kept in refs/stablemate/backup/linux-4.4.y"
+[ "$(git -C "$tmp/yank44" rev-parse refs/stablemate/backup/linux-4.4.y)" = "$old_tip" ] &&
+	[ "$(git -C "$tmp/yank44" rev-list --count "$old_tip..linux-4.4.y")" = 1 ] &&
+	ok "linux-4.4.y was rewritten" || bad "linux-4.4.y was not rewritten"
+expect "yank from 4.9 (no linux-4.9.y)" 1 "$sm" yank -C "$tmp/yank44" 4.9 linux-4.4.y~1
+has "the usual error" "4.9: no such local branch in"
 git -C "$tmp/clone" branch -q 4.1 origin/linux-4.4.y
 expect "a branch named 4.1 is that branch" 0 "$sm" scan -C "$tmp/clone" --range v4.4..v4.5 --tree 4.1 --json
 json "not linux-4.1.y" "assert d['trees'][0]['branch'] == '4.1', d['trees']"

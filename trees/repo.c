@@ -206,11 +206,21 @@ static int resolve_branch_name(git_repository *repo, const char *name, git_oid *
 	return ret;
 }
 
-int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
-		      size_t size)
+int sm_version_branch(const char *name, char *out, size_t size)
 {
 	struct sm_version v;
 	const char *end;
+
+	if (!isdigit((unsigned char)name[0]) || sm_version_parse(name, &end, &v) < 0 || *end ||
+	    v.patch >= 0)
+		return 0;
+	snprintf(out, size, "linux-%d.%d.y", v.major, v.minor);
+	return 1;
+}
+
+int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
+		      size_t size)
+{
 	char stable[64];
 	int ret = resolve_branch_name(repo, name, out, ref, size);
 
@@ -218,10 +228,8 @@ int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char
 		return ret;
 	/* "6.1", which is no name here: kernel.org's linux-6.1.y, as
 	 * classify --tree 6.1 means it */
-	if (!isdigit((unsigned char)name[0]) || sm_version_parse(name, &end, &v) < 0 || *end ||
-	    v.patch >= 0)
+	if (!sm_version_branch(name, stable, sizeof(stable)))
 		return -1;
-	snprintf(stable, sizeof(stable), "linux-%d.%d.y", v.major, v.minor);
 	ret = resolve_branch_name(repo, stable, out, ref, size);
 	if (ret > 0)
 		return sm_error("%s: unknown revision in %s, and no branch %s either", name,

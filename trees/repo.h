@@ -26,6 +26,10 @@ int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out);
  * and the remotes when several have it). */
 int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
 		      size_t size);
+/* When name is a kernel version alone ("6.1", not "v6.1" or "6.1.90"),
+ * kernel.org's branch of it ("linux-6.1.y") into out (size bytes) and 1;
+ * else 0. */
+int sm_version_branch(const char *name, char *out, size_t size);
 /* Resolves an abbreviated or full hex id to a commit id; 0 or -1 (quiet:
  * no sm_error, this is used for ids found in messages). */
 int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);

@@ -11,12 +11,18 @@ struct chain {
 	size_t nr, alloc;
 };
 
-/* The local branch reference for name. */
+/* The local branch reference for name ("6.1" is linux-6.1.y when no
+ * branch has that name, as for the other tree commands). */
 static int branch_ref(git_repository *repo, const char *name, git_reference **out)
 {
+	char stable[64];
+
 	if (git_branch_lookup(out, repo, name, GIT_BRANCH_LOCAL) == 0)
 		return 0;
 	if (starts_with(name, "refs/heads/") && git_reference_lookup(out, repo, name) == 0)
+		return 0;
+	if (sm_version_branch(name, stable, sizeof(stable)) &&
+	    git_branch_lookup(out, repo, stable, GIT_BRANCH_LOCAL) == 0)
 		return 0;
 	return sm_error("%s: no such local branch in %s", name, sm_repo_name(repo));
 }
