@@ -269,19 +269,27 @@ static int use_thread(size_t nr)
 }
 
 /* The range to load: ids, out->items zeroed (released with the rest
- * whatever was filled in) and the chunks. */
+ * whatever was filled in) and the chunks. Published under the lock: the
+ * main thread claims chunks while the loader thread is still preparing,
+ * and a chunk claimed before its state array was set wrote through NULL
+ * (UBSan in bot_e2e.sh). */
 static void set_range(struct loader *l, const git_oid *ids, size_t nr)
 {
-	l->ids = ids;
-	l->out->items = xcalloc(nr + 1, sizeof(*l->out->items));
-	l->out->nr = nr;
-	l->items = l->out->items;
-	l->nr = nr;
 	/* Long runs of consecutive commits on one thread: its kept trees
 	 * (trees/repo.h) are then mostly the trees the next commits need. */
-	l->chunk = nr / 64 < 1 ? 1 : nr / 64 > 256 ? 256 : nr / 64;
-	l->nr_chunks = (nr + l->chunk - 1) / l->chunk;
-	l->state = xcalloc(l->nr_chunks + 1, 1);
+	size_t chunk = nr / 64 < 1 ? 1 : nr / 64 > 256 ? 256 : nr / 64;
+	size_t nr_chunks = (nr + chunk - 1) / chunk;
+	struct sm_scan_item *items = xcalloc(nr + 1, sizeof(*items));
+	signed char *state = xcalloc(nr_chunks + 1, 1);
+
+	pthread_mutex_lock(&l->mu);
+	l->ids = ids;
+	l->out->items = l->items = items;
+	l->out->nr = l->nr = nr;
+	l->chunk = chunk;
+	l->state = state;
+	l->nr_chunks = nr_chunks;
+	pthread_mutex_unlock(&l->mu);
 }
 
 /* Walks the range (l->walked) and builds the lifecycle index with repo,
@@ -427,12 +435,12 @@ static int load_and_judge(struct scan_ctx *s, git_oid **ids, size_t nr, const gi
 	l.to = to;
 	l.path = s->o->upstream;
 	l.dc = dc;
+	pthread_mutex_init(&l.mu, NULL);
+	pthread_cond_init(&l.done, NULL);
 	if (*ids)
 		set_range(&l, *ids, nr);
 	else
 		l.walked = ids;	/* nr unknown yet: a thread unless told not to */
-	pthread_mutex_init(&l.mu, NULL);
-	pthread_cond_init(&l.done, NULL);
 	threaded = use_thread(*ids ? nr : (size_t)-1) &&
 		   pthread_create(&th, NULL, loader_thread, &l) == 0;
 	ret = open_trees(s, &l, &keep, out);
