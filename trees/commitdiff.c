@@ -18,6 +18,7 @@
  * the text bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
 #include "trees/repo.h"
 #include "lib/util.h"
+#include <stdatomic.h>
 #include <string.h>
 
 enum { FAST_OK = 0, FAST_ERROR = -1, FAST_FALLBACK = 1 };
@@ -334,7 +335,8 @@ int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree
 	struct cd_state st = { .repo = repo, .keep = keep, .out = out, .path = STRBUF_INIT };
 	size_t from = out->len;
 	char hex[GIT_OID_HEXSZ + 1];
-	static int check = -1;
+	/* read once; scan's two threads both diff, hence atomic */
+	static atomic_int check = -1;
 	int ret = -1, r;
 
 	sm_diff_options_init(&st.opts);
