@@ -2,9 +2,13 @@
 # trees_clone.sh: the tree commands in the repositories maintainers have,
 # not only the one the tests build: a fresh clone (the stable branches
 # only as origin/linux-X.Y.y, as `git clone` of linux-stable leaves them),
-# a local branch behind the one it tracks, two remotes with a branch of
-# the same name, lightweight release tags, linked work trees. Each gets the verdicts of the repository it was cloned from; a
-# partial clone, which libgit2 cannot read whole, is refused in one line.
+# a version alone for a branch (4.4: linux-4.4.y), a stable branch checked
+# out and an unborn HEAD (scan still reads mainline past the range), a
+# local branch behind the one it tracks, two remotes with a branch of the
+# same name, a subdirectory, GIT_DIR and -C a subdirectory, a repository
+# another user owns, lightweight release tags, linked work trees. Each gets
+# the verdicts of the repository it was cloned from; a partial clone, which
+# libgit2 cannot read whole, is refused in one line.
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE tmp=$TMP
@@ -91,7 +95,7 @@ expect "scan where no branch holds the range's end" 0 "$sm" scan -C "$tmp/fetche
 json "the range alone, and said" "assert d['lifecycle']['ref'] == 'v4.5' and d['lifecycle']['note'] == 'HEAD is unborn and no master or main holds v4.5: nothing past it is read', d['lifecycle']"
 expect "--upstream-ref names it" 0 "$sm" scan -C "$tmp/fetched" --range v4.4..v4.5 --tree 4.4 --upstream-ref v4.5 --json
 json "no note then" "assert d['lifecycle']['note'] is None, d['lifecycle']"
-
+# yank and insert rewrite a local branch: 4.4 is the local linux-4.4.y
 cp -r "$src" "$tmp/yank44"
 old_tip=$(git -C "$tmp/yank44" rev-parse linux-4.4.y)
 expect "yank from 4.4 (a local linux-4.4.y)" 0 "$sm" yank -C "$tmp/yank44" 4.4 linux-4.4.y~1
@@ -162,7 +166,7 @@ if [ "$(id -u)" = 0 ] && cp -r "$src" "$tmp/owned" && chown -R nobody "$tmp/owne
 	got=$(verdicts <<<"$out")
 	[ -n "$got" ] && ok "verdicts" || bad "no verdicts: $out"
 else
-	ok "(not root: a repository another user owns is not tried)"
+	echo "# not root: a repository another user owns is not tried"
 fi
 
 # Lightweight release tags (git tag v4.1, not -a): the same graph.
