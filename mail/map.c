@@ -45,18 +45,8 @@ struct sm_mapper *sm_mapper_open(const char *repo_path, const char *ref)
 	}
 	/* a stable branch checked out would map a list patch to its backport
 	 * there, by subject or Link:, and the note would be the tree's alone */
-	if (!ref) {
-		m->ref = sm_mainline_ref(m->repo, NULL, NULL, NULL, &m->ref_note);
-	} else {
-		/* "master" where only origin/master is, as a tree's branch
-		 * name resolves (trees/repo.h); else as given, for its error */
-		git_oid id;
-		char name[256];
-
-		m->ref = xstrdup(sm_resolve_branch(m->repo, ref, &id, name, sizeof(name)) == 0 ?
-				 name : ref);
-		sm_clear_error();
-	}
+	m->ref = ref ? sm_resolve_ref_name(m->repo, ref) :
+		       sm_mainline_ref(m->repo, NULL, NULL, NULL, &m->ref_note);
 	if (git_revparse_single(&obj, m->repo, m->ref) < 0 ||
 	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
 		char *what = xasprintf("%s: upstream ref %s", repo_path, m->ref);

@@ -16,22 +16,10 @@ void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_o
 	if (o->upstream_ref && !*o->upstream_ref)
 		return;
 	if (o->upstream_ref) {
-		/* "master" where only origin/master is (git init, then fetch), as
-		 * a tree's branch name resolves; else as given, for its error */
-		git_oid id;
-		char ref[256];
-
-		if (sm_resolve_branch(repo, o->upstream_ref, &id, ref, sizeof(ref)) == 0) {
-			l->ref = xstrdup(ref);
-		} else {
-			sm_clear_error();
-			l->ref = xstrdup(o->upstream_ref);
-		}
+		l->ref = sm_resolve_ref_name(repo, o->upstream_ref);
 	} else {
-		const char *dots = strstr(o->range, "..");
-		char hex[GIT_OID_HEXSZ + 1];
-		const char *end_name = dots && dots[2] ? dots + 2 :
-			known ? git_oid_tostr(hex, sizeof(hex), &known->tip) : NULL;
+		/* the range's end as written (scan took the range as "A..B") */
+		const char *dots = strstr(o->range, ".."), *end_name = dots ? dots + 2 : o->range;
 
 		l->ref = sm_mainline_ref(repo, known ? &known->tip : NULL, end_name, o->cache_dir,
 					 &l->note);

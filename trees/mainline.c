@@ -4,6 +4,7 @@
 #include "trees/repo.h"
 #include "rules/version.h"
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 #include "lib/util.h"
 #include <ctype.h>
 #include <string.h>
@@ -38,24 +39,23 @@ static int holds(git_repository *repo, const char *ref, const git_oid *end, cons
 static char *mainline_holding(git_repository *repo, const git_oid *end, const char *cache_dir)
 {
 	static const char *const names[] = { "master", "main" };
-	git_strarray remotes = { NULL, 0 };
+	struct strlist remotes = STRLIST_INIT;
 	char *found = NULL;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (holds(repo, names[i], end, cache_dir))
 			return xstrdup(names[i]);
-	if (git_remote_list(&remotes, repo) < 0)
-		return NULL;
-	for (size_t r = 0; r < remotes.count && !found; r++)
+	sm_remote_names(repo, &remotes);
+	for (size_t r = 0; r < remotes.nr && !found; r++)
 		for (size_t i = 0; i < ARRAY_SIZE(names) && !found; i++) {
-			char *name = xasprintf("%s/%s", remotes.strings[r], names[i]);
+			char *name = xasprintf("%s/%s", remotes.items[r], names[i]);
 
 			if (holds(repo, name, end, cache_dir))
 				found = name;
 			else
 				free(name);
 		}
-	git_strarray_dispose(&remotes);
+	strlist_clear(&remotes);
 	return found;
 }
 

@@ -206,6 +206,40 @@ static int resolve_branch_name(git_repository *repo, const char *name, git_oid *
 	return ret;
 }
 
+static int remote_name_cb(const char *name, size_t len, const char *value, void *ctx)
+{
+	struct strlist *out = ctx;
+	char *s = xstrndup(name, len);
+
+	(void)value;
+	if (strlist_contains(out, s))
+		free(s);	/* a remote with several urls */
+	else
+		strlist_append_nodup(out, s);
+	return 0;
+}
+
+void sm_remote_names(git_repository *repo, struct strlist *out)
+{
+	git_config *cfg = NULL;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0)
+		each_remote(cfg, "url", remote_name_cb, out);
+	git_config_free(cfg);
+	sm_clear_error();
+}
+
+char *sm_resolve_ref_name(git_repository *repo, const char *name)
+{
+	git_oid id;
+	char ref[256];
+
+	if (sm_resolve_branch(repo, name, &id, ref, sizeof(ref)) == 0)
+		return xstrdup(ref);
+	sm_clear_error();
+	return xstrdup(name);
+}
+
 int sm_version_branch(const char *name, char *out, size_t size)
 {
 	struct sm_version v;

@@ -26,6 +26,16 @@ int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out);
  * and the remotes when several have it). */
 int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char *ref,
 		      size_t size);
+/* A ref the user named (--upstream-ref master, the bot's upstream.branch)
+ * as sm_resolve_branch resolves it ("origin/master" where only origin has
+ * a master: git init, then fetch), else name itself, whose error comes
+ * where it is used. Caller frees. */
+char *sm_resolve_ref_name(git_repository *repo, const char *name);
+/* The names of repo's remotes, each once, in the config's order, appended
+ * to out. Read in one plain pass over the config (see each_remote in
+ * repo.c: libgit2 1.5's git_remote_list leaks under ASan). */
+struct strlist;
+void sm_remote_names(git_repository *repo, struct strlist *out);
 /* When name is a kernel version alone ("6.1", not "v6.1" or "6.1.90"),
  * kernel.org's branch of it ("linux-6.1.y") into out (size bytes) and 1;
  * else 0. */
