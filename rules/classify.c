@@ -5,6 +5,7 @@
 #include "rules/model.h"
 #include "rules/features.h"
 #include "rules/device_ids.h"
+#include "rules/version.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <ctype.h>
@@ -579,6 +580,38 @@ static void mail_vetoes(const struct sm_commit *c, struct sm_verdict *v)
 		sm_verdict_veto(v, "not-a-patch", NOT_A_PATCH);
 }
 
+/* "Linux 6.7-rc3" with the Makefile's version as its whole change (or,
+ * read without a diff, no words past the subject): the commit that names
+ * a release, in every mainline range, with nothing in it a stable tree
+ * could take. */
+static int is_release_commit(const struct sm_commit *c)
+{
+	struct sm_version ver;
+	int rc;
+
+	if (c->is_mail || !c->subject || !sm_version_from_release_subject(c->subject, &ver, &rc))
+		return 0;
+	if (!c->has_diff) {
+		for (size_t i = 0; c->body && i < c->body_text_len; i++)
+			if (!isspace((unsigned char)c->body[i]))
+				return 0;
+		return 1;
+	}
+	for (size_t i = 0; i < c->nr_files; i++)
+		if (strcmp(c->files[i].path, "Makefile"))
+			return 0;
+	return c->nr_files > 0;
+}
+
+static void commit_vetoes(const struct sm_commit *c, struct sm_verdict *v)
+{
+	if (c->is_merge)
+		sm_verdict_veto(v, "merge", "merge commit");
+	else if (is_release_commit(c))
+		sm_verdict_veto(v, "release", "%s: the commit that sets the release's version in the Makefile",
+				c->subject);
+}
+
 /* The verdict with the learned model: its weights score, the hard rules
  * (merge, stable tags, diff vetoes) stay on top. The model's reasons are
  * explained into v, or copied from model when one is given
@@ -587,8 +620,7 @@ static void classify_with_model(const struct sm_rules *r, const struct sm_commit
 				const struct sm_tree_ctx *tree, const struct sm_verdict *model,
 				struct sm_verdict *v)
 {
-	if (c->is_merge)
-		sm_verdict_veto(v, "merge", "merge commit");
+	commit_vetoes(c, v);
 	mail_vetoes(c, v);
 	classify_stable_tags(r, c, tree, v, 0);
 	if (model)
@@ -640,8 +672,7 @@ static void classify(const struct sm_rules *r, const struct sm_commit *c,
 		classify_with_model(r, c, tree, NULL, v);
 		return;
 	}
-	if (c->is_merge)
-		sm_verdict_veto(v, "merge", "merge commit");
+	commit_vetoes(c, v);
 	mail_vetoes(c, v);
 	classify_stable_tags(r, c, tree, v, 1);
 	classify_fixes(r, c, v);

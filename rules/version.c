@@ -96,3 +96,21 @@ int sm_version_from_tag(const char *tag, struct sm_version *v, int *rc)
 	}
 	return -1;
 }
+
+int sm_version_from_release_subject(const char *subject, struct sm_version *v, int *rc)
+{
+	char tag[40];
+	size_t n;
+
+	if (strncmp(subject, "Linux ", 6) || !isdigit((unsigned char)subject[6]))
+		return 0;
+	n = strlen(subject + 6);
+	while (n && isspace((unsigned char)subject[6 + n - 1]))
+		n--;
+	if (n + 2 > sizeof(tag))
+		return 0;
+	tag[0] = 'v';
+	memcpy(tag + 1, subject + 6, n);
+	tag[n + 1] = '\0';
+	return !sm_version_from_tag(tag, v, rc);
+}

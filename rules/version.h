@@ -19,5 +19,9 @@ const char *sm_version_str(const struct sm_version *v, char *buf, unsigned size)
 /* Release tag name to version: "v6.7" -> 6.7, "v6.7-rc3" -> 6.7 rc 3
  * (*rc = 0 for a final release). Returns -1 for other tag names. */
 int sm_version_from_tag(const char *tag, struct sm_version *v, int *rc);
+/* The subject of a release commit, which only sets the Makefile's version:
+ * "Linux 6.7", "Linux 6.7-rc3", a stable tree's "Linux 6.1.90". Returns 1
+ * and fills v and *rc as sm_version_from_tag does, else 0. */
+int sm_version_from_release_subject(const char *subject, struct sm_version *v, int *rc);
 
 #endif

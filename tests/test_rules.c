@@ -7,6 +7,7 @@
 #include "rules/model.h"
 #include "rules/rules_load.h"
 #include "rules/train.h"
+#include "rules/version.h"
 #include "lib/fileio.h"
 #include "lib/json_read.h"
 #include "rules/gitlog.h"
@@ -647,6 +648,68 @@ START_TEST(merge_rejected)
 			 SM_REJECT);
 	ck_assert(sm_verdict_has(&v, "merge"));
 	sm_verdict_release(&v);
+}
+END_TEST
+
+/* A release commit is vetoed by what it is, a version bump of the
+ * Makefile; the same subject on any other change, or with words of its
+ * own, is judged as usual. */
+START_TEST(release_commit_rejected)
+{
+	static const char *bump =
+		"commit 2222222222222222222222222222222222222222\n"
+		"Author: Linus Torvalds <torvalds@linux-foundation.org>\n\n"
+		"    Linux 6.7-rc3\n\n"
+		"diff --git a/Makefile b/Makefile\n"
+		"--- a/Makefile\n"
+		"+++ b/Makefile\n"
+		"@@ -2,5 +2,5 @@\n"
+		" VERSION = 6\n"
+		" PATCHLEVEL = 7\n"
+		" SUBLEVEL = 0\n"
+		"-EXTRAVERSION = -rc2\n"
+		"+EXTRAVERSION = -rc3\n"
+		" NAME = Hurr durr I'ma ninja sloth\n";
+	static const char *elsewhere =
+		"commit 3333333333333333333333333333333333333333\n"
+		"Author: A <a@b>\n\n"
+		"    Linux 6.7\n\n"
+		"diff --git a/drivers/x.c b/drivers/x.c\n"
+		"--- a/drivers/x.c\n"
+		"+++ b/drivers/x.c\n"
+		"@@ -1 +1 @@\n"
+		"-\tkfree(p);\n"
+		"+\tkfree(q);\n";
+	struct sm_verdict v;
+	struct sm_version ver;
+	int rc;
+
+	ck_assert_int_eq(classify_text(bump, NULL, &v), SM_REJECT);
+	ck_assert(sm_verdict_has(&v, "release"));
+	sm_verdict_release(&v);
+	/* as a bare message (a JSON record, git log without -p) */
+	ck_assert_int_eq(classify_text("Linux 6.1.90\n", NULL, &v), SM_REJECT);
+	ck_assert(sm_verdict_has(&v, "release"));
+	sm_verdict_release(&v);
+	classify_text(elsewhere, NULL, &v);
+	ck_assert(!sm_verdict_has(&v, "release"));
+	sm_verdict_release(&v);
+	classify_text("Linux 6.7\n\nFix a use-after-free in the release path.\n", NULL, &v);
+	ck_assert(!sm_verdict_has(&v, "release"));
+	sm_verdict_release(&v);
+	classify_text("Linux 6.7 support for the foo board\n", NULL, &v);
+	ck_assert(!sm_verdict_has(&v, "release"));
+	sm_verdict_release(&v);
+
+	ck_assert(sm_version_from_release_subject("Linux 6.7-rc3", &ver, &rc));
+	ck_assert_int_eq(ver.major, 6);
+	ck_assert_int_eq(ver.minor, 7);
+	ck_assert_int_eq(rc, 3);
+	ck_assert(sm_version_from_release_subject("Linux 2.6.39 ", &ver, &rc));
+	ck_assert_int_eq(ver.patch, 39);
+	ck_assert(!sm_version_from_release_subject("Linux 6.7-rc", &ver, &rc));
+	ck_assert(!sm_version_from_release_subject("Linux v6.7", &ver, &rc));
+	ck_assert(!sm_version_from_release_subject("Linux kernel 6.7", &ver, &rc));
 }
 END_TEST
 
@@ -2788,7 +2851,7 @@ static Suite *make_suite(void)
 					      word_boundaries, keyword_scan_is_its_definition,
 					      subject_keywords_skip_the_subsystem, memory_leak_is_no_info_leak,
 					      tree_out_of_range_rejects,
-					      noautosel_never_candidate, merge_rejected,
+					      noautosel_never_candidate, merge_rejected, release_commit_rejected,
 					      check_relevant_diff_rules, moved_code_is_not_whitespace,
 					      stray_semicolons_change_no_code,
 					      device_id_entries_span_lines, comment_changed_on_code_line,

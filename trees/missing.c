@@ -2,22 +2,17 @@
 #include "trees/upstream_index.h"
 #include "trees/repo.h"
 #include "lib/json.h"
+#include "rules/version.h"
 #include "lib/util.h"
-#include <ctype.h>
 #include <string.h>
 
 static int skipped(const struct sm_upstream_entry *e)
 {
-	const char *s = e->subject;
+	struct sm_version v;
+	int rc;
 
-	if (starts_with(s, "Merge "))
-		return 1;
-	if (skip_prefix(s, "Linux ", &s) && isdigit((unsigned char)*s)) {
-		while (isdigit((unsigned char)*s) || *s == '.')
-			s++;
-		return *s == '\0' || starts_with(s, "-rc");
-	}
-	return 0;
+	return starts_with(e->subject, "Merge ") ||
+	       sm_version_from_release_subject(e->subject, &v, &rc);
 }
 
 static size_t compare(const struct sm_upstream_index *from, const struct sm_upstream_index *to,
