@@ -266,19 +266,11 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 	struct sm_tree_spec *specs = NULL;
 	struct sm_tree_state *states = NULL;
 	size_t nr = 0, opened = 0;
-	char *list = xstrdup(trees_arg), *a = NULL;
-	const char *dots = strstr(range, "..");
+	char *list = xstrdup(trees_arg);
 	git_oid from, to, id;
 	int ret = -1;
 
-	if (!dots || dots == range || !dots[2] || strstr(range, "...")) {
-		sm_error("%s: not a range of the form A..B", range);
-		goto out;
-	}
-	if (sm_repo_open(&repo, upstream) < 0)
-		goto out;
-	a = xstrndup(range, (size_t)(dots - range));
-	if (sm_resolve_commit(repo, a, &from) < 0 || sm_resolve_commit(repo, dots + 2, &to) < 0)
+	if (sm_repo_open(&repo, upstream) < 0 || sm_resolve_range(repo, range, &from, &to) < 0)
 		goto out;
 	for (char *s = list, *comma; s && *s; s = comma) {
 		comma = strchr(s, ',');
@@ -338,7 +330,10 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 		sm_progress_update(t->progress, t->set.nr_docs);
 	}
 	if (!t->set.nr_docs) {
-		sm_error("%s: no commit to label (is %s an ancestor of %s?)", range, a, dots + 2);
+		int start_len = (int)(strstr(range, "..") - range);
+
+		sm_error("%s: no commit to label (is %.*s an ancestor of %s?)", range,
+			 start_len ? start_len : 4, start_len ? range : "HEAD", sm_range_end(range));
 		goto out;
 	}
 	strbuf_addf(source, "%s %s, labelled by %s", upstream, range, trees_arg);
@@ -349,7 +344,6 @@ out:
 	free(states);
 	free(specs);
 	free(list);
-	free(a);
 	git_revwalk_free(w);
 	git_repository_free(repo);
 	return ret;

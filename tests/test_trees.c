@@ -584,6 +584,35 @@ START_TEST(scan_classifies_for_each_tree)
 }
 END_TEST
 
+/* A range is read as git reads it: an empty side is HEAD. */
+START_TEST(scan_range_forms)
+{
+	struct sm_scan_opts o;
+	struct sm_scan_result full, open_end;
+	static const char *refused[] = { "..", "v4.4...v4.5", "v4.4" };
+
+	scan_opts(&o, "v4.4..HEAD");
+	ck_assert_int_eq(sm_scan(&o, &full), 0);
+	scan_opts(&o, "v4.4..");
+	ck_assert_int_eq(sm_scan(&o, &open_end), 0);
+	ck_assert_uint_gt(full.nr, 0);
+	ck_assert_uint_eq(open_end.nr, full.nr);
+	ck_assert_str_eq(open_end.items[0].id, full.items[0].id);
+	sm_scan_result_release(&open_end);
+	scan_opts(&o, "..v4.5");	/* HEAD is past v4.5: nothing */
+	ck_assert_int_eq(sm_scan(&o, &open_end), 0);
+	ck_assert_uint_eq(open_end.nr, 0);
+	sm_scan_result_release(&open_end);
+	sm_scan_result_release(&full);
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		scan_opts(&o, refused[i]);
+		ck_assert_int_eq(sm_scan(&o, &open_end), -1);
+		ck_assert_msg(strstr(sm_last_error(), "not a range of the form A..B"), "%s: %s",
+			      refused[i], sm_last_error());
+	}
+}
+END_TEST
+
 START_TEST(scan_failure_paths)
 {
 	struct sm_scan_opts o;
@@ -1150,7 +1179,7 @@ static Suite *make_suite(void)
 						   first_release_from_tag_graph,
 						   release_map_cache, ancestry_cache,
 						   scan_classifies_for_each_tree,
-						   scan_failure_paths,
+						   scan_range_forms, scan_failure_paths,
 						   scan_diff_cache_same_facts,
 						   diff_cache_keeps_any_path,
 						   steal_picks_candidates_in_order,

@@ -18,11 +18,8 @@ void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_o
 	if (o->upstream_ref) {
 		l->ref = sm_resolve_ref_name(repo, o->upstream_ref);
 	} else {
-		/* the range's end as written (scan took the range as "A..B") */
-		const char *dots = strstr(o->range, ".."), *end_name = dots ? dots + 2 : o->range;
-
-		l->ref = sm_mainline_ref(repo, known ? &known->tip : NULL, end_name, o->cache_dir,
-					 &l->note);
+		l->ref = sm_mainline_ref(repo, known ? &known->tip : NULL, sm_range_end(o->range),
+					 o->cache_dir, &l->note);
 	}
 	if (sm_lifecycle_build_known(&l->lc, repo, l->ref, from, o->cache_dir, known) < 0) {
 		l->error = xasprintf("upstream ref %s: %s", l->ref, sm_last_error());

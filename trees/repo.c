@@ -140,6 +140,31 @@ int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out)
 	return 0;
 }
 
+int sm_resolve_range(git_repository *repo, const char *range, git_oid *from, git_oid *to)
+{
+	const char *dots = strstr(range, "..");
+	char *a;
+	int ret;
+
+	if (!dots || !strcmp(range, "..") || strstr(range, "..."))
+		return sm_error("%s: not a range of the form A..B", range);
+	a = xstrndup(range, (size_t)(dots - range));
+	ret = sm_resolve_commit(repo, *a ? a : "HEAD", from);
+	if (!ret)
+		ret = sm_resolve_commit(repo, sm_range_end(range), to);
+	free(a);
+	return ret < 0 ? sm_error_wrap("range %s", range) : 0;
+}
+
+const char *sm_range_end(const char *range)
+{
+	const char *dots = strstr(range, "..");
+
+	if (!dots)
+		return range;
+	return dots[2] ? dots + 2 : "HEAD";
+}
+
 /* sm_resolve_branch's look through the remotes for branch */
 struct remote_branch {
 	git_repository *repo;

@@ -17,6 +17,14 @@ int sm_repo_open(git_repository **out, const char *path);
 /* Resolves spec (a branch, tag, "origin/x", sha, "HEAD~2") to a commit.
  * Returns 0 or -1 with "spec: unknown revision in <repo>". */
 int sm_resolve_commit(git_repository *repo, const char *spec, git_oid *out);
+/* Resolves a range "A..B" into its two ends, each as sm_resolve_commit
+ * does; an empty side is HEAD, as git reads it ("v6.7.." is v6.7..HEAD).
+ * Returns 0, or -1 with "RANGE: not a range of the form A..B" (no "..",
+ * "A...B", "..") or "range RANGE: " and the end that did not resolve. */
+int sm_resolve_range(git_repository *repo, const char *range, git_oid *from, git_oid *to);
+/* B of "A..B" as written, "HEAD" when it is empty, range itself when it is
+ * no range: the name its end goes by in messages. */
+const char *sm_range_end(const char *range);
 /* Resolves a stable branch's name as sm_resolve_commit does, and failing
  * that as the remote-tracking branch of that name when exactly one remote
  * has it, as `git checkout NAME` picks it: in a fresh clone of

@@ -518,22 +518,14 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	git_oid *ids = NULL;
 	size_t nr = 0;
 	int ret, walk_cached;
-	const char *dots = strstr(s->o->range, "..");
 	git_oid from, to;
 	struct sm_diff_cache dc;
 	char hex[GIT_OID_HEXSZ + 1], to_hex[GIT_OID_HEXSZ + 1];
-	char *a;
 
-	if (!dots || dots == s->o->range || !dots[2] || strstr(s->o->range, "..."))
-		return sm_error("%s: not a range of the form A..B", s->o->range);
 	/* Each end resolved on its own (not git_revwalk_push_range): the
 	 * error names the end that is wrong. */
-	a = xstrndup(s->o->range, dots - s->o->range);
-	if (sm_resolve_commit(s->repo, a, &from) < 0 || sm_resolve_commit(s->repo, dots + 2, &to) < 0) {
-		free(a);
-		return sm_error_wrap("range %s", s->o->range);
-	}
-	free(a);
+	if (sm_resolve_range(s->repo, s->o->range, &from, &to) < 0)
+		return -1;
 	s->from = from;
 	git_oid_tostr(hex, sizeof(hex), &from);
 	git_oid_tostr(to_hex, sizeof(to_hex), &to);
