@@ -79,8 +79,8 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 				nr_cand++;
 				break;
 			}
-	printf("scan %s in %s: %zu commits, %zu candidates for at least one tree\n",
-	       o->range, o->upstream, r->nr, nr_cand);
+	printf("scan %s in %s: %zu commit%s, %zu candidate%s for at least one tree\n", o->range,
+	       o->upstream, r->nr, r->nr == 1 ? "" : "s", nr_cand, nr_cand == 1 ? "" : "s");
 	for (size_t t = 0; t < o->nr_trees; t++) {
 		const struct sm_version *v = &o->trees[t].version;
 		const struct sm_scan_tree_info *ti = &r->tree_info[t];
