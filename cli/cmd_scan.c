@@ -95,13 +95,14 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 		       r->tree_cache_state[t], sb.len ? "; " : "", sb.buf);
 	}
 	if (r->lifecycle_ref)
-		printf("  upstream %s: index %s, %zu commits from the range start%s%s%s\n",
+		printf("  upstream %s: index %s, %zu commit%s from the range start%s%s%s\n",
 		       r->lifecycle_ref, r->lifecycle_cache, r->lifecycle_nr,
+		       r->lifecycle_nr == 1 ? "" : "s",
 		       r->lifecycle_note ? " (" : "", r->lifecycle_note ? r->lifecycle_note : "",
 		       r->lifecycle_note ? ")" : "");
 	if (r->diff_cache)
-		printf("  diff cache %s: %zu of %zu commits' diffs read from it\n", r->diff_cache,
-		       r->diff_cache_hits, r->nr);
+		printf("  diff cache %s: %zu of %zu commit%s diffs read from it\n", r->diff_cache,
+		       r->diff_cache_hits, r->nr, r->nr == 1 ? "'s" : "s'");
 	if (r->release_map_cache)
 		printf("  release map %s\n", r->release_map_cache);
 	if (o->queue_dir)
