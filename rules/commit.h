@@ -169,6 +169,12 @@ int sm_fixes_names_commit(const struct sm_fixes_tag *f);
 void sm_fixes_tag_release(struct sm_fixes_tag *f);
 /* Finds the upstream id a stable commit names in its message; caller frees. */
 char *sm_find_upstream_ref(const char *msg, size_t len);
+/* The same, when the first reference is in a form only a stable tree
+ * writes ("commit X upstream.", "[ Upstream commit X ]", or "This is
+ * upstream commit X." as the body's first line): msg is then a stable
+ * branch's commit. Mainline's own "(cherry picked from commit X)" (drm's
+ * fixes from -next) and the distributions' forms give NULL. */
+char *sm_find_stable_upstream_ref(const char *msg, size_t len);
 /* Is key a trailer key this project recognises ("Signed-off-by", ...)? */
 int sm_is_known_trailer_key(const char *key, size_t len);
 

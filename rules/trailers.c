@@ -138,10 +138,14 @@ static int has(const char *msg, size_t len, const char *needle, size_t n, size_t
 	return 0;
 }
 
-char *sm_find_upstream_ref(const char *msg, size_t len)
+/* The first upstream reference of msg, the group of upstream_re that
+ * matched it (1..5; *group 0 when none) and where the match starts. */
+static char *find_upstream_ref(const char *msg, size_t len, int *group, size_t *at)
 {
 	pcre2_match_data *md;
 	char *res = NULL;
+
+	*group = 0;
 
 	/* Every form names "upstream", "cherry picked" or "backported": a
 	 * plain substring search rules out the ordinary mainline message
@@ -161,6 +165,8 @@ char *sm_find_upstream_ref(const char *msg, size_t len)
 		for (int g = 1; g <= 5; g++) {
 			if (ov[2 * g] != PCRE2_UNSET) {
 				res = xstrndup(msg + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
+				*group = g;
+				*at = ov[0];
 				break;
 			}
 		}
@@ -170,4 +176,43 @@ char *sm_find_upstream_ref(const char *msg, size_t len)
 		for (char *p = res; *p; p++)
 			*p = (char)tolower((unsigned char)*p);
 	return res;
+}
+
+char *sm_find_upstream_ref(const char *msg, size_t len)
+{
+	int group;
+	size_t at;
+
+	return find_upstream_ref(msg, len, &group, &at);
+}
+
+/* Is at on the first line of msg's body (the line after the subject and
+ * the blank lines below it)? */
+static int on_first_body_line(const char *msg, size_t len, size_t at)
+{
+	const char *p = memchr(msg, '\n', len), *end = msg + len, *eol;
+
+	if (!p)
+		return 0;
+	while (p < end && *p == '\n')
+		p++;
+	eol = memchr(p, '\n', (size_t)(end - p));
+	return msg + at >= p && msg + at < (eol ? eol : end);
+}
+
+char *sm_find_stable_upstream_ref(const char *msg, size_t len)
+{
+	int group;
+	size_t at;
+	char *res = find_upstream_ref(msg, len, &group, &at);
+
+	/* groups 1 and 2 of upstream_re, "commit X upstream" and
+	 * "[ Upstream commit X ]", anywhere; group 4, "upstream commit X",
+	 * only where a stable tree puts it ("This is upstream commit X."
+	 * right under the subject): in mainline's prose it names libbpf's
+	 * or zstd's upstream as often. */
+	if (group == 1 || group == 2 || (group == 4 && on_first_body_line(msg, len, at)))
+		return res;
+	free(res);
+	return NULL;
 }

@@ -319,6 +319,38 @@ START_TEST(upstream_refs)
 }
 END_TEST
 
+/* Which references make a message a stable branch's commit (insert does
+ * not add a second upstream line to a backport from another tree). */
+START_TEST(stable_upstream_refs)
+{
+	static const char *const stable[] = {
+		"x: y\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nBody.\n",
+		"x: y\n\n[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n\nBody.\n",
+		"x: y\n\nThis is upstream commit 0123456789abcdef0123456789abcdef01234567.\n\nBody.\n",
+	};
+	static const char *const mainline[] = {
+		/* drm's fixes picked from -next, in mainline */
+		"drm/i915: fix z\n\nBody.\n\n(cherry picked from commit "
+		"0123456789abcdef0123456789abcdef01234567)\nSigned-off-by: A <a@b>\n",
+		/* prose naming another project's upstream */
+		"libbpf: sync\n\nBody.\n\nThis matches upstream commit "
+		"0123456789abcdef0123456789abcdef01234567 of libbpf.\n",
+		"x: y\n\nNo reference at all.\n",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(stable); i++) {
+		char *s = sm_find_stable_upstream_ref(stable[i], strlen(stable[i]));
+
+		ck_assert_msg(s != NULL, "%s", stable[i]);
+		ck_assert_str_eq(s, "0123456789abcdef0123456789abcdef01234567");
+		free(s);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(mainline); i++)
+		ck_assert_msg(!sm_find_stable_upstream_ref(mainline[i], strlen(mainline[i])), "%s",
+			      mainline[i]);
+}
+END_TEST
+
 static struct sm_rules *rules;
 
 static void setup_rules(void)
@@ -2842,7 +2874,7 @@ static Suite *make_suite(void)
 
 	tcase_add_checked_fixture(t, NULL, teardown_tag);
 	add_tcase(s, "message", SM_TESTS(message_trailers_and_folding, fixes_malformed,
-					 upstream_refs, json_reader, json_arrays_and_counts,
+					 upstream_refs, stable_upstream_refs, json_reader, json_arrays_and_counts,
 					 repeated_headers_second_wins,
 					 numstat_input, numstat_counts_do_not_wrap, stat_input,
 					 quoted_paths, git_log_split, stat_line_without_path,

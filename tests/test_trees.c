@@ -1021,6 +1021,36 @@ START_TEST(insert_in_the_middle)
 }
 END_TEST
 
+/* A backport taken from another stable tree names its upstream original
+ * already: it keeps that line and gets no "commit <its own id> upstream."
+ * (that id is a stable commit), so the tree's index maps it to mainline. */
+START_TEST(insert_a_backport_from_another_tree)
+{
+	git_repository *r = branch_copy("i44", "linux-4.4.y");
+	struct sm_insert_opts o = { "i44~1", "Stable Maintainer <stable@example.org>", 1 };
+	struct sm_rewrite_result res;
+	struct sm_upstream_index idx;
+	/* linux-4.1.y's copy of W7 ("This is upstream commit W7.") */
+	char *backport = git_out("git log -1 --format=%%H linux-4.1.y --grep=%s", id("W7")), *out;
+
+	backport[strcspn(backport, "\n")] = '\0';
+	ck_assert_uint_eq(strlen(backport), 40);
+	ck_assert_msg(sm_insert(r, "i44", backport, &o, &res) == SM_PICK_CLEAN, "%s",
+		      sm_last_error());
+	out = git_out("git log -1 --format=%%B %s", "i44~1");
+	ck_assert_msg(strstr(out, id("W7")), "%s", out);
+	ck_assert_msg(!strstr(out, backport), "%s", out);
+	ck_assert(strstr(out, "Signed-off-by: Stable Maintainer <stable@example.org>"));
+	free(out);
+	ck_assert_int_eq(sm_upstream_index_build(&idx, r, "i44", NULL, NULL), 0);
+	ck_assert(sm_upstream_index_find(&idx, id("W7"), NULL, NULL, NULL) != NULL);
+	sm_upstream_index_release(&idx);
+	sm_rewrite_result_release(&res);
+	free(backport);
+	git_repository_free(r);
+}
+END_TEST
+
 /* ---- missing, backports, deps ---- */
 
 START_TEST(missing_both_ways)
@@ -1185,7 +1215,8 @@ static Suite *make_suite(void)
 						   steal_picks_candidates_in_order,
 						   yank_replays_and_keeps_backup,
 						   yank_conflict_leaves_branch,
-						   insert_in_the_middle, missing_both_ways,
+						   insert_in_the_middle, insert_a_backport_from_another_tree,
+						   missing_both_ways,
 						   backports_show_differences, deps_by_blame,
 						   cve_records_decode_escapes, stable_branch_names));
 

@@ -49,16 +49,23 @@ char *sm_stable_message(const char *msg, const char *upstream, const char *signo
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *nl = strchr(msg, '\n'), *rest;
-	char *sob = NULL;
+	char *sob = NULL, *named = sm_find_stable_upstream_ref(msg, strlen(msg));
 
 	if (!nl)
 		nl = msg + strlen(msg);
-	strbuf_add(&sb, msg, nl - msg);
-	strbuf_addf(&sb, "\n\ncommit %s upstream.\n\n", upstream);
-	rest = nl;
-	while (*rest == '\n')
-		rest++;
-	strbuf_addstr(&sb, rest);
+	if (named) {
+		/* a backport from another stable tree: it names its upstream
+		 * original already, and upstream (its own id) is none */
+		strbuf_addstr(&sb, msg);
+		free(named);
+	} else {
+		strbuf_add(&sb, msg, nl - msg);
+		strbuf_addf(&sb, "\n\ncommit %s upstream.\n\n", upstream);
+		rest = nl;
+		while (*rest == '\n')
+			rest++;
+		strbuf_addstr(&sb, rest);
+	}
 	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == ' '))
 		strbuf_setlen(&sb, sb.len - 1);
 	strbuf_addch(&sb, '\n');

@@ -21,7 +21,10 @@ int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_o
 		 struct strlist *conflicts);
 /* The message of a stable backport: subject, blank line, "commit <upstream>
  * upstream.", blank line, the rest of msg, and "Signed-off-by: <signoff>"
- * unless msg already ends with it (signoff NULL: none). Caller frees. */
+ * unless msg already ends with it (signoff NULL: none). A msg that names
+ * its upstream original as a stable tree does (a backport taken from
+ * another stable branch) keeps that line and gets no second one.
+ * Caller frees. */
 char *sm_stable_message(const char *msg, const char *upstream, const char *signoff);
 /* "Name <email>" into a signature stamped now; -1 (sm_error) when s is
  * not of that form. Free with git_signature_free. */
