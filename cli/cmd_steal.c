@@ -13,7 +13,7 @@ static const struct sm_usage usage = {
 		    "                 [--signoff 'Name <email>'] [--include-maybe] [--rules DIR]\n"
 		    "                 [--cache-dir DIR | --no-cache] [--json]\n"
 		    "                 [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
-		    "                 [--queue DIR]",
+		    "                 [--queue DIR] [--backports-from BRANCH[=VER][,BRANCH...]]",
 	.description =
 "Scans the range like 'stablemate scan' for the tree BRANCH and creates the\n"
 "branch NEW at BRANCH's tip with every candidate cherry-picked in upstream\n"
@@ -24,6 +24,9 @@ static const struct sm_usage usage = {
 "go in. A candidate's later upstream fixes (commits whose Fixes: name it, up\n"
 "to --upstream-ref) that the tree lacks are picked right after it. A candidate\n"
 "that was reverted upstream, or is in the --queue directory, is not picked.\n"
+"With --backports-from, a candidate that does not apply is taken from the\n"
+"first of those stable trees whose backport of it (the commit there naming\n"
+"it as its upstream) applies; the backport's own upstream line stays.\n"
 "The cherry-picks are done in memory: the work tree, the index and\n"
 "HEAD are never touched, and BRANCH does not move.\n",
 	.epilog =
@@ -31,8 +34,15 @@ static const struct sm_usage usage = {
 "1 on an error (nothing created), 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate steal -C ~/linux --range v6.6..v6.7 --onto linux-6.1.y --branch 6.1-queue\n",
+"  stablemate steal -C ~/linux --range v6.6..v6.7 --onto linux-6.1.y --branch 6.1-queue\n"
+"  stablemate steal --range v6.6..v6.7 --onto 5.15 --branch 5.15-queue --backports-from 6.1,6.6\n",
 };
+
+static int opt_trees(const struct sm_option *opt, const char *arg)
+{
+	strlist_split(opt->value, arg, ',');
+	return 0;
+}
 
 int cmd_steal(int argc, char **argv)
 {
@@ -41,7 +51,9 @@ int cmd_steal(int argc, char **argv)
 	struct sm_rules *rules = NULL;
 	char *onto = NULL;
 	const char *rules_dir = NULL;
-	int json = 0;
+	struct strlist backport_args = STRLIST_INIT;
+	struct sm_tree_spec *backport_trees = NULL;
+	int json = 0, ret = 1;
 	const struct sm_option options[] = {
 		OPT_REPO(&o.repo, "the repository holding the range and the tree (default: .)"),
 		OPT_STRING(0, "range", &o.range, "A..B", "the upstream commits to consider"),
@@ -65,6 +77,9 @@ int cmd_steal(int argc, char **argv)
 			 "leave out commits in mainline for less than N days"),
 		OPT_STRING(0, "queue", &o.queue_dir, "DIR",
 			   "a stable-queue checkout: leave out what is queued"),
+		OPT_CALLBACK(0, "backports-from", &backport_args, "LIST",
+			     "comma-separated stable branches whose backport\n"
+			     "of a candidate that does not apply is tried", opt_trees),
 		OPT_QUIET(NULL),
 		OPT_END()
 	};
@@ -72,18 +87,34 @@ int cmd_steal(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.repo = ".";
 	argc = cli_parse_options("steal", argc, argv, options, &usage, 0);
-	if (argc > 0)
-		return cli_usage_error("steal", "unexpected argument '%s'", argv[0]);
-	if (!o.range || !onto || !o.branch)
-		return cli_usage_error("steal", "--range, --onto and --branch are required");
-	if (sm_tree_spec_parse(&o.onto, onto, NULL) < 0)
-		return cli_usage_error("steal", "%s", sm_last_error());
-	if (sm_rules_load(&rules, rules_dir) < 0)
-		return cli_fail("steal");
+	if (argc > 0) {
+		ret = cli_usage_error("steal", "unexpected argument '%s'", argv[0]);
+		goto out;
+	}
+	if (!o.range || !onto || !o.branch) {
+		ret = cli_usage_error("steal", "--range, --onto and --branch are required");
+		goto out;
+	}
+	if (sm_tree_spec_parse(&o.onto, onto, NULL) < 0) {
+		ret = cli_usage_error("steal", "%s", sm_last_error());
+		goto out;
+	}
+	backport_trees = xcalloc(backport_args.nr + 1, sizeof(*backport_trees));
+	for (size_t i = 0; i < backport_args.nr; i++)
+		if (sm_tree_spec_parse(&backport_trees[i], backport_args.items[i], NULL) < 0) {
+			ret = cli_usage_error("steal", "--backports-from: %s", sm_last_error());
+			goto out;
+		}
+	o.backports_from = backport_trees;
+	o.nr_backports_from = backport_args.nr;
+	if (sm_rules_load(&rules, rules_dir) < 0) {
+		ret = cli_fail("steal");
+		goto out;
+	}
 	o.rules = rules;
 	if (sm_steal(&o, &r) < 0) {
-		sm_rules_free(rules);
-		return cli_fail("steal");
+		ret = cli_fail("steal");
+		goto out;
 	}
 	if (json) {
 		struct cli_json j;
@@ -93,19 +124,28 @@ int cmd_steal(int argc, char **argv)
 	} else {
 		printf("created %s at %.12s: %zu of %zu candidates picked onto %s (%.12s), %zu commits scanned\n",
 		       o.branch, r.tip, r.nr_picked, r.nr, o.onto.name, r.base, r.nr_scanned);
-		for (size_t i = 0; i < r.nr; i++)
-			if (!r.entries[i].reason)
-				printf("  picked   %.12s -> %.12s %s%s%.12s%s\n", r.entries[i].upstream,
-				       r.entries[i].stable, r.entries[i].subject,
-				       r.entries[i].with ? " (later fix of " : "",
-				       r.entries[i].with ? r.entries[i].with : "",
-				       r.entries[i].with ? ")" : "");
+		for (size_t i = 0; i < r.nr; i++) {
+			const struct sm_steal_entry *e = &r.entries[i];
+
+			if (e->reason)
+				continue;
+			printf("  picked   %.12s -> %.12s %s", e->upstream, e->stable, e->subject);
+			if (e->with)
+				printf(" (later fix of %.12s)", e->with);
+			if (e->backport)
+				printf(" (%s's backport %.12s)", e->backport_tree, e->backport);
+			putchar('\n');
+		}
 		for (size_t i = 0; i < r.nr; i++)
 			if (r.entries[i].reason)
 				printf("  left out %.12s %s: %s\n", r.entries[i].upstream,
 				       r.entries[i].subject, r.entries[i].reason);
 	}
 	sm_steal_result_release(&r);
+	ret = 0;
+out:
 	sm_rules_free(rules);
-	return 0;
+	free(backport_trees);
+	strlist_clear(&backport_args);
+	return ret;
 }

@@ -96,6 +96,41 @@ has "steal refuses to overwrite" "q41: branch already exists"
 expect "steal --json" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.4.y --branch q44
 json "steal json" "assert d['picked']==len([c for c in d['commits'] if c['stable']]) and d['picked']>=2"
 
+# steal --backports-from: W8 does not apply to 4.1 (its stable-only lock
+# line), but a tree that carries a backport of W8 made for that context has
+# one that does, as 6.6's backport often fits 6.1. linux-4.2.y: 4.1 and that
+# backport ("commit W8 upstream."); linux-4.3.y: v4.1 and W8 picked as is
+# with -x, which conflicts on 4.1 as W8 does.
+git worktree add -q "$tmp/wt42" -b linux-4.2.y linux-4.1.y
+sed -i '40a\	int tls_tx_sched = 1; /* tx work before complete(), 4.1 context */' "$tmp/wt42/net/tls/tls_sw.c"
+git -C "$tmp/wt42" commit -qam "tls: fix race between tx work scheduling and socket close" \
+	-m "commit $W8 upstream." -m "Adjusted to the 4.1 tx lock." -m "Signed-off-by: Other Maintainer <other@example.org>"
+b42=$(git -C "$tmp/wt42" rev-parse HEAD)
+git -C "$tmp/wt42" checkout -q -b linux-4.3.y v4.1 && git -C "$tmp/wt42" cherry-pick -x "$W8" >/dev/null
+b43=$(git -C "$tmp/wt42" rev-parse HEAD)
+git -C "$tmp/wt42" checkout -q --detach && git worktree remove --force "$tmp/wt42"
+expect "steal --backports-from" 0 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y --branch q41b \
+	--signoff "Stable Maintainer <stable@example.org>" --backports-from linux-4.3.y,linux-4.2.y=4.2
+has "steal takes 4.2's backport of W8" "tls: fix race between tx work scheduling and socket close (linux-4.2.y's backport ${b42:0:12})"
+has "and counts it" "3 of 4 candidates picked onto linux-4.1.y"
+msg=$(git log -1 --format=%B --grep="tx work scheduling" q41b)
+[ "$(grep -c "upstream\.$" <<<"$msg")" = 1 ] && grep -qx "commit $W8 upstream." <<<"$msg" &&
+	! grep -q "$b42" <<<"$msg" && grep -q "Adjusted to the 4.1 tx lock." <<<"$msg" &&
+	grep -qx "Signed-off-by: Stable Maintainer <stable@example.org>" <<<"$msg" &&
+	ok "the picked backport keeps its one upstream line, W8's" || bad "backport message: $msg"
+git show q41b:net/tls/tls_sw.c | grep -q "4.1 context" &&
+	ok "the backport's change is on the branch" || bad "the backport's change is not on q41b"
+expect "steal --backports-from a tree whose backport conflicts too" 0 "$sm" steal --range v4.4..v4.5 \
+	--onto linux-4.1.y --branch q41c --signoff "S <s@example.org>" --backports-from linux-4.3.y --json
+json "the reason names the backport tried" "
+c = [c for c in d['commits'] if c['upstream'] == '$W8'][0]
+assert c['stable'] is None and c['backport'] is None, c
+assert c['left_out'] == 'does not apply: conflict in net/tls/tls_sw.c; linux-4.3.y\\'s backport ${b43:0:12}: does not apply: conflict in net/tls/tls_sw.c', c['left_out']
+assert d['picked'] == 2"
+expect "steal --backports-from an unknown tree" 1 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y \
+	--branch q41d --backports-from linux-9.9.y
+has "names it" "stablemate steal: --backports-from: linux-9.9.y: unknown revision"
+
 # yank / insert
 git branch y41 linux-4.1.y
 expect "yank" 0 "$sm" yank y41 "$S3"

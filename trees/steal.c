@@ -1,6 +1,7 @@
 #include "trees/steal.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
+#include "trees/tree_state.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
@@ -29,27 +30,31 @@ static int tried(const struct sm_steal_result *res, const char *id)
 	return 0;
 }
 
-/* Picks one candidate onto *cur; fills e and moves *cur when it applied. */
-static int pick_one(git_repository *repo, const char *upstream_id, git_oid *cur,
-		    const git_signature *committer, const char *ident, struct sm_steal_entry *e)
+/* Picks the commit pick_hex (the upstream commit upstream_id, or a stable
+ * tree's backport of it) onto *cur; fills e and moves *cur when it
+ * applied. Returns -1 on an error, else SM_PICK_CLEAN, or SM_PICK_CONFLICT
+ * with e->reason set (as for the other reasons to leave it out). */
+static int pick_one(git_repository *repo, const char *pick_hex, const char *upstream_id,
+		    git_oid *cur, const git_signature *committer, const char *ident,
+		    struct sm_steal_entry *e)
 {
 	git_commit *c = NULL, *onto = NULL;
 	struct strlist conflicts = STRLIST_INIT;
 	git_oid id, tree, new_id;
-	const char *upstream_msg;
+	const char *pick_msg;
 	char *msg, *owned_msg;
 	int r, ret = -1;
 
-	if (git_oid_fromstr(&id, upstream_id) < 0 || git_commit_lookup(&c, repo, &id) < 0 ||
+	if (git_oid_fromstr(&id, pick_hex) < 0 || git_commit_lookup(&c, repo, &id) < 0 ||
 	    git_commit_lookup(&onto, repo, cur) < 0) {
-		sm_error("commit %.12s: unreadable (%s)", upstream_id, sm_git_error());
+		sm_error("commit %.12s: unreadable (%s)", pick_hex, sm_git_error());
 		goto out;
 	}
 	r = sm_pick_tree(repo, c, onto, &tree, &conflicts);
 	if (r < 0) {
 		e->reason = xstrdup(sm_last_error());
 		sm_clear_error();
-		ret = 0;
+		ret = SM_PICK_CONFLICT;
 		goto out;
 	}
 	if (r == SM_PICK_CONFLICT) {
@@ -59,16 +64,17 @@ static int pick_one(git_repository *repo, const char *upstream_id, git_oid *cur,
 		for (size_t k = 0; k < conflicts.nr; k++)
 			strbuf_addf(&sb, "%s%s", k ? ", " : "", conflicts.items[k]);
 		e->reason = strbuf_detach(&sb, NULL);
-		ret = 0;
+		ret = SM_PICK_CONFLICT;
 		goto out;
 	}
 	if (git_oid_equal(&tree, git_commit_tree_id(onto))) {
 		e->reason = xstrdup("empty: the change is already in the tree");
-		ret = 0;
+		ret = SM_PICK_CONFLICT;
 		goto out;
 	}
-	upstream_msg = sm_commit_utf8(c, git_commit_message(c), &owned_msg);
-	msg = sm_stable_message(upstream_msg, upstream_id, ident);
+	/* a backport's own "commit X upstream." line stays (sm_stable_message) */
+	pick_msg = sm_commit_utf8(c, git_commit_message(c), &owned_msg);
+	msg = sm_stable_message(pick_msg, upstream_id, ident);
 	free(owned_msg);
 	r = sm_commit_write(repo, c, committer, msg, &tree, cur, &new_id);
 	free(msg);
@@ -76,12 +82,84 @@ static int pick_one(git_repository *repo, const char *upstream_id, git_oid *cur,
 		goto out;
 	*cur = new_id;
 	git_oid_tostr(e->stable, 41, &new_id);
-	ret = 0;
+	ret = SM_PICK_CLEAN;
 out:
 	strlist_clear(&conflicts);
 	git_commit_free(c);
 	git_commit_free(onto);
 	return ret;
+}
+
+/* The trees of --backports-from, their indexes built once */
+struct backport_trees {
+	struct sm_tree_state *states;
+	size_t nr;
+};
+
+/* Picks upstream_id onto *cur, and when it does not apply, the first
+ * backport of it in bt that does. Returns 0 or -1 (error). */
+static int pick_candidate(git_repository *repo, const char *upstream_id, git_oid *cur,
+			  const git_signature *committer, const char *ident,
+			  const struct backport_trees *bt, struct sm_steal_entry *e)
+{
+	struct strbuf tried_too = STRBUF_INIT;
+	int r = pick_one(repo, upstream_id, upstream_id, cur, committer, ident, e);
+
+	if (r != SM_PICK_CONFLICT || !starts_with(e->reason, "does not apply"))
+		return r < 0 ? -1 : 0;
+	for (size_t k = 0; k < bt->nr; k++) {
+		const struct sm_tree_state *t = &bt->states[k];
+		enum sm_match how;
+		const struct sm_upstream_entry *b =
+			sm_upstream_index_find(&t->idx, upstream_id, NULL, NULL, &how);
+		struct sm_steal_entry tryout = { 0 };
+
+		if (!b || how != SM_MATCH_UPSTREAM_ID)
+			continue;
+		r = pick_one(repo, b->stable, upstream_id, cur, committer, ident, &tryout);
+		if (r < 0)
+			return -1;
+		if (r == SM_PICK_CLEAN) {
+			memcpy(e->stable, tryout.stable, sizeof(e->stable));
+			free(e->reason);
+			e->reason = NULL;
+			e->backport = xstrdup(b->stable);
+			e->backport_tree = xstrdup(t->spec->name);
+			strbuf_release(&tried_too);
+			return 0;
+		}
+		strbuf_addf(&tried_too, "; %s's backport %.12s: %s", t->spec->name, b->stable,
+			    tryout.reason);
+		free(tryout.reason);
+	}
+	if (tried_too.len) {
+		char *reason = xasprintf("%s%s", e->reason, tried_too.buf);
+
+		free(e->reason);
+		e->reason = reason;
+	}
+	strbuf_release(&tried_too);
+	return 0;
+}
+
+static int open_backport_trees(const struct sm_steal_opts *o, git_repository *repo,
+			       struct backport_trees *bt)
+{
+	bt->states = xcalloc(o->nr_backports_from ? o->nr_backports_from : 1,
+			     sizeof(*bt->states));
+	for (; bt->nr < o->nr_backports_from; bt->nr++)
+		if (sm_tree_state_open(&bt->states[bt->nr], &o->backports_from[bt->nr], repo,
+				       NULL, o->cache_dir) < 0)
+			return sm_error_wrap("--backports-from");
+	return 0;
+}
+
+static void close_backport_trees(struct backport_trees *bt)
+{
+	for (size_t k = 0; k < bt->nr; k++)
+		sm_tree_state_close(&bt->states[k]);
+	free(bt->states);
+	memset(bt, 0, sizeof(*bt));
 }
 
 int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
@@ -92,6 +170,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	struct sm_scan_opts so;
 	struct sm_scan_result sr = { 0 };
 	struct sm_tree_spec tree = o->onto;
+	struct backport_trees bt = { 0 };
 	git_oid cur;
 	char *ident = NULL, onto[256];
 	int ret = -1;
@@ -129,7 +208,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	so.upstream_ref = o->upstream_ref;
 	so.min_soak_days = o->min_soak_days;
 	so.queue_dir = o->queue_dir;
-	if (sm_scan(&so, &sr) < 0)
+	if (sm_scan(&so, &sr) < 0 || open_backport_trees(o, repo, &bt) < 0)
 		goto out;
 	res->nr_scanned = sr.nr;
 	for (size_t i = 0; i < sr.nr; i++) {
@@ -143,7 +222,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 		if (tried(res, it->id))
 			continue;	/* picked already as an earlier one's later fix */
 		e = add_entry(res, it->id, it->commit.subject);
-		if (pick_one(repo, it->id, &cur, committer, ident, e) < 0)
+		if (pick_candidate(repo, it->id, &cur, committer, ident, &bt, e) < 0)
 			goto out;
 		if (!e->reason)
 			res->nr_picked++;
@@ -161,7 +240,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 			free(subj);
 			git_commit_free(fc);
 			e->with = xstrdup(it->id);
-			if (pick_one(repo, fid, &cur, committer, ident, e) < 0)
+			if (pick_candidate(repo, fid, &cur, committer, ident, &bt, e) < 0)
 				goto out;
 			if (!e->reason)
 				res->nr_picked++;
@@ -178,6 +257,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 out:
 	if (ret < 0)
 		sm_steal_result_release(res);
+	close_backport_trees(&bt);
 	free(ident);
 	sm_scan_result_release(&sr);
 	git_signature_free(committer);
@@ -189,7 +269,8 @@ out:
 void sm_steal_result_release(struct sm_steal_result *res)
 {
 	for (size_t i = 0; i < res->nr; i++)
-		FREE_ALL(res->entries[i].subject, res->entries[i].reason, res->entries[i].with);
+		FREE_ALL(res->entries[i].subject, res->entries[i].reason, res->entries[i].with,
+			 res->entries[i].backport, res->entries[i].backport_tree);
 	free(res->entries);
 	free(res->refname);
 	memset(res, 0, sizeof(*res));
@@ -198,8 +279,9 @@ void sm_steal_result_release(struct sm_steal_result *res)
 static void steal_entry_json(const struct sm_steal_entry *e, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	JSON_STRINGS(w, "upstream subject stable left_out with", e->upstream, e->subject,
-		     e->reason ? NULL : e->stable, e->reason, e->with);
+	JSON_STRINGS(w, "upstream subject stable left_out with backport backport_tree", e->upstream,
+		     e->subject, e->reason ? NULL : e->stable, e->reason, e->with, e->backport,
+		     e->backport_tree);
 	json_object_end(w);
 }
 

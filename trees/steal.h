@@ -21,6 +21,12 @@ struct sm_steal_opts {
 	const char *upstream_ref;
 	int min_soak_days;
 	const char *queue_dir;
+	/* Other stable trees (in repo): when a candidate does not apply, the
+	 * first of these whose backport of it (by the upstream id its
+	 * message names) applies is picked instead, as a maintainer takes
+	 * 6.6's backport for 6.1. */
+	const struct sm_tree_spec *backports_from;
+	size_t nr_backports_from;
 };
 
 struct sm_steal_entry {
@@ -29,6 +35,9 @@ struct sm_steal_entry {
 	char *subject;
 	char *reason;		/* why it was left out; NULL when picked */
 	char *with;		/* a later fix: the candidate it goes with, else NULL */
+	/* picked from another tree: its backport there and the tree; NULL
+	 * when the upstream commit itself was picked */
+	char *backport, *backport_tree;
 };
 
 struct sm_steal_result {
@@ -45,7 +54,8 @@ struct sm_steal_result {
 int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res);
 void sm_steal_result_release(struct sm_steal_result *res);
 /* res as one JSON object: branch, base, tip, scanned, picked, commits[]
- * (upstream, subject, stable and left_out (one of them null), with). */
+ * (upstream, subject, stable and left_out (one of them null), with,
+ * backport and backport_tree). */
 void sm_steal_result_json(const struct sm_steal_result *res, struct json_writer *w);
 
 #endif
