@@ -507,8 +507,16 @@ static int write_candidate_page(struct site *s, size_t i, time_t now)
 				}
 			}
 		}
-		strbuf_addf(&p, "</td><td>%s</td><td>",
+		strbuf_addf(&p, "</td><td>%s",
 			    tr->applies < 0 ? "not checked" : tr->applies ? "cleanly" : "conflicts");
+		if (tr->backport_applies) {
+			strbuf_addstr(&p, "; ");
+			html_escape(&p, tr->backport_tree);
+			strbuf_addstr(&p, "'s backport ");
+			add_short_id(&p, tr->backport_applies);
+			strbuf_addstr(&p, " applies");
+		}
+		strbuf_addstr(&p, "</td><td>");
 		add_mail_state(&p, s, it->id, s->o->cfg->trees[t].name);
 		strbuf_addstr(&p, "</td></tr>\n");
 	}

@@ -294,6 +294,9 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 				strbuf_addstr(&line, ", applies cleanly");
 			else if (tr->applies == 0)
 				strbuf_addstr(&line, ", does NOT apply cleanly");
+			if (tr->backport_applies)
+				strbuf_addf(&line, " (%s's backport %.12s does)", tr->backport_tree,
+					    tr->backport_applies);
 			if (num) {
 				strbuf_addstr(&line, ": ");
 				sm_report_patch_subject(&line, tree_version(&cfg->trees[t], ver), num,
@@ -355,6 +358,9 @@ static void patch_body(struct ctx *x, struct strbuf *b, const struct pick *pk)
 	sm_verdict_summary(&tr->verdict, b);
 	strbuf_addstr(b, tr->applies == 1 ? "; applies cleanly" :
 			 tr->applies == 0 ? "; does NOT apply cleanly" : "");
+	if (tr->backport_applies)
+		strbuf_addf(b, " (%s's backport %.12s does)", tr->backport_tree,
+			    tr->backport_applies);
 	strbuf_addf(b, "\nAuthor: %s\n", it->commit.author ? it->commit.author : "?");
 	for (size_t d = 0; d < tr->deps.nr; d++)
 		strbuf_addf(b, "Depends on: %s\n", tr->deps.items[d]);

@@ -136,6 +136,9 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 					       tr->verdict.reasons[k].text);
 			if (tr->applies >= 0)
 				printf("        applies: %s\n", tr->applies ? "cleanly" : "no (conflict)");
+			if (tr->backport_applies)
+				printf("        %s's backport %.12s applies cleanly\n", tr->backport_tree,
+				       tr->backport_applies);
 		}
 	}
 	strbuf_release(&sb);

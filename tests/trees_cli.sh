@@ -130,6 +130,45 @@ assert d['picked'] == 2"
 expect "steal --backports-from an unknown tree" 1 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y \
 	--branch q41d --backports-from linux-9.9.y
 has "names it" "stablemate steal: --backports-from: linux-9.9.y: unknown revision"
+# scan --check-applies says the same of the trees it scans: W8 conflicts on
+# 4.1, 4.2's backport of it applies (4.3's does not), in text, JSON, the
+# bot's report and its dashboard
+expect "scan --check-applies with a tree carrying a backport" 0 "$sm" scan --range v4.4..v4.5 \
+	--tree linux-4.1.y --tree linux-4.3.y --tree linux-4.2.y=4.2 --check-applies --candidates
+has "scan names the backport that applies" "        linux-4.2.y's backport ${b42:0:12} applies cleanly"
+hasnt "and only that one" "linux-4.3.y's backport"
+expect "scan --check-applies --json" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
+	--tree linux-4.2.y=4.2 --check-applies --json
+json "JSON backport_applies" "
+t = [c for c in d['commits'] if c['id'] == '$W8'][0]['trees']
+assert t[0]['applies'] is False and t[0]['backport_applies'] == {'tree': 'linux-4.2.y', 'commit': '$b42'}, t[0]
+assert t[1]['backport_applies'] is None and t[1]['present']
+ok = [c for c in d['commits'] if c['id'] == '$W1'][0]['trees'][0]
+assert ok['applies'] is True and ok['backport_applies'] is None"
+mkdir -p "$tmp/bot"
+cat > "$tmp/bot/bot.conf" <<CONF
+[upstream]
+	repo = $tmp/linux
+	range = v4.4..v4.5
+[tree "linux-4.1.y"]
+	repo = $tmp/linux
+[tree "linux-4.2.y"]
+	repo = $tmp/linux
+	version = 4.2
+[bot]
+	from = Stable Bot <bot@example.org>
+	stateDir = $tmp/bot/state
+[subscriber "greg"]
+	address = Greg <greg@example.org>
+	trees = linux-4.1.y
+CONF
+expect "report --dry-run" 0 "$sm" report --config "$tmp/bot/bot.conf" --dry-run="$tmp/bot/out"
+cover=$(grep -l "^Subject: .* 00/" "$tmp/bot/out"/new/* 2>/dev/null | head -1)
+grep -qF "linux-4.1.y    needs it, does NOT apply cleanly (linux-4.2.y's backport ${b42:0:12} does)" "$cover" 2>/dev/null &&
+	ok "the report says 4.2's backport applies" || bad "report: $(cat "$cover" 2>/dev/null || ls "$tmp/bot/out")"
+expect "dashboard" 0 "$sm" dashboard --config "$tmp/bot/bot.conf" --out "$tmp/bot/site"
+grep -rqF "conflicts; linux-4.2.y's backport" "$tmp/bot/site" && ok "the dashboard too" ||
+	bad "dashboard: no backport in $(ls "$tmp/bot/site")"
 
 # yank / insert
 git branch y41 linux-4.1.y

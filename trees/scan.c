@@ -77,6 +77,28 @@ static int try_apply(struct sm_tree_state *t, const char *id)
 	return r;
 }
 
+/* For a commit that conflicts on tree ti: the first other tree whose
+ * backport of it applies there instead (as a maintainer takes 6.6's
+ * backport for 6.1). */
+static void find_backport_that_applies(struct scan_ctx *s, struct sm_scan_item *it, size_t ti)
+{
+	struct sm_scan_tree_result *tr = &it->trees[ti];
+
+	for (size_t k = 0; k < s->o->nr_trees; k++) {
+		enum sm_match how;
+		const struct sm_upstream_entry *e;
+
+		if (k == ti)
+			continue;
+		e = sm_upstream_index_find(&s->trees[k].idx, it->id, NULL, NULL, &how);
+		if (e && how == SM_MATCH_UPSTREAM_ID && try_apply(&s->trees[ti], e->stable) == 1) {
+			tr->backport_applies = xstrdup(e->stable);
+			tr->backport_tree = s->o->trees[k].name;
+			return;
+		}
+	}
+}
+
 static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_verdict *model,
 		       const struct sm_tree_judge_input *in, size_t ti)
 {
@@ -92,8 +114,11 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 	sm_afterlife_tree(&s->life, it, ti, &t->idx);
 	sm_verdict_finish(s->o->rules, &tr->verdict);
 	sm_afterlife_hold(&s->life, it, ti, &tr->verdict);
-	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT)
+	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT) {
 		tr->applies = try_apply(t, it->id);
+		if (tr->applies == 0)
+			find_backport_that_applies(s, it, ti);
+	}
 }
 
 /* The part of a commit that needs the repository: message, diff

@@ -20,6 +20,11 @@ struct sm_scan_tree_result {
 	int present;			/* already in the tree (upstream id or patch-id) */
 	char *present_as;		/* the stable commit id when present */
 	int applies;			/* -1 not checked, 0 conflicts, 1 applies cleanly */
+	/* When it conflicts: the first other scanned tree's backport of it
+	 * (a commit naming it as its upstream) that applies cleanly, and that
+	 * tree's name (opts->trees' own); NULL when none. */
+	char *backport_applies;
+	const char *backport_tree;
 	struct strlist deps;		/* upstream ids to apply first (tag prerequisites) */
 	/* Set by trees/afterlife.h: */
 	struct strlist take_with;	/* later upstream fixes of it the tree lacks, oldest first */

@@ -13,6 +13,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 		for (size_t t = 0; it->trees && t < r->nr_trees; t++) {
 			sm_verdict_release(&it->trees[t].verdict);
 			free(it->trees[t].present_as);
+			free(it->trees[t].backport_applies);
 			strlist_clear(&it->trees[t].deps);
 		}
 		free(it->trees);
@@ -116,6 +117,13 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 				json_null(w, "applies");
 			else
 				json_bool(w, "applies", tr->applies);
+			if (tr->backport_applies) {
+				json_object_begin(w, "backport_applies");
+				JSON_STRINGS(w, "tree commit", tr->backport_tree, tr->backport_applies);
+				json_object_end(w);
+			} else {
+				json_null(w, "backport_applies");
+			}
 			json_strlist(w, "deps", &tr->deps);
 			json_strlist(w, "take_with", &tr->take_with);
 			json_string(w, "queued", tr->queued);
