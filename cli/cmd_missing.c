@@ -18,7 +18,9 @@ static const struct sm_usage usage = {
 "from commit <sha>)\", \"upstream commit <sha>\"), or for itself when it names\n"
 "none; it is looked up on the other side by that id, then by patch-id (as\n"
 "git patch-id --stable), then by subject. Merges and release commits\n"
-"(\"Linux 6.1.5\") are left out. Both branches' indexes are cached, keyed by\n"
+"(\"Linux 6.1.5\") are left out, and so is a commit a branch took and then\n"
+"reverted, with its revert: those are listed apart, \"taken and reverted\".\n"
+"Both branches' indexes are cached, keyed by\n"
 "their tips, so a rerun only reads new commits.\n",
 	.epilog =
 "Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\".\n"
@@ -31,8 +33,17 @@ static const struct sm_usage usage = {
 static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other)
 {
 	printf("in %s, not in %s: %zu of %zu\n", s->branch, other->branch, s->nr, s->total);
-	for (size_t i = 0; i < s->nr; i++)
-		printf("  %.12s %.12s %s\n", s->only[i].upstream, s->only[i].stable, s->only[i].subject);
+	for (size_t i = 0; i < s->nr; i++) {
+		printf("  %.12s %.12s %s", s->only[i].upstream, s->only[i].stable, s->only[i].subject);
+		if (s->only[i].revert[0])
+			printf(" (%s took it and reverted it: %.12s)", other->branch, s->only[i].revert);
+		putchar('\n');
+	}
+	if (s->nr_reverted)
+		printf("taken and reverted in %s, left out: %zu\n", s->branch, s->nr_reverted);
+	for (size_t i = 0; i < s->nr_reverted; i++)
+		printf("  %.12s %.12s %s (reverted by %.12s)\n", s->reverted[i].upstream,
+		       s->reverted[i].stable, s->reverted[i].subject, s->reverted[i].revert);
 }
 
 int cmd_missing(int argc, char **argv)

@@ -62,6 +62,28 @@ has "missing other side" "${W3:0:12} ${T1:0:12} fs/xattr: missing fdput()"
 expect "missing --json" 0 "$sm" missing --json linux-4.1.y linux-4.4.y
 json "missing json" "assert d['merge_base']=='$BASE41'; assert len(d['a']['only_here'])==3 and len(d['b']['only_here'])==4"
 expect "missing one branch" 2 "$sm" missing linux-4.1.y
+# A commit a tree took and then reverted is in effect not in it: r41 is 4.1
+# with its KVM backport (S4) reverted, r44 is 4.4 with that backport picked
+# (-x) on top. r41's KVM fix and revert are left out and listed apart;
+# r44's copy is missing from r41, and the line says r41 reverted its own.
+git worktree add -q "$tmp/wtr" -b r41 linux-4.1.y
+git -C "$tmp/wtr" revert --no-edit "$S4" >/dev/null
+rev41=$(git -C "$tmp/wtr" rev-parse HEAD)
+git -C "$tmp/wtr" checkout -q -b r44 linux-4.4.y && git -C "$tmp/wtr" cherry-pick -x "$S4" >/dev/null
+pick44=$(git -C "$tmp/wtr" rev-parse HEAD)
+git -C "$tmp/wtr" checkout -q --detach && git worktree remove --force "$tmp/wtr"
+expect "missing with a reverted backport" 0 "$sm" missing r41 r44
+has "the reverted pair is left out" "in r41, not in r44: 2 of 4"
+has "and listed apart" "taken and reverted in r41, left out: 1"
+has "with its revert" "  ${W7:0:12} ${S4:0:12} KVM: arm64: vgic-its: Avoid potential UAF in LPI translation cache (reverted by ${rev41:0:12})"
+has "r44's copy is missing from r41" "${W7:0:12} ${pick44:0:12} KVM: arm64: vgic-its: Avoid potential UAF in LPI translation cache (r41 took it and reverted it: ${rev41:0:12})"
+hasnt "the revert is no commit of r41's own" "Revert \"KVM"
+expect "missing --json with a reverted backport" 0 "$sm" missing --json r41 r44
+json "missing json reverted" "
+assert d['a']['reverted'] == [{'upstream': '$W7', 'stable': '$S4', 'subject': 'KVM: arm64: vgic-its: Avoid potential UAF in LPI translation cache', 'revert': '$rev41'}], d['a']
+k = [e for e in d['b']['only_here'] if e['upstream'] == '$W7']
+assert k and k[0]['other_revert'] == '$rev41' and k[0]['stable'] == '$pick44', d['b']
+assert all(e['other_revert'] is None for e in d['a']['only_here'])"
 
 # backports
 expect "backports" 0 "$sm" backports --trees linux-4.1.y,linux-4.4.y --mine linux-4.1.y "$W1"

@@ -5,6 +5,7 @@
 #include "rules/version.h"
 #include "lib/util.h"
 #include <string.h>
+#include <strings.h>
 
 static int skipped(const struct sm_upstream_entry *e)
 {
@@ -15,28 +16,128 @@ static int skipped(const struct sm_upstream_entry *e)
 	       sm_version_from_release_subject(e->subject, &v, &rc);
 }
 
-static size_t compare(const struct sm_upstream_index *from, const struct sm_upstream_index *to,
+/* The id that "This reverts commit X." names in the message of idx's
+ * commit e, or NULL (caller frees). */
+static char *reverted_id(git_repository *repo, const struct sm_upstream_entry *e)
+{
+	git_commit *c = NULL;
+	git_oid id;
+	struct sm_commit parsed;
+	char *owned = NULL, *sha = NULL;
+	const char *msg;
+
+	if (!starts_with(e->subject, "Revert ") || git_oid_fromstr(&id, e->stable) < 0 ||
+	    git_commit_lookup(&c, repo, &id) < 0) {
+		sm_clear_error();
+		return NULL;
+	}
+	msg = sm_commit_utf8(c, git_commit_message(c), &owned);
+	if (msg && sm_commit_parse_message(&parsed, msg, strlen(msg)) == 0) {
+		if (parsed.reverts_sha)
+			sha = xstrdup(parsed.reverts_sha);
+		sm_commit_release(&parsed);
+	}
+	free(owned);
+	git_commit_free(c);
+	return sha;
+}
+
+/* The entry before `before` that sha (full or abbreviated) names, by its
+ * own id or the upstream id it carries (a backported upstream revert names
+ * the upstream commit); -1 when none. */
+static long find_reverted(const struct sm_upstream_index *idx, size_t before, const char *sha)
+{
+	size_t n = strlen(sha);
+
+	for (size_t j = before; j-- > 0;) {
+		const struct sm_upstream_entry *e = &idx->entries[j];
+
+		if (!strncasecmp(e->stable, sha, n) || (e->upstream[0] && !strncasecmp(e->upstream, sha, n)))
+			return (long)j;
+	}
+	return -1;
+}
+
+/* paired[i] = 1 + the index of the commit i is paired with: a commit and
+ * its later revert on the same branch. Reverts are taken newest first, so
+ * a revert of a revert pairs with the revert and the commit stays in. */
+static size_t *revert_pairs(git_repository *repo, const struct sm_upstream_index *idx)
+{
+	size_t *paired = xcalloc(idx->nr + 1, sizeof(*paired));
+
+	for (size_t i = idx->nr; i-- > 0;) {	/* the walk is oldest first */
+		char *sha;
+		long j;
+
+		if (paired[i] || !(sha = reverted_id(repo, &idx->entries[i])))
+			continue;
+		j = find_reverted(idx, i, sha);
+		free(sha);
+		if (j >= 0 && !paired[j]) {
+			paired[i] = (size_t)j + 1;
+			paired[j] = i + 1;
+		}
+	}
+	return paired;
+}
+
+static void add_entry(struct sm_missing_entry **list, size_t *nr, size_t *alloc,
+		      const struct sm_upstream_entry *e, const char *revert)
+{
+	struct sm_missing_entry *m;
+
+	ALLOC_GROW(*list, *nr, *alloc);
+	m = &(*list)[(*nr)++];
+	memset(m, 0, sizeof(*m));
+	memcpy(m->upstream, e->upstream[0] ? e->upstream : e->stable, 41);
+	memcpy(m->stable, e->stable, 41);
+	m->subject = xstrdup(e->subject);
+	if (revert)
+		memcpy(m->revert, revert, 41);
+}
+
+/* One branch's index and its revert pairs (revert_pairs) */
+struct indexed_side {
+	const struct sm_upstream_index *idx;
+	size_t *paired;
+};
+
+static size_t compare(const struct indexed_side *from, const struct indexed_side *to,
 		      struct sm_missing_side *side)
 {
 	size_t both = 0;
 
-	for (size_t i = 0; i < from->nr; i++) {
-		const struct sm_upstream_entry *e = &from->entries[i];
+	for (size_t i = 0; i < from->idx->nr; i++) {
+		const struct sm_upstream_entry *e = &from->idx->entries[i], *there;
 		const char *up = e->upstream[0] ? e->upstream : e->stable;
-		struct sm_missing_entry *m;
+		size_t j;
 
 		if (skipped(e))
 			continue;
+		if (from->paired[i]) {
+			/* the commit, not its revert, is listed (by its own
+			 * upstream id: the other side may well carry it) */
+			size_t r = from->paired[i] - 1;
+
+			if (r > i)
+				add_entry(&side->reverted, &side->nr_reverted, &side->alloc_reverted,
+					  e, from->idx->entries[r].stable);
+			continue;
+		}
 		side->total++;
-		if (sm_upstream_index_find(to, up, e->patch_id, e->subject, NULL)) {
+		there = sm_upstream_index_find(to->idx, up, e->patch_id, e->subject, NULL);
+		if (!there) {
+			add_entry(&side->only, &side->nr, &side->alloc, e, NULL);
+			continue;
+		}
+		j = (size_t)(there - to->idx->entries);
+		if (!to->paired[j]) {
 			both++;
 			continue;
 		}
-		ALLOC_GROW(side->only, side->nr, side->alloc);
-		m = &side->only[side->nr++];
-		memcpy(m->upstream, up, 41);
-		memcpy(m->stable, e->stable, 41);
-		m->subject = xstrdup(e->subject);
+		/* the other branch took it and reverted it: not in there */
+		add_entry(&side->only, &side->nr, &side->alloc, e,
+			  to->idx->entries[to->paired[j] - 1].stable);
 	}
 	return both;
 }
@@ -75,8 +176,15 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 		goto out_a;
 	res->a.cache = sm_cache_state_name(ia.cache_state);
 	res->b.cache = sm_cache_state_name(ib.cache_state);
-	res->in_both = compare(&ia, &ib, &res->a);
-	compare(&ib, &ia, &res->b);
+	{
+		struct indexed_side sa = { &ia, revert_pairs(repo, &ia) };
+		struct indexed_side sb = { &ib, revert_pairs(repo, &ib) };
+
+		res->in_both = compare(&sa, &sb, &res->a);
+		compare(&sb, &sa, &res->b);
+		free(sa.paired);
+		free(sb.paired);
+	}
 	ret = 0;
 	sm_upstream_index_release(&ib);
 out_a:
@@ -88,7 +196,10 @@ static void side_release(struct sm_missing_side *s)
 {
 	for (size_t i = 0; i < s->nr; i++)
 		free(s->only[i].subject);
+	for (size_t i = 0; i < s->nr_reverted; i++)
+		free(s->reverted[i].subject);
 	free(s->only);
+	free(s->reverted);
 }
 
 void sm_missing_result_release(struct sm_missing_result *res)
@@ -98,10 +209,11 @@ void sm_missing_result_release(struct sm_missing_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static void entry_json(const struct sm_missing_entry *e, struct json_writer *w)
+static void entry_json(const struct sm_missing_entry *e, int reverted, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
 	JSON_STRINGS(w, "upstream stable subject", e->upstream, e->stable, e->subject);
+	json_string(w, reverted ? "revert" : "other_revert", e->revert[0] ? e->revert : NULL);
 	json_object_end(w);
 }
 
@@ -113,7 +225,11 @@ static void side_json(const struct sm_missing_side *s, struct json_writer *w, co
 	json_string(w, "index_cache", s->cache ? s->cache : "off");
 	json_array_begin(w, "only_here");
 	for (size_t i = 0; i < s->nr; i++)
-		entry_json(&s->only[i], w);
+		entry_json(&s->only[i], 0, w);
+	json_array_end(w);
+	json_array_begin(w, "reverted");
+	for (size_t i = 0; i < s->nr_reverted; i++)
+		entry_json(&s->reverted[i], 1, w);
 	json_array_end(w);
 	json_object_end(w);
 }

@@ -2,7 +2,8 @@
  * both ways, since the two branches' merge base. Each side's commit
  * stands for the upstream id its message names (or itself), and is looked
  * up on the other side by upstream id, patch-id, then subject. Merges and
- * release commits ("Linux 6.1.5") are left out. */
+ * release commits ("Linux 6.1.5") are left out, and so is a commit the
+ * branch reverted later, with its revert (listed apart). */
 #ifndef SM_TREES_MISSING_H
 #define SM_TREES_MISSING_H
 #include <stddef.h>
@@ -12,12 +13,21 @@ struct sm_missing_entry {
 	char upstream[41];	/* the upstream id (the commit's own id if it names none) */
 	char stable[41];	/* the commit on its side */
 	char *subject;
+	char revert[41];	/* in reverted[]: the branch's commit reverting it;
+				 * in only[]: the other branch's commit reverting
+				 * its copy ("" when it has none) */
 };
 
 struct sm_missing_side {
 	const char *branch;
 	struct sm_missing_entry *only;	/* in this branch, not in the other */
 	size_t nr, alloc;
+	/* Taken and then reverted on this branch, since the base: in effect
+	 * not in it, so left out of only[] (with their reverts), whichever
+	 * side has the commit; the other tree's maintainer may want to know
+	 * that this one backed it out. */
+	struct sm_missing_entry *reverted;
+	size_t nr_reverted, alloc_reverted;
 	size_t total;		/* commits of this branch since the base */
 	const char *cache;	/* sm_cache_state_name of its index */
 };
@@ -37,7 +47,8 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 			struct sm_progress *progress);
 void sm_missing_result_release(struct sm_missing_result *res);
 /* res as one JSON object: merge_base (null when none), in_both, and each
- * side ("a", "b"): branch, total, index_cache, only_here[]. */
+ * side ("a", "b"): branch, total, index_cache, only_here[], reverted[]
+ * (each with revert: the commit that reverted it). */
 struct json_writer;
 void sm_missing_result_json(const struct sm_missing_result *res, struct json_writer *w);
 
