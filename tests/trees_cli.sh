@@ -84,6 +84,8 @@ assert d['a']['reverted'] == [{'upstream': '$W7', 'stable': '$S4', 'subject': 'K
 k = [e for e in d['b']['only_here'] if e['upstream'] == '$W7']
 assert k and k[0]['other_revert'] == '$rev41' and k[0]['stable'] == '$pick44', d['b']
 assert all(e['other_revert'] is None for e in d['a']['only_here'])"
+expect "scan a tree that reverted a backport" 0 "$sm" scan --range v4.4..v4.5 --tree r41=4.1
+has "present says it was reverted" "present: taken into r41 as ${S4:0:12} and reverted there by ${rev41:0:12} (matched by upstream-id)"
 
 # backports
 expect "backports" 0 "$sm" backports --trees linux-4.1.y,linux-4.4.y --mine linux-4.1.y "$W1"

@@ -5,7 +5,6 @@
 #include "rules/version.h"
 #include "lib/util.h"
 #include <string.h>
-#include <strings.h>
 
 static int skipped(const struct sm_upstream_entry *e)
 {
@@ -14,71 +13,6 @@ static int skipped(const struct sm_upstream_entry *e)
 
 	return starts_with(e->subject, "Merge ") ||
 	       sm_version_from_release_subject(e->subject, &v, &rc);
-}
-
-/* The id that "This reverts commit X." names in the message of idx's
- * commit e, or NULL (caller frees). */
-static char *reverted_id(git_repository *repo, const struct sm_upstream_entry *e)
-{
-	git_commit *c = NULL;
-	git_oid id;
-	struct sm_commit parsed;
-	char *owned = NULL, *sha = NULL;
-	const char *msg;
-
-	if (!starts_with(e->subject, "Revert ") || git_oid_fromstr(&id, e->stable) < 0 ||
-	    git_commit_lookup(&c, repo, &id) < 0) {
-		sm_clear_error();
-		return NULL;
-	}
-	msg = sm_commit_utf8(c, git_commit_message(c), &owned);
-	if (msg && sm_commit_parse_message(&parsed, msg, strlen(msg)) == 0) {
-		if (parsed.reverts_sha)
-			sha = xstrdup(parsed.reverts_sha);
-		sm_commit_release(&parsed);
-	}
-	free(owned);
-	git_commit_free(c);
-	return sha;
-}
-
-/* The entry before `before` that sha (full or abbreviated) names, by its
- * own id or the upstream id it carries (a backported upstream revert names
- * the upstream commit); -1 when none. */
-static long find_reverted(const struct sm_upstream_index *idx, size_t before, const char *sha)
-{
-	size_t n = strlen(sha);
-
-	for (size_t j = before; j-- > 0;) {
-		const struct sm_upstream_entry *e = &idx->entries[j];
-
-		if (!strncasecmp(e->stable, sha, n) || (e->upstream[0] && !strncasecmp(e->upstream, sha, n)))
-			return (long)j;
-	}
-	return -1;
-}
-
-/* paired[i] = 1 + the index of the commit i is paired with: a commit and
- * its later revert on the same branch. Reverts are taken newest first, so
- * a revert of a revert pairs with the revert and the commit stays in. */
-static size_t *revert_pairs(git_repository *repo, const struct sm_upstream_index *idx)
-{
-	size_t *paired = xcalloc(idx->nr + 1, sizeof(*paired));
-
-	for (size_t i = idx->nr; i-- > 0;) {	/* the walk is oldest first */
-		char *sha;
-		long j;
-
-		if (paired[i] || !(sha = reverted_id(repo, &idx->entries[i])))
-			continue;
-		j = find_reverted(idx, i, sha);
-		free(sha);
-		if (j >= 0 && !paired[j]) {
-			paired[i] = (size_t)j + 1;
-			paired[j] = i + 1;
-		}
-	}
-	return paired;
 }
 
 static void add_entry(struct sm_missing_entry **list, size_t *nr, size_t *alloc,
@@ -96,7 +30,7 @@ static void add_entry(struct sm_missing_entry **list, size_t *nr, size_t *alloc,
 		memcpy(m->revert, revert, 41);
 }
 
-/* One branch's index and its revert pairs (revert_pairs) */
+/* One branch's index and its revert pairs (sm_upstream_index_revert_pairs) */
 struct indexed_side {
 	const struct sm_upstream_index *idx;
 	size_t *paired;
@@ -177,8 +111,8 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 	res->a.cache = sm_cache_state_name(ia.cache_state);
 	res->b.cache = sm_cache_state_name(ib.cache_state);
 	{
-		struct indexed_side sa = { &ia, revert_pairs(repo, &ia) };
-		struct indexed_side sb = { &ib, revert_pairs(repo, &ib) };
+		struct indexed_side sa = { &ia, sm_upstream_index_revert_pairs(&ia, repo) };
+		struct indexed_side sb = { &ib, sm_upstream_index_revert_pairs(&ib, repo) };
 
 		res->in_both = compare(&sa, &sb, &res->a);
 		compare(&sb, &sa, &res->b);

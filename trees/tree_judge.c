@@ -129,10 +129,19 @@ void sm_tree_judge(const struct sm_rules *r, struct sm_tree_state *t,
 	if (!e && in->outside && (e = sm_upstream_index_find_subject(&t->idx, in->c->subject)))
 		how = SM_MATCH_SUBJECT;
 	if (e) {
+		const struct sm_upstream_entry *revert = sm_tree_state_revert_of(t, e);
+
 		if (present_as)
 			*present_as = xstrdup(e->stable);
-		sm_verdict_veto(v, "present", "already in %s as %.12s (matched by %s)",
-				t->spec->name, e->stable, sm_match_name(how));
+		/* taken and backed out: still no candidate (the tree had its
+		 * reasons), but the reason says so */
+		if (revert)
+			sm_verdict_veto(v, "present",
+					"taken into %s as %.12s and reverted there by %.12s (matched by %s)",
+					t->spec->name, e->stable, revert->stable, sm_match_name(how));
+		else
+			sm_verdict_veto(v, "present", "already in %s as %.12s (matched by %s)",
+					t->spec->name, e->stable, sm_match_name(how));
 	}
 	judge_fixes(r, t, in, v);
 	judge_prereqs(t, tags, repo, in->c, v, deps);

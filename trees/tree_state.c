@@ -100,8 +100,21 @@ fail:
 	return -1;
 }
 
+const struct sm_upstream_entry *sm_tree_state_revert_of(struct sm_tree_state *t,
+							 const struct sm_upstream_entry *e)
+{
+	size_t i = (size_t)(e - t->idx.entries), r;
+
+	if (!t->revert_pairs)
+		t->revert_pairs = sm_upstream_index_revert_pairs(&t->idx, t->repo);
+	r = t->revert_pairs[i];
+	/* paired with a later commit: its revert (not the revert itself) */
+	return r > i + 1 ? &t->idx.entries[r - 1] : NULL;
+}
+
 void sm_tree_state_close(struct sm_tree_state *t)
 {
+	free(t->revert_pairs);
 	sm_upstream_index_release(&t->idx);
 	if (t->own_repo)
 		git_repository_free(t->repo);

@@ -25,6 +25,9 @@ struct sm_tree_state {
 	git_oid base;
 	char base_name[64];	/* "v6.1", "" without a base */
 	struct sm_upstream_index idx;
+	/* sm_upstream_index_revert_pairs of idx, made when first asked
+	 * (sm_tree_state_revert_of); NULL until then */
+	size_t *revert_pairs;
 };
 
 /* Opens spec's tree. When spec->repo is NULL or names shared_path, the
@@ -36,6 +39,10 @@ int sm_tree_state_open_progress(struct sm_tree_state *t, const struct sm_tree_sp
 				git_repository *shared, const char *shared_path,
 				const char *cache_dir, struct sm_progress *progress);
 void sm_tree_state_close(struct sm_tree_state *t);
+/* The tree's commit reverting e (an entry of t->idx) later on the branch,
+ * or NULL when e stands (sm_upstream_index_revert_pairs). */
+const struct sm_upstream_entry *sm_tree_state_revert_of(struct sm_tree_state *t,
+							 const struct sm_upstream_entry *e);
 /* What a reader of a tree's verdicts must know of its branch, appended to
  * out (nothing when all is well), parts joined by "; ": its release tag v
  * is not on it (has_base 0: its whole history is indexed), and it lags

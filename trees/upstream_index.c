@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* 2: subjects in UTF-8 (a commit in another charset converted, not as
  * stored); patch-ids of the diff with renames found (trees/commitdiff.c);
@@ -281,4 +282,66 @@ const char *sm_upstream_index_upstream_of(const struct sm_upstream_index *idx, c
 	if (!e)
 		return NULL;
 	return e->upstream[0] ? e->upstream : e->stable;
+}
+
+/* The id that "This reverts commit X." names in the message of idx's
+ * commit e, or NULL (caller frees). */
+static char *reverted_id(git_repository *repo, const struct sm_upstream_entry *e)
+{
+	git_commit *c = NULL;
+	git_oid id;
+	struct sm_commit parsed;
+	char *owned = NULL, *sha = NULL;
+	const char *msg;
+
+	if (!starts_with(e->subject, "Revert ") || git_oid_fromstr(&id, e->stable) < 0 ||
+	    git_commit_lookup(&c, repo, &id) < 0) {
+		sm_clear_error();
+		return NULL;
+	}
+	msg = sm_commit_utf8(c, git_commit_message(c), &owned);
+	if (msg && sm_commit_parse_message(&parsed, msg, strlen(msg)) == 0) {
+		if (parsed.reverts_sha)
+			sha = xstrdup(parsed.reverts_sha);
+		sm_commit_release(&parsed);
+	}
+	free(owned);
+	git_commit_free(c);
+	return sha;
+}
+
+/* The entry before `before` that sha (full or abbreviated) names, by its
+ * own id or the upstream id it carries (a backported upstream revert names
+ * the upstream commit); -1 when none. */
+static long find_reverted(const struct sm_upstream_index *idx, size_t before, const char *sha)
+{
+	size_t n = strlen(sha);
+
+	for (size_t j = before; j-- > 0;) {
+		const struct sm_upstream_entry *e = &idx->entries[j];
+
+		if (!strncasecmp(e->stable, sha, n) || (e->upstream[0] && !strncasecmp(e->upstream, sha, n)))
+			return (long)j;
+	}
+	return -1;
+}
+
+size_t *sm_upstream_index_revert_pairs(const struct sm_upstream_index *idx, git_repository *repo)
+{
+	size_t *paired = xcalloc(idx->nr + 1, sizeof(*paired));
+
+	for (size_t i = idx->nr; i-- > 0;) {	/* the walk is oldest first */
+		char *sha;
+		long j;
+
+		if (paired[i] || !(sha = reverted_id(repo, &idx->entries[i])))
+			continue;
+		j = find_reverted(idx, i, sha);
+		free(sha);
+		if (j >= 0 && !paired[j]) {
+			paired[i] = (size_t)j + 1;
+			paired[j] = i + 1;
+		}
+	}
+	return paired;
 }

@@ -64,6 +64,14 @@ int sm_upstream_index_build_progress(struct sm_upstream_index *idx, git_reposito
 				     const char *branch, const git_oid *base,
 				     const char *cache_dir, struct sm_progress *progress);
 void sm_upstream_index_release(struct sm_upstream_index *idx);
+/* The branch's commits it took and then reverted: paired[i] = 1 + the
+ * index of the entry entry i is paired with, a commit and the later
+ * revert ("This reverts commit X", X by the branch's own id or by the
+ * upstream id a backported revert names) on the same branch; 0 when
+ * none. Reverts are taken newest first, so a revert of a revert pairs
+ * with the revert and the commit counts as in. Reads the message of
+ * each "Revert ..." commit in repo. Caller frees. */
+size_t *sm_upstream_index_revert_pairs(const struct sm_upstream_index *idx, git_repository *repo);
 
 /* Finds the branch's commit for an upstream commit: by the upstream id
  * its message names, by being that very commit, by patch_id (may be NULL
