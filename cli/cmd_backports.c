@@ -97,6 +97,8 @@ int cmd_backports(int argc, char **argv)
 			       b->differs ? "differs from upstream" : "same as upstream");
 			if (b->differs)
 				printf(" (%u lines)", b->lines_differ);
+			if (b->reverted_by[0])
+				printf(", reverted there by %.12s", b->reverted_by);
 			if (r.mine && !r.mine_has && b->applies >= 0)
 				printf(", %s to %s", applies_str(b->applies), r.mine);
 			printf("\n");
@@ -104,7 +106,10 @@ int cmd_backports(int argc, char **argv)
 				printf("      conflict: %s\n", b->conflicts.items[k]);
 		}
 		if (r.mine) {
-			if (r.mine_has)
+			if (r.mine_has && r.mine_reverted_by[0])
+				printf("  %s (mine): took it as %.12s, then reverted it (%.12s)\n", r.mine,
+				       r.mine_as, r.mine_reverted_by);
+			else if (r.mine_has)
 				printf("  %s (mine): already has it as %.12s\n", r.mine, r.mine_as);
 			else
 				printf("  %s (mine): not there; upstream commit %s\n", r.mine,

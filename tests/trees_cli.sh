@@ -86,6 +86,14 @@ assert k and k[0]['other_revert'] == '$rev41' and k[0]['stable'] == '$pick44', d
 assert all(e['other_revert'] is None for e in d['a']['only_here'])"
 expect "scan a tree that reverted a backport" 0 "$sm" scan --range v4.4..v4.5 --tree r41=4.1
 has "present says it was reverted" "present: taken into r41 as ${S4:0:12} and reverted there by ${rev41:0:12} (matched by upstream-id)"
+expect "backports in a tree that reverted it" 0 "$sm" backports --trees r41=4.1,r44=4.4 --mine r41=4.1 "$W7"
+has "backports says r41 reverted it" "  r41: ${S4:0:12} (by upstream-id), same as upstream, reverted there by ${rev41:0:12}"
+has "r44's copy stands" "  r44: ${pick44:0:12} (by upstream-id), same as upstream"
+has "and for mine" "  r41 (mine): took it as ${S4:0:12}, then reverted it (${rev41:0:12})"
+expect "backports --json" 0 "$sm" backports --json --trees r41=4.1,r44=4.4 --mine r41=4.1 "$W7"
+json "backports json reverted_by" "
+assert [t['reverted_by'] for t in d['trees']] == ['$rev41', None], d['trees']
+assert d['mine']['reverted_by'] == '$rev41'"
 
 # backports
 expect "backports" 0 "$sm" backports --trees linux-4.1.y,linux-4.4.y --mine linux-4.1.y "$W1"

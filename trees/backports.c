@@ -130,8 +130,12 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 		res->mine = mine->name;
 		e = sm_upstream_index_find(&mt.idx, res->fix, res->patch_id, res->subject, NULL);
 		if (e) {
+			const struct sm_upstream_entry *r = sm_tree_state_revert_of(&mt, e);
+
 			res->mine_has = 1;
 			memcpy(res->mine_as, e->stable, 41);
+			if (r)
+				memcpy(res->mine_reverted_by, r->stable, 41);
 		} else if (git_commit_parentcount(c) == 1) {
 			res->upstream_applies = trial(repo, res->fix, &mt.tip, NULL);
 		}
@@ -149,9 +153,12 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 		e = sm_upstream_index_find(&t.idx, res->fix, res->patch_id, res->subject, &b->how);
 		if (e) {
 			struct strbuf sd = STRBUF_INIT;
+			const struct sm_upstream_entry *r = sm_tree_state_revert_of(&t, e);
 			char pid[41] = "";
 
 			memcpy(b->stable, e->stable, 41);
+			if (r)
+				memcpy(b->reverted_by, r->stable, 41);
 			if (commit_diff(repo, e->stable, &sd) < 0) {
 				strbuf_release(&sd);
 				sm_tree_state_close(&t);
@@ -208,6 +215,7 @@ static void backport_json(const struct sm_backport *b, struct json_writer *w)
 		json_string(w, "matched_by", sm_match_name(b->how));
 		json_bool(w, "differs", b->differs);
 		json_int(w, "lines_differ", b->lines_differ);
+		json_string(w, "reverted_by", b->reverted_by[0] ? b->reverted_by : NULL);
 	}
 	json_bool_or_null(w, "applies_to_mine", b->applies);
 	json_strlist(w, "conflicts", &b->conflicts);
@@ -226,8 +234,11 @@ void sm_backports_result_json(const struct sm_backports_result *res, struct json
 		json_object_begin(w, "mine");
 		json_string(w, "tree", res->mine);
 		json_bool(w, "has_fix", res->mine_has);
-		if (res->mine_has)
+		if (res->mine_has) {
 			json_string(w, "as", res->mine_as);
+			json_string(w, "reverted_by",
+				    res->mine_reverted_by[0] ? res->mine_reverted_by : NULL);
+		}
 		json_bool_or_null(w, "upstream_applies", res->upstream_applies);
 		json_object_end(w);
 	}

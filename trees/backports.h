@@ -17,6 +17,7 @@ struct sm_backport {
 	unsigned lines_differ;	/* +/- lines in one patch and not the other */
 	int applies;		/* onto my tree: -1 not checked, 0 conflict, 1 clean */
 	struct strlist conflicts;
+	char reverted_by[41];	/* the tree's later revert of stable, "" when none */
 };
 
 struct sm_backports_result {
@@ -28,6 +29,7 @@ struct sm_backports_result {
 	const char *mine;	/* my tree's branch, or NULL */
 	int mine_has;		/* the fix is already in my tree */
 	char mine_as[41];
+	char mine_reverted_by[41];	/* my tree's later revert of mine_as, "" when none */
 	int upstream_applies;	/* the upstream commit itself onto my tree (-1 unchecked) */
 };
 
