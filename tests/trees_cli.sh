@@ -112,6 +112,17 @@ has "deps lists the dependency" "${C3:0:12} ext4: add fast commit replay buddy h
 has "deps flags the missing feature" "feature missing: fs/ext4/fc_replay.c does not exist in linux-4.1.y"
 expect "deps --json" 0 "$sm" deps --json --tree linux-4.4.y "$W4"
 json "deps json" "assert [x['id'] for x in d['deps']]==['$W4A'] and not d['feature_missing']"
+# a dependency the tree took and reverted is needed again: d41 is 4.1 with
+# C3 picked, then reverted
+git worktree add -q "$tmp/wtd" -b d41 linux-4.1.y
+git -C "$tmp/wtd" cherry-pick -x "$C3" >/dev/null
+expect "deps with the dependency taken" 0 "$sm" deps --tree d41=4.1 "$E1"
+has "it is there" "needs 0 commits first in d41 (1 more found are already there)"
+git -C "$tmp/wtd" revert --no-edit HEAD >/dev/null
+git -C "$tmp/wtd" checkout -q --detach && git worktree remove --force "$tmp/wtd"
+expect "deps with the dependency reverted" 0 "$sm" deps --tree d41=4.1 "$E1"
+has "it is needed again" "needs 1 commit first in d41 (0 more found are already there)"
+has "and listed" "  ${C3:0:12} ext4: add fast commit replay buddy handling"
 
 # steal
 head_before=$(git rev-parse HEAD); t41=$(git rev-parse linux-4.1.y)

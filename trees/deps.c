@@ -185,14 +185,18 @@ static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_d
 		      struct sm_deps_result *res)
 {
 	git_commit *dc = NULL;
+	const struct sm_upstream_entry *there;
 	git_oid did;
 
 	git_oid_fromstr(&did, d->id);
 	if (git_commit_lookup(&dc, repo, &did) < 0)
 		return 1;
 	d->subject = sm_commit_subject(dc);
-	if (sm_upstream_index_find(&t->idx, d->id, NULL, d->subject, NULL) ||
-	    git_oid_equal(&did, &t->tip) || git_graph_descendant_of(repo, &t->tip, &did) == 1) {
+	/* a copy the tree took (or the commit itself, since the tree's
+	 * release) and then reverted is not in it */
+	there = sm_upstream_index_find(&t->idx, d->id, NULL, d->subject, NULL);
+	if (there ? !sm_tree_state_revert_of(t, there) :
+		    git_oid_equal(&did, &t->tip) || git_graph_descendant_of(repo, &t->tip, &did) == 1) {
 		res->already_in_tree++;
 		git_commit_free(dc);
 		return 1;
