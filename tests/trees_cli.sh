@@ -86,6 +86,15 @@ assert k and k[0]['other_revert'] == '$rev41' and k[0]['stable'] == '$pick44', d
 assert all(e['other_revert'] is None for e in d['a']['only_here'])"
 expect "scan a tree that reverted a backport" 0 "$sm" scan --range v4.4..v4.5 --tree r41=4.1
 has "present says it was reverted" "present: taken into r41 as ${S4:0:12} and reverted there by ${rev41:0:12} (matched by upstream-id)"
+# the fix-for-fix of linux-4.1.y: f41 took C1 as S1 and reverted it, so the
+# bug left with it
+git worktree add -q "$tmp/wtf" -b f41 linux-4.1.y
+git -C "$tmp/wtf" revert --no-edit "$S1" >/dev/null
+revf=$(git -C "$tmp/wtf" rev-parse HEAD)
+git -C "$tmp/wtf" checkout -q --detach && git worktree remove --force "$tmp/wtf"
+expect "scan a tree that reverted the Fixes: target's backport" 0 "$sm" scan --range v4.4..v4.5 --tree f41=4.1
+has "no fix-for-fix there" "bug-not-in-tree: the Fixes: target ${C1:0:12} first appeared in v4.4, after 4.1; f41 took it as ${S1:0:12} and reverted it (${revf:0:12})"
+hasnt "and no promotion" "fix-for-fix"
 expect "backports in a tree that reverted it" 0 "$sm" backports --trees r41=4.1,r44=4.4 --mine r41=4.1 "$W7"
 has "backports says r41 reverted it" "  r41: ${S4:0:12} (by upstream-id), same as upstream, reverted there by ${rev41:0:12}"
 has "r44's copy stands" "  r44: ${pick44:0:12} (by upstream-id), same as upstream"

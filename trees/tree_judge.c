@@ -28,9 +28,11 @@ static void judge_fixes(const struct sm_rules *r, struct sm_tree_state *t,
 {
 	const struct sm_tree_spec *spec = t->spec;
 	const struct sm_fixes_target *ff = NULL, *introduced = NULL, *absent = NULL;
-	const struct sm_upstream_entry *ff_entry = NULL;
+	const struct sm_upstream_entry *ff_entry = NULL, *absent_copy = NULL, *absent_revert = NULL;
+	const struct sm_upstream_entry *reverted;
+	const struct sm_fixes_target *reverted_target = NULL;
 	size_t not_in = 0;
-	char vbuf[32];
+	char vbuf[32], tail[128] = "";
 
 	sm_version_str(&spec->version, vbuf, sizeof(vbuf));
 	for (size_t k = 0; k < in->nr_targets; k++) {
@@ -44,6 +46,16 @@ static void judge_fixes(const struct sm_rules *r, struct sm_tree_state *t,
 			continue;
 		}
 		e = sm_upstream_index_find(&t->idx, f->hex, NULL, NULL, NULL);
+		/* a backport of the target the tree reverted: the bug went
+		 * with it */
+		if (e && (reverted = sm_tree_state_revert_of(t, e)) != NULL) {
+			if (!absent_revert) {
+				absent_revert = reverted;
+				absent_copy = e;
+				reverted_target = f;
+			}
+			e = NULL;
+		}
 		if (e && !t->has_base && !strcmp(e->stable, f->hex)) {
 			if (!introduced)
 				introduced = f;
@@ -70,17 +82,23 @@ static void judge_fixes(const struct sm_rules *r, struct sm_tree_state *t,
 		sm_verdict_add(v, "bug-in-tree", 0, "the Fixes: target %.12s is in %s, so %s has the bug",
 			       introduced->hex, introduced->first->name, vbuf);
 	} else if (not_in && !in->unresolved) {
-		if (!t->has_base)
+		if (absent == reverted_target)
+			snprintf(tail, sizeof(tail), "; %s took it as %.12s and reverted it (%.12s)",
+				 spec->name, absent_copy->stable, absent_revert->stable);
+		if (!t->has_base && *tail)
+			sm_verdict_veto(v, "bug-not-in-tree", "the Fixes: target %.12s is not on %s%s",
+					absent->hex, spec->name, tail);
+		else if (!t->has_base)
 			sm_verdict_veto(v, "bug-not-in-tree",
 					"the Fixes: target %.12s is not on %s (nor a backport of it)",
 					absent->hex, spec->name);
 		else if (absent->first)
 			sm_verdict_veto(v, "bug-not-in-tree",
-					"the Fixes: target %.12s first appeared in %s, after %s",
-					absent->hex, absent->first->name, vbuf);
+					"the Fixes: target %.12s first appeared in %s, after %s%s",
+					absent->hex, absent->first->name, vbuf, tail);
 		else
 			sm_verdict_veto(v, "bug-not-in-tree",
-					"the Fixes: target %.12s is in no release yet", absent->hex);
+					"the Fixes: target %.12s is in no release yet%s", absent->hex, tail);
 	}
 }
 
