@@ -95,6 +95,16 @@ git -C "$tmp/wtf" checkout -q --detach && git worktree remove --force "$tmp/wtf"
 expect "scan a tree that reverted the Fixes: target's backport" 0 "$sm" scan --range v4.4..v4.5 --tree f41=4.1
 has "no fix-for-fix there" "bug-not-in-tree: the Fixes: target ${C1:0:12} first appeared in v4.4, after 4.1; f41 took it as ${S1:0:12} and reverted it (${revf:0:12})"
 hasnt "and no promotion" "fix-for-fix"
+# a prerequisite the tree took and reverted is needed again: p44 is 4.4
+# with W5P picked, then reverted
+git worktree add -q "$tmp/wtp" -b p44 linux-4.4.y
+git -C "$tmp/wtp" cherry-pick -x "$W5P" >/dev/null
+pickp=$(git -C "$tmp/wtp" rev-parse HEAD)
+git -C "$tmp/wtp" revert --no-edit HEAD >/dev/null
+revp=$(git -C "$tmp/wtp" rev-parse HEAD)
+git -C "$tmp/wtp" checkout -q --detach && git worktree remove --force "$tmp/wtp"
+expect "scan a tree that reverted a prerequisite" 0 "$sm" scan --range v4.4..v4.5 --tree p44=4.4
+has "the prerequisite is needed again" "prereq: needs ${W5P:0:12} (tls: rx: prepare the partial read path) first; p44 took it as ${pickp:0:12} and reverted it (${revp:0:12})"
 expect "backports in a tree that reverted it" 0 "$sm" backports --trees r41=4.1,r44=4.4 --mine r41=4.1 "$W7"
 has "backports says r41 reverted it" "  r41: ${S4:0:12} (by upstream-id), same as upstream, reverted there by ${rev41:0:12}"
 has "r44's copy stands" "  r44: ${pick44:0:12} (by upstream-id), same as upstream"

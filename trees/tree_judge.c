@@ -111,7 +111,7 @@ static void judge_prereqs(struct sm_tree_state *t, struct sm_release_tags *tags,
 
 	for (size_t k = 0; k < c->nr_stable; k++) {
 		const struct sm_stable_tag *st = &c->stable[k];
-		const struct sm_upstream_entry *e;
+		const struct sm_upstream_entry *e, *reverted;
 		git_oid pid;
 		char hex[41];
 
@@ -125,10 +125,16 @@ static void judge_prereqs(struct sm_tree_state *t, struct sm_release_tags *tags,
 			continue;
 		strlist_append(deps, hex);
 		e = sm_upstream_index_find(&t->idx, hex, NULL, st->prereq_subject, NULL);
-		if (e)
+		reverted = e ? sm_tree_state_revert_of(t, e) : NULL;
+		if (e && !reverted)
 			sm_verdict_add(v, "prereq-present", 0, "prerequisite %.12s (%s) is in %s as %.12s",
 				       hex, st->prereq_subject ? st->prereq_subject : "?", spec->name,
 				       e->stable);
+		else if (e)
+			sm_verdict_add(v, "prereq", 0,
+				       "needs %.12s (%s) first; %s took it as %.12s and reverted it (%.12s)",
+				       hex, st->prereq_subject ? st->prereq_subject : "?", spec->name,
+				       e->stable, reverted->stable);
 		else
 			sm_verdict_add(v, "prereq", 0, "needs %.12s (%s) first; %s does not have it", hex,
 				       st->prereq_subject ? st->prereq_subject : "?", spec->name);
