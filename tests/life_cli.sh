@@ -50,10 +50,25 @@ git commit -q --allow-empty -m "baz: count the dropped oversize frames" -m "comm
 git checkout -q master
 expect "scan a tree with one later fix" 0 "$sm" scan --range v4.1..v4.2 --tree l41=4.1 --json
 json "take_with leaves out what the tree has" "c={x['id']:x for x in d['commits']}; assert c['$FIXED2']['trees'][0]['take_with']==['$LATER1'], c['$FIXED2']['trees'][0]['take_with']"
+# ... and takes it again once the tree reverted it
+git checkout -q l41
+git commit -q --allow-empty -m 'Revert "baz: count the dropped oversize frames"' \
+	-m "This reverts commit $(git rev-parse HEAD)."
+git checkout -q master
+expect "scan a tree that reverted its later fix" 0 "$sm" scan --range v4.1..v4.2 --tree l41=4.1 --json
+json "take_with lists a later fix the tree reverted" "c={x['id']:x for x in d['commits']}; assert c['$FIXED2']['trees'][0]['take_with']==['$LATER1','$LATER2'], c['$FIXED2']['trees'][0]['take_with']"
 
 # Past the range: a revert of a commit the tree lacks, soak conditions.
 expect "scan past v4.2" 0 "$sm" scan --range v4.2..master --tree linux-4.1.y --json
 json "revert of an absent commit" "c={x['id']:x for x in d['commits']}; v=c['$REVERT1']['trees'][0]['verdict']; assert v['verdict']=='reject' and any(r['code']=='revert-of-absent' for r in v['reasons'])"
+# a tree that took the reverted commit and reverted it itself has nothing
+# for the upstream revert to undo
+git branch -q x41 linux-4.1.y
+git checkout -q x41
+git cherry-pick -x "$REVERTED" >/dev/null && git revert --no-edit HEAD >/dev/null
+git checkout -q master
+expect "scan a tree that reverted the commit itself" 0 "$sm" scan --range v4.2..master --tree x41=4.1 --json
+json "its upstream revert reverts an absent commit" "c={x['id']:x for x in d['commits']}; v=c['$REVERT1']['trees'][0]['verdict']; assert v['verdict']=='reject' and any(r['code']=='revert-of-absent' for r in v['reasons']), v"
 json "after -rc3 before -rc3: maybe" "c={x['id']:x for x in d['commits']}; x=c['$RC_WAIT']; assert x['trees'][0]['verdict']['verdict']=='maybe' and x['soak_wait']=='# after -rc3: waits for v4.3-rc3', x['soak_wait']"
 json "after 4 weeks: maybe" "c={x['id']:x for x in d['commits']}; x=c['$WEEKS']; assert x['trees'][0]['verdict']['verdict']=='maybe' and x['soak_wait'].startswith('# after 4 weeks in mainline: waits until ')"
 git tag -a v4.3-rc3 -m "Linux 4.3-rc3" "$RC_WAIT"

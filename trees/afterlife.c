@@ -3,6 +3,7 @@
 #include "trees/branch_cache.h"
 #include "trees/mainline.h"
 #include "trees/repo.h"
+#include "trees/tree_state.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <string.h>
@@ -232,8 +233,16 @@ static int soak_applies(const struct sm_scan_item *it, const struct sm_tree_spec
 	return sm_stable_tag_wants(&it->commit.stable[it->soak_tag], &spec->version) != 0;
 }
 
+/* Does the tree carry the upstream commit hex (and not revert it later)? */
+static int tree_carries(struct sm_tree_state *t, const char *hex)
+{
+	const struct sm_upstream_entry *e = sm_upstream_index_find(&t->idx, hex, NULL, NULL, NULL);
+
+	return e && !sm_tree_state_revert_of(t, e);
+}
+
 void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t ti,
-		       const struct sm_upstream_index *idx)
+		       struct sm_tree_state *t)
 {
 	const struct sm_tree_spec *spec = &a->o->trees[ti];
 	struct sm_scan_tree_result *tr = &it->trees[ti];
@@ -256,14 +265,14 @@ void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t t
 
 			git_oid_tostr(hex, sizeof(hex), &tid);
 			if (!(rel && sm_version_cmp_tree(&rel->version, &spec->version) <= 0) &&
-			    !sm_upstream_index_find(idx, hex, NULL, NULL, NULL))
+			    !tree_carries(t, hex))
 				sm_verdict_veto(&tr->verdict, "revert-of-absent",
 						"reverts %.12s, which %s does not have", hex, spec->name);
 		}
 		sm_clear_error();
 	}
 	for (size_t i = 0; i < it->later_fixes.nr; i++)
-		if (!sm_upstream_index_find(idx, it->later_fixes.items[i], NULL, NULL, NULL))
+		if (!tree_carries(t, it->later_fixes.items[i]))
 			strlist_append(&tr->take_with, it->later_fixes.items[i]);
 	take_together(a, &tr->take_with, &tr->verdict);
 	if (a->have_queue) {

@@ -50,9 +50,10 @@ void sm_afterlife_close(struct sm_afterlife *a);
 /* After the tree-less classification of it: its reverts, later fixes,
  * CVE and soak, added to it->verdict (finished again). */
 void sm_afterlife_item(struct sm_afterlife *a, struct sm_scan_item *it);
-/* For tree ti before its verdict is finished. */
+/* For tree ti (t, its state) before its verdict is finished. */
+struct sm_tree_state;
 void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t ti,
-		       const struct sm_upstream_index *idx);
+		       struct sm_tree_state *t);
 /* After a verdict is finished: a candidate still soaking becomes maybe
  * (v is it->verdict when ti is (size_t)-1). */
 void sm_afterlife_hold(struct sm_afterlife *a, const struct sm_scan_item *it, size_t ti,

@@ -111,7 +111,7 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 	sm_tree_judge(s->o->rules, t, &s->tags, s->repo, in, &tr->verdict, &tr->present_as,
 		      &tr->deps);
 	tr->present = tr->present_as != NULL;
-	sm_afterlife_tree(&s->life, it, ti, &t->idx);
+	sm_afterlife_tree(&s->life, it, ti, t);
 	sm_verdict_finish(s->o->rules, &tr->verdict);
 	sm_afterlife_hold(&s->life, it, ti, &tr->verdict);
 	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT) {
