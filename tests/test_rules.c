@@ -289,6 +289,18 @@ START_TEST(fixes_malformed)
 }
 END_TEST
 
+/* Each of forms[n] names 0123456789abcdef0123456789abcdef01234567 to find. */
+static void check_refs(char *(*find)(const char *, size_t), const char *const *forms, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *s = find(forms[i], strlen(forms[i]));
+
+		ck_assert_msg(s != NULL, "%s", forms[i]);
+		ck_assert_str_eq(s, "0123456789abcdef0123456789abcdef01234567");
+		free(s);
+	}
+}
+
 START_TEST(upstream_refs)
 {
 	static const char *const forms[] = {
@@ -304,13 +316,7 @@ START_TEST(upstream_refs)
 		"[smb: context adjustments]\n",
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
-		char *s = sm_find_upstream_ref(forms[i], strlen(forms[i]));
-
-		ck_assert_msg(s != NULL, "%s", forms[i]);
-		ck_assert_str_eq(s, "0123456789abcdef0123456789abcdef01234567");
-		free(s);
-	}
+	check_refs(sm_find_upstream_ref, forms, ARRAY_SIZE(forms));
 	ck_assert_ptr_null(sm_find_upstream_ref("no reference here\n", 18));
 	ck_assert_ptr_null(sm_find_upstream_ref("backported to 6.1 from commit 0123456789ab)", 43));
 	/* the cheap test before the pattern takes "pstream" and "herry" in
@@ -338,13 +344,7 @@ START_TEST(stable_upstream_refs)
 		"x: y\n\nNo reference at all.\n",
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(stable); i++) {
-		char *s = sm_find_stable_upstream_ref(stable[i], strlen(stable[i]));
-
-		ck_assert_msg(s != NULL, "%s", stable[i]);
-		ck_assert_str_eq(s, "0123456789abcdef0123456789abcdef01234567");
-		free(s);
-	}
+	check_refs(sm_find_stable_upstream_ref, stable, ARRAY_SIZE(stable));
 	for (size_t i = 0; i < ARRAY_SIZE(mainline); i++)
 		ck_assert_msg(!sm_find_stable_upstream_ref(mainline[i], strlen(mainline[i])), "%s",
 			      mainline[i]);
@@ -373,6 +373,18 @@ static enum sm_verdict_kind classify_text(const char *text, const struct sm_tree
 	sm_classify(rules, &c, tree, v);
 	sm_commit_release(&c);
 	return v->kind;
+}
+
+/* Does classifying text (for no tree) give a reason with code? */
+static int text_has_reason(const char *text, const char *code)
+{
+	struct sm_verdict v;
+	int has;
+
+	classify_text(text, NULL, &v);
+	has = sm_verdict_has(&v, code);
+	sm_verdict_release(&v);
+	return has;
 }
 
 START_TEST(seed_is_candidate)
@@ -454,17 +466,11 @@ END_TEST
 
 START_TEST(word_boundaries)
 {
-	struct sm_verdict v;
-
-	classify_text("net: add prefix handling to the route table\n\nUse a prefix.\n", NULL, &v);
-	ck_assert(!sm_verdict_has(&v, "keyword:fix"));
-	sm_verdict_release(&v);
-	classify_text("net: call fix_route_table() in init\n\nNothing else.\n", NULL, &v);
-	ck_assert(!sm_verdict_has(&v, "keyword:fix"));
-	sm_verdict_release(&v);
-	classify_text("net: fix route table init\n\nNothing else.\n", NULL, &v);
-	ck_assert(sm_verdict_has(&v, "keyword:fix"));
-	sm_verdict_release(&v);
+	ck_assert(!text_has_reason("net: add prefix handling to the route table\n\nUse a prefix.\n",
+				   "keyword:fix"));
+	ck_assert(!text_has_reason("net: call fix_route_table() in init\n\nNothing else.\n",
+				   "keyword:fix"));
+	ck_assert(text_has_reason("net: fix route table init\n\nNothing else.\n", "keyword:fix"));
 }
 END_TEST
 
@@ -723,15 +729,10 @@ START_TEST(release_commit_rejected)
 	ck_assert_int_eq(classify_text("Linux 6.1.90\n", NULL, &v), SM_REJECT);
 	ck_assert(sm_verdict_has(&v, "release"));
 	sm_verdict_release(&v);
-	classify_text(elsewhere, NULL, &v);
-	ck_assert(!sm_verdict_has(&v, "release"));
-	sm_verdict_release(&v);
-	classify_text("Linux 6.7\n\nFix a use-after-free in the release path.\n", NULL, &v);
-	ck_assert(!sm_verdict_has(&v, "release"));
-	sm_verdict_release(&v);
-	classify_text("Linux 6.7 support for the foo board\n", NULL, &v);
-	ck_assert(!sm_verdict_has(&v, "release"));
-	sm_verdict_release(&v);
+	ck_assert(!text_has_reason(elsewhere, "release"));
+	ck_assert(!text_has_reason("Linux 6.7\n\nFix a use-after-free in the release path.\n",
+				   "release"));
+	ck_assert(!text_has_reason("Linux 6.7 support for the foo board\n", "release"));
 
 	ck_assert(sm_version_from_release_subject("Linux 6.7-rc3", &ver, &rc));
 	ck_assert_int_eq(ver.major, 6);
