@@ -317,6 +317,16 @@ static long find_reverted(const struct sm_upstream_index *idx, size_t before, co
 {
 	size_t n = strlen(sha);
 
+	/* git writes the whole id: a look-up in the index's maps */
+	if (n == 40) {
+		enum sm_match how;
+		const struct sm_upstream_entry *e = sm_upstream_index_find(idx, sha, NULL, NULL, &how);
+
+		if (e && (how == SM_MATCH_UPSTREAM_ID || how == SM_MATCH_SAME_COMMIT) &&
+		    (size_t)(e - idx->entries) < before)
+			return (long)(e - idx->entries);
+	}
+
 	for (size_t j = before; j-- > 0;) {
 		const struct sm_upstream_entry *e = &idx->entries[j];
 
