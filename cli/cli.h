@@ -52,6 +52,7 @@ int cli_opt_no_cache(const struct sm_option *opt, const char *arg);
 int cli_opt_seconds(const struct sm_option *opt, const char *arg);
 int cli_opt_days(const struct sm_option *opt, const char *arg);
 int cli_opt_size(const struct sm_option *opt, const char *arg);
+int cli_opt_comma_list(const struct sm_option *opt, const char *arg);
 /* -C/--repo DIR (old spelling: --upstream), the repository to work in. */
 #define OPT_REPO(v, h) \
 	OPT_STRING('C', "repo", (v), "DIR", (h)), \
@@ -78,6 +79,9 @@ int cli_opt_size(const struct sm_option *opt, const char *arg);
 #define OPT_SECONDS(l, v, h) OPT_CALLBACK(0, (l), (v), "SECS", (h), cli_opt_seconds)
 /* A number of days, 0 to 3650, into the int v. */
 #define OPT_DAYS(l, v, h) OPT_CALLBACK(0, (l), (1 ? (v) : (int *)0), "N", (h), cli_opt_days)
+/* "a,b,c" appended item by item to the strlist v (repeatable). */
+#define OPT_COMMA_LIST(l, v, a, h) \
+	OPT_CALLBACK(0, (l), (1 ? (v) : (struct strlist *)0), (a), (h), cli_opt_comma_list)
 /* A size in bytes ("64M", "512K", "1G", "1000") into the size_t v. */
 #define OPT_SIZE(l, v, h) OPT_CALLBACK(0, (l), (1 ? (v) : (size_t *)0), "SIZE", (h), cli_opt_size)
 

@@ -25,12 +25,6 @@ static const struct sm_usage usage = {
 "  stablemate backports -C ~/linux --trees linux-6.6.y,linux-6.1.y --mine linux-5.15.y 1a2b3c4d5e6f\n",
 };
 
-static int opt_trees(const struct sm_option *opt, const char *arg)
-{
-	strlist_split(opt->value, arg, ',');
-	return 0;
-}
-
 static const char *applies_str(int a)
 {
 	return a < 0 ? "not checked" : a ? "applies cleanly" : "conflicts";
@@ -47,8 +41,7 @@ int cmd_backports(int argc, char **argv)
 	int json = 0, ret = 1;
 	const struct sm_option options[] = {
 		OPT_REPO(&path, "the repository with FIX and all branches (default: .)"),
-		OPT_CALLBACK(0, "trees", &tree_args, "LIST",
-			     "comma-separated stable branches to look in", opt_trees),
+		OPT_COMMA_LIST("trees", &tree_args, "LIST", "comma-separated stable branches to look in"),
 		OPT_ALIAS(0, "tree", "trees"),
 		OPT_STRING(0, "mine", &mine_arg, "BRANCH",
 			   "my tree: is FIX there already, does each backport apply"),

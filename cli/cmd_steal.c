@@ -38,12 +38,6 @@ static const struct sm_usage usage = {
 "  stablemate steal --range v6.6..v6.7 --onto 5.15 --branch 5.15-queue --backports-from 6.1,6.6\n",
 };
 
-static int opt_trees(const struct sm_option *opt, const char *arg)
-{
-	strlist_split(opt->value, arg, ',');
-	return 0;
-}
-
 int cmd_steal(int argc, char **argv)
 {
 	struct sm_steal_opts o;
@@ -77,9 +71,9 @@ int cmd_steal(int argc, char **argv)
 			 "leave out commits in mainline for less than N days"),
 		OPT_STRING(0, "queue", &o.queue_dir, "DIR",
 			   "a stable-queue checkout: leave out what is queued"),
-		OPT_CALLBACK(0, "backports-from", &backport_args, "LIST",
-			     "comma-separated stable branches whose backport\n"
-			     "of a candidate that does not apply is tried", opt_trees),
+		OPT_COMMA_LIST("backports-from", &backport_args, "LIST",
+			       "comma-separated stable branches whose backport\n"
+			       "of a candidate that does not apply is tried"),
 		OPT_QUIET(NULL),
 		OPT_END()
 	};

@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/terminal.h"
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 #include "lib/util.h"
 #include "mail/stream.h"
 #include <errno.h>
@@ -123,6 +124,12 @@ int cli_opt_seconds(const struct sm_option *opt, const char *arg)
 	if (errno || end == arg || *end || arg[0] == '-' || v > 10000000UL)
 		return sm_error("--%s: '%s' is not a number of seconds", opt->long_name, arg);
 	*(unsigned *)opt->value = (unsigned)v;
+	return 0;
+}
+
+int cli_opt_comma_list(const struct sm_option *opt, const char *arg)
+{
+	strlist_split(opt->value, arg, ',');
 	return 0;
 }
 
