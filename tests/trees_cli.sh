@@ -253,5 +253,15 @@ expect "insert conflict" 1 "$sm" insert i41 "$W8" --after i41~4
 has "insert conflict message" "does not apply after i41~4"
 [ "$(git rev-parse i41)" = "$before" ] && ok "insert conflict left the branch" || bad "insert conflict moved the branch"
 expect "insert without --after" 2 "$sm" insert i41 "$W8"
+# a commit the branch carries already is refused (it would go in twice),
+# unless the branch reverted its copy
+ins=$(git rev-parse i41~5)
+expect "insert what is there" 1 "$sm" insert i41 "$W1" --after i41~1
+has "says where it is" "stablemate insert: i41: has ${W1:0:12} already, as ${ins:0:12} (matched by upstream-id); nothing inserted"
+[ "$(git rev-parse i41)" = "$before" ] && ok "and leaves the branch" || bad "insert of a duplicate moved the branch"
+expect "insert 4.4's backport of what 4.1 has" 1 "$sm" insert i41 "$T2" --after i41~1
+erofs41=$(git log -1 --format=%H --grep="^erofs: fix inconsistent" i41)
+has "a backport stands for its upstream" "i41: has ${T2:0:12} already, as ${erofs41:0:12} (matched by upstream-id)"
+expect "insert what the branch reverted" 0 "$sm" insert r41 "$W7" --after r41~1 --signoff "S <s@example.org>"
 
 checks_done trees_cli

@@ -1,6 +1,8 @@
 #include "trees/rewrite.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
+#include "trees/patchid.h"
+#include "trees/upstream_index.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -241,6 +243,51 @@ out:
 	return ret;
 }
 
+/* Does the branch (tip) carry pick already, since the two part: by the
+ * upstream id pick stands for (the one a backport names, else its own)
+ * or by patch-id, and not reverted later? Returns 1 with sm_error saying
+ * where, 0 when not, -1 on an error. */
+static int carried_already(git_repository *repo, const char *branch, const git_oid *tip,
+			   git_commit *pick)
+{
+	struct sm_upstream_index idx;
+	const struct sm_upstream_entry *e;
+	enum sm_match how;
+	git_oid base;
+	char hex[41], patch_id[41] = "", *named, *owned;
+	const char *msg = sm_commit_utf8(pick, git_commit_message(pick), &owned);
+	size_t *pairs;
+	int ret = 0;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
+	named = msg ? sm_find_stable_upstream_ref(msg, strlen(msg)) : NULL;
+	free(owned);
+	if (sm_patch_id_commit(repo, git_commit_id(pick), patch_id) < 0)
+		sm_clear_error();
+	if (git_merge_base(&base, repo, tip, git_commit_id(pick)) < 0) {
+		sm_clear_error();
+		free(named);
+		return 0;	/* no history in common: nothing to find */
+	}
+	if (sm_upstream_index_build(&idx, repo, branch, &base, NULL) < 0) {
+		free(named);
+		return -1;
+	}
+	e = sm_upstream_index_find(&idx, named ? named : hex, patch_id, NULL, &how);
+	if (e) {
+		pairs = sm_upstream_index_revert_pairs(&idx, repo);
+		if (pairs[e - idx.entries] <= (size_t)(e - idx.entries) + 1) {
+			sm_error("%s: has %.12s already, as %.12s (matched by %s); nothing inserted",
+				 branch, hex, e->stable, sm_match_name(how));
+			ret = 1;
+		}
+		free(pairs);
+	}
+	sm_upstream_index_release(&idx);
+	free(named);
+	return ret;
+}
+
 int sm_insert(git_repository *repo, const char *branch, const char *commit,
 	      const struct sm_insert_opts *o, struct sm_rewrite_result *res)
 {
@@ -266,6 +313,8 @@ int sm_insert(git_repository *repo, const char *branch, const char *commit,
 		goto out;
 	}
 	if (sm_committer(&committer, repo, o->signoff) < 0)
+		goto out;
+	if (carried_already(repo, branch, &tip, pick) != 0)
 		goto out;
 	r = sm_pick_tree(repo, pick, after, &tree, &res->conflict_paths);
 	if (r != SM_PICK_CLEAN) {
