@@ -48,6 +48,9 @@ int cli_rewrite_report(const char *cmd, const char *branch, int status, int json
 		printf("%s: %.12s -> %.12s, %zu commit%s replayed; old tip kept in %s\n", branch,
 		       r->old_tip, r->new_tip, r->replayed, r->replayed == 1 ? "" : "s",
 		       r->backup_ref);
+		for (size_t i = 0; i < r->fixed_by.nr; i++)
+			printf("  still on %s, a fix of what was yanked: %.12s %s\n", branch,
+			       r->fixed_by.items[i], r->fixed_by.items[i] + 41);
 	}
 	if (status == SM_PICK_CONFLICT)
 		return cli_fail(cmd);

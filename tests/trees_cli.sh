@@ -243,6 +243,21 @@ expect "yank conflict" 1 "$sm" yank yc "$S2"
 has "yank conflict message" "stablemate yank: yc: conflict replaying ${S2B:0:12}"
 [ "$(git rev-parse yc)" = "$S5" ] && ok "yank conflict left the branch" || bad "yank conflict moved the branch"
 expect "yank checked-out branch" 1 "$sm" yank master "$W1"
+# yanking a commit a later one on the branch fixes: the yank goes through
+# and names the fix left behind (its Fixes: names the upstream id W7 that
+# the yanked backport S4 stands for)
+git worktree add -q "$tmp/wty" -b yf linux-4.1.y
+echo "int kvm_fixup;" > "$tmp/wty/kvm-fixup.c"
+git -C "$tmp/wty" add kvm-fixup.c
+git -C "$tmp/wty" commit -qm "KVM: arm64: vgic-its: fix the refcount of the cached irq" \
+	-m "commit 1111111111111111111111111111111111111111 upstream." \
+	-m "Fixes: ${W7:0:12} (\"KVM: arm64: vgic-its: Avoid potential UAF in LPI translation cache\")"
+git -C "$tmp/wty" checkout -q --detach && git worktree remove --force "$tmp/wty"
+expect "yank a commit fixed later on the branch" 0 "$sm" yank yf "$S4"
+newfix=$(git rev-parse yf)
+has "names the fix left on the branch, by its new id" "  still on yf, a fix of what was yanked: ${newfix:0:12} KVM: arm64: vgic-its: fix the refcount of the cached irq"
+expect "yank --json, fixed later" 0 "$sm" yank --json yf "$S3"
+json "fixed_by empty when nothing fixes it" "assert d['fixed_by'] == [], d"
 expect "yank --json conflict" 1 "$sm" yank --json yc "$S2"
 git branch i41 linux-4.1.y
 expect "insert" 0 "$sm" insert i41 "$W1" --after "$S1" --signoff "Stable Maintainer <stable@example.org>"

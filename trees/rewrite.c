@@ -7,6 +7,7 @@
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 struct chain {
 	git_oid *ids;		/* oldest first: the commits above the anchor */
@@ -68,7 +69,9 @@ static int collect(git_repository *repo, const char *branch, const git_oid *tip,
 
 /* Replays ch onto base; *out gets the new tip. SM_PICK_CLEAN, SM_PICK_CONFLICT
  * or -1 (sm_error). */
-static int replay(git_repository *repo, const char *branch, const struct chain *ch,
+/* Replays ch onto base; each ch->ids[i] becomes the id of its replayed
+ * commit. */
+static int replay(git_repository *repo, const char *branch, struct chain *ch,
 		  const git_oid *base, const git_signature *committer, git_oid *out,
 		  struct sm_rewrite_result *res)
 {
@@ -102,6 +105,7 @@ static int replay(git_repository *repo, const char *branch, const struct chain *
 		git_commit_free(onto);
 		if (r)
 			return r;
+		ch->ids[i] = cur;
 		res->replayed++;
 	}
 	*out = cur;
@@ -205,6 +209,58 @@ static int prepare(git_repository *repo, const char *branch, git_reference **ref
 	return 0;
 }
 
+/* Does Fixes: id f (7 to 40 hex digits) name the commit full (40)? */
+static int names(const char *f, const char *full)
+{
+	size_t n = strlen(f);
+
+	return full && n >= 7 && n <= 40 && !strncasecmp(f, full, n);
+}
+
+/* The commits of ch whose Fixes: name victim, by its id or the upstream
+ * id its message names, into out as "<id> <subject>". */
+static void find_fixes_of(git_repository *repo, git_commit *victim, const struct chain *ch,
+			  struct strlist *out)
+{
+	char own[41], *owned, *upstream;
+	const char *msg = sm_commit_utf8(victim, git_commit_message(victim), &owned);
+
+	git_oid_tostr(own, sizeof(own), git_commit_id(victim));
+	upstream = msg ? sm_find_upstream_ref(msg, strlen(msg)) : NULL;
+	free(owned);
+	for (size_t i = 0; i < ch->nr; i++) {
+		git_commit *c = NULL;
+		struct sm_commit parsed;
+		const char *m;
+		char *owned_m;
+
+		if (git_commit_lookup(&c, repo, &ch->ids[i]) < 0) {
+			sm_clear_error();
+			continue;
+		}
+		m = sm_commit_utf8(c, git_commit_message(c), &owned_m);
+		if (m && sm_commit_parse_message(&parsed, m, strlen(m)) == 0) {
+			for (size_t k = 0; k < parsed.nr_fixes; k++) {
+				const char *f = parsed.fixes[k].sha;
+
+				if (f && (names(f, own) || (upstream && strlen(upstream) == 40 &&
+							   names(f, upstream)))) {
+					char hex[41];
+
+					git_oid_tostr(hex, sizeof(hex), &ch->ids[i]);
+					strlist_append_nodup(out, xasprintf("%s %s", hex,
+									    parsed.subject ? parsed.subject : ""));
+					break;
+				}
+			}
+			sm_commit_release(&parsed);
+		}
+		free(owned_m);
+		git_commit_free(c);
+	}
+	free(upstream);
+}
+
 int sm_yank(git_repository *repo, const char *branch, const char *commit,
 	    struct sm_rewrite_result *res)
 {
@@ -232,6 +288,8 @@ int sm_yank(git_repository *repo, const char *branch, const char *commit,
 	if (git_signature_default(&committer, repo) < 0)
 		committer = NULL;
 	ret = replay(repo, branch, &ch, &base, committer, &new_tip, res);
+	if (ret == SM_PICK_CLEAN)	/* by the ids they have now */
+		find_fixes_of(repo, victim, &ch, &res->fixed_by);
 	if (ret == SM_PICK_CLEAN &&
 	    update_branch(repo, ref, git_reference_shorthand(ref), &tip, &new_tip, "yank", res) < 0)
 		ret = -1;
@@ -360,6 +418,7 @@ void sm_rewrite_result_release(struct sm_rewrite_result *res)
 	free(res->backup_ref);
 	free(res->conflict_subject);
 	strlist_clear(&res->conflict_paths);
+	strlist_clear(&res->fixed_by);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -374,6 +433,7 @@ void sm_rewrite_result_json(const struct sm_rewrite_result *res, const char *bra
 		json_string(w, "new_tip", res->new_tip);
 		json_string(w, "backup", res->backup_ref);
 		json_int(w, "replayed", (long long)res->replayed);
+		json_strlist(w, "fixed_by", &res->fixed_by);
 	} else {
 		json_object_begin(w, "conflict");
 		json_string(w, "commit", res->conflict_commit);

@@ -17,6 +17,10 @@ struct sm_rewrite_result {
 	char conflict_commit[41];
 	char *conflict_subject;
 	struct strlist conflict_paths;
+	/* yank: the commits above the yanked one whose Fixes: name it (by
+	 * its id or the upstream id it stands for), "<id> <subject>", oldest
+	 * first: fixes of a change no longer on the branch */
+	struct strlist fixed_by;
 };
 
 struct sm_insert_opts {
