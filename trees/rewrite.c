@@ -67,10 +67,8 @@ static int collect(git_repository *repo, const char *branch, const git_oid *tip,
 	return 0;
 }
 
-/* Replays ch onto base; *out gets the new tip. SM_PICK_CLEAN, SM_PICK_CONFLICT
- * or -1 (sm_error). */
-/* Replays ch onto base; each ch->ids[i] becomes the id of its replayed
- * commit. */
+/* Replays ch onto base; *out gets the new tip and each ch->ids[i] the id of
+ * its replayed commit. SM_PICK_CLEAN, SM_PICK_CONFLICT or -1 (sm_error). */
 static int replay(git_repository *repo, const char *branch, struct chain *ch,
 		  const git_oid *base, const git_signature *committer, git_oid *out,
 		  struct sm_rewrite_result *res)
@@ -209,12 +207,15 @@ static int prepare(git_repository *repo, const char *branch, git_reference **ref
 	return 0;
 }
 
-/* Does Fixes: id f (7 to 40 hex digits) name the commit full (40)? */
-static int names(const char *f, const char *full)
+/* Do the ids a and b (7 to 40 hex digits, either abbreviated) name the
+ * same commit, as far as the shorter one tells? */
+static int same_id(const char *a, const char *b)
 {
-	size_t n = strlen(f);
+	size_t n = strlen(a), m = b ? strlen(b) : 0;
 
-	return full && n >= 7 && n <= 40 && !strncasecmp(f, full, n);
+	if (m < n)
+		n = m;
+	return n >= 7 && !strncasecmp(a, b, n);
 }
 
 /* The commits of ch whose Fixes: name victim, by its id or the upstream
@@ -243,8 +244,7 @@ static void find_fixes_of(git_repository *repo, git_commit *victim, const struct
 			for (size_t k = 0; k < parsed.nr_fixes; k++) {
 				const char *f = parsed.fixes[k].sha;
 
-				if (f && (names(f, own) || (upstream && strlen(upstream) == 40 &&
-							   names(f, upstream)))) {
+				if (f && (same_id(f, own) || same_id(f, upstream))) {
 					char hex[41];
 
 					git_oid_tostr(hex, sizeof(hex), &ch->ids[i]);
