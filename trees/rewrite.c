@@ -334,7 +334,7 @@ static int carried_already(git_repository *repo, const char *branch, const git_o
 	e = sm_upstream_index_find(&idx, named ? named : hex, patch_id, NULL, &how);
 	if (e) {
 		pairs = sm_upstream_index_revert_pairs(&idx, repo);
-		if (pairs[e - idx.entries] <= (size_t)(e - idx.entries) + 1) {
+		if (!sm_upstream_index_revert_of(&idx, pairs, e)) {
 			sm_error("%s: has %.12s already, as %.12s (matched by %s); nothing inserted",
 				 branch, hex, e->stable, sm_match_name(how));
 			ret = 1;

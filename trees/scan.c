@@ -85,13 +85,12 @@ static void find_backport_that_applies(struct scan_ctx *s, struct sm_scan_item *
 	struct sm_scan_tree_result *tr = &it->trees[ti];
 
 	for (size_t k = 0; k < s->o->nr_trees; k++) {
-		enum sm_match how;
 		const struct sm_upstream_entry *e;
 
 		if (k == ti)
 			continue;
-		e = sm_upstream_index_find(&s->trees[k].idx, it->id, NULL, NULL, &how);
-		if (e && how == SM_MATCH_UPSTREAM_ID && try_apply(&s->trees[ti], e->stable) == 1) {
+		e = sm_upstream_index_backport_of(&s->trees[k].idx, it->id);
+		if (e && try_apply(&s->trees[ti], e->stable) == 1) {
 			tr->backport_applies = xstrdup(e->stable);
 			tr->backport_tree = s->o->trees[k].name;
 			return;

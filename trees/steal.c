@@ -109,12 +109,10 @@ static int pick_candidate(git_repository *repo, const char *upstream_id, git_oid
 		return r < 0 ? -1 : 0;
 	for (size_t k = 0; k < bt->nr; k++) {
 		const struct sm_tree_state *t = &bt->states[k];
-		enum sm_match how;
-		const struct sm_upstream_entry *b =
-			sm_upstream_index_find(&t->idx, upstream_id, NULL, NULL, &how);
+		const struct sm_upstream_entry *b = sm_upstream_index_backport_of(&t->idx, upstream_id);
 		struct sm_steal_entry tryout = { 0 };
 
-		if (!b || how != SM_MATCH_UPSTREAM_ID)
+		if (!b)
 			continue;
 		r = pick_one(repo, b->stable, upstream_id, cur, committer, ident, &tryout);
 		if (r < 0)

@@ -103,13 +103,9 @@ fail:
 const struct sm_upstream_entry *sm_tree_state_revert_of(struct sm_tree_state *t,
 							 const struct sm_upstream_entry *e)
 {
-	size_t i = (size_t)(e - t->idx.entries), r;
-
 	if (!t->revert_pairs)
 		t->revert_pairs = sm_upstream_index_revert_pairs(&t->idx, t->repo);
-	r = t->revert_pairs[i];
-	/* paired with a later commit: its revert (not the revert itself) */
-	return r > i + 1 ? &t->idx.entries[r - 1] : NULL;
+	return sm_upstream_index_revert_of(&t->idx, t->revert_pairs, e);
 }
 
 void sm_tree_state_close(struct sm_tree_state *t)

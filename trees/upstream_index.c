@@ -355,3 +355,22 @@ size_t *sm_upstream_index_revert_pairs(const struct sm_upstream_index *idx, git_
 	}
 	return paired;
 }
+
+const struct sm_upstream_entry *sm_upstream_index_revert_of(const struct sm_upstream_index *idx,
+							    const size_t *pairs,
+							    const struct sm_upstream_entry *e)
+{
+	size_t i = (size_t)(e - idx->entries), r = pairs[i];
+
+	/* paired with a later commit: its revert (not the revert itself) */
+	return r > i + 1 ? &idx->entries[r - 1] : NULL;
+}
+
+const struct sm_upstream_entry *sm_upstream_index_backport_of(const struct sm_upstream_index *idx,
+							      const char *upstream)
+{
+	enum sm_match how;
+	const struct sm_upstream_entry *e = sm_upstream_index_find(idx, upstream, NULL, NULL, &how);
+
+	return e && how == SM_MATCH_UPSTREAM_ID ? e : NULL;
+}

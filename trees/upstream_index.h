@@ -72,6 +72,16 @@ void sm_upstream_index_release(struct sm_upstream_index *idx);
  * with the revert and the commit counts as in. Reads the message of
  * each "Revert ..." commit in repo. Caller frees. */
 size_t *sm_upstream_index_revert_pairs(const struct sm_upstream_index *idx, git_repository *repo);
+/* With pairs from sm_upstream_index_revert_pairs: the later commit
+ * reverting e, or NULL when e stands (or is itself a revert). */
+const struct sm_upstream_entry *sm_upstream_index_revert_of(const struct sm_upstream_index *idx,
+							    const size_t *pairs,
+							    const struct sm_upstream_entry *e);
+/* The branch's backport of upstream: the commit naming it as its upstream
+ * id (not one matched by patch-id, subject, or being upstream itself);
+ * NULL when none. */
+const struct sm_upstream_entry *sm_upstream_index_backport_of(const struct sm_upstream_index *idx,
+							      const char *upstream);
 
 /* Finds the branch's commit for an upstream commit: by the upstream id
  * its message names, by being that very commit, by patch_id (may be NULL
