@@ -70,14 +70,23 @@ int cmd_deps(int argc, char **argv)
 		printf("needs %zu commit%s first in %s (%zu more found are already there)\n", r.nr,
 		       r.nr == 1 ? "" : "s", tree.name, r.already_in_tree);
 		for (size_t i = 0; i < r.nr; i++) {
-			printf("  %.12s %s (%u line%s of %s", r.deps[i].id, r.deps[i].subject,
-			       r.deps[i].lines, r.deps[i].lines == 1 ? "" : "s",
-			       r.deps[i].paths.nr ? r.deps[i].paths.items[0] : "?");
-			for (size_t k = 1; k < r.deps[i].paths.nr; k++)
-				printf(", %s", r.deps[i].paths.items[k]);
-			printf(")%s%s\n", r.deps[i].level > 1 ? " [via a dependency]" : "",
-			       r.deps[i].new_file ? " [new file: a feature]" : "");
+			const struct sm_dep *d = &r.deps[i];
+
+			printf("  %.12s %s (", d->id, d->subject);
+			if (d->paths.nr) {
+				printf("%u line%s of %s", d->lines, d->lines == 1 ? "" : "s",
+				       d->paths.items[0]);
+				for (size_t k = 1; k < d->paths.nr; k++)
+					printf(", %s", d->paths.items[k]);
+			}
+			printf("%s%s)%s%s\n", d->paths.nr && d->named ? "; " : "",
+			       d->named ? "named by its stable tag" : "",
+			       d->level > 1 ? " [via a dependency]" : "",
+			       d->new_file ? " [new file: a feature]" : "");
 		}
+		for (size_t k = 0; k < r.unknown_prereqs.nr; k++)
+			printf("  its stable tag names %s as a prerequisite, which is not in the repository\n",
+			       r.unknown_prereqs.items[k]);
 		if (r.truncated)
 			printf("  (stopped after %u level%s: more may be needed; see --depth)\n", r.level,
 			       r.level == 1 ? "" : "s");

@@ -14,34 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *spec_text(const struct sm_stable_tag *t, char *buf, size_t size)
-{
-	char a[32], b[32];
-
-	switch (t->kind) {
-	case SM_STABLE_ALL:
-		snprintf(buf, size, "all trees");
-		break;
-	case SM_STABLE_FROM:
-		snprintf(buf, size, "%s and later", sm_version_str(&t->from, a, sizeof(a)));
-		break;
-	case SM_STABLE_RANGE:
-		snprintf(buf, size, "%s to %s", sm_version_str(&t->from, a, sizeof(a)),
-			 sm_version_str(&t->to, b, sizeof(b)));
-		break;
-	case SM_STABLE_UPTO:
-		snprintf(buf, size, "%s and older", sm_version_str(&t->to, a, sizeof(a)));
-		break;
-	case SM_STABLE_ONLY:
-		snprintf(buf, size, "%s only", sm_version_str(&t->to, a, sizeof(a)));
-		break;
-	case SM_STABLE_UNPARSED:
-		snprintf(buf, size, "unreadable version spec");
-		break;
-	}
-	return buf;
-}
-
 static int have_tree(const struct sm_tree_ctx *tree)
 {
 	return tree && tree->version.major;
@@ -58,7 +30,7 @@ static void classify_stable_tags(const struct sm_rules *r, const struct sm_commi
 	for (size_t i = 0; i < c->nr_stable; i++) {
 		const struct sm_stable_tag *t = &c->stable[i];
 
-		spec_text(t, spec, sizeof(spec));
+		sm_stable_tag_trees(t, spec, sizeof(spec));
 		if (t->noautosel) {
 			v->manual_only = 1;
 			if (weighted)
@@ -111,7 +83,7 @@ static void classify_stable_tags(const struct sm_rules *r, const struct sm_commi
 	if (have_tree(tree) && unwanted && !wanted)
 		sm_verdict_veto(v, "tree-out-of-range",
 				"the stable tag asks for %s; %s is outside it",
-				spec_text(&c->stable[0], spec, sizeof(spec)),
+				sm_stable_tag_trees(&c->stable[0], spec, sizeof(spec)),
 				sm_version_str(&tree->version, tv, sizeof(tv)));
 }
 

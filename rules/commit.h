@@ -162,6 +162,9 @@ void sm_stable_tag_release(struct sm_stable_tag *t);
 const char *sm_stable_kind_name(enum sm_stable_kind kind);
 /* Does the tag ask for this tree? 1 yes, 0 no, -1 unknown (unparsed). */
 int sm_stable_tag_wants(const struct sm_stable_tag *t, const struct sm_version *tree);
+/* The trees the tag asks for, in words ("all trees", "5.10 and later",
+ * "4.19 to 5.4", ...), into buf; returns buf. */
+const char *sm_stable_tag_trees(const struct sm_stable_tag *t, char *buf, size_t size);
 int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f);
 /* Does f name the commit it fixes: an id of 7 hex digits or more (git's
  * shortest abbreviation), whether or not the line is well formed? */

@@ -5,6 +5,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -457,4 +458,32 @@ int sm_stable_tag_wants(const struct sm_stable_tag *t, const struct sm_version *
 		break;
 	}
 	return -1;
+}
+
+const char *sm_stable_tag_trees(const struct sm_stable_tag *t, char *buf, size_t size)
+{
+	char a[32], b[32];
+
+	switch (t->kind) {
+	case SM_STABLE_ALL:
+		snprintf(buf, size, "all trees");
+		break;
+	case SM_STABLE_FROM:
+		snprintf(buf, size, "%s and later", sm_version_str(&t->from, a, sizeof(a)));
+		break;
+	case SM_STABLE_RANGE:
+		snprintf(buf, size, "%s to %s", sm_version_str(&t->from, a, sizeof(a)),
+			 sm_version_str(&t->to, b, sizeof(b)));
+		break;
+	case SM_STABLE_UPTO:
+		snprintf(buf, size, "%s and older", sm_version_str(&t->to, a, sizeof(a)));
+		break;
+	case SM_STABLE_ONLY:
+		snprintf(buf, size, "%s only", sm_version_str(&t->to, a, sizeof(a)));
+		break;
+	case SM_STABLE_UNPARSED:
+		snprintf(buf, size, "unreadable version spec");
+		break;
+	}
+	return buf;
 }

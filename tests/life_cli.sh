@@ -18,7 +18,7 @@ cd "$tmp/linux"
 
 # Reverted, restored, fixed later, queued, CVE: the window v4.1..v4.2.
 expect "scan" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue" --cve-dir "$tmp/cves"
-has "the lifecycle index is read" "upstream master: index new, 23 commits from the range start"
+has "the lifecycle index is read" "upstream master: index new, 26 commits from the range start"
 has "queue read" "queue $tmp/queue: 1 patches"
 has "cve records read" "cve $tmp/cves: 3 records with a fixing commit"
 has "reverted: the revert's id and subject" "reverted: reverted upstream by ${REVERT1:0:12} (Revert \"foo: fix the f7 probe order\")"
@@ -31,10 +31,16 @@ has "cve still affected" "cve: the fix of CVE-2017-1001; the record says linux-4
 has "cve fixed in a stable release" "cve: the fix of CVE-2017-1002; the record says linux-4.1.y: fixed in 4.1.3"
 has "lifecycle index cached" "index new"
 expect "scan --json" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --queue "$tmp/queue" --cve-dir "$tmp/cves" --json
-json "json: lifecycle" "assert d['lifecycle']=={'ref':'master','index_cache':'hit','commits':23,'note':None}"
+json "json: lifecycle" "assert d['lifecycle']=={'ref':'master','index_cache':'hit','commits':26,'note':None}"
 json "json: reverted_by" "c={x['id']:x for x in d['commits']}; assert c['$REVERTED']['reverted_by']=='$REVERT1' and c['$RESTORED']['reverted_by'] is None"
 json "json: later fixes in order" "c={x['id']:x for x in d['commits']}; assert c['$CHAIN']['later_fixes']==['$CHAIN1','$CHAIN2','$CHAIN3'] and c['$CHAIN']['trees'][0]['take_with']==['$CHAIN1','$CHAIN2','$CHAIN3']"
 json "json: queued and cve" "c={x['id']:x for x in d['commits']}; assert c['$QUEUED']['trees'][0]['queued'].startswith('queue-4.1/') and c['$FIXED2']['cve']=='CVE-2017-1001' and c['$CHAIN']['cve']=='CVE-2017-1002'"
+# A refactoring a later fix's stable tag names as its prerequisite, for
+# 4.1 and later; another one, for 4.4 and later (read from the cache: the
+# run above wrote it).
+json "json: needed_by" "c={x['id']:x for x in d['commits']}; assert c['$ZAP_PRE']['needed_by']==['$ZAP_FIX'] and c['$ZAP_PRE44']['needed_by']==['$ZAP_FIX'] and c['$SER1']['needed_by']==[]"
+json "prereq-of promotes it for the tree its tag names" "c={x['id']:x for x in d['commits']}; v=c['$ZAP_PRE']['trees'][0]['verdict']; assert v['verdict']=='candidate' and [r['text'] for r in v['reasons'] if r['code']=='prereq-of']==['a stable tag names it as the prerequisite of ${ZAP_FIX:0:12} (zap: reset the device after a failed resume), for 4.1 and later'], v"
+json "prereq-of only for the trees its tag names" "c={x['id']:x for x in d['commits']}; x=c['$ZAP_PRE44']; assert not any(r['code']=='prereq-of' for r in x['trees'][0]['verdict']['reasons']) and x['trees'][0]['verdict']['verdict']=='reject' and any(r['code']=='prereq-of' and r['text'].endswith('for 4.4 and later') for r in x['verdict']['reasons'])"
 [ "$(verdict "$REVERTED" 0)" = reject ] && ok "reverted is rejected" || bad "reverted is rejected"
 [ "$(verdict "$RESTORED" 0)" = candidate ] && ok "restored is a candidate" || bad "restored is a candidate"
 [ "$(verdict "$QUEUED" 0)" = reject ] && ok "queued is not mailed again" || bad "queued is not mailed again"
@@ -57,6 +63,28 @@ git commit -q --allow-empty -m 'Revert "baz: count the dropped oversize frames"'
 git checkout -q master
 expect "scan a tree that reverted its later fix" 0 "$sm" scan --range v4.1..v4.2 --tree l41=4.1 --json
 json "take_with lists a later fix the tree reverted" "c={x['id']:x for x in d['commits']}; assert c['$FIXED2']['trees'][0]['take_with']==['$LATER1','$LATER2'], c['$FIXED2']['trees'][0]['take_with']"
+
+# A tree that carries the fix already has no use for its prerequisite
+# (it took the fix adjusted, or took both: then "present" says so).
+git branch -q z41 linux-4.1.y
+git checkout -q z41
+git commit -q --allow-empty -m "zap: reset the device after a failed resume" -m "commit $ZAP_FIX upstream."
+git checkout -q master
+expect "scan a tree that carries the fix" 0 "$sm" scan --range v4.1..v4.2 --tree z41=4.1 --tree linux-4.1.y=4.4 --json
+json "no prereq-of where the tree has its fix" "c={x['id']:x for x in d['commits']}; v=c['$ZAP_PRE']['trees'][0]['verdict']; assert not any(r['code']=='prereq-of' for r in v['reasons']), v"
+json "prereq-of for a 4.4 tree" "c={x['id']:x for x in d['commits']}; v=c['$ZAP_PRE44']['trees'][1]['verdict']; assert v['verdict']=='candidate' and any(r['code']=='prereq-of' for r in v['reasons']), v"
+# deps lists what the fix's stable tags name for the tree, found by blame
+# or not.
+expect "deps of a fix naming its prerequisites" 0 "$sm" deps --tree linux-4.1.y "$ZAP_FIX"
+has "deps: blamed and named" "  ${ZAP_PRE:0:12} zap: split zap_reset out of zap_probe (1 line of drivers/zap/zap.c; named by its stable tag)"
+hasnt "deps: not the 4.4 prerequisite for 4.1" "${ZAP_PRE44:0:12}"
+expect "deps for 4.4" 0 "$sm" deps --tree linux-4.1.y=4.4 --json "$ZAP_FIX"
+json "deps: named only" "x=[e for e in d['deps'] if e['id']=='$ZAP_PRE44'][0]; assert x['named_by_tag'] and x['lines']==0 and x['paths']==[] and d['prereqs_not_found']==[], d"
+git checkout -q -b zap-unknown master
+git commit -q --allow-empty -m "zap: one more fix" -m "Cc: stable@vger.kernel.org # 4.1.x: 0123456789ab: zap: a commit from another tree" -m "Signed-off-by: Kernel Dev <dev@example.org>"
+expect "deps naming an unknown prerequisite" 0 "$sm" deps --tree linux-4.1.y HEAD
+has "deps: the unknown prerequisite" "its stable tag names 0123456789ab as a prerequisite, which is not in the repository"
+git checkout -q master
 
 # Past the range: a revert of a commit the tree lacks, soak conditions.
 expect "scan past v4.2" 0 "$sm" scan --range v4.2..master --tree linux-4.1.y --json
@@ -91,11 +119,12 @@ has "names the option" "--min-soak-days: 'soon' is not a number of days"
 echo "	int late = 1;" >> mm/soak.c
 git commit -qam "mm: soak: tidy up"
 expect "scan on a moved tip" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y
-has "lifecycle index incremental" "upstream master: index incremental, 24 commits"
+has "lifecycle index incremental" "upstream master: index incremental, 27 commits"
 for f in "$XDG_CACHE_HOME"/stablemate/lifecycle-index/*.idx; do sed -i '7s/^[0-9a-f]\{6\}/zzzzzz/' "$f"; done
 expect "scan on a damaged cache" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y
-has "lifecycle index rebuilt" "upstream master: index rebuilt, 24 commits"
+has "lifecycle index rebuilt" "upstream master: index rebuilt, 27 commits"
 has "the rebuilt index still finds the revert" "reverted upstream by ${REVERT1:0:12}"
+has "the rebuilt index still finds the prerequisite" "prereq-of: a stable tag names it as the prerequisite of ${ZAP_FIX:0:12}"
 
 # steal: later fixes picked with their candidate, in order; the reverted
 # and the queued left out.
@@ -103,7 +132,7 @@ expect "steal" 0 "$sm" steal --range v4.1..v4.2 --onto linux-4.1.y --branch q41 
 has "steal picks a later fix with it" "picked   ${LATER1:0:12} ->"
 has "steal says which candidate it goes with" "(later fix of ${FIXED2:0:12})"
 got=$(git log --reverse --format=%s linux-4.1.y..q41 | tr '\n' '|')
-want="bar: fix a memory leak in bar_remove|baz: fix an out-of-bounds write in baz_rx|baz: return -ENODEV from baz_rx without a device|baz: count the dropped oversize frames|qux: fix a race between qux_open and qux_release|qux: drop q->lock on the error path|qux: return -EINTR when the lock wait is interrupted|qux: check for a pending signal before the lock wait|quux: fix a NULL pointer dereference in quux_probe|"
+want="bar: fix a memory leak in bar_remove|baz: fix an out-of-bounds write in baz_rx|baz: return -ENODEV from baz_rx without a device|baz: count the dropped oversize frames|qux: fix a race between qux_open and qux_release|qux: drop q->lock on the error path|qux: return -EINTR when the lock wait is interrupted|qux: check for a pending signal before the lock wait|quux: fix a NULL pointer dereference in quux_probe|zap: split zap_reset out of zap_probe|"
 [ "$got" = "$want" ] && ok "steal: the candidates and their later fixes, in order" || bad "steal order: $got"
 msgs=$(git log --format=%B linux-4.1.y..q41)
 grep -qx "commit $CHAIN3 upstream." <<<"$msgs" && ok "steal: later fix has its upstream line" || bad "steal: later fix upstream line"

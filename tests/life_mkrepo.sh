@@ -31,6 +31,7 @@ mkfile sound/quux.c 30 quux
 mkfile mm/soak.c 30 soak
 mkfile net/queued.c 30 queued
 mkfile drivers/ser/ser.c 30 ser
+mkfile drivers/zap/zap.c 30 zap
 echo "VERSION = 4.1" > Makefile
 git add -A; tick; git commit -q -m "Linux 4.1"
 tag v4.1
@@ -69,6 +70,14 @@ record SER3
 change drivers/ser/ser.c 28 "	int ser_tidy = 0; /* tidy */" \
 	"ser: tidy up the ser driver" "Whitespace and naming."
 record SER4
+# Two refactorings with no tag of their own: a fix past the range names
+# them as its prerequisites, one for 4.1 and later, one for 4.4 and later.
+change drivers/zap/zap.c 4 "	int zap_reset = zap_do_reset(zd); /* split */" \
+	"zap: split zap_reset out of zap_probe" "zap_resume() will need the reset sequence on its own."
+record ZAP_PRE
+change drivers/zap/zap.c 9 "	struct zap_device *zd = dev_get_drvdata(dev); /* rename */" \
+	"zap: rename zap_dev to zap_device" "Say what it is."
+record ZAP_PRE44
 echo "VERSION = 4.2" > Makefile
 git add -A; tick; git commit -q -m "Linux 4.2"
 tag v4.2
@@ -100,6 +109,12 @@ change fs/qux.c 16 "	int qux_sig = signal_pending(current); /* signal */" \
 	"qux: check for a pending signal before the lock wait" "Follow-up of the -EINTR change." \
 	"Fixes: ${CHAIN2:0:12} (\"qux: return -EINTR when the lock wait is interrupted\")"
 record CHAIN3
+change drivers/zap/zap.c 5 "	int zap_resumed = zap_reset(zd); /* resume */" \
+	"zap: reset the device after a failed resume" "A failed resume left the device wedged until the next probe." \
+	"Cc: stable@vger.kernel.org # 4.1.x: ${ZAP_PRE:0:12}: zap: split zap_reset out of zap_probe" \
+	"Cc: stable@vger.kernel.org # 4.4.x: ${ZAP_PRE44:0:12}: zap: rename zap_dev to zap_device" \
+	"$stable"
+record ZAP_FIX
 echo "VERSION = 4.3-rc1" > Makefile
 git add -A; tick; git commit -q -m "Linux 4.3-rc1"
 tag v4.3-rc1

@@ -6,7 +6,9 @@
 #include "trees/tree_state.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
+#include "rules/rules_load.h"
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 void sm_afterlife_life_build(struct sm_afterlife_life *l, const struct sm_scan_opts *o,
@@ -121,6 +123,91 @@ static void take_together(const struct sm_afterlife *a, const struct strlist *id
 	strbuf_release(&sb);
 }
 
+/* Does the tree carry the upstream commit hex (and not revert it later)? */
+static int tree_carries(struct sm_tree_state *t, const char *hex)
+{
+	const struct sm_upstream_entry *e = sm_upstream_index_find(&t->idx, hex, NULL, NULL, NULL);
+
+	return e && !sm_tree_state_revert_of(t, e);
+}
+
+/* The commits whose stable tags name it as a prerequisite, read with
+ * their messages (the tags say which trees). */
+static void read_needers(struct sm_afterlife *a, struct sm_scan_item *it)
+{
+	struct strlist ids = STRLIST_INIT;
+
+	sm_lifecycle_needed_by(&a->life, it->id, &ids);
+	if (ids.nr)
+		it->needed_by = xcalloc(ids.nr, sizeof(*it->needed_by));
+	for (size_t i = 0; i < ids.nr; i++) {
+		struct sm_scan_needer *n = &it->needed_by[it->nr_needed_by];
+		git_commit *c = NULL;
+		git_oid oid;
+		const char *msg;
+		char *owned;
+
+		if (git_oid_fromstr(&oid, ids.items[i]) < 0 ||
+		    git_commit_lookup(&c, a->repo, &oid) < 0) {
+			sm_clear_error();	/* indexed, so there: a broken object says nothing */
+			continue;
+		}
+		msg = sm_commit_utf8(c, git_commit_message(c), &owned);
+		sm_commit_parse_message(&n->msg, msg ? msg : "", msg ? strlen(msg) : 0);
+		free(owned);
+		git_commit_free(c);
+		memcpy(n->id, ids.items[i], sizeof(n->id));
+		n->subject = xstrdup(subject_of(a, n->id));
+		it->nr_needed_by++;
+	}
+	strlist_clear(&ids);
+}
+
+/* The weight that makes v a candidate: at least the lift of a fix for a
+ * fix (trees/tree_judge.c), more when v scores lower still. */
+static int candidate_lift(const struct sm_rules *r, const struct sm_verdict *v)
+{
+	int score = 0, lift = sm_rules_promote_weight(r);
+
+	for (size_t i = 0; i < v->nr_reasons; i++)
+		score += v->reasons[i].weight;
+	return sm_rules_candidate_score(r) - score > lift ? sm_rules_candidate_score(r) - score : lift;
+}
+
+/* Adds "prereq-of" to v when a needer's stable tag names it for this tree
+ * (tree NULL: for any tree), unless the tree t carries that needer already
+ * (t NULL: no tree). It makes v a candidate (vetoes still stand): the fix's
+ * author asked for it in stable by name, and steal takes candidates only,
+ * so without it the fix would not apply. */
+static void prereq_of(const struct sm_afterlife *a, const struct sm_scan_item *it,
+		      const struct sm_version *tree, struct sm_tree_state *t,
+		      struct sm_verdict *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char trees[64];
+
+	for (size_t i = 0; i < it->nr_needed_by; i++) {
+		const struct sm_scan_needer *n = &it->needed_by[i];
+
+		if (t && tree_carries(t, n->id))
+			continue;
+		for (size_t k = 0; k < n->msg.nr_stable; k++) {
+			const struct sm_stable_tag *st = &n->msg.stable[k];
+
+			if (!st->prereq_sha || strncasecmp(it->id, st->prereq_sha, strlen(st->prereq_sha)) ||
+			    (tree && sm_stable_tag_wants(st, tree) == 0))
+				continue;
+			strbuf_addf(&sb, "%s%.12s (%s), for %s", sb.len ? "; " : "", n->id, n->subject,
+				    sm_stable_tag_trees(st, trees, sizeof(trees)));
+			break;
+		}
+	}
+	if (sb.len)
+		sm_verdict_add(v, "prereq-of", candidate_lift(a->o->rules, v),
+			       "a stable tag names it as the prerequisite of %s", sb.buf);
+	strbuf_release(&sb);
+}
+
 static void day(long long t, char buf[32])
 {
 	time_t tt = (time_t)t;
@@ -216,6 +303,8 @@ void sm_afterlife_item(struct sm_afterlife *a, struct sm_scan_item *it)
 		}
 		sm_lifecycle_fixed_by(&a->life, it->id, &it->later_fixes);
 		take_together(a, &it->later_fixes, &it->verdict);
+		read_needers(a, it);
+		prereq_of(a, it, NULL, NULL, &it->verdict);
 	}
 	soak_item(a, it);
 	if (a->have_cve)
@@ -231,14 +320,6 @@ static int soak_applies(const struct sm_scan_item *it, const struct sm_tree_spec
 	if (it->soak_tag < 0)
 		return 1;
 	return sm_stable_tag_wants(&it->commit.stable[it->soak_tag], &spec->version) != 0;
-}
-
-/* Does the tree carry the upstream commit hex (and not revert it later)? */
-static int tree_carries(struct sm_tree_state *t, const char *hex)
-{
-	const struct sm_upstream_entry *e = sm_upstream_index_find(&t->idx, hex, NULL, NULL, NULL);
-
-	return e && !sm_tree_state_revert_of(t, e);
 }
 
 void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t ti,
@@ -275,6 +356,7 @@ void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t t
 		if (!tree_carries(t, it->later_fixes.items[i]))
 			strlist_append(&tr->take_with, it->later_fixes.items[i]);
 	take_together(a, &tr->take_with, &tr->verdict);
+	prereq_of(a, it, &spec->version, t, &tr->verdict);
 	if (a->have_queue) {
 		const struct sm_queued *q = sm_stable_queue_find(&a->queue, &spec->version, it->id);
 
@@ -313,6 +395,11 @@ void sm_afterlife_item_release(struct sm_scan_item *it, size_t nr_trees)
 	}
 	free(it->reverted_by);
 	strlist_clear(&it->later_fixes);
+	for (size_t i = 0; i < it->nr_needed_by; i++) {
+		free(it->needed_by[i].subject);
+		sm_commit_release(&it->needed_by[i].msg);
+	}
+	free(it->needed_by);
 	free(it->cve);
 	free(it->soak_wait);
 }

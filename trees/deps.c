@@ -1,6 +1,7 @@
 #include "trees/deps.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
+#include "rules/commit.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include <string.h>
@@ -179,6 +180,36 @@ out:
 	return ret;
 }
 
+/* The prerequisites c's stable tags name for the tree, as level-1
+ * dependencies (named); an id the repository lacks goes to
+ * unknown_prereqs, as written. */
+static void tag_prereqs(git_repository *repo, git_commit *c, const struct sm_tree_spec *tree,
+			struct sm_deps_result *res)
+{
+	struct sm_commit msg;
+	const char *text;
+	char *owned;
+
+	memset(&msg, 0, sizeof(msg));
+	text = sm_commit_utf8(c, git_commit_message(c), &owned);
+	sm_commit_parse_message(&msg, text ? text : "", text ? strlen(text) : 0);
+	free(owned);
+	for (size_t k = 0; k < msg.nr_stable; k++) {
+		const struct sm_stable_tag *st = &msg.stable[k];
+		git_oid id;
+
+		if (!st->prereq_sha || sm_stable_tag_wants(st, &tree->version) == 0)
+			continue;
+		if (sm_resolve_hex(repo, st->prereq_sha, &id) < 0) {
+			if (!strlist_contains(&res->unknown_prereqs, st->prereq_sha))
+				strlist_append(&res->unknown_prereqs, st->prereq_sha);
+			continue;
+		}
+		dep_get(res, &id)->named = 1;
+	}
+	sm_commit_release(&msg);
+}
+
 /* Is d already in the tree? If not, fills its subject, time and new-file
  * flag. 1 in the tree (or unreadable), 0 a real dependency. */
 static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_dep *d,
@@ -252,6 +283,7 @@ int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_sp
 	res->level = 1;
 	if (blame_changes(repo, c, tip, has_base ? &base : NULL, 1, res) < 0)
 		goto out;
+	tag_prereqs(repo, c, tree, res);
 	/* Level by level: settle what the last level found (drop what the tree
 	 * carries), then blame the new dependencies' own changes, until a level
 	 * finds nothing new, max_depth (0: no limit) or SM_DEPS_MAX commits. */
@@ -333,6 +365,7 @@ void sm_deps_result_release(struct sm_deps_result *res)
 	free(res->deps);
 	free(res->subject);
 	strlist_clear(&res->missing_files);
+	strlist_clear(&res->unknown_prereqs);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -342,6 +375,7 @@ static void dep_json(const struct sm_dep *d, struct json_writer *w)
 	JSON_STRINGS(w, "id subject", d->id, d->subject);
 	JSON_INTS(w, "lines level", d->lines, d->level);
 	json_bool(w, "new_file", d->new_file);
+	json_bool(w, "named_by_tag", d->named);
 	json_strlist(w, "paths", &d->paths);
 	json_object_end(w);
 }
@@ -360,5 +394,6 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 	json_array_end(w);
 	json_strlist(w, "files_not_in_tree", &res->missing_files);
 	json_bool(w, "feature_missing", res->missing_files.nr > 0);
+	json_strlist(w, "prereqs_not_found", &res->unknown_prereqs);
 	json_object_end(w);
 }

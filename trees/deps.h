@@ -3,7 +3,9 @@
  * branch point; every commit found that the tree does not carry is a
  * dependency, oldest first. A dependency that created the file, or a file
  * the tree lacks altogether, is flagged: the fix then belongs to a feature
- * the tree does not have. sm_deps_depth() follows dependencies of
+ * the tree does not have. The prerequisites the fix's stable tags name for
+ * the tree ("# 6.1.x: <id>: subject") are dependencies too, whether or not
+ * blame finds them. sm_deps_depth() follows dependencies of
  * dependencies (the same blame on each dependency's own changes), level by
  * level; sm_deps() is one level. */
 #ifndef SM_TREES_DEPS_H
@@ -19,6 +21,7 @@ struct sm_dep {
 	struct strlist paths;	/* files of the fix it last touched */
 	unsigned lines;		/* lines of the fix's context it last touched */
 	int new_file;		/* it created one of those files */
+	int named;		/* the fix's stable tag names it as its prerequisite */
 	long long time;		/* committer time, for the order */
 	unsigned level;		/* 1: the fix needs it; 2: a level-1 dependency does; ... */
 };
@@ -34,6 +37,7 @@ struct sm_deps_result {
 	struct sm_dep *deps;		/* oldest first */
 	size_t nr, alloc;
 	struct strlist missing_files;	/* files of the fix the tree lacks */
+	struct strlist unknown_prereqs;	/* prerequisite ids of its tags the repository lacks */
 	size_t already_in_tree;		/* commits found that the tree carries */
 	unsigned level;			/* the deepest level looked at */
 	int truncated;			/* stopped by the depth or SM_DEPS_MAX with more to follow */
@@ -49,7 +53,8 @@ int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_sp
 void sm_deps_result_release(struct sm_deps_result *res);
 /* res for the tree named tree as one JSON object: fix, subject, tree, base
  * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,
- * lines, level, new_file, paths[]), files_not_in_tree[], feature_missing. */
+ * lines, level, new_file, named_by_tag, paths[]), files_not_in_tree[],
+ * feature_missing, prereqs_not_found[]. */
 void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w);
 

@@ -1,18 +1,21 @@
-/* lifecycle: the index of later Fixes: targets and reverts (see lifecycle.h). */
+/* lifecycle: the index of later Fixes: targets, reverts and stable-tag
+ * prerequisites (see lifecycle.h). */
 #include "trees/lifecycle.h"
 #include "trees/branch_cache.h"
 #include "trees/repo.h"
+#include "rules/commit.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-/* 2: subjects in UTF-8 (a commit in another charset converted, not as stored) */
-#define CACHE_MAGIC "stablemate-lifecycle-index 2"
+/* 2: subjects in UTF-8 (a commit in another charset converted, not as stored)
+ * 3: the prerequisites stable tags name, as "+id" after the Fixes: ids */
+#define CACHE_MAGIC "stablemate-lifecycle-index 3"
 #define MIN_ABBREV 7
 
-enum { REF_FIXES, REF_REVERTS };
+enum { REF_FIXES, REF_REVERTS, REF_NEEDS };
 
 struct sm_life_ref {
 	char named[41];		/* the id as written, lower case */
@@ -36,8 +39,31 @@ static int hex_run(const char *p, char out[41])
 	return 1;
 }
 
-/* Reads the Fixes: ids and the reverted id out of a commit message. */
-static void parse_message(const char *msg, char reverts[41], struct strbuf *fixes)
+/* Appends the prerequisite a stable tag line (p, up to its newline nl or
+ * the end) names, as "+id", to refs. */
+static void add_prereq(const char *p, const char *nl, struct strbuf *refs)
+{
+	size_t len = nl ? (size_t)(nl - p) : strlen(p);
+	struct sm_stable_tag t;
+	char *line, hex[41];
+
+	if (!memmem(p, len, "stable", 6) || !memchr(p, '#', len))
+		return;		/* no stable tag with a version comment */
+	line = xstrndup(p, len);
+	if (sm_stable_tag_parse(line, &t) == 1) {
+		if (t.prereq_sha && hex_run(t.prereq_sha, hex)) {
+			if (refs->len)
+				strbuf_addch(refs, ',');
+			strbuf_addf(refs, "+%s", hex);
+		}
+		sm_stable_tag_release(&t);
+	}
+	free(line);
+}
+
+/* Reads the Fixes: ids, the prerequisites of the stable tags ("+id") and
+ * the reverted id out of a commit message. */
+static void parse_message(const char *msg, char reverts[41], struct strbuf *refs)
 {
 	const char *p = msg, *r;
 	char hex[41];
@@ -56,10 +82,12 @@ static void parse_message(const char *msg, char reverts[41], struct strbuf *fixe
 			if (istarts_with(v, "commit "))
 				v += strlen("commit ");
 			if (hex_run(v, hex)) {
-				if (fixes->len)
-					strbuf_addch(fixes, ',');
-				strbuf_addstr(fixes, hex);
+				if (refs->len)
+					strbuf_addch(refs, ',');
+				strbuf_addstr(refs, hex);
 			}
+		} else if (istarts_with(p, "Cc:")) {
+			add_prereq(p, nl, refs);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
@@ -83,7 +111,7 @@ static int index_commit(void *data, git_repository *repo, const git_oid *id)
 	const char *msg;
 	char *owned_msg;
 	struct sm_life_entry *e;
-	struct strbuf fixes = STRBUF_INIT;
+	struct strbuf refs = STRBUF_INIT;
 
 	if (git_commit_lookup(&c, repo, id) < 0) {
 		char hex[41];
@@ -94,9 +122,9 @@ static int index_commit(void *data, git_repository *repo, const git_oid *id)
 	msg = sm_commit_utf8(c, git_commit_message(c), &owned_msg);
 	e = new_entry(lc);
 	git_oid_tostr(e->id, sizeof(e->id), id);
-	parse_message(msg ? msg : "", e->reverts, &fixes);
+	parse_message(msg ? msg : "", e->reverts, &refs);
 	free(owned_msg);
-	e->fixes = strbuf_detach(&fixes, NULL);
+	e->refs = strbuf_detach(&refs, NULL);
 	e->subject = sm_commit_subject(c);
 	git_commit_free(c);
 	return 0;
@@ -107,23 +135,25 @@ static int is_id(const char *s, size_t len, int allow_short)
 	return len <= 40 && len >= (allow_short ? MIN_ABBREV : 40) && is_lower_hex(s, len);
 }
 
-/* Reads one cache entry line, "<id> <reverts|-> <fix,fix|-> <subject>". */
+/* Reads one cache entry line, "<id> <reverts|-> <refs|-> <subject>". */
 static int read_entry(void *data, const char *line, size_t len)
 {
 	struct sm_lifecycle *lc = data;
 	struct sm_branch_entry_line f;
 	struct sm_life_entry *e;
-	const char *fixes_end;
+	const char *refs_end;
 
 	if (sm_branch_cache_split_entry(line, len, &f) < 0 || !is_id(f.field[0], f.len[0], 0) ||
 	    (f.field[1] && !is_id(f.field[1], f.len[1], 1)))
 		return -1;
-	fixes_end = f.field[2] ? f.field[2] + f.len[2] : NULL;
-	for (const char *q = f.field[2]; q && q < fixes_end;) {
-		const char *end = memchr(q, ',', fixes_end - q);
+	refs_end = f.field[2] ? f.field[2] + f.len[2] : NULL;
+	for (const char *q = f.field[2]; q && q < refs_end;) {
+		const char *end = memchr(q, ',', refs_end - q);
 
 		if (!end)
-			end = fixes_end;
+			end = refs_end;
+		if (*q == '+')
+			q++;	/* a prerequisite */
 		if (!is_id(q, end - q, 1))
 			return -1;
 		q = end + 1;
@@ -132,7 +162,7 @@ static int read_entry(void *data, const char *line, size_t len)
 	memcpy(e->id, f.field[0], 40);
 	if (f.field[1])
 		memcpy(e->reverts, f.field[1], f.len[1]);
-	e->fixes = f.field[2] ? xstrndup(f.field[2], f.len[2]) : xstrdup("");
+	e->refs = f.field[2] ? xstrndup(f.field[2], f.len[2]) : xstrdup("");
 	e->subject = xstrndup(f.field[3], f.len[3]);
 	return 0;
 }
@@ -142,7 +172,7 @@ static void clear_entries(void *data)
 	struct sm_lifecycle *lc = data;
 
 	for (size_t i = 0; i < lc->nr; i++) {
-		free(lc->entries[i].fixes);
+		free(lc->entries[i].refs);
 		free(lc->entries[i].subject);
 	}
 	lc->nr = 0;
@@ -154,7 +184,7 @@ static size_t write_entries(void *data, struct strbuf *sb)
 
 	for (size_t i = 0; i < lc->nr; i++)
 		sm_branch_cache_add_entry(sb, lc->entries[i].id, lc->entries[i].reverts,
-					  lc->entries[i].fixes, lc->entries[i].subject);
+					  lc->entries[i].refs, lc->entries[i].subject);
 	return lc->nr;
 }
 
@@ -196,11 +226,14 @@ static void build_maps(struct sm_lifecycle *lc)
 		strmap_put(&lc->by_id, e->id, i);
 		if (e->reverts[0])
 			add_ref(lc, e->reverts, strlen(e->reverts), i, REF_REVERTS);
-		for (const char *q = e->fixes; *q;) {
+		for (const char *q = e->refs; *q;) {
 			const char *end = strchr(q, ',');
 			size_t len = end ? (size_t)(end - q) : strlen(q);
 
-			add_ref(lc, q, len, i, REF_FIXES);
+			if (*q == '+')
+				add_ref(lc, q + 1, len - 1, i, REF_NEEDS);
+			else
+				add_ref(lc, q, len, i, REF_FIXES);
 			q += len + (end != NULL);
 		}
 	}
@@ -318,6 +351,7 @@ const struct sm_life_entry *sm_lifecycle_reverted(const struct sm_lifecycle *lc,
 	return reverted(lc, id, undone, 0);
 }
 
+/* Entries found by each_naming, each once (fix_cb). */
 struct fix_search {
 	size_t *found;
 	size_t nr, alloc;
@@ -344,18 +378,32 @@ static int size_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void sm_lifecycle_fixed_by(const struct sm_lifecycle *lc, const char *id, struct strlist *out)
+/* The commits naming id as kind, oldest first, into out (the naming of
+ * those too when recursive), leaving out id itself and what was reverted
+ * for good. */
+static void naming_commits(const struct sm_lifecycle *lc, const char *id, int kind, int recursive,
+			   struct strlist *out)
 {
 	struct fix_search s = { NULL, 0, 0 };
 
-	each_naming(lc, id, REF_FIXES, fix_cb, &s);
-	/* Breadth first: each found fix is searched in turn (s.nr grows). */
-	for (size_t i = 0; i < s.nr; i++)
-		each_naming(lc, lc->entries[s.found[i]].id, REF_FIXES, fix_cb, &s);
+	each_naming(lc, id, kind, fix_cb, &s);
+	/* Breadth first: each found commit is searched in turn (s.nr grows). */
+	for (size_t i = 0; recursive && i < s.nr; i++)
+		each_naming(lc, lc->entries[s.found[i]].id, kind, fix_cb, &s);
 	if (s.nr)
 		qsort(s.found, s.nr, sizeof(*s.found), size_cmp);
 	for (size_t i = 0; i < s.nr; i++)
 		if (strcmp(lc->entries[s.found[i]].id, id))
 			strlist_append(out, lc->entries[s.found[i]].id);
 	free(s.found);
+}
+
+void sm_lifecycle_fixed_by(const struct sm_lifecycle *lc, const char *id, struct strlist *out)
+{
+	naming_commits(lc, id, REF_FIXES, 1, out);
+}
+
+void sm_lifecycle_needed_by(const struct sm_lifecycle *lc, const char *id, struct strlist *out)
+{
+	naming_commits(lc, id, REF_NEEDS, 0, out);
 }

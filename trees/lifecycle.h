@@ -1,7 +1,8 @@
 /* lifecycle: what mainline did to a commit after it landed, read once
  * from the upstream branch (base..tip, base being the scanned range's
- * start) into an index of each commit's Fixes: targets and the commit its
- * "This reverts commit <sha>" line names.
+ * start) into an index of each commit's Fixes: targets, the prerequisites
+ * its stable tags name ("Cc: stable@vger.kernel.org # 6.1.x: <sha>:
+ * subject") and the commit its "This reverts commit <sha>" line names.
  *
  * The index is cached as the upstream index is (trees/branch_cache.h):
  * one file per repository + branch + base, stamped with the tip; a tip
@@ -18,7 +19,9 @@
 struct sm_life_entry {
 	char id[41];
 	char reverts[41];	/* the id its revert line names (may be abbreviated), "" */
-	char *fixes;		/* Fixes: ids (lower case, as written) joined by ',', "" */
+	/* Fixes: ids and, each after a '+', stable-tag prerequisite ids
+	 * (lower case, as written) joined by ',', "" */
+	char *refs;
 	char *subject;
 };
 
@@ -61,5 +64,10 @@ const struct sm_life_entry *sm_lifecycle_reverted(const struct sm_lifecycle *lc,
  * names id, then the ones naming those, recursively. Fixes that were
  * reverted for good are left out. */
 void sm_lifecycle_fixed_by(const struct sm_lifecycle *lc, const char *id, struct strlist *out);
+
+/* Appends to out (full ids, once each, oldest first) every other commit
+ * whose stable tag names id as a prerequisite, unless reverted for good.
+ * Which trees each tag asks for is in the commit's message. */
+void sm_lifecycle_needed_by(const struct sm_lifecycle *lc, const char *id, struct strlist *out);
 
 #endif

@@ -31,6 +31,14 @@ struct sm_scan_tree_result {
 	char *queued;			/* the stable-queue patch it is queued as, or NULL */
 };
 
+/* A later upstream commit whose stable tag names a scanned commit as its
+ * prerequisite ("Cc: stable@vger.kernel.org # 6.1.x: <id>: subject"). */
+struct sm_scan_needer {
+	char id[41];
+	char *subject;
+	struct sm_commit msg;	/* its message parsed: the tags and their trees */
+};
+
 struct sm_scan_item {
 	char id[41];			/* upstream commit */
 	struct sm_commit commit;	/* parsed message + diffstat */
@@ -45,6 +53,8 @@ struct sm_scan_item {
 	long long committed;		/* committer time, seconds since the epoch */
 	char *reverted_by;		/* the upstream commit reverting it for good, or NULL */
 	struct strlist later_fixes;	/* later upstream commits fixing it, recursively */
+	struct sm_scan_needer *needed_by;	/* oldest first */
+	size_t nr_needed_by;
 	char *cve;			/* the CVE it is the fix of, or NULL */
 	char *soak_wait;		/* the soak time it waits for, or NULL */
 	int soak_tag;			/* stable tag setting that wait; -1: minimum soak */

@@ -99,6 +99,10 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 		json_int(w, "committed", it->committed);
 		json_string(w, "reverted_by", it->reverted_by);
 		json_strlist(w, "later_fixes", &it->later_fixes);
+		json_array_begin(w, "needed_by");
+		for (size_t k = 0; k < it->nr_needed_by; k++)
+			json_string(w, NULL, it->needed_by[k].id);
+		json_array_end(w);
 		json_string(w, "soak_wait", it->soak_wait);
 		json_string(w, "cve", it->cve);
 		sm_verdict_json(&it->verdict, w, "verdict");
