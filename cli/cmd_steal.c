@@ -22,7 +22,9 @@ static const struct sm_usage usage = {
 "committer. A candidate that does not apply (conflict), or whose change is\n"
 "already in the tree, is left out and listed with the reason; the rest still\n"
 "go in. A candidate's later upstream fixes (commits whose Fixes: name it, up\n"
-"to --upstream-ref) that the tree lacks are picked right after it. A candidate\n"
+"to --upstream-ref) that the tree lacks are picked right after it, and the\n"
+"prerequisites its stable tags name for the tree (\"# 6.1.x: <id>: subject\")\n"
+"that the tree lacks right before it, from inside the range or not. A candidate\n"
 "that was reverted upstream, or is in the --queue directory, is not picked.\n"
 "With --backports-from, a candidate that does not apply is taken from the\n"
 "first of those stable trees whose backport of it (the commit there naming\n"
@@ -126,14 +128,22 @@ int cmd_steal(int argc, char **argv)
 			printf("  picked   %.12s -> %.12s %s", e->upstream, e->stable, e->subject);
 			if (e->with)
 				printf(" (later fix of %.12s)", e->with);
+			if (e->prereq_of)
+				printf(" (prerequisite of %.12s)", e->prereq_of);
 			if (e->backport)
 				printf(" (%s's backport %.12s)", e->backport_tree, e->backport);
 			putchar('\n');
 		}
-		for (size_t i = 0; i < r.nr; i++)
-			if (r.entries[i].reason)
-				printf("  left out %.12s %s: %s\n", r.entries[i].upstream,
-				       r.entries[i].subject, r.entries[i].reason);
+		for (size_t i = 0; i < r.nr; i++) {
+			const struct sm_steal_entry *e = &r.entries[i];
+
+			if (!e->reason)
+				continue;
+			printf("  left out %.12s%s%s", e->upstream, *e->subject ? " " : "", e->subject);
+			if (e->prereq_of)
+				printf(" (prerequisite of %.12s)", e->prereq_of);
+			printf(": %s\n", e->reason);
+		}
 	}
 	sm_steal_result_release(&r);
 	ret = 0;

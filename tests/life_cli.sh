@@ -84,6 +84,8 @@ git checkout -q -b zap-unknown master
 git commit -q --allow-empty -m "zap: one more fix" -m "Cc: stable@vger.kernel.org # 4.1.x: 0123456789ab: zap: a commit from another tree" -m "Signed-off-by: Kernel Dev <dev@example.org>"
 expect "deps naming an unknown prerequisite" 0 "$sm" deps --tree linux-4.1.y HEAD
 has "deps: the unknown prerequisite" "its stable tag names 0123456789ab as a prerequisite, which is not in the repository"
+expect "steal a fix naming an unknown prerequisite" 0 "$sm" steal --range master..zap-unknown --onto linux-4.1.y --branch zu41
+has "steal: the unknown prerequisite left out" "left out 0123456789ab (prerequisite of $(git rev-parse --short=12 zap-unknown)): not in the repository"
 git checkout -q master
 
 # Past the range: a revert of a commit the tree lacks, soak conditions.

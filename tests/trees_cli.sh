@@ -157,6 +157,19 @@ expect "steal onto an existing branch" 1 "$sm" steal --range v4.4..v4.5 --onto l
 has "steal refuses to overwrite" "q41: branch already exists"
 expect "steal --json" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.4.y --branch q44
 json "steal json" "assert d['picked']==len([c for c in d['commits'] if c['stable']]) and d['picked']>=2"
+json "steal takes W5's prerequisite, a candidate by prereq-of, before it" "ids=[c['upstream'] for c in d['commits']]; assert ids.index('$W5P') < ids.index('$W5') and all(c['stable'] for c in d['commits'] if c['upstream'] in ('$W5P','$W5')), ids"
+# A range past the prerequisite: W5's stable tag (# 4.4.x) names W5P, which
+# 4.4 lacks, so it is picked right before W5.
+expect "steal a fix whose prerequisite is before the range" 0 "$sm" steal --range "$W5P..v4.5" --onto linux-4.4.y --branch q44p
+has "steal: the prerequisite first" "  picked   ${W5P:0:12} -> "
+has "steal: says why" "tls: rx: prepare the partial read path (prerequisite of ${W5:0:12})"
+got=$(git log --reverse --format=%s linux-4.4.y..q44p | head -2 | tr '\n' '|')
+[ "$got" = "tls: rx: prepare the partial read path|net: tls: fix use-after-free with partial reads and async decrypt|" ] &&
+	ok "steal: prerequisite, then the fix" || bad "steal: prerequisite order: $got"
+expect "steal --json, prerequisite" 0 "$sm" steal --json --range "$W5P..v4.5" --onto linux-4.4.y --branch q44q
+json "steal json: prereq_of" "c={x['upstream']:x for x in d['commits']}; assert c['$W5P']['prereq_of']=='$W5' and c['$W5P']['with'] is None and c['$W5']['prereq_of'] is None"
+expect "steal onto 4.1: the 4.4.x prerequisite is not for it" 0 "$sm" steal --json --range "$W5P..v4.5" --onto linux-4.1.y --branch q41p
+json "steal json: no prerequisite for 4.1" "assert '$W5P' not in [c['upstream'] for c in d['commits']]"
 
 # steal --backports-from: W8 does not apply to 4.1 (its stable-only lock
 # line), but a tree that carries a backport of W8 made for that context has

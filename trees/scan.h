@@ -25,7 +25,8 @@ struct sm_scan_tree_result {
 	 * tree's name (opts->trees' own); NULL when none. */
 	char *backport_applies;
 	const char *backport_tree;
-	struct strlist deps;		/* upstream ids to apply first (tag prerequisites) */
+	struct strlist deps;		/* upstream ids to apply first: the prerequisites its
+					 * stable tags name that the tree lacks */
 	/* Set by trees/afterlife.h: */
 	struct strlist take_with;	/* later upstream fixes of it the tree lacks, oldest first */
 	char *queued;			/* the stable-queue patch it is queued as, or NULL */

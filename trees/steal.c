@@ -160,6 +160,40 @@ static void close_backport_trees(struct backport_trees *bt)
 	memset(bt, 0, sizeof(*bt));
 }
 
+/* Picks id, which goes with the candidate cand: a later fix of it, or
+ * (prereq) a prerequisite its stable tag names. Once per run; a
+ * prerequisite the repository lacks (its id as the tag wrote it) is left
+ * out with that reason. Returns 0 or -1 (error). */
+static int pick_related(git_repository *repo, const char *id, const char *cand, int prereq,
+			git_oid *cur, const git_signature *committer, const char *ident,
+			const struct backport_trees *bt, struct sm_steal_result *res)
+{
+	struct sm_steal_entry *e;
+	git_commit *c = NULL;
+	git_oid oid;
+	char *subj = NULL;
+
+	if (tried(res, id))
+		return 0;
+	if (strlen(id) == GIT_OID_HEXSZ && git_oid_fromstr(&oid, id) == 0 &&
+	    git_commit_lookup(&c, repo, &oid) == 0)
+		subj = sm_commit_subject(c);
+	e = add_entry(res, id, subj);
+	free(subj);
+	*(prereq ? &e->prereq_of : &e->with) = xstrdup(cand);
+	if (!c) {
+		sm_clear_error();
+		e->reason = xstrdup("not in the repository");
+		return 0;
+	}
+	git_commit_free(c);
+	if (pick_candidate(repo, id, cur, committer, ident, bt, e) < 0)
+		return -1;
+	if (!e->reason)
+		res->nr_picked++;
+	return 0;
+}
+
 int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 {
 	git_repository *repo = NULL;
@@ -219,30 +253,19 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 			continue;
 		if (tried(res, it->id))
 			continue;	/* picked already as an earlier one's later fix */
+		for (size_t k = 0; k < tr->deps.nr; k++)
+			if (pick_related(repo, tr->deps.items[k], it->id, 1, &cur, committer, ident,
+					 &bt, res) < 0)
+				goto out;
 		e = add_entry(res, it->id, it->commit.subject);
 		if (pick_candidate(repo, it->id, &cur, committer, ident, &bt, e) < 0)
 			goto out;
 		if (!e->reason)
 			res->nr_picked++;
-		for (size_t k = 0; k < tr->take_with.nr; k++) {
-			const char *fid = tr->take_with.items[k];
-			char *subj = NULL;
-			git_commit *fc = NULL;
-			git_oid foid;
-
-			if (tried(res, fid))
-				continue;
-			if (git_oid_fromstr(&foid, fid) == 0 && git_commit_lookup(&fc, repo, &foid) == 0)
-				subj = sm_commit_subject(fc);
-			e = add_entry(res, fid, subj);
-			free(subj);
-			git_commit_free(fc);
-			e->with = xstrdup(it->id);
-			if (pick_candidate(repo, fid, &cur, committer, ident, &bt, e) < 0)
+		for (size_t k = 0; k < tr->take_with.nr; k++)
+			if (pick_related(repo, tr->take_with.items[k], it->id, 0, &cur, committer,
+					 ident, &bt, res) < 0)
 				goto out;
-			if (!e->reason)
-				res->nr_picked++;
-		}
 	}
 	git_oid_tostr(res->tip, 41, &cur);
 	git_reference_free(ref);
@@ -268,7 +291,8 @@ void sm_steal_result_release(struct sm_steal_result *res)
 {
 	for (size_t i = 0; i < res->nr; i++)
 		FREE_ALL(res->entries[i].subject, res->entries[i].reason, res->entries[i].with,
-			 res->entries[i].backport, res->entries[i].backport_tree);
+			 res->entries[i].prereq_of, res->entries[i].backport,
+			 res->entries[i].backport_tree);
 	free(res->entries);
 	free(res->refname);
 	memset(res, 0, sizeof(*res));
@@ -277,9 +301,9 @@ void sm_steal_result_release(struct sm_steal_result *res)
 static void steal_entry_json(const struct sm_steal_entry *e, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	JSON_STRINGS(w, "upstream subject stable left_out with backport backport_tree", e->upstream,
-		     e->subject, e->reason ? NULL : e->stable, e->reason, e->with, e->backport,
-		     e->backport_tree);
+	JSON_STRINGS(w, "upstream subject stable left_out with prereq_of backport backport_tree",
+		     e->upstream, e->subject, e->reason ? NULL : e->stable, e->reason, e->with,
+		     e->prereq_of, e->backport, e->backport_tree);
 	json_object_end(w);
 }
 

@@ -2,7 +2,8 @@
  * cherry-picked (in memory) in upstream order onto the tree's tip with the
  * stable-style "commit <sha> upstream." line and a Signed-off-by. Each
  * candidate's later upstream fixes the tree lacks (scan's take_with) are
- * picked right after it, in upstream order. */
+ * picked right after it, in upstream order, and the prerequisites its
+ * stable tags name that the tree lacks (scan's deps) right before it. */
 #ifndef SM_TREES_STEAL_H
 #define SM_TREES_STEAL_H
 #include <stddef.h>
@@ -35,6 +36,7 @@ struct sm_steal_entry {
 	char *subject;
 	char *reason;		/* why it was left out; NULL when picked */
 	char *with;		/* a later fix: the candidate it goes with, else NULL */
+	char *prereq_of;	/* a prerequisite its stable tag names: that candidate */
 	/* picked from another tree: its backport there and the tree; NULL
 	 * when the upstream commit itself was picked */
 	char *backport, *backport_tree;
@@ -55,7 +57,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res);
 void sm_steal_result_release(struct sm_steal_result *res);
 /* res as one JSON object: branch, base, tip, scanned, picked, commits[]
  * (upstream, subject, stable and left_out (one of them null), with,
- * backport and backport_tree). */
+ * prereq_of, backport and backport_tree). */
 void sm_steal_result_json(const struct sm_steal_result *res, struct json_writer *w);
 
 #endif

@@ -108,6 +108,7 @@ static void judge_prereqs(struct sm_tree_state *t, struct sm_release_tags *tags,
 			  struct strlist *deps)
 {
 	const struct sm_tree_spec *spec = t->spec;
+	struct strlist named = STRLIST_INIT;	/* said once each */
 
 	for (size_t k = 0; k < c->nr_stable; k++) {
 		const struct sm_stable_tag *st = &c->stable[k];
@@ -121,11 +122,13 @@ static void judge_prereqs(struct sm_tree_state *t, struct sm_release_tags *tags,
 			git_oid_tostr(hex, sizeof(hex), &pid);
 		else
 			snprintf(hex, sizeof(hex), "%s", st->prereq_sha);
-		if (strlist_contains(deps, hex))
+		if (strlist_contains(&named, hex))
 			continue;
-		strlist_append(deps, hex);
+		strlist_append(&named, hex);
 		e = sm_upstream_index_find(&t->idx, hex, NULL, st->prereq_subject, NULL);
 		reverted = e ? sm_tree_state_revert_of(t, e) : NULL;
+		if (!e || reverted)
+			strlist_append(deps, hex);
 		if (e && !reverted)
 			sm_verdict_add(v, "prereq-present", 0, "prerequisite %.12s (%s) is in %s as %.12s",
 				       hex, st->prereq_subject ? st->prereq_subject : "?", spec->name,
@@ -139,6 +142,7 @@ static void judge_prereqs(struct sm_tree_state *t, struct sm_release_tags *tags,
 			sm_verdict_add(v, "prereq", 0, "needs %.12s (%s) first; %s does not have it", hex,
 				       st->prereq_subject ? st->prereq_subject : "?", spec->name);
 	}
+	strlist_clear(&named);
 }
 
 void sm_tree_judge(const struct sm_rules *r, struct sm_tree_state *t,

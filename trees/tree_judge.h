@@ -47,8 +47,9 @@ struct sm_tree_judge_input {
  * "bug-in-tree" or "bug-not-in-tree" (a veto; only when every Fixes: id
  * resolved; without the tree's release tag on its branch, t->has_base 0,
  * from its index of the whole branch instead of the releases), "prereq"
- * or "prereq-present" (each prerequisite id appended to deps, once: one
- * named there already is not said again). The caller runs
+ * or "prereq-present" (each prerequisite said once; those the tree lacks,
+ * or took and reverted, appended to deps: full ids where the repository
+ * has them, else as written). The caller runs
  * sm_verdict_finish after. tags and repo: the mainline tag graph, for
  * prerequisite ids. */
 void sm_tree_judge(const struct sm_rules *r, struct sm_tree_state *t,
