@@ -194,7 +194,8 @@ static void prereq_of(const struct sm_afterlife *a, const struct sm_scan_item *i
 		for (size_t k = 0; k < n->msg.nr_stable; k++) {
 			const struct sm_stable_tag *st = &n->msg.stable[k];
 
-			if (!st->prereq_sha || strncasecmp(it->id, st->prereq_sha, strlen(st->prereq_sha)) ||
+			if (!st->prereq_sha || strlen(st->prereq_sha) < 7 ||
+			    strncasecmp(it->id, st->prereq_sha, strlen(st->prereq_sha)) ||
 			    (tree && sm_stable_tag_wants(st, tree) == 0))
 				continue;
 			strbuf_addf(&sb, "%s%.12s (%s), for %s", sb.len ? "; " : "", n->id, n->subject,
