@@ -20,6 +20,9 @@ static const struct sm_usage usage = {
 "git patch-id --stable), then by subject. Merges and release commits\n"
 "(\"Linux 6.1.5\") are left out, and so is a commit a branch took and then\n"
 "reverted, with its revert: those are listed apart, \"taken and reverted\".\n"
+"A commit a branch took only as the prerequisite of another (its\n"
+"\"Stable-dep-of: <id>\" trailer) is listed apart too when the other branch\n"
+"has that one without it; when it lacks that one too, the line says so.\n"
 "Both branches' indexes are cached, keyed by\n"
 "their tips, so a rerun only reads new commits.\n",
 	.epilog =
@@ -37,6 +40,9 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 		printf("  %.12s %.12s %s", s->only[i].upstream, s->only[i].stable, s->only[i].subject);
 		if (s->only[i].revert[0])
 			printf(" (%s took it and reverted it: %.12s)", other->branch, s->only[i].revert);
+		if (s->only[i].dep_of[0])
+			printf(" (Stable-dep-of %.12s, which %s lacks too)", s->only[i].dep_of,
+			       other->branch);
 		putchar('\n');
 	}
 	if (s->nr_reverted)
@@ -44,6 +50,13 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 	for (size_t i = 0; i < s->nr_reverted; i++)
 		printf("  %.12s %.12s %s (reverted by %.12s)\n", s->reverted[i].upstream,
 		       s->reverted[i].stable, s->reverted[i].subject, s->reverted[i].revert);
+	if (s->nr_dep_met)
+		printf("taken in %s as prerequisites of commits %s has without them, left out: %zu\n",
+		       s->branch, other->branch, s->nr_dep_met);
+	for (size_t i = 0; i < s->nr_dep_met; i++)
+		printf("  %.12s %.12s %s (Stable-dep-of %.12s, in %s as %.12s)\n",
+		       s->dep_met[i].upstream, s->dep_met[i].stable, s->dep_met[i].subject,
+		       s->dep_met[i].dep_of, other->branch, s->dep_met[i].dep_there);
 }
 
 int cmd_missing(int argc, char **argv)

@@ -178,6 +178,11 @@ char *sm_find_upstream_ref(const char *msg, size_t len);
  * branch's commit. Mainline's own "(cherry picked from commit X)" (drm's
  * fixes from -next) and the distributions' forms give NULL. */
 char *sm_find_stable_upstream_ref(const char *msg, size_t len);
+/* The upstream id of the first "Stable-dep-of: <id> ("subject")" trailer,
+ * the line stable trees add to a commit they took only because a later
+ * backport needs it: into out, lower case, 7..40 digits as written. 1, or
+ * 0 when msg (len bytes) has none. */
+int sm_find_stable_dep_of(const char *msg, size_t len, char out[41]);
 /* Is key a trailer key this project recognises ("Signed-off-by", ...)? */
 int sm_is_known_trailer_key(const char *key, size_t len);
 

@@ -216,3 +216,29 @@ char *sm_find_stable_upstream_ref(const char *msg, size_t len)
 	free(res);
 	return NULL;
 }
+
+int sm_find_stable_dep_of(const char *msg, size_t len, char out[41])
+{
+	const char *p = msg, *end = msg + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *v;
+		size_t n = 0;
+
+		if ((size_t)(end - p) > 14 && !strncasecmp(p, "Stable-dep-of:", 14)) {
+			v = p + 14;
+			while (v < end && (*v == ' ' || *v == '\t'))
+				v++;
+			while (v + n < end && n <= 40 && isxdigit((unsigned char)v[n]))
+				n++;
+			if (n >= 7 && n <= 40 && !(v + n < end && isalnum((unsigned char)v[n]))) {
+				for (size_t i = 0; i < n; i++)
+					out[i] = (char)tolower((unsigned char)v[i]);
+				out[n] = '\0';
+				return 1;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}

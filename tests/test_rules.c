@@ -351,6 +351,33 @@ START_TEST(stable_upstream_refs)
 }
 END_TEST
 
+START_TEST(stable_dep_of)
+{
+	static const struct {
+		const char *msg, *want;	/* want NULL: none */
+	} cases[] = {
+		{ "x: y\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nBody.\n\n"
+		  "Stable-dep-of: 4B5B6B8A0F4E (\"net: fix z\")\nSigned-off-by: S <s@k>\n",
+		  "4b5b6b8a0f4e" },
+		{ "x: y\n\nBody.\nstable-dep-of:\t4b5b6b8a0f4ee16a8c43eff0d24b84f0a1f36a29\n",
+		  "4b5b6b8a0f4ee16a8c43eff0d24b84f0a1f36a29" },
+		{ "x: y\n\nStable-dep-of: 4b5b6\n", NULL },		/* too short to name one */
+		{ "x: y\n\nStable-dep-of: 4b5b6b8a0f4eg\n", NULL },	/* not an id */
+		{ "x: y\n\nThe Stable-dep-of: 4b5b6b8a0f4e line is written by scripts.\n", NULL },
+		{ "x: y\n\nBody.\n", NULL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char out[41];
+		int found = sm_find_stable_dep_of(cases[i].msg, strlen(cases[i].msg), out);
+
+		ck_assert_msg(found == (cases[i].want != NULL), "case %zu", i);
+		if (found)
+			ck_assert_str_eq(out, cases[i].want);
+	}
+}
+END_TEST
+
 static struct sm_rules *rules;
 
 static void setup_rules(void)
@@ -2875,7 +2902,8 @@ static Suite *make_suite(void)
 
 	tcase_add_checked_fixture(t, NULL, teardown_tag);
 	add_tcase(s, "message", SM_TESTS(message_trailers_and_folding, fixes_malformed,
-					 upstream_refs, stable_upstream_refs, json_reader, json_arrays_and_counts,
+					 upstream_refs, stable_upstream_refs, stable_dep_of,
+					 json_reader, json_arrays_and_counts,
 					 repeated_headers_second_wins,
 					 numstat_input, numstat_counts_do_not_wrap, stat_input,
 					 quoted_paths, git_log_split, stat_line_without_path,

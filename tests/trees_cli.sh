@@ -84,6 +84,30 @@ assert d['a']['reverted'] == [{'upstream': '$W7', 'stable': '$S4', 'subject': 'K
 k = [e for e in d['b']['only_here'] if e['upstream'] == '$W7']
 assert k and k[0]['other_revert'] == '$rev41' and k[0]['stable'] == '$pick44', d['b']
 assert all(e['other_revert'] is None for e in d['a']['only_here'])"
+# A commit a tree took only as the prerequisite of another ("Stable-dep-of:",
+# as stable trees write it): dA is 4.4 with W5P (for W5) and W5; dB has W5
+# adjusted, without W5P. So W5P is listed apart for dB, and kept, with a note,
+# for 4.4, which lacks W5 too.
+git worktree add -q "$tmp/wtd" -b dA linux-4.4.y
+git -C "$tmp/wtd" commit -q --allow-empty -m "tls: rx: prepare the partial read path" -m "commit $W5P upstream." \
+	-m "Stable-dep-of: ${W5:0:12} (\"net: tls: fix use-after-free with partial reads and async decrypt\")
+Signed-off-by: Sasha Levin <sashal@kernel.org>"
+depA=$(git -C "$tmp/wtd" rev-parse HEAD)
+git -C "$tmp/wtd" commit -q --allow-empty -m "net: tls: fix use-after-free with partial reads and async decrypt" -m "commit $W5 upstream."
+git -C "$tmp/wtd" checkout -q -b dB linux-4.4.y
+git -C "$tmp/wtd" commit -q --allow-empty -m "net: tls: fix use-after-free with partial reads and async decrypt" \
+	-m "[ Upstream commit $W5 ]" -m "Adjusted to 4.4, which has no partial read path."
+fixB=$(git -C "$tmp/wtd" rev-parse HEAD)
+git -C "$tmp/wtd" checkout -q --detach && git worktree remove --force "$tmp/wtd"
+expect "missing: a prerequisite of a commit the other tree has" 0 "$sm" missing dA dB
+has "not counted as missing" "in dA, not in dB: 0 of 2"
+has "listed apart" "taken in dA as prerequisites of commits dB has without them, left out: 1"
+has "with the commit it was for" "  ${W5P:0:12} ${depA:0:12} tls: rx: prepare the partial read path (Stable-dep-of ${W5:0:12}, in dB as ${fixB:0:12})"
+expect "missing: a prerequisite of a commit the other tree lacks too" 0 "$sm" missing dA linux-4.4.y
+has "kept, with a note" "  ${W5P:0:12} ${depA:0:12} tls: rx: prepare the partial read path (Stable-dep-of ${W5:0:12}, which linux-4.4.y lacks too)"
+hasnt "nothing apart" "as prerequisites of commits"
+expect "missing --json: prerequisites" 0 "$sm" missing --json dA dB
+json "json: prereq_of_present" "assert d['a']['prereq_of_present']==[{'upstream':'$W5P','stable':'$depA','subject':'tls: rx: prepare the partial read path','dep_of':'$W5','dep_there':'$fixB'}] and d['a']['only_here']==[] and d['b']['prereq_of_present']==[], d"
 expect "scan a tree that reverted a backport" 0 "$sm" scan --range v4.4..v4.5 --tree r41=4.1
 has "present says it was reverted" "present: taken into r41 as ${S4:0:12} and reverted there by ${rev41:0:12} (matched by upstream-id)"
 # the fix-for-fix of linux-4.1.y: f41 took C1 as S1 and reverted it, so the

@@ -2,6 +2,7 @@
 #include "trees/upstream_index.h"
 #include "trees/repo.h"
 #include "lib/json.h"
+#include "rules/commit.h"
 #include "rules/version.h"
 #include "lib/util.h"
 #include <string.h>
@@ -36,8 +37,56 @@ struct indexed_side {
 	size_t *paired;
 };
 
-static size_t compare(const struct indexed_side *from, const struct indexed_side *to,
-		      struct sm_missing_side *side)
+/* The upstream id e's "Stable-dep-of:" names, full when repo has it, into
+ * out; 0 when it names none. */
+static int dep_of(git_repository *repo, const struct sm_upstream_entry *e, char out[41])
+{
+	git_commit *c = NULL;
+	git_oid id;
+	const char *msg;
+	char *owned;
+	int found;
+
+	if (git_oid_fromstr(&id, e->stable) < 0 || git_commit_lookup(&c, repo, &id) < 0) {
+		sm_clear_error();
+		return 0;
+	}
+	msg = sm_commit_utf8(c, git_commit_message(c), &owned);
+	found = msg && sm_find_stable_dep_of(msg, strlen(msg), out);
+	free(owned);
+	git_commit_free(c);
+	if (found && strlen(out) < 40 && sm_resolve_hex(repo, out, &id) == 0)
+		git_oid_tostr(out, 41, &id);
+	return found;
+}
+
+/* e is on from's side only: listed in only[], or, when it is the
+ * prerequisite of a commit the other side carries (and kept), in
+ * dep_met[]. revert: the other side's revert of its copy, or NULL. */
+static void add_missing(git_repository *repo, const struct indexed_side *to,
+			struct sm_missing_side *side, const struct sm_upstream_entry *e,
+			const char *revert)
+{
+	const struct sm_upstream_entry *there;
+	char dep[41];
+
+	if (!dep_of(repo, e, dep)) {
+		add_entry(&side->only, &side->nr, &side->alloc, e, revert);
+		return;
+	}
+	there = sm_upstream_index_find(to->idx, dep, NULL, NULL, NULL);
+	if (there && !to->paired[there - to->idx->entries]) {
+		add_entry(&side->dep_met, &side->nr_dep_met, &side->alloc_dep_met, e, revert);
+		memcpy(side->dep_met[side->nr_dep_met - 1].dep_of, dep, 41);
+		memcpy(side->dep_met[side->nr_dep_met - 1].dep_there, there->stable, 41);
+		return;
+	}
+	add_entry(&side->only, &side->nr, &side->alloc, e, revert);
+	memcpy(side->only[side->nr - 1].dep_of, dep, 41);
+}
+
+static size_t compare(git_repository *repo, const struct indexed_side *from,
+		      const struct indexed_side *to, struct sm_missing_side *side)
 {
 	size_t both = 0;
 
@@ -61,7 +110,7 @@ static size_t compare(const struct indexed_side *from, const struct indexed_side
 		side->total++;
 		there = sm_upstream_index_find(to->idx, up, e->patch_id, e->subject, NULL);
 		if (!there) {
-			add_entry(&side->only, &side->nr, &side->alloc, e, NULL);
+			add_missing(repo, to, side, e, NULL);
 			continue;
 		}
 		j = (size_t)(there - to->idx->entries);
@@ -70,8 +119,7 @@ static size_t compare(const struct indexed_side *from, const struct indexed_side
 			continue;
 		}
 		/* the other branch took it and reverted it: not in there */
-		add_entry(&side->only, &side->nr, &side->alloc, e,
-			  to->idx->entries[to->paired[j] - 1].stable);
+		add_missing(repo, to, side, e, to->idx->entries[to->paired[j] - 1].stable);
 	}
 	return both;
 }
@@ -114,8 +162,8 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 		struct indexed_side sa = { &ia, sm_upstream_index_revert_pairs(&ia, repo) };
 		struct indexed_side sb = { &ib, sm_upstream_index_revert_pairs(&ib, repo) };
 
-		res->in_both = compare(&sa, &sb, &res->a);
-		compare(&sb, &sa, &res->b);
+		res->in_both = compare(repo, &sa, &sb, &res->a);
+		compare(repo, &sb, &sa, &res->b);
 		free(sa.paired);
 		free(sb.paired);
 	}
@@ -132,8 +180,11 @@ static void side_release(struct sm_missing_side *s)
 		free(s->only[i].subject);
 	for (size_t i = 0; i < s->nr_reverted; i++)
 		free(s->reverted[i].subject);
+	for (size_t i = 0; i < s->nr_dep_met; i++)
+		free(s->dep_met[i].subject);
 	free(s->only);
 	free(s->reverted);
+	free(s->dep_met);
 }
 
 void sm_missing_result_release(struct sm_missing_result *res)
@@ -143,11 +194,20 @@ void sm_missing_result_release(struct sm_missing_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static void entry_json(const struct sm_missing_entry *e, int reverted, struct json_writer *w)
+enum entry_list { ONLY_HERE, REVERTED, DEP_MET };
+
+static void entry_json(const struct sm_missing_entry *e, enum entry_list list,
+		       struct json_writer *w)
 {
 	json_object_begin(w, NULL);
 	JSON_STRINGS(w, "upstream stable subject", e->upstream, e->stable, e->subject);
-	json_string(w, reverted ? "revert" : "other_revert", e->revert[0] ? e->revert : NULL);
+	if (list != DEP_MET)
+		json_string(w, list == REVERTED ? "revert" : "other_revert",
+			    e->revert[0] ? e->revert : NULL);
+	if (list != REVERTED)
+		json_string(w, "dep_of", e->dep_of[0] ? e->dep_of : NULL);
+	if (list == DEP_MET)
+		json_string(w, "dep_there", e->dep_there);
 	json_object_end(w);
 }
 
@@ -159,11 +219,15 @@ static void side_json(const struct sm_missing_side *s, struct json_writer *w, co
 	json_string(w, "index_cache", s->cache ? s->cache : "off");
 	json_array_begin(w, "only_here");
 	for (size_t i = 0; i < s->nr; i++)
-		entry_json(&s->only[i], 0, w);
+		entry_json(&s->only[i], ONLY_HERE, w);
 	json_array_end(w);
 	json_array_begin(w, "reverted");
 	for (size_t i = 0; i < s->nr_reverted; i++)
-		entry_json(&s->reverted[i], 1, w);
+		entry_json(&s->reverted[i], REVERTED, w);
+	json_array_end(w);
+	json_array_begin(w, "prereq_of_present");
+	for (size_t i = 0; i < s->nr_dep_met; i++)
+		entry_json(&s->dep_met[i], DEP_MET, w);
 	json_array_end(w);
 	json_object_end(w);
 }

@@ -3,7 +3,9 @@
  * stands for the upstream id its message names (or itself), and is looked
  * up on the other side by upstream id, patch-id, then subject. Merges and
  * release commits ("Linux 6.1.5") are left out, and so is a commit the
- * branch reverted later, with its revert (listed apart). */
+ * branch reverted later, with its revert (listed apart), and one the
+ * branch took as the prerequisite of a commit the other has (listed apart
+ * too). */
 #ifndef SM_TREES_MISSING_H
 #define SM_TREES_MISSING_H
 #include <stddef.h>
@@ -16,6 +18,11 @@ struct sm_missing_entry {
 	char revert[41];	/* in reverted[]: the branch's commit reverting it;
 				 * in only[]: the other branch's commit reverting
 				 * its copy ("" when it has none) */
+	/* Its "Stable-dep-of:" trailer: the upstream id this branch took it
+	 * for, as a prerequisite ("" when none); in dep_met[], the other
+	 * branch's commit carrying that one. */
+	char dep_of[41];
+	char dep_there[41];
 };
 
 struct sm_missing_side {
@@ -28,6 +35,11 @@ struct sm_missing_side {
 	 * that this one backed it out. */
 	struct sm_missing_entry *reverted;
 	size_t nr_reverted, alloc_reverted;
+	/* In this branch, not in the other, but taken only as the
+	 * prerequisite of a commit ("Stable-dep-of:") the other branch has
+	 * without it: most likely not needed there, so listed apart. */
+	struct sm_missing_entry *dep_met;
+	size_t nr_dep_met, alloc_dep_met;
 	size_t total;		/* commits of this branch since the base */
 	const char *cache;	/* sm_cache_state_name of its index */
 };
@@ -47,8 +59,9 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 			struct sm_progress *progress);
 void sm_missing_result_release(struct sm_missing_result *res);
 /* res as one JSON object: merge_base (null when none), in_both, and each
- * side ("a", "b"): branch, total, index_cache, only_here[], reverted[]
- * (each with revert: the commit that reverted it). */
+ * side ("a", "b"): branch, total, index_cache, only_here[] (each with
+ * other_revert and dep_of), reverted[] (each with revert: the commit that
+ * reverted it), prereq_of_present[] (each with dep_of and dep_there). */
 struct json_writer;
 void sm_missing_result_json(const struct sm_missing_result *res, struct json_writer *w);
 
