@@ -97,6 +97,13 @@ int cmd_backports(int argc, char **argv)
 			printf("\n");
 			for (size_t k = 0; k < b->conflicts.nr; k++)
 				printf("      conflict: %s\n", b->conflicts.items[k]);
+			for (size_t k = 0; k < b->nr_prereqs; k++) {
+				const struct sm_backport_prereq *p = &b->prereqs[k];
+
+				printf("      with prerequisite %.12s (%s), upstream %.12s%s%s\n", p->stable,
+				       p->subject, p->upstream[0] ? p->upstream : "unknown",
+				       p->mine_lacks ? "; not in " : "", p->mine_lacks ? r.mine : "");
+			}
 		}
 		if (r.mine) {
 			if (r.mine_has && r.mine_reverted_by[0])

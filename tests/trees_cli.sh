@@ -108,6 +108,11 @@ has "kept, with a note" "  ${W5P:0:12} ${depA:0:12} tls: rx: prepare the partial
 hasnt "nothing apart" "as prerequisites of commits"
 expect "missing --json: prerequisites" 0 "$sm" missing --json dA dB
 json "json: prereq_of_present" "assert d['a']['prereq_of_present']==[{'upstream':'$W5P','stable':'$depA','subject':'tls: rx: prepare the partial read path','dep_of':'$W5','dep_there':'$fixB'}] and d['a']['only_here']==[] and d['b']['prereq_of_present']==[], d"
+expect "backports: the prerequisite a tree took with its backport" 0 "$sm" backports --trees dA=4.4,dB=4.4 --mine linux-4.4.y "$W5"
+has "names it, and that mine lacks it" "      with prerequisite ${depA:0:12} (tls: rx: prepare the partial read path), upstream ${W5P:0:12}; not in linux-4.4.y"
+[ "$(grep -c "with prerequisite" <<<"$out")" = 1 ] && ok "backports: dB took none" || bad "backports: prerequisites: $out"
+expect "backports --json: prerequisites" 0 "$sm" backports --json --trees dA=4.4,dB=4.4 "$W5"
+json "json: prerequisites" "t={x['tree']:x for x in d['trees']}; assert t['dA']['prerequisites']==[{'stable':'$depA','upstream':'$W5P','subject':'tls: rx: prepare the partial read path','mine_lacks':None}] and t['dB']['prerequisites']==[], t"
 expect "scan a tree that reverted a backport" 0 "$sm" scan --range v4.4..v4.5 --tree r41=4.1
 has "present says it was reverted" "present: taken into r41 as ${S4:0:12} and reverted there by ${rev41:0:12} (matched by upstream-id)"
 # the fix-for-fix of linux-4.1.y: f41 took C1 as S1 and reverted it, so the

@@ -3,6 +3,7 @@
 #include "trees/pick.h"
 #include "trees/patchid.h"
 #include "trees/repo.h"
+#include "rules/commit.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
@@ -98,6 +99,46 @@ static int trial(git_repository *repo, const char *hex, const git_oid *onto_id,
 	return r;
 }
 
+/* The commits among the SM_BACKPORT_PREREQ_WINDOW before e (at) in the
+ * tree's index whose "Stable-dep-of:" names fix, into b; each looked up
+ * in mine (may be NULL). */
+static void find_prereqs(git_repository *repo, const struct sm_upstream_index *idx, size_t at,
+			 const char *fix, const struct sm_upstream_index *mine,
+			 struct sm_backport *b)
+{
+	size_t from = at > SM_BACKPORT_PREREQ_WINDOW ? at - SM_BACKPORT_PREREQ_WINDOW : 0;
+
+	for (size_t i = from; i < at; i++) {
+		const struct sm_upstream_entry *e = &idx->entries[i];
+		struct sm_backport_prereq *p;
+		git_commit *c = NULL;
+		git_oid id;
+		const char *msg;
+		char *owned, dep[41];
+		int found;
+
+		if (git_oid_fromstr(&id, e->stable) < 0 || git_commit_lookup(&c, repo, &id) < 0) {
+			sm_clear_error();
+			continue;
+		}
+		msg = sm_commit_utf8(c, git_commit_message(c), &owned);
+		found = msg && sm_find_stable_dep_of(msg, strlen(msg), dep) && starts_with(fix, dep);
+		free(owned);
+		git_commit_free(c);
+		if (!found)
+			continue;
+		b->prereqs = xrealloc(b->prereqs, (b->nr_prereqs + 1) * sizeof(*b->prereqs));
+		p = &b->prereqs[b->nr_prereqs++];
+		memset(p, 0, sizeof(*p));
+		memcpy(p->stable, e->stable, 41);
+		memcpy(p->upstream, e->upstream, 41);
+		p->subject = xstrdup(e->subject);
+		p->mine_lacks = mine && !sm_upstream_index_find(mine, e->upstream[0] ? e->upstream :
+								  e->stable, e->patch_id, e->subject,
+								  NULL);
+	}
+}
+
 int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spec *trees,
 		 size_t nr, const struct sm_tree_spec *mine, const char *cache_dir,
 		 struct sm_backports_result *res)
@@ -159,6 +200,8 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			memcpy(b->stable, e->stable, 41);
 			if (r)
 				memcpy(b->reverted_by, r->stable, 41);
+			find_prereqs(repo, &t.idx, (size_t)(e - t.idx.entries), res->fix,
+				     have_mine ? &mt.idx : NULL, b);
 			if (commit_diff(repo, e->stable, &sd) < 0) {
 				strbuf_release(&sd);
 				sm_tree_state_close(&t);
@@ -189,8 +232,12 @@ out:
 
 void sm_backports_result_release(struct sm_backports_result *res)
 {
-	for (size_t i = 0; i < res->nr; i++)
+	for (size_t i = 0; i < res->nr; i++) {
 		strlist_clear(&res->trees[i].conflicts);
+		for (size_t k = 0; k < res->trees[i].nr_prereqs; k++)
+			free(res->trees[i].prereqs[k].subject);
+		free(res->trees[i].prereqs);
+	}
 	free(res->trees);
 	free(res->subject);
 	memset(res, 0, sizeof(*res));
@@ -205,7 +252,7 @@ static void json_bool_or_null(struct json_writer *w, const char *key, int value)
 		json_bool(w, key, value);
 }
 
-static void backport_json(const struct sm_backport *b, struct json_writer *w)
+static void backport_json(const struct sm_backport *b, int mine, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
 	json_string(w, "tree", b->tree);
@@ -219,6 +266,17 @@ static void backport_json(const struct sm_backport *b, struct json_writer *w)
 	}
 	json_bool_or_null(w, "applies_to_mine", b->applies);
 	json_strlist(w, "conflicts", &b->conflicts);
+	json_array_begin(w, "prerequisites");
+	for (size_t k = 0; k < b->nr_prereqs; k++) {
+		const struct sm_backport_prereq *p = &b->prereqs[k];
+
+		json_object_begin(w, NULL);
+		JSON_STRINGS(w, "stable upstream subject", p->stable,
+			     p->upstream[0] ? p->upstream : NULL, p->subject);
+		json_bool_or_null(w, "mine_lacks", mine ? p->mine_lacks : -1);
+		json_object_end(w);
+	}
+	json_array_end(w);
 	json_object_end(w);
 }
 
@@ -228,7 +286,7 @@ void sm_backports_result_json(const struct sm_backports_result *res, struct json
 	JSON_STRINGS(w, "fix subject patch_id", res->fix, res->subject, res->patch_id);
 	json_array_begin(w, "trees");
 	for (size_t i = 0; i < res->nr; i++)
-		backport_json(&res->trees[i], w);
+		backport_json(&res->trees[i], res->mine != NULL, w);
 	json_array_end(w);
 	if (res->mine) {
 		json_object_begin(w, "mine");

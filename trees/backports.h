@@ -9,6 +9,18 @@
 #include "trees/upstream_index.h"
 #include "lib/strlist.h"
 
+/* A commit the tree took as the backport's prerequisite: its
+ * "Stable-dep-of:" names the fix (the stable scripts put it just before). */
+struct sm_backport_prereq {
+	char stable[41];
+	char upstream[41];	/* the upstream id it names ("" when none) */
+	char *subject;
+	int mine_lacks;		/* with a tree of mine: it is not there */
+};
+
+/* How far before a backport its prerequisites are looked for. */
+#define SM_BACKPORT_PREREQ_WINDOW 16
+
 struct sm_backport {
 	const char *tree;	/* the spec's name */
 	enum sm_match how;	/* SM_MATCH_NONE: not backported there */
@@ -18,6 +30,8 @@ struct sm_backport {
 	int applies;		/* onto my tree: -1 not checked, 0 conflict, 1 clean */
 	struct strlist conflicts;
 	char reverted_by[41];	/* the tree's later revert of stable, "" when none */
+	struct sm_backport_prereq *prereqs;	/* oldest first */
+	size_t nr_prereqs;
 };
 
 struct sm_backports_result {
@@ -40,8 +54,9 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 void sm_backports_result_release(struct sm_backports_result *res);
 /* res as one JSON object: fix, subject, patch_id, trees[] (tree, backported,
  * and when it was: stable, matched_by, differs, lines_differ; then
- * applies_to_mine (null when not checked) and conflicts[]), and with a tree
- * of mine, mine (tree, has_fix, as, upstream_applies). */
+ * applies_to_mine (null when not checked), conflicts[] and prerequisites[]
+ * (stable, upstream, subject, mine_lacks: null without a tree of mine)), and
+ * with a tree of mine, mine (tree, has_fix, as, upstream_applies). */
 void sm_backports_result_json(const struct sm_backports_result *res, struct json_writer *w);
 
 #endif
