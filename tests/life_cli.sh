@@ -88,6 +88,36 @@ expect "steal a fix naming an unknown prerequisite" 0 "$sm" steal --range master
 has "steal: the unknown prerequisite left out" "left out 0123456789ab (prerequisite of $(git rev-parse --short=12 zap-unknown)): not in the repository"
 git checkout -q master
 
+# steal --backports-from takes another tree's backport with the
+# prerequisite that tree took for it ("Stable-dep-of:"), in order. bp41 took
+# ZAP_PRE for ZAP_FIX, then ZAP_FIX; for a 4.0 tree (which the # 4.1.x tag
+# does not name) ZAP_FIX alone conflicts.
+git checkout -q -b bp41 linux-4.1.y
+git cherry-pick "$ZAP_PRE" >/dev/null
+git commit -q --amend -m "zap: split zap_reset out of zap_probe" -m "commit $ZAP_PRE upstream." \
+	-m "Stable-dep-of: ${ZAP_FIX:0:12} (\"zap: reset the device after a failed resume\")
+Signed-off-by: Sasha Levin <sashal@kernel.org>"
+bp_pre=$(git rev-parse HEAD)
+git cherry-pick "$ZAP_FIX" >/dev/null
+git commit -q --amend -m "zap: reset the device after a failed resume" -m "commit $ZAP_FIX upstream."
+bp_fix=$(git rev-parse HEAD)
+git checkout -q master
+expect "steal without the backport's prerequisite" 0 "$sm" steal --range v4.2..master --onto linux-4.1.y=4.0 --branch bp-no
+has "the fix alone conflicts" "left out ${ZAP_FIX:0:12} zap: reset the device after a failed resume: does not apply: conflict in drivers/zap/zap.c"
+expect "steal --backports-from: the backport and its prerequisite" 0 "$sm" steal --range v4.2..master --onto linux-4.1.y=4.0 --branch bp-yes --backports-from bp41=4.1
+has "the prerequisite first" "  picked   ${ZAP_PRE:0:12} -> $(git rev-parse --short=12 bp-yes~1) zap: split zap_reset out of zap_probe (prerequisite of ${ZAP_FIX:0:12}) (bp41's backport ${bp_pre:0:12})"
+has "then the fix" "  picked   ${ZAP_FIX:0:12} -> $(git rev-parse --short=12 bp-yes) zap: reset the device after a failed resume (bp41's backport ${bp_fix:0:12})"
+has "both counted" "2 of 2 candidates picked"
+git log -1 --format=%B bp-yes~1 | grepq -x "commit $ZAP_PRE upstream." && ok "the prerequisite keeps its upstream line" || bad "prerequisite upstream line"
+# A tree where the prerequisite itself conflicts: nothing of bp41 goes in,
+# and the reason says why.
+git checkout -q -b z40 linux-4.1.y
+sed -i '4s|.*|	int zap_other = 4; /* local */|' drivers/zap/zap.c
+git commit -q -am "zap: a local change of line 4"
+git checkout -q master
+expect "steal --backports-from: the prerequisite conflicts" 0 "$sm" steal --json --range v4.2..master --onto z40=4.0 --branch bp-z --backports-from bp41=4.1
+json "all or nothing, and why" "c=d['commits']; assert [x['upstream'] for x in c]==['$ZAP_FIX'] and c[0]['stable'] is None and \"bp41's backport needs ${bp_pre:0:12} (zap: split zap_reset out of zap_probe) first, which does not apply: conflict in drivers/zap/zap.c\" in c[0]['left_out'], c"
+
 # Past the range: a revert of a commit the tree lacks, soak conditions.
 expect "scan past v4.2" 0 "$sm" scan --range v4.2..master --tree linux-4.1.y --json
 json "revert of an absent commit" "c={x['id']:x for x in d['commits']}; v=c['$REVERT1']['trees'][0]['verdict']; assert v['verdict']=='reject' and any(r['code']=='revert-of-absent' for r in v['reasons'])"

@@ -3,7 +3,6 @@
 #include "trees/pick.h"
 #include "trees/patchid.h"
 #include "trees/repo.h"
-#include "rules/commit.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
@@ -99,37 +98,21 @@ static int trial(git_repository *repo, const char *hex, const git_oid *onto_id,
 	return r;
 }
 
-/* The commits among the SM_BACKPORT_PREREQ_WINDOW before e (at) in the
- * tree's index whose "Stable-dep-of:" names fix, into b; each looked up
- * in mine (may be NULL). */
+/* The commits the tree took as prerequisites of its backport at (see
+ * sm_upstream_index_prereqs_of) into b, each looked up in mine (may be
+ * NULL). */
 static void find_prereqs(git_repository *repo, const struct sm_upstream_index *idx, size_t at,
 			 const char *fix, const struct sm_upstream_index *mine,
 			 struct sm_backport *b)
 {
-	size_t from = at > SM_BACKPORT_PREREQ_WINDOW ? at - SM_BACKPORT_PREREQ_WINDOW : 0;
+	size_t found[SM_PREREQ_WINDOW];
+	size_t nr = sm_upstream_index_prereqs_of(idx, repo, at, fix, found, SM_PREREQ_WINDOW);
 
-	for (size_t i = from; i < at; i++) {
-		const struct sm_upstream_entry *e = &idx->entries[i];
-		struct sm_backport_prereq *p;
-		git_commit *c = NULL;
-		git_oid id;
-		const char *msg;
-		char *owned, dep[41];
-		int found;
+	b->prereqs = nr ? xcalloc(nr, sizeof(*b->prereqs)) : NULL;
+	for (size_t k = 0; k < nr; k++) {
+		const struct sm_upstream_entry *e = &idx->entries[found[k]];
+		struct sm_backport_prereq *p = &b->prereqs[b->nr_prereqs++];
 
-		if (git_oid_fromstr(&id, e->stable) < 0 || git_commit_lookup(&c, repo, &id) < 0) {
-			sm_clear_error();
-			continue;
-		}
-		msg = sm_commit_utf8(c, git_commit_message(c), &owned);
-		found = msg && sm_find_stable_dep_of(msg, strlen(msg), dep) && starts_with(fix, dep);
-		free(owned);
-		git_commit_free(c);
-		if (!found)
-			continue;
-		b->prereqs = xrealloc(b->prereqs, (b->nr_prereqs + 1) * sizeof(*b->prereqs));
-		p = &b->prereqs[b->nr_prereqs++];
-		memset(p, 0, sizeof(*p));
 		memcpy(p->stable, e->stable, 41);
 		memcpy(p->upstream, e->upstream, 41);
 		p->subject = xstrdup(e->subject);

@@ -18,9 +18,6 @@ struct sm_backport_prereq {
 	int mine_lacks;		/* with a tree of mine: it is not there */
 };
 
-/* How far before a backport its prerequisites are looked for. */
-#define SM_BACKPORT_PREREQ_WINDOW 16
-
 struct sm_backport {
 	const char *tree;	/* the spec's name */
 	enum sm_match how;	/* SM_MATCH_NONE: not backported there */

@@ -90,19 +90,89 @@ out:
 	return ret;
 }
 
-/* The trees of --backports-from, their indexes built once */
+/* The trees of --backports-from, their indexes built once, and the tree
+ * picked onto (for the prerequisites of a backport it has already) */
 struct backport_trees {
 	struct sm_tree_state *states;
 	size_t nr;
+	struct sm_tree_state *onto;	/* NULL without --backports-from */
 };
 
-/* Picks upstream_id onto *cur, and when it does not apply, the first
- * backport of it in bt that does. Returns 0 or -1 (error). */
+static void release_entry(struct sm_steal_entry *e)
+{
+	FREE_ALL(e->subject, e->reason, e->with, e->prereq_of, e->backport, e->backport_tree);
+}
+
+/* The prerequisites tree t took for its backport (at) of upstream_id,
+ * picked in order onto *cur into pre[] (*nr of them), leaving out those
+ * picked in this run already or that the tree picked onto has. 1 when all
+ * applied, 0 when one did not (its reason appended to why; pre[] then
+ * released), -1 on an error. */
+static int pick_backport_prereqs(git_repository *repo, const struct backport_trees *bt,
+				 const struct sm_tree_state *t, size_t at, const char *upstream_id,
+				 git_oid *cur, const git_signature *committer, const char *ident,
+				 const struct sm_steal_result *res, struct sm_steal_entry *pre,
+				 size_t *nr, struct strbuf *why)
+{
+	size_t found[SM_PREREQ_WINDOW];
+	size_t n = sm_upstream_index_prereqs_of(&t->idx, repo, at, upstream_id, found,
+						SM_PREREQ_WINDOW);
+
+	*nr = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct sm_upstream_entry *pe = &t->idx.entries[found[k]], *have;
+		const char *up = pe->upstream[0] ? pe->upstream : pe->stable;
+		struct sm_steal_entry *e = &pre[*nr];
+		int r;
+
+		have = bt->onto ? sm_upstream_index_find(&bt->onto->idx, up, pe->patch_id,
+							 pe->subject, NULL) : NULL;
+		if (tried(res, up) || (have && !sm_tree_state_revert_of(bt->onto, have)))
+			continue;
+		memset(e, 0, sizeof(*e));
+		snprintf(e->upstream, sizeof(e->upstream), "%s", up);
+		e->subject = xstrdup(pe->subject);
+		e->prereq_of = xstrdup(upstream_id);
+		e->backport = xstrdup(pe->stable);
+		e->backport_tree = xstrdup(t->spec->name);
+		(*nr)++;
+		r = pick_one(repo, pe->stable, up, cur, committer, ident, e);
+		if (r == SM_PICK_CLEAN)
+			continue;
+		if (r > 0)
+			strbuf_addf(why, "; %s's backport needs %.12s (%s) first, which %s", t->spec->name,
+				    pe->stable, pe->subject, e->reason);
+		for (size_t i = 0; i < *nr; i++)
+			release_entry(&pre[i]);
+		*nr = 0;
+		return r < 0 ? -1 : 0;
+	}
+	return 1;
+}
+
+/* Puts pre[] (nr entries, picked) before entry at of res. */
+static void insert_entries(struct sm_steal_result *res, size_t at, struct sm_steal_entry *pre,
+			   size_t nr)
+{
+	if (!nr)
+		return;
+	ALLOC_GROW(res->entries, res->nr + nr, res->alloc);
+	memmove(&res->entries[at + nr], &res->entries[at], (res->nr - at) * sizeof(*res->entries));
+	memcpy(&res->entries[at], pre, nr * sizeof(*pre));
+	res->nr += nr;
+	res->nr_picked += nr;
+}
+
+/* Picks upstream_id (entry ei of res) onto *cur, and when it does not
+ * apply, the first backport of it in bt that does, with the prerequisites
+ * that tree took for it (their entries go before ei). Returns 0 or -1
+ * (error). */
 static int pick_candidate(git_repository *repo, const char *upstream_id, git_oid *cur,
 			  const git_signature *committer, const char *ident,
-			  const struct backport_trees *bt, struct sm_steal_entry *e)
+			  const struct backport_trees *bt, struct sm_steal_result *res, size_t ei)
 {
 	struct strbuf tried_too = STRBUF_INIT;
+	struct sm_steal_entry *e = &res->entries[ei];
 	int r = pick_one(repo, upstream_id, upstream_id, cur, committer, ident, e);
 
 	if (r != SM_PICK_CONFLICT || !starts_with(e->reason, "does not apply"))
@@ -110,14 +180,25 @@ static int pick_candidate(git_repository *repo, const char *upstream_id, git_oid
 	for (size_t k = 0; k < bt->nr; k++) {
 		const struct sm_tree_state *t = &bt->states[k];
 		const struct sm_upstream_entry *b = sm_upstream_index_backport_of(&t->idx, upstream_id);
-		struct sm_steal_entry tryout = { 0 };
+		struct sm_steal_entry tryout = { 0 }, pre[SM_PREREQ_WINDOW];
+		size_t nr_pre;
+		git_oid at = *cur;
 
 		if (!b)
 			continue;
-		r = pick_one(repo, b->stable, upstream_id, cur, committer, ident, &tryout);
+		r = pick_backport_prereqs(repo, bt, t, (size_t)(b - t->idx.entries), upstream_id, &at,
+					  committer, ident, res, pre, &nr_pre, &tried_too);
+		if (r < 0)
+			return -1;
+		if (!r)
+			continue;
+		r = pick_one(repo, b->stable, upstream_id, &at, committer, ident, &tryout);
 		if (r < 0)
 			return -1;
 		if (r == SM_PICK_CLEAN) {
+			insert_entries(res, ei, pre, nr_pre);
+			e = &res->entries[ei + nr_pre];
+			*cur = at;
 			memcpy(e->stable, tryout.stable, sizeof(e->stable));
 			free(e->reason);
 			e->reason = NULL;
@@ -126,6 +207,8 @@ static int pick_candidate(git_repository *repo, const char *upstream_id, git_oid
 			strbuf_release(&tried_too);
 			return 0;
 		}
+		for (size_t i = 0; i < nr_pre; i++)
+			release_entry(&pre[i]);
 		strbuf_addf(&tried_too, "; %s's backport %.12s: %s", t->spec->name, b->stable,
 			    tryout.reason);
 		free(tryout.reason);
@@ -140,8 +223,8 @@ static int pick_candidate(git_repository *repo, const char *upstream_id, git_oid
 	return 0;
 }
 
-static int open_backport_trees(const struct sm_steal_opts *o, git_repository *repo,
-			       struct backport_trees *bt)
+static int open_backport_trees(const struct sm_steal_opts *o, const struct sm_tree_spec *onto,
+			       git_repository *repo, struct backport_trees *bt)
 {
 	bt->states = xcalloc(o->nr_backports_from ? o->nr_backports_from : 1,
 			     sizeof(*bt->states));
@@ -149,6 +232,14 @@ static int open_backport_trees(const struct sm_steal_opts *o, git_repository *re
 		if (sm_tree_state_open(&bt->states[bt->nr], &o->backports_from[bt->nr], repo,
 				       NULL, o->cache_dir) < 0)
 			return sm_error_wrap("--backports-from");
+	if (bt->nr) {
+		bt->onto = xcalloc(1, sizeof(*bt->onto));
+		if (sm_tree_state_open(bt->onto, onto, repo, NULL, o->cache_dir) < 0) {
+			free(bt->onto);
+			bt->onto = NULL;
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -156,8 +247,26 @@ static void close_backport_trees(struct backport_trees *bt)
 {
 	for (size_t k = 0; k < bt->nr; k++)
 		sm_tree_state_close(&bt->states[k]);
+	if (bt->onto)
+		sm_tree_state_close(bt->onto);
+	free(bt->onto);
 	free(bt->states);
 	memset(bt, 0, sizeof(*bt));
+}
+
+/* pick_candidate for the entry just added, counted when picked. */
+static int pick_and_count(git_repository *repo, const char *id, git_oid *cur,
+			  const git_signature *committer, const char *ident,
+			  const struct backport_trees *bt, struct sm_steal_result *res)
+{
+	size_t ei = res->nr - 1;
+
+	if (pick_candidate(repo, id, cur, committer, ident, bt, res, ei) < 0)
+		return -1;
+	/* prerequisites inserted before it moved it */
+	if (!res->entries[res->nr - 1].reason)
+		res->nr_picked++;
+	return 0;
 }
 
 /* Picks id, which goes with the candidate cand: a later fix of it, or
@@ -187,11 +296,7 @@ static int pick_related(git_repository *repo, const char *id, const char *cand, 
 		return 0;
 	}
 	git_commit_free(c);
-	if (pick_candidate(repo, id, cur, committer, ident, bt, e) < 0)
-		return -1;
-	if (!e->reason)
-		res->nr_picked++;
-	return 0;
+	return pick_and_count(repo, id, cur, committer, ident, bt, res);
 }
 
 int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
@@ -240,13 +345,12 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	so.upstream_ref = o->upstream_ref;
 	so.min_soak_days = o->min_soak_days;
 	so.queue_dir = o->queue_dir;
-	if (sm_scan(&so, &sr) < 0 || open_backport_trees(o, repo, &bt) < 0)
+	if (sm_scan(&so, &sr) < 0 || open_backport_trees(o, &tree, repo, &bt) < 0)
 		goto out;
 	res->nr_scanned = sr.nr;
 	for (size_t i = 0; i < sr.nr; i++) {
 		const struct sm_scan_item *it = &sr.items[i];
 		const struct sm_scan_tree_result *tr = &it->trees[0];
-		struct sm_steal_entry *e;
 
 		if (tr->present || !(tr->verdict.kind == SM_CANDIDATE ||
 				     (o->include_maybe && tr->verdict.kind == SM_MAYBE)))
@@ -257,11 +361,9 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 			if (pick_related(repo, tr->deps.items[k], it->id, 1, &cur, committer, ident,
 					 &bt, res) < 0)
 				goto out;
-		e = add_entry(res, it->id, it->commit.subject);
-		if (pick_candidate(repo, it->id, &cur, committer, ident, &bt, e) < 0)
+		add_entry(res, it->id, it->commit.subject);
+		if (pick_and_count(repo, it->id, &cur, committer, ident, &bt, res) < 0)
 			goto out;
-		if (!e->reason)
-			res->nr_picked++;
 		for (size_t k = 0; k < tr->take_with.nr; k++)
 			if (pick_related(repo, tr->take_with.items[k], it->id, 0, &cur, committer,
 					 ident, &bt, res) < 0)
@@ -290,9 +392,7 @@ out:
 void sm_steal_result_release(struct sm_steal_result *res)
 {
 	for (size_t i = 0; i < res->nr; i++)
-		FREE_ALL(res->entries[i].subject, res->entries[i].reason, res->entries[i].with,
-			 res->entries[i].prereq_of, res->entries[i].backport,
-			 res->entries[i].backport_tree);
+		release_entry(&res->entries[i]);
 	free(res->entries);
 	free(res->refname);
 	memset(res, 0, sizeof(*res));

@@ -374,3 +374,28 @@ const struct sm_upstream_entry *sm_upstream_index_backport_of(const struct sm_up
 
 	return e && how == SM_MATCH_UPSTREAM_ID ? e : NULL;
 }
+
+size_t sm_upstream_index_prereqs_of(const struct sm_upstream_index *idx, git_repository *repo,
+				    size_t at, const char *upstream, size_t *out, size_t max)
+{
+	size_t nr = 0;
+
+	for (size_t i = at > SM_PREREQ_WINDOW ? at - SM_PREREQ_WINDOW : 0; i < at && nr < max; i++) {
+		git_commit *c = NULL;
+		git_oid id;
+		const char *msg;
+		char *owned, dep[41];
+
+		if (git_oid_fromstr(&id, idx->entries[i].stable) < 0 ||
+		    git_commit_lookup(&c, repo, &id) < 0) {
+			sm_clear_error();
+			continue;
+		}
+		msg = sm_commit_utf8(c, git_commit_message(c), &owned);
+		if (msg && sm_find_stable_dep_of(msg, strlen(msg), dep) && starts_with(upstream, dep))
+			out[nr++] = i;
+		free(owned);
+		git_commit_free(c);
+	}
+	return nr;
+}

@@ -83,6 +83,15 @@ const struct sm_upstream_entry *sm_upstream_index_revert_of(const struct sm_upst
 const struct sm_upstream_entry *sm_upstream_index_backport_of(const struct sm_upstream_index *idx,
 							      const char *upstream);
 
+/* The branch's commits taken as prerequisites of its entry at: those of
+ * the SM_PREREQ_WINDOW entries before it whose "Stable-dep-of:" names
+ * upstream (the stable scripts put them just before). Their indices into
+ * out (at most max, oldest first); returns how many. Reads their messages
+ * in repo. */
+#define SM_PREREQ_WINDOW 16
+size_t sm_upstream_index_prereqs_of(const struct sm_upstream_index *idx, git_repository *repo,
+				    size_t at, const char *upstream, size_t *out, size_t max);
+
 /* Finds the branch's commit for an upstream commit: by the upstream id
  * its message names, by being that very commit, by patch_id (may be NULL
  * or "") among commits naming no upstream id, then by subject (may be
