@@ -46,8 +46,11 @@ static unsigned lines_differ(const char *a, const char *b)
 
 	change_lines(a, &la);
 	change_lines(b, &lb);
-	qsort(la.items, la.nr, sizeof(char *), cmp_str);
-	qsort(lb.items, lb.nr, sizeof(char *), cmp_str);
+	/* items is NULL for a patch with no change lines (an empty commit) */
+	if (la.nr > 1)
+		qsort(la.items, la.nr, sizeof(char *), cmp_str);
+	if (lb.nr > 1)
+		qsort(lb.items, lb.nr, sizeof(char *), cmp_str);
 	while (i < la.nr || j < lb.nr) {
 		int c = i == la.nr ? 1 : j == lb.nr ? -1 : strcmp(la.items[i], lb.items[j]);
 
