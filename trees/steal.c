@@ -139,6 +139,10 @@ static int pick_backport_prereqs(git_repository *repo, const struct backport_tre
 		r = pick_one(repo, pe->stable, up, cur, committer, ident, e);
 		if (r == SM_PICK_CLEAN)
 			continue;
+		if (r > 0 && starts_with(e->reason, "empty")) {
+			release_entry(&pre[--*nr]);	/* its change is in the tree */
+			continue;
+		}
 		if (r > 0)
 			strbuf_addf(why, "; %s's backport needs %.12s (%s) first, which %s", t->spec->name,
 				    pe->stable, pe->subject, e->reason);
@@ -193,8 +197,11 @@ static int pick_candidate(git_repository *repo, const char *upstream_id, git_oid
 		if (!r)
 			continue;
 		r = pick_one(repo, b->stable, upstream_id, &at, committer, ident, &tryout);
-		if (r < 0)
+		if (r < 0) {
+			for (size_t i = 0; i < nr_pre; i++)
+				release_entry(&pre[i]);
 			return -1;
+		}
 		if (r == SM_PICK_CLEAN) {
 			insert_entries(res, ei, pre, nr_pre);
 			e = &res->entries[ei + nr_pre];
