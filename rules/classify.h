@@ -86,6 +86,9 @@ void sm_verdict_veto(struct sm_verdict *v, const char *code, const char *fmt, ..
 /* Appends copies of from's reasons (not its veto or manual_only). */
 void sm_verdict_add_reasons(struct sm_verdict *v, const struct sm_verdict *from);
 void sm_verdict_finish(const struct sm_rules *r, struct sm_verdict *v);
+/* The sum of v's reason weights so far: its score before the cap of
+ * manual-only tags (sm_verdict_finish). */
+int sm_verdict_weight_sum(const struct sm_verdict *v);
 void sm_verdict_release(struct sm_verdict *v);
 const char *sm_verdict_name(enum sm_verdict_kind k);
 int sm_verdict_has(const struct sm_verdict *v, const char *code_prefix);

@@ -115,14 +115,21 @@ void sm_verdict_veto(struct sm_verdict *v, const char *code, const char *fmt, ..
 	v->vetoed = 1;
 }
 
-void sm_verdict_finish(const struct sm_rules *r, struct sm_verdict *v)
+int sm_verdict_weight_sum(const struct sm_verdict *v)
 {
 	int score = 0;
-	int candidate = sm_rules_candidate_score(r), maybe = sm_rules_maybe_score(r);
-	int cap = r->model ? candidate - 1 : r->t.manual_only_cap;
 
 	for (size_t i = 0; i < v->nr_reasons; i++)
 		score += v->reasons[i].weight;
+	return score;
+}
+
+void sm_verdict_finish(const struct sm_rules *r, struct sm_verdict *v)
+{
+	int score = sm_verdict_weight_sum(v);
+	int candidate = sm_rules_candidate_score(r), maybe = sm_rules_maybe_score(r);
+	int cap = r->model ? candidate - 1 : r->t.manual_only_cap;
+
 	if (v->manual_only && score > cap)
 		score = cap;
 	v->score = score;

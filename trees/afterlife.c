@@ -123,14 +123,6 @@ static void take_together(const struct sm_afterlife *a, const struct strlist *id
 	strbuf_release(&sb);
 }
 
-/* Does the tree carry the upstream commit hex (and not revert it later)? */
-static int tree_carries(struct sm_tree_state *t, const char *hex)
-{
-	const struct sm_upstream_entry *e = sm_upstream_index_find(&t->idx, hex, NULL, NULL, NULL);
-
-	return e && !sm_tree_state_revert_of(t, e);
-}
-
 /* The commits whose stable tags name it as a prerequisite, read with
  * their messages (the tags say which trees). */
 static void read_needers(struct sm_afterlife *a, struct sm_scan_item *it)
@@ -144,17 +136,14 @@ static void read_needers(struct sm_afterlife *a, struct sm_scan_item *it)
 		struct sm_scan_needer *n = &it->needed_by[it->nr_needed_by];
 		git_commit *c = NULL;
 		git_oid oid;
-		const char *msg;
-		char *owned;
 
 		if (git_oid_fromstr(&oid, ids.items[i]) < 0 ||
-		    git_commit_lookup(&c, a->repo, &oid) < 0) {
+		    git_commit_lookup(&c, a->repo, &oid) < 0 ||
+		    sm_commit_load(a->repo, c, 0, &n->msg, NULL) < 0) {
+			git_commit_free(c);
 			sm_clear_error();	/* indexed, so there: a broken object says nothing */
 			continue;
 		}
-		msg = sm_commit_utf8(c, git_commit_message(c), &owned);
-		sm_commit_parse_message(&n->msg, msg ? msg : "", msg ? strlen(msg) : 0);
-		free(owned);
 		git_commit_free(c);
 		memcpy(n->id, ids.items[i], sizeof(n->id));
 		n->subject = xstrdup(subject_of(a, n->id));
@@ -167,11 +156,10 @@ static void read_needers(struct sm_afterlife *a, struct sm_scan_item *it)
  * fix (trees/tree_judge.c), more when v scores lower still. */
 static int candidate_lift(const struct sm_rules *r, const struct sm_verdict *v)
 {
-	int score = 0, lift = sm_rules_promote_weight(r);
+	int lift = sm_rules_promote_weight(r);
+	int needed = sm_rules_candidate_score(r) - sm_verdict_weight_sum(v);
 
-	for (size_t i = 0; i < v->nr_reasons; i++)
-		score += v->reasons[i].weight;
-	return sm_rules_candidate_score(r) - score > lift ? sm_rules_candidate_score(r) - score : lift;
+	return needed > lift ? needed : lift;
 }
 
 /* Adds "prereq-of" to v when a needer's stable tag names it for this tree
@@ -189,7 +177,7 @@ static void prereq_of(const struct sm_afterlife *a, const struct sm_scan_item *i
 	for (size_t i = 0; i < it->nr_needed_by; i++) {
 		const struct sm_scan_needer *n = &it->needed_by[i];
 
-		if (t && tree_carries(t, n->id))
+		if (t && sm_tree_state_carries(t, n->id, NULL, NULL))
 			continue;
 		for (size_t k = 0; k < n->msg.nr_stable; k++) {
 			const struct sm_stable_tag *st = &n->msg.stable[k];
@@ -347,14 +335,14 @@ void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t t
 
 			git_oid_tostr(hex, sizeof(hex), &tid);
 			if (!(rel && sm_version_cmp_tree(&rel->version, &spec->version) <= 0) &&
-			    !tree_carries(t, hex))
+			    !sm_tree_state_carries(t, hex, NULL, NULL))
 				sm_verdict_veto(&tr->verdict, "revert-of-absent",
 						"reverts %.12s, which %s does not have", hex, spec->name);
 		}
 		sm_clear_error();
 	}
 	for (size_t i = 0; i < it->later_fixes.nr; i++)
-		if (!tree_carries(t, it->later_fixes.items[i]))
+		if (!sm_tree_state_carries(t, it->later_fixes.items[i], NULL, NULL))
 			strlist_append(&tr->take_with, it->later_fixes.items[i]);
 	take_together(a, &tr->take_with, &tr->verdict);
 	prereq_of(a, it, &spec->version, t, &tr->verdict);

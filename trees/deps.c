@@ -1,7 +1,6 @@
 #include "trees/deps.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
-#include "rules/commit.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include <string.h>
@@ -187,13 +186,11 @@ static void tag_prereqs(git_repository *repo, git_commit *c, const struct sm_tre
 			struct sm_deps_result *res)
 {
 	struct sm_commit msg;
-	const char *text;
-	char *owned;
 
-	memset(&msg, 0, sizeof(msg));
-	text = sm_commit_utf8(c, git_commit_message(c), &owned);
-	sm_commit_parse_message(&msg, text ? text : "", text ? strlen(text) : 0);
-	free(owned);
+	if (sm_commit_load(repo, c, 0, &msg, NULL) < 0) {
+		sm_clear_error();	/* it was read already: a message parses */
+		return;
+	}
 	for (size_t k = 0; k < msg.nr_stable; k++) {
 		const struct sm_stable_tag *st = &msg.stable[k];
 		git_oid id;

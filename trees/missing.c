@@ -2,7 +2,6 @@
 #include "trees/upstream_index.h"
 #include "trees/repo.h"
 #include "lib/json.h"
-#include "rules/commit.h"
 #include "rules/version.h"
 #include "lib/util.h"
 #include <string.h>
@@ -16,8 +15,9 @@ static int skipped(const struct sm_upstream_entry *e)
 	       sm_version_from_release_subject(e->subject, &v, &rc);
 }
 
-static void add_entry(struct sm_missing_entry **list, size_t *nr, size_t *alloc,
-		      const struct sm_upstream_entry *e, const char *revert)
+static struct sm_missing_entry *add_entry(struct sm_missing_entry **list, size_t *nr,
+					  size_t *alloc, const struct sm_upstream_entry *e,
+					  const char *revert)
 {
 	struct sm_missing_entry *m;
 
@@ -29,6 +29,7 @@ static void add_entry(struct sm_missing_entry **list, size_t *nr, size_t *alloc,
 	m->subject = xstrdup(e->subject);
 	if (revert)
 		memcpy(m->revert, revert, 41);
+	return m;
 }
 
 /* One branch's index and its revert pairs (sm_upstream_index_revert_pairs) */
@@ -41,23 +42,13 @@ struct indexed_side {
  * out; 0 when it names none. */
 static int dep_of(git_repository *repo, const struct sm_upstream_entry *e, char out[41])
 {
-	git_commit *c = NULL;
 	git_oid id;
-	const char *msg;
-	char *owned;
-	int found;
 
-	if (git_oid_fromstr(&id, e->stable) < 0 || git_commit_lookup(&c, repo, &id) < 0) {
-		sm_clear_error();
+	if (!sm_upstream_entry_dep_of(repo, e, out))
 		return 0;
-	}
-	msg = sm_commit_utf8(c, git_commit_message(c), &owned);
-	found = msg && sm_find_stable_dep_of(msg, strlen(msg), out);
-	free(owned);
-	git_commit_free(c);
-	if (found && strlen(out) < 40 && sm_resolve_hex(repo, out, &id) == 0)
+	if (strlen(out) < 40 && sm_resolve_hex(repo, out, &id) == 0)
 		git_oid_tostr(out, 41, &id);
-	return found;
+	return 1;
 }
 
 /* e is on from's side only: listed in only[], or, when it is the
@@ -68,6 +59,7 @@ static void add_missing(git_repository *repo, const struct indexed_side *to,
 			const char *revert)
 {
 	const struct sm_upstream_entry *there;
+	struct sm_missing_entry *m;
 	char dep[41];
 
 	if (!dep_of(repo, e, dep)) {
@@ -76,13 +68,12 @@ static void add_missing(git_repository *repo, const struct indexed_side *to,
 	}
 	there = sm_upstream_index_find(to->idx, dep, NULL, NULL, NULL);
 	if (there && !to->paired[there - to->idx->entries]) {
-		add_entry(&side->dep_met, &side->nr_dep_met, &side->alloc_dep_met, e, revert);
-		memcpy(side->dep_met[side->nr_dep_met - 1].dep_of, dep, 41);
-		memcpy(side->dep_met[side->nr_dep_met - 1].dep_there, there->stable, 41);
-		return;
+		m = add_entry(&side->dep_met, &side->nr_dep_met, &side->alloc_dep_met, e, revert);
+		memcpy(m->dep_there, there->stable, 41);
+	} else {
+		m = add_entry(&side->only, &side->nr, &side->alloc, e, revert);
 	}
-	add_entry(&side->only, &side->nr, &side->alloc, e, revert);
-	memcpy(side->only[side->nr - 1].dep_of, dep, 41);
+	memcpy(m->dep_of, dep, 41);
 }
 
 static size_t compare(git_repository *repo, const struct indexed_side *from,

@@ -232,30 +232,23 @@ static void find_fixes_of(git_repository *repo, git_commit *victim, const struct
 	for (size_t i = 0; i < ch->nr; i++) {
 		git_commit *c = NULL;
 		struct sm_commit parsed;
-		const char *m;
-		char *owned_m;
 
-		if (git_commit_lookup(&c, repo, &ch->ids[i]) < 0) {
+		if (git_commit_lookup(&c, repo, &ch->ids[i]) < 0 ||
+		    sm_commit_load(repo, c, 0, &parsed, NULL) < 0) {
+			git_commit_free(c);
 			sm_clear_error();
 			continue;
 		}
-		m = sm_commit_utf8(c, git_commit_message(c), &owned_m);
-		if (m && sm_commit_parse_message(&parsed, m, strlen(m)) == 0) {
-			for (size_t k = 0; k < parsed.nr_fixes; k++) {
-				const char *f = parsed.fixes[k].sha;
+		for (size_t k = 0; k < parsed.nr_fixes; k++) {
+			const char *f = parsed.fixes[k].sha;
 
-				if (f && (same_id(f, own) || same_id(f, upstream))) {
-					char hex[41];
-
-					git_oid_tostr(hex, sizeof(hex), &ch->ids[i]);
-					strlist_append_nodup(out, xasprintf("%s %s", hex,
-									    parsed.subject ? parsed.subject : ""));
-					break;
-				}
+			if (f && (same_id(f, own) || same_id(f, upstream))) {
+				strlist_append_nodup(out, xasprintf("%s %s", parsed.id, parsed.subject ?
+								    parsed.subject : ""));
+				break;
 			}
-			sm_commit_release(&parsed);
 		}
-		free(owned_m);
+		sm_commit_release(&parsed);
 		git_commit_free(c);
 	}
 	free(upstream);

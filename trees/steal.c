@@ -120,14 +120,13 @@ static int pick_backport_prereqs(git_repository *repo, const struct backport_tre
 
 	*nr = 0;
 	for (size_t k = 0; k < n; k++) {
-		const struct sm_upstream_entry *pe = &t->idx.entries[found[k]], *have;
+		const struct sm_upstream_entry *pe = &t->idx.entries[found[k]];
 		const char *up = pe->upstream[0] ? pe->upstream : pe->stable;
 		struct sm_steal_entry *e = &pre[*nr];
 		int r;
 
-		have = bt->onto ? sm_upstream_index_find(&bt->onto->idx, up, pe->patch_id,
-							 pe->subject, NULL) : NULL;
-		if (tried(res, up) || (have && !sm_tree_state_revert_of(bt->onto, have)))
+		if (tried(res, up) ||
+		    (bt->onto && sm_tree_state_carries(bt->onto, up, pe->patch_id, pe->subject)))
 			continue;
 		memset(e, 0, sizeof(*e));
 		snprintf(e->upstream, sizeof(e->upstream), "%s", up);

@@ -108,6 +108,16 @@ const struct sm_upstream_entry *sm_tree_state_revert_of(struct sm_tree_state *t,
 	return sm_upstream_index_revert_of(&t->idx, t->revert_pairs, e);
 }
 
+const struct sm_upstream_entry *sm_tree_state_carries(struct sm_tree_state *t,
+						       const char *upstream, const char *patch_id,
+						       const char *subject)
+{
+	const struct sm_upstream_entry *e = sm_upstream_index_find(&t->idx, upstream, patch_id,
+								    subject, NULL);
+
+	return e && !sm_tree_state_revert_of(t, e) ? e : NULL;
+}
+
 void sm_tree_state_close(struct sm_tree_state *t)
 {
 	free(t->revert_pairs);

@@ -43,6 +43,12 @@ void sm_tree_state_close(struct sm_tree_state *t);
  * or NULL when e stands (sm_upstream_index_revert_pairs). */
 const struct sm_upstream_entry *sm_tree_state_revert_of(struct sm_tree_state *t,
 							 const struct sm_upstream_entry *e);
+/* The tree's commit for an upstream commit (sm_upstream_index_find's
+ * look-up), unless the tree reverted it later: NULL when it does not
+ * carry it. */
+const struct sm_upstream_entry *sm_tree_state_carries(struct sm_tree_state *t,
+						       const char *upstream, const char *patch_id,
+						       const char *subject);
 /* What a reader of a tree's verdicts must know of its branch, appended to
  * out (nothing when all is well), parts joined by "; ": its release tag v
  * is not on it (has_base 0: its whole history is indexed), and it lags

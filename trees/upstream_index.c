@@ -291,21 +291,17 @@ static char *reverted_id(git_repository *repo, const struct sm_upstream_entry *e
 	git_commit *c = NULL;
 	git_oid id;
 	struct sm_commit parsed;
-	char *owned = NULL, *sha = NULL;
-	const char *msg;
+	char *sha = NULL;
 
 	if (!starts_with(e->subject, "Revert ") || git_oid_fromstr(&id, e->stable) < 0 ||
-	    git_commit_lookup(&c, repo, &id) < 0) {
+	    git_commit_lookup(&c, repo, &id) < 0 || sm_commit_load(repo, c, 0, &parsed, NULL) < 0) {
+		git_commit_free(c);
 		sm_clear_error();
 		return NULL;
 	}
-	msg = sm_commit_utf8(c, git_commit_message(c), &owned);
-	if (msg && sm_commit_parse_message(&parsed, msg, strlen(msg)) == 0) {
-		if (parsed.reverts_sha)
-			sha = xstrdup(parsed.reverts_sha);
-		sm_commit_release(&parsed);
-	}
-	free(owned);
+	if (parsed.reverts_sha)
+		sha = xstrdup(parsed.reverts_sha);
+	sm_commit_release(&parsed);
 	git_commit_free(c);
 	return sha;
 }
@@ -375,27 +371,37 @@ const struct sm_upstream_entry *sm_upstream_index_backport_of(const struct sm_up
 	return e && how == SM_MATCH_UPSTREAM_ID ? e : NULL;
 }
 
+int sm_upstream_entry_dep_of(git_repository *repo, const struct sm_upstream_entry *e,
+			     char out[41])
+{
+	git_commit *c = NULL;
+	git_oid id;
+	const char *msg;
+	char *owned;
+	int found;
+
+	if (git_oid_fromstr(&id, e->stable) < 0 || git_commit_lookup(&c, repo, &id) < 0) {
+		sm_clear_error();
+		return 0;
+	}
+	msg = sm_commit_utf8(c, git_commit_message(c), &owned);
+	found = msg && sm_find_stable_dep_of(msg, strlen(msg), out);
+	free(owned);
+	git_commit_free(c);
+	return found;
+}
+
 size_t sm_upstream_index_prereqs_of(const struct sm_upstream_index *idx, git_repository *repo,
 				    size_t at, const char *upstream, size_t *out, size_t max)
 {
 	size_t nr = 0;
 
 	for (size_t i = at > SM_PREREQ_WINDOW ? at - SM_PREREQ_WINDOW : 0; i < at && nr < max; i++) {
-		git_commit *c = NULL;
-		git_oid id;
-		const char *msg;
-		char *owned, dep[41];
+		char dep[41];
 
-		if (git_oid_fromstr(&id, idx->entries[i].stable) < 0 ||
-		    git_commit_lookup(&c, repo, &id) < 0) {
-			sm_clear_error();
-			continue;
-		}
-		msg = sm_commit_utf8(c, git_commit_message(c), &owned);
-		if (msg && sm_find_stable_dep_of(msg, strlen(msg), dep) && starts_with(upstream, dep))
+		if (sm_upstream_entry_dep_of(repo, &idx->entries[i], dep) &&
+		    starts_with(upstream, dep))
 			out[nr++] = i;
-		free(owned);
-		git_commit_free(c);
 	}
 	return nr;
 }

@@ -83,6 +83,11 @@ const struct sm_upstream_entry *sm_upstream_index_revert_of(const struct sm_upst
 const struct sm_upstream_entry *sm_upstream_index_backport_of(const struct sm_upstream_index *idx,
 							      const char *upstream);
 
+/* The upstream id the "Stable-dep-of:" trailer of e's commit names, as
+ * written (sm_find_stable_dep_of), into out; 0 when it has none or the
+ * commit cannot be read. */
+int sm_upstream_entry_dep_of(git_repository *repo, const struct sm_upstream_entry *e,
+			     char out[41]);
 /* The branch's commits taken as prerequisites of its entry at: those of
  * the SM_PREREQ_WINDOW entries before it whose "Stable-dep-of:" names
  * upstream (the stable scripts put them just before). Their indices into
