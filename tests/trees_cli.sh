@@ -111,6 +111,12 @@ json "json: prereq_of_present" "assert d['a']['prereq_of_present']==[{'upstream'
 expect "backports: the prerequisite a tree took with its backport" 0 "$sm" backports --trees dA=4.4,dB=4.4 --mine linux-4.4.y "$W5"
 has "names it, and that mine lacks it" "      with prerequisite ${depA:0:12} (tls: rx: prepare the partial read path), upstream ${W5P:0:12}; not in linux-4.4.y"
 [ "$(grep -c "with prerequisite" <<<"$out")" = 1 ] && ok "backports: dB took none" || bad "backports: prerequisites: $out"
+# a tree of mine that took the prerequisite and reverted it lacks it
+git worktree add -q "$tmp/wtm" -b m44 linux-4.4.y
+git -C "$tmp/wtm" cherry-pick -x "$W5P" >/dev/null && git -C "$tmp/wtm" revert --no-edit HEAD >/dev/null
+git -C "$tmp/wtm" checkout -q --detach && git worktree remove --force "$tmp/wtm"
+expect "backports: mine took the prerequisite and reverted it" 0 "$sm" backports --trees dA=4.4 --mine m44=4.4 "$W5"
+has "it counts as lacking" "upstream ${W5P:0:12}; not in m44"
 expect "backports --json: prerequisites" 0 "$sm" backports --json --trees dA=4.4,dB=4.4 "$W5"
 json "json: prerequisites" "t={x['tree']:x for x in d['trees']}; assert t['dA']['prerequisites']==[{'stable':'$depA','upstream':'$W5P','subject':'tls: rx: prepare the partial read path','mine_lacks':None}] and t['dB']['prerequisites']==[], t"
 expect "scan a tree that reverted a backport" 0 "$sm" scan --range v4.4..v4.5 --tree r41=4.1

@@ -103,10 +103,9 @@ static int trial(git_repository *repo, const char *hex, const git_oid *onto_id,
 
 /* The commits the tree took as prerequisites of its backport at (see
  * sm_upstream_index_prereqs_of) into b, each looked up in mine (may be
- * NULL). */
+ * NULL; one mine took and reverted counts as lacking). */
 static void find_prereqs(git_repository *repo, const struct sm_upstream_index *idx, size_t at,
-			 const char *fix, const struct sm_upstream_index *mine,
-			 struct sm_backport *b)
+			 const char *fix, struct sm_tree_state *mine, struct sm_backport *b)
 {
 	size_t found[SM_PREREQ_WINDOW];
 	size_t nr = sm_upstream_index_prereqs_of(idx, repo, at, fix, found, SM_PREREQ_WINDOW);
@@ -119,9 +118,8 @@ static void find_prereqs(git_repository *repo, const struct sm_upstream_index *i
 		memcpy(p->stable, e->stable, 41);
 		memcpy(p->upstream, e->upstream, 41);
 		p->subject = xstrdup(e->subject);
-		p->mine_lacks = mine && !sm_upstream_index_find(mine, e->upstream[0] ? e->upstream :
-								  e->stable, e->patch_id, e->subject,
-								  NULL);
+		p->mine_lacks = mine && !sm_tree_state_carries(mine, e->upstream[0] ? e->upstream :
+								 e->stable, e->patch_id, e->subject);
 	}
 }
 
@@ -187,7 +185,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			if (r)
 				memcpy(b->reverted_by, r->stable, 41);
 			find_prereqs(repo, &t.idx, (size_t)(e - t.idx.entries), res->fix,
-				     have_mine ? &mt.idx : NULL, b);
+				     have_mine ? &mt : NULL, b);
 			if (commit_diff(repo, e->stable, &sd) < 0) {
 				strbuf_release(&sd);
 				sm_tree_state_close(&t);
