@@ -508,13 +508,28 @@ static int write_candidate_page(struct site *s, size_t i, time_t now)
 			}
 		}
 		strbuf_addf(&p, "</td><td>%s",
-			    tr->applies < 0 ? "not checked" : tr->applies ? "cleanly" : "conflicts");
+			    tr->applies < 0 ? "not checked" : tr->applies ? "cleanly" :
+			    tr->applies_after_deps == 1 ? "cleanly" : "conflicts");
+		if (tr->applies_after_deps == 1) {
+			strbuf_addstr(&p, tr->deps.nr == 1 ? " after its prerequisite" :
+				      " after its prerequisites");
+			for (size_t k = 0; k < tr->deps.nr; k++) {
+				strbuf_addstr(&p, k ? ", " : " ");
+				add_short_id(&p, tr->deps.items[k]);
+			}
+		}
 		if (tr->backport_applies) {
 			strbuf_addstr(&p, "; ");
 			html_escape(&p, tr->backport_tree);
 			strbuf_addstr(&p, "'s backport ");
 			add_short_id(&p, tr->backport_applies);
 			strbuf_addstr(&p, " applies");
+			for (size_t k = 0; k < tr->backport_prereqs.nr; k++) {
+				strbuf_addstr(&p, k ? ", " : " after ");
+				add_short_id(&p, tr->backport_prereqs.items[k]);
+			}
+			if (tr->backport_prereqs.nr)
+				strbuf_addstr(&p, ", which that tree took first");
 		}
 		strbuf_addstr(&p, "</td><td>");
 		add_mail_state(&p, s, it->id, s->o->cfg->trees[t].name);

@@ -245,6 +245,27 @@ static void tree_specific(const struct sm_verdict *all, const struct sm_verdict 
 		sm_verdict_summary(tv, out);
 }
 
+/* sep "applies cleanly" / "does NOT apply cleanly", with what the trial
+ * found beyond (after the fix's prerequisites; another tree's backport
+ * that does); nothing when it was not tried. */
+static void append_applies(struct strbuf *b, const char *sep, const struct sm_scan_tree_result *tr)
+{
+	if (tr->applies < 0)
+		return;
+	strbuf_addstr(b, sep);
+	if (tr->applies == 1 || tr->applies_after_deps == 1) {
+		strbuf_addstr(b, "applies cleanly");
+		sm_scan_after_deps_text(tr, b);
+		return;
+	}
+	strbuf_addstr(b, "does NOT apply cleanly");
+	if (tr->backport_applies) {
+		strbuf_addstr(b, " (");
+		sm_scan_backport_text(tr, "does", b);
+		strbuf_addch(b, ')');
+	}
+}
+
 static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 		       const struct pick *picks, size_t nr_picks)
 {
@@ -290,13 +311,7 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 			strbuf_addf(&line, "already there as %.12s", tr->present_as ? tr->present_as : "?");
 		} else if (tr->verdict.kind >= SM_MAYBE) {
 			strbuf_addstr(&line, tr->verdict.kind == SM_CANDIDATE ? "needs it" : "may need it");
-			if (tr->applies == 1)
-				strbuf_addstr(&line, ", applies cleanly");
-			else if (tr->applies == 0)
-				strbuf_addstr(&line, ", does NOT apply cleanly");
-			if (tr->backport_applies)
-				strbuf_addf(&line, " (%s's backport %.12s does)", tr->backport_tree,
-					    tr->backport_applies);
+			append_applies(&line, ", ", tr);
 			if (num) {
 				strbuf_addstr(&line, ": ");
 				sm_report_patch_subject(&line, tree_version(&cfg->trees[t], ver), num,
@@ -356,11 +371,7 @@ static void patch_body(struct ctx *x, struct strbuf *b, const struct pick *pk)
 	strbuf_addstr(b, "---\n");
 	strbuf_addf(b, "stablemate: %s: ", t->name);
 	sm_verdict_summary(&tr->verdict, b);
-	strbuf_addstr(b, tr->applies == 1 ? "; applies cleanly" :
-			 tr->applies == 0 ? "; does NOT apply cleanly" : "");
-	if (tr->backport_applies)
-		strbuf_addf(b, " (%s's backport %.12s does)", tr->backport_tree,
-			    tr->backport_applies);
+	append_applies(b, "; ", tr);
 	strbuf_addf(b, "\nAuthor: %s\n", it->commit.author ? it->commit.author : "?");
 	for (size_t d = 0; d < tr->deps.nr; d++)
 		strbuf_addf(b, "Depends on: %s\n", tr->deps.items[d]);

@@ -94,6 +94,15 @@ int cmd_backports(int argc, char **argv)
 				printf(", reverted there by %.12s", b->reverted_by);
 			if (r.mine && !r.mine_has && b->applies >= 0)
 				printf(", %s to %s", applies_str(b->applies), r.mine);
+			if (b->applies_after_prereqs >= 0) {
+				size_t lacks = 0;
+
+				for (size_t k = 0; k < b->nr_prereqs; k++)
+					lacks += b->prereqs[k].mine_lacks != 0;
+				printf("; %s after the prerequisite%s below that %s lacks",
+				       b->applies_after_prereqs ? "applies cleanly" : "conflicts even",
+				       lacks == 1 ? "" : "s", r.mine);
+			}
 			printf("\n");
 			for (size_t k = 0; k < b->conflicts.nr; k++)
 				printf("      conflict: %s\n", b->conflicts.items[k]);

@@ -134,11 +134,18 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 				if (tree_reason(tr->verdict.reasons[k].code))
 					printf("        %s: %s\n", tr->verdict.reasons[k].code,
 					       tr->verdict.reasons[k].text);
-			if (tr->applies >= 0)
+			if (tr->applies_after_deps == 1) {
+				strbuf_reset(&sb);
+				sm_scan_after_deps_text(tr, &sb);
+				printf("        applies: cleanly%s (alone: conflict)\n", sb.buf);
+			} else if (tr->applies >= 0) {
 				printf("        applies: %s\n", tr->applies ? "cleanly" : "no (conflict)");
-			if (tr->backport_applies)
-				printf("        %s's backport %.12s applies cleanly\n", tr->backport_tree,
-				       tr->backport_applies);
+			}
+			if (tr->backport_applies) {
+				strbuf_reset(&sb);
+				sm_scan_backport_text(tr, "applies cleanly", &sb);
+				printf("        %s\n", sb.buf);
+			}
 		}
 	}
 	strbuf_release(&sb);

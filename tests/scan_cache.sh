@@ -105,7 +105,7 @@ scan --no-cache > off.txt
 grepq -F "diff cache off: 0 of 14" off.txt || fail "--no-cache: $(cat off.txt)"
 [ ! -e "$XDG_CACHE_HOME/stablemate" ] || fail "--no-cache wrote a cache: $(ls -R "$XDG_CACHE_HOME")"
 # The README's scan example is what scan prints here (its lines; "..." elides).
-sed -n '/^    \$ stablemate scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --candidates --check-applies$/,/^            applies: no (conflict)$/p' \
+sed -n '/^    \$ stablemate scan --range v4.4..v4.5 --tree linux-4.1.y --tree linux-4.4.y --candidates --check-applies$/,/^            applies: cleanly after its prerequisite /p' \
 	"$SM_SRCDIR/README.md" | sed '1d' | grep -v '^ *\.\.\.$' | sed 's/^    //' > readme.txt
 [ "$(grep -c . readme.txt)" -gt 10 ] || fail "no scan example in README.md"
 XDG_CACHE_HOME=$TMP/xdg-readme scan --candidates --check-applies > example.txt || fail "example scan"

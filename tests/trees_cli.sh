@@ -251,7 +251,7 @@ expect "scan --check-applies --json" 0 "$sm" scan --range v4.4..v4.5 --tree linu
 	--tree linux-4.2.y=4.2 --check-applies --json
 json "JSON backport_applies" "
 t = [c for c in d['commits'] if c['id'] == '$W8'][0]['trees']
-assert t[0]['applies'] is False and t[0]['backport_applies'] == {'tree': 'linux-4.2.y', 'commit': '$b42'}, t[0]
+assert t[0]['applies'] is False and t[0]['backport_applies'] == {'tree': 'linux-4.2.y', 'commit': '$b42', 'after': []}, t[0]
 assert t[1]['backport_applies'] is None and t[1]['present']
 ok = [c for c in d['commits'] if c['id'] == '$W1'][0]['trees'][0]
 assert ok['applies'] is True and ok['backport_applies'] is None"
@@ -279,6 +279,62 @@ grep -qF "linux-4.1.y    needs it, does NOT apply cleanly (linux-4.2.y's backpor
 expect "dashboard" 0 "$sm" dashboard --config "$tmp/bot/bot.conf" --out "$tmp/bot/site"
 grep -rqF "conflicts; linux-4.2.y's backport" "$tmp/bot/site" && ok "the dashboard too" ||
 	bad "dashboard: no backport in $(ls "$tmp/bot/site")"
+
+# --check-applies and prerequisites. W5 conflicts on 4.4 alone; after W5P,
+# the prerequisite its stable tag names and 4.4 lacks, it applies, as steal
+# picks it: scan says so, and the bot does not call it "does NOT apply".
+expect "scan --check-applies, a fix after its prerequisite" 0 "$sm" scan --range v4.4..v4.5 \
+	--tree linux-4.4.y=4.4 --check-applies --candidates
+has "applies after its prerequisite" "        applies: cleanly after its prerequisite ${W5P:0:12} (alone: conflict)"
+expect "scan --check-applies --json, after its prerequisite" 0 "$sm" scan --range v4.4..v4.5 \
+	--tree linux-4.4.y=4.4 --tree linux-4.1.y --check-applies --json
+json "JSON applies_after_deps" "
+c = {x['id']: x for x in d['commits']}
+t = c['$W5']['trees'][0]
+assert t['applies'] is False and t['applies_after_deps'] is True and t['deps'] == ['$W5P'], t
+assert c['$W8']['trees'][1]['applies'] is False and c['$W8']['trees'][1]['applies_after_deps'] is None
+assert c['$W1']['trees'][1]['applies'] is True and c['$W1']['trees'][1]['applies_after_deps'] is None"
+# p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
+# stable scripts write it): a lock line the backport's context needs. The
+# backport alone conflicts on 4.1; after that prerequisite it applies.
+git worktree add -q "$tmp/wtp42" -b p42 linux-4.1.y
+sed -i '40a\	int tls_tx_lock = 0; /* tx lock, 4.1 */' "$tmp/wtp42/net/tls/tls_sw.c"
+git -C "$tmp/wtp42" commit -qam "tls: add the tx lock flag" \
+	-m "Stable-dep-of: ${W8:0:12} (\"tls: fix race between tx work scheduling and socket close\")
+Signed-off-by: Other Maintainer <other@example.org>"
+p42pre=$(git -C "$tmp/wtp42" rev-parse HEAD)
+sed -i '41s|.*|	int tls_tx_lock = 1; /* tx lock held across tx work, 4.1 */|' "$tmp/wtp42/net/tls/tls_sw.c"
+git -C "$tmp/wtp42" commit -qam "tls: fix race between tx work scheduling and socket close" \
+	-m "commit $W8 upstream." -m "Signed-off-by: Other Maintainer <other@example.org>"
+p42fix=$(git -C "$tmp/wtp42" rev-parse HEAD)
+git -C "$tmp/wtp42" checkout -q --detach && git worktree remove --force "$tmp/wtp42"
+expect "scan --check-applies: another tree's backport after its prerequisite" 0 "$sm" scan \
+	--range v4.4..v4.5 --tree linux-4.1.y --tree p42=4.2 --check-applies --candidates
+has "names the backport and what goes first" "        p42's backport ${p42fix:0:12} applies cleanly after ${p42pre:0:12}, which that tree took first"
+expect "scan --check-applies --json: the backport's prerequisite" 0 "$sm" scan --range v4.4..v4.5 \
+	--tree linux-4.1.y --tree p42=4.2 --check-applies --json
+json "JSON backport_applies.after" "
+t = [c for c in d['commits'] if c['id'] == '$W8'][0]['trees'][0]
+assert t['applies'] is False and t['backport_applies'] == {'tree': 'p42', 'commit': '$p42fix', 'after': ['$p42pre']}, t"
+expect "backports --mine: the backport after its prerequisite" 0 "$sm" backports --trees p42=4.2 \
+	--mine linux-4.1.y "$W8"
+has "conflicts alone, applies after" "  p42: ${p42fix:0:12} (by upstream-id), differs from upstream (4 lines), conflicts to linux-4.1.y; applies cleanly after the prerequisite below that linux-4.1.y lacks"
+expect "backports --json: applies_after_prerequisites" 0 "$sm" backports --json --trees p42=4.2,linux-4.2.y=4.2 \
+	--mine linux-4.1.y "$W8"
+json "JSON applies_after_prerequisites" "t={x['tree']:x for x in d['trees']}; assert t['p42']['applies_to_mine'] is False and t['p42']['applies_after_prerequisites'] is True and t['linux-4.2.y']['applies_to_mine'] is True and t['linux-4.2.y']['applies_after_prerequisites'] is None, t"
+# A trial writes nothing to the repository: scan --check-applies and
+# backports --mine only read (they left every tree they tried as a loose
+# object until 2026-12-06).
+git clone -q --mirror --no-local "$tmp/linux" "$tmp/ro.git"
+loose() { git -C "$tmp/ro.git" count-objects | cut -d' ' -f1; }
+[ "$(loose)" = 0 ] || bad "the fresh clone has loose objects: $(loose)"
+expect "scan --check-applies in a fresh clone" 0 "$sm" -C "$tmp/ro.git" scan --range v4.4..v4.5 \
+	--tree linux-4.1.y --tree p42=4.2 --tree linux-4.4.y=4.4 --check-applies --no-cache
+has "it tried (a backport applied)" "p42's backport ${p42fix:0:12} applies cleanly"
+expect "backports --mine in a fresh clone" 0 "$sm" -C "$tmp/ro.git" backports --trees p42=4.2,linux-4.2.y=4.2 \
+	--mine linux-4.1.y --no-cache "$W8"
+[ "$(loose)" = 0 ] && ok "trials left no object in the repository" ||
+	bad "trials wrote $(loose) loose objects: $(git -C "$tmp/ro.git" fsck --unreachable 2>/dev/null | head -3)"
 
 # yank / insert
 git branch y41 linux-4.1.y

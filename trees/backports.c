@@ -1,6 +1,7 @@
 #include "trees/backports.h"
 #include "trees/tree_state.h"
 #include "trees/pick.h"
+#include "trees/trial.h"
 #include "trees/patchid.h"
 #include "trees/repo.h"
 #include "lib/json.h"
@@ -83,22 +84,34 @@ static int commit_diff(git_repository *repo, const char *hex, struct strbuf *out
 	return r;
 }
 
-static int trial(git_repository *repo, const char *hex, const git_oid *onto_id,
+/* Do ids[0..n) apply, in order, onto onto? 1, 0 (conflicts appended to
+ * conflicts when not NULL), -1 cannot tell. Nothing is written to the
+ * repository (trees/trial.h). */
+static int trial(struct sm_trial *tr, const char *const *ids, size_t n, const git_oid *onto,
 		 struct strlist *conflicts)
 {
-	git_oid id, tree;
-	git_commit *c = NULL, *onto = NULL;
-	int r = -1;
+	int r = sm_trial_apply(tr, onto, ids, n, NULL, conflicts);
 
-	if (git_oid_fromstr(&id, hex) == 0 && git_commit_lookup(&c, repo, &id) == 0 &&
-	    git_commit_lookup(&onto, repo, onto_id) == 0) {
-		r = sm_pick_tree(repo, c, onto, &tree, conflicts);
-		r = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
-	}
 	sm_clear_error();
-	git_commit_free(c);
-	git_commit_free(onto);
-	return r;
+	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
+}
+
+/* A backport that conflicts on my tree alone: does it apply after the
+ * prerequisites its tree took for it that mine lacks, in order, as steal
+ * --backports-from would pick them? Sets b->applies_after_prereqs. */
+static void trial_after_prereqs(struct sm_trial *tr, struct sm_backport *b, const git_oid *onto)
+{
+	const char **ids = xcalloc(b->nr_prereqs + 2, sizeof(*ids));
+	size_t n = 0;
+
+	for (size_t k = 0; k < b->nr_prereqs; k++)
+		if (b->prereqs[k].mine_lacks)
+			ids[n++] = b->prereqs[k].stable;
+	if (n) {
+		ids[n] = b->stable;
+		b->applies_after_prereqs = trial(tr, ids, n + 1, onto, NULL);
+	}
+	free(ids);
 }
 
 /* The commits the tree took as prerequisites of its backport at (see
@@ -129,9 +142,10 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 {
 	struct strbuf fix_diff = STRBUF_INIT;
 	struct sm_tree_state mt;
+	struct sm_trial tr;
 	git_oid fid;
 	git_commit *c = NULL;
-	int have_mine = 0, ret = -1;
+	int have_mine = 0, have_trial = 0, ret = -1;
 
 	memset(res, 0, sizeof(*res));
 	res->upstream_applies = -1;
@@ -161,9 +175,14 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			memcpy(res->mine_as, e->stable, 41);
 			if (r)
 				memcpy(res->mine_reverted_by, r->stable, 41);
-		} else if (git_commit_parentcount(c) == 1) {
-			res->upstream_applies = trial(repo, res->fix, &mt.tip, NULL);
+		} else if (sm_trial_open(&tr, repo) == 0) {
+			const char *fix_id = res->fix;
+
+			have_trial = 1;
+			if (git_commit_parentcount(c) == 1)
+				res->upstream_applies = trial(&tr, &fix_id, 1, &mt.tip, NULL);
 		}
+		sm_clear_error();	/* no trial handle: "not checked" */
 	}
 	res->trees = xcalloc(nr + 1, sizeof(*res->trees));
 	for (size_t i = 0; i < nr; i++) {
@@ -173,6 +192,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 
 		b->tree = trees[i].name;
 		b->applies = -1;
+		b->applies_after_prereqs = -1;
 		if (sm_tree_state_open(&t, &trees[i], repo, NULL, cache_dir) < 0)
 			goto out;
 		e = sm_upstream_index_find(&t.idx, res->fix, res->patch_id, res->subject, &b->how);
@@ -198,8 +218,13 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			if (b->differs)
 				b->lines_differ = lines_differ(fix_diff.buf, sd.buf);
 			strbuf_release(&sd);
-			if (have_mine && !res->mine_has && b->how != SM_MATCH_SAME_COMMIT)
-				b->applies = trial(repo, e->stable, &mt.tip, &b->conflicts);
+			if (have_trial && b->how != SM_MATCH_SAME_COMMIT) {
+				const char *id = b->stable;
+
+				b->applies = trial(&tr, &id, 1, &mt.tip, &b->conflicts);
+				if (b->applies == 0)
+					trial_after_prereqs(&tr, b, &mt.tip);
+			}
 		}
 		sm_tree_state_close(&t);
 	}
@@ -207,6 +232,8 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 out:
 	if (ret < 0)
 		sm_backports_result_release(res);
+	if (have_trial)
+		sm_trial_release(&tr);
 	if (have_mine)
 		sm_tree_state_close(&mt);
 	git_commit_free(c);
@@ -249,6 +276,7 @@ static void backport_json(const struct sm_backport *b, int mine, struct json_wri
 		json_string(w, "reverted_by", b->reverted_by[0] ? b->reverted_by : NULL);
 	}
 	json_bool_or_null(w, "applies_to_mine", b->applies);
+	json_bool_or_null(w, "applies_after_prerequisites", b->applies_after_prereqs);
 	json_strlist(w, "conflicts", &b->conflicts);
 	json_array_begin(w, "prerequisites");
 	for (size_t k = 0; k < b->nr_prereqs; k++) {

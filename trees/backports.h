@@ -25,6 +25,9 @@ struct sm_backport {
 	int differs;		/* patch-id differs from upstream's */
 	unsigned lines_differ;	/* +/- lines in one patch and not the other */
 	int applies;		/* onto my tree: -1 not checked, 0 conflict, 1 clean */
+	/* when it conflicts: 1 when it applies after the prerequisites below
+	 * that my tree lacks, 0 not even then, -1 not tried (none lacking) */
+	int applies_after_prereqs;
 	struct strlist conflicts;
 	char reverted_by[41];	/* the tree's later revert of stable, "" when none */
 	struct sm_backport_prereq *prereqs;	/* oldest first */
@@ -51,7 +54,8 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 void sm_backports_result_release(struct sm_backports_result *res);
 /* res as one JSON object: fix, subject, patch_id, trees[] (tree, backported,
  * and when it was: stable, matched_by, differs, lines_differ; then
- * applies_to_mine (null when not checked), conflicts[] and prerequisites[]
+ * applies_to_mine (null when not checked), applies_after_prerequisites (null
+ * when not tried: it applies alone, or mine lacks none), conflicts[] and prerequisites[]
  * (stable, upstream, subject, mine_lacks: null without a tree of mine)), and
  * with a tree of mine, mine (tree, has_fix, as, upstream_applies). */
 void sm_backports_result_json(const struct sm_backports_result *res, struct json_writer *w);

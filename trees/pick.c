@@ -4,30 +4,39 @@
 #include "lib/strbuf.h"
 #include <string.h>
 
-int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_oid *tree,
-		 struct strlist *conflicts)
+int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
+		  struct strlist *conflicts)
 {
+	git_commit *parent = NULL;
+	git_tree *base = NULL, *theirs = NULL;
 	git_index *index = NULL;
 	git_merge_options opts;
 	char hex[41];
-	int ret;
+	int ret = -1;
 
+	*out = NULL;
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
 	if (git_commit_parentcount(pick) > 1)
 		return sm_error("commit %.12s: is a merge; stablemate does not replay merges", hex);
 	if (git_commit_parentcount(pick) == 0)
 		return sm_error("commit %.12s: is a root commit; nothing to cherry-pick against", hex);
+	/* git_cherrypick_commit's merge, on a tree instead of a commit: the
+	 * change from the first parent to pick, merged onto onto */
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
 	opts.flags |= GIT_MERGE_FIND_RENAMES;
-	if (git_cherrypick_commit(&index, repo, pick, onto, 0, &opts) < 0)
-		return sm_error("commit %.12s: cherry-pick failed (%s)", hex, sm_git_error());
+	if (git_commit_parent(&parent, pick, 0) < 0 || git_commit_tree(&base, parent) < 0 ||
+	    git_commit_tree(&theirs, pick) < 0 ||
+	    git_merge_trees(&index, repo, base, onto, theirs, &opts) < 0) {
+		sm_error("commit %.12s: cherry-pick failed (%s)", hex, sm_git_error());
+		goto out;
+	}
 	if (git_index_has_conflicts(index)) {
 		git_index_conflict_iterator *it = NULL;
-		const git_index_entry *anc, *ours, *theirs;
+		const git_index_entry *anc, *ours, *theirs_e;
 
 		if (conflicts && git_index_conflict_iterator_new(&it, index) == 0) {
-			while (git_index_conflict_next(&anc, &ours, &theirs, it) == 0) {
-				const char *path = ours ? ours->path : theirs ? theirs->path :
+			while (git_index_conflict_next(&anc, &ours, &theirs_e, it) == 0) {
+				const char *path = ours ? ours->path : theirs_e ? theirs_e->path :
 						   anc ? anc->path : "?";
 
 				if (!strlist_contains(conflicts, path))
@@ -36,8 +45,34 @@ int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_o
 			git_index_conflict_iterator_free(it);
 		}
 		git_index_free(index);
-		return SM_PICK_CONFLICT;
+		ret = SM_PICK_CONFLICT;
+		goto out;
 	}
+	*out = index;
+	ret = SM_PICK_CLEAN;
+out:
+	git_tree_free(theirs);
+	git_tree_free(base);
+	git_commit_free(parent);
+	return ret;
+}
+
+int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_oid *tree,
+		 struct strlist *conflicts)
+{
+	git_tree *onto_tree = NULL;
+	git_index *index = NULL;
+	char hex[41];
+	int ret;
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
+	if (git_commit_tree(&onto_tree, onto) < 0)
+		return sm_error("commit %.12s: cannot read the tree to pick onto (%s)", hex,
+				sm_git_error());
+	ret = sm_pick_merge(repo, pick, onto_tree, &index, conflicts);
+	git_tree_free(onto_tree);
+	if (ret != SM_PICK_CLEAN)
+		return ret;
 	ret = git_index_write_tree_to(tree, index, repo);
 	git_index_free(index);
 	if (ret < 0)

@@ -13,6 +13,14 @@ enum sm_pick_status {
 	SM_PICK_CONFLICT = 1,	/* it did not; nothing was written */
 };
 
+/* Merges pick's change (against its first parent) onto the tree onto, in
+ * memory, as git cherry-pick does. Returns SM_PICK_CLEAN with the merged
+ * index in *out (the caller frees it), SM_PICK_CONFLICT (conflicting
+ * paths appended to conflicts when not NULL), or -1 (sm_error: a merge or
+ * root commit, an unreadable object). Merged files are written to repo's
+ * object store as blobs (see trees/trial.h for a store that forgets). */
+int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
+		  struct strlist *conflicts);
 /* Applies pick's change (against its first parent) onto onto. Returns
  * SM_PICK_CLEAN and sets *tree when clean, SM_PICK_CONFLICT on a conflict
  * (conflicting paths appended to conflicts when not NULL), -1 on error

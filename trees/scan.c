@@ -7,6 +7,7 @@
 #include "trees/repo.h"
 #include "trees/tags.h"
 #include "trees/pick.h"
+#include "trees/trial.h"
 #include "trees/tree_state.h"
 #include "trees/tree_judge.h"
 #include "trees/strmap.h"
@@ -35,6 +36,9 @@ struct scan_ctx {
 	size_t nr_targets, alloc_targets, alloc_abbrevs;
 	struct sm_afterlife life;	/* reverts, later fixes, soak, queue, CVE */
 	int life_open;
+	/* --check-applies: a trial handle per tree, opened when first
+	 * needed; trees in one repository share the first one's */
+	struct sm_trial *trials;
 };
 
 /* Resolves a Fixes: id once per run: its index in s->targets (which
@@ -59,40 +63,81 @@ static long resolve_target(struct scan_ctx *s, const char *abbrev)
 	return (long)i;
 }
 
-static int try_apply(struct sm_tree_state *t, const char *id)
+/* The trial handle for tree ti's repository, or NULL (it cannot be opened). */
+static struct sm_trial *trial_for(struct scan_ctx *s, size_t ti)
 {
-	git_oid oid, tree;
-	git_commit *c = NULL, *onto = NULL;
-	int r = -1;
+	for (size_t k = 0; k < s->o->nr_trees; k++)
+		if (s->trials[k].repo && s->trees[k].repo == s->trees[ti].repo)
+			return &s->trials[k];
+	return sm_trial_open(&s->trials[ti], s->trees[ti].repo) < 0 ? NULL : &s->trials[ti];
+}
 
-	if (git_oid_fromstr(&oid, id) < 0 || git_commit_lookup(&c, t->repo, &oid) < 0)
-		return -1;	/* the tree's repository lacks the commit */
-	if (git_commit_lookup(&onto, t->repo, &t->tip) == 0 && git_commit_parentcount(c) == 1) {
-		r = sm_pick_tree(t->repo, c, onto, &tree, NULL);
-		r = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
-	}
+/* Do ids[0..n) apply, in order, onto tree ti's tip? 1 yes, 0 one
+ * conflicts, -1 cannot tell (the tree's repository lacks one of them, a
+ * merge). */
+static int try_apply(struct scan_ctx *s, size_t ti, const char *const *ids, size_t n)
+{
+	struct sm_trial *trial = trial_for(s, ti);
+	int r = trial ? sm_trial_apply(trial, &s->trees[ti].tip, ids, n, NULL, NULL) : -1;
+
 	sm_clear_error();
-	git_commit_free(onto);
-	git_commit_free(c);
+	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
+}
+
+/* For a commit that conflicts on tree ti alone: does it apply after the
+ * prerequisites its stable tags name that the tree lacks (tr->deps), as
+ * steal would pick them? 1, 0, or -1 (not tried: no such prerequisite, or
+ * one the repository lacks). */
+static int try_apply_after_deps(struct scan_ctx *s, struct sm_scan_item *it, size_t ti)
+{
+	const struct strlist *deps = &it->trees[ti].deps;
+	const char **ids;
+	int r;
+
+	if (!deps->nr)
+		return -1;
+	ids = xcalloc(deps->nr + 1, sizeof(*ids));
+	for (size_t k = 0; k < deps->nr; k++)
+		ids[k] = deps->items[k];
+	ids[deps->nr] = it->id;
+	r = try_apply(s, ti, ids, deps->nr + 1);
+	free(ids);
 	return r;
 }
 
 /* For a commit that conflicts on tree ti: the first other tree whose
  * backport of it applies there instead (as a maintainer takes 6.6's
- * backport for 6.1). */
+ * backport for 6.1), after the prerequisites that tree took for it
+ * (Stable-dep-of:, see sm_upstream_index_prereqs_of) which ti lacks, as
+ * steal --backports-from picks them. */
 static void find_backport_that_applies(struct scan_ctx *s, struct sm_scan_item *it, size_t ti)
 {
 	struct sm_scan_tree_result *tr = &it->trees[ti];
 
 	for (size_t k = 0; k < s->o->nr_trees; k++) {
+		const struct sm_tree_state *other = &s->trees[k];
 		const struct sm_upstream_entry *e;
+		size_t found[SM_PREREQ_WINDOW], nr, n = 0;
+		const char *ids[SM_PREREQ_WINDOW + 1];
 
-		if (k == ti)
+		if (k == ti || !(e = sm_upstream_index_backport_of(&other->idx, it->id)))
 			continue;
-		e = sm_upstream_index_backport_of(&s->trees[k].idx, it->id);
-		if (e && try_apply(&s->trees[ti], e->stable) == 1) {
+		nr = sm_upstream_index_prereqs_of(&other->idx, other->repo,
+						  (size_t)(e - other->idx.entries), it->id, found,
+						  SM_PREREQ_WINDOW);
+		for (size_t j = 0; j < nr; j++) {
+			const struct sm_upstream_entry *pe = &other->idx.entries[found[j]];
+			const char *up = pe->upstream[0] ? pe->upstream : pe->stable;
+
+			if (!sm_tree_state_carries(&s->trees[ti], up, pe->patch_id, pe->subject))
+				ids[n++] = pe->stable;
+		}
+		ids[n] = e->stable;
+		if (try_apply(s, ti, ids, n + 1) == 1) {
 			tr->backport_applies = xstrdup(e->stable);
 			tr->backport_tree = s->o->trees[k].name;
+			for (size_t j = 0; j < n; j++)
+				strlist_append(&tr->backport_prereqs, ids[j]);
 			return;
 		}
 	}
@@ -106,6 +151,7 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 	struct sm_tree_ctx ctx = { t->spec->name, t->spec->version };
 
 	tr->applies = -1;
+	tr->applies_after_deps = -1;
 	sm_classify_shared(s->o->rules, &it->commit, &ctx, model, &tr->verdict);
 	sm_tree_judge(s->o->rules, t, &s->tags, s->repo, in, &tr->verdict, &tr->present_as,
 		      &tr->deps);
@@ -114,8 +160,12 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 	sm_verdict_finish(s->o->rules, &tr->verdict);
 	sm_afterlife_hold(&s->life, it, ti, &tr->verdict);
 	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT) {
-		tr->applies = try_apply(t, it->id);
+		const char *id = it->id;
+
+		tr->applies = try_apply(s, ti, &id, 1);
 		if (tr->applies == 0)
+			tr->applies_after_deps = try_apply_after_deps(s, it, ti);
+		if (tr->applies == 0 && tr->applies_after_deps != 1)
 			find_backport_that_applies(s, it, ti);
 	}
 }
@@ -575,7 +625,12 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	s.o = o;
 	if (sm_repo_open(&s.repo, o->upstream) < 0)
 		return -1;
+	if (o->check_applies)
+		s.trials = xcalloc(o->nr_trees + 1, sizeof(*s.trials));
 	ret = walk_range(&s, out);
+	for (size_t i = 0; s.trials && i < o->nr_trees; i++)
+		sm_trial_release(&s.trials[i]);
+	free(s.trials);
 	for (size_t i = 0; i < s.opened; i++)
 		sm_tree_state_close(&s.trees[i]);
 	free(s.trees);

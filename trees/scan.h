@@ -5,6 +5,7 @@
 #include "rules/classify.h"
 #include "lib/strlist.h"
 #include "lib/json.h"
+#include "lib/strbuf.h"
 
 struct sm_progress;
 
@@ -20,11 +21,19 @@ struct sm_scan_tree_result {
 	int present;			/* already in the tree (upstream id or patch-id) */
 	char *present_as;		/* the stable commit id when present */
 	int applies;			/* -1 not checked, 0 conflicts, 1 applies cleanly */
-	/* When it conflicts: the first other scanned tree's backport of it
-	 * (a commit naming it as its upstream) that applies cleanly, and that
-	 * tree's name (opts->trees' own); NULL when none. */
+	/* When it conflicts and deps is not empty: 1 when it applies cleanly
+	 * once deps are applied first, in order; 0 when not even then; -1
+	 * not tried (or a dependency not in the repository). */
+	int applies_after_deps;
+	/* When it conflicts (and not after deps): the first other scanned
+	 * tree's backport of it (a commit naming it as its upstream) that
+	 * applies cleanly, and that tree's name (opts->trees' own); NULL when
+	 * none. backport_prereqs: that tree's commits applied before it, the
+	 * prerequisites it took for the backport (Stable-dep-of:) which this
+	 * tree lacks, oldest first. */
 	char *backport_applies;
 	const char *backport_tree;
+	struct strlist backport_prereqs;
 	struct strlist deps;		/* upstream ids to apply first: the prerequisites its
 					 * stable tags name that the tree lacks */
 	/* Set by trees/afterlife.h: */
@@ -120,6 +129,16 @@ struct sm_scan_result {
 
 int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out);
 void sm_scan_result_release(struct sm_scan_result *r);
+/* What a trial cherry-pick found beyond "cleanly" and "conflicts", for
+ * the scan's output, the bot's report and the dashboard alike. Appends to
+ * out, with a leading space, "after its prerequisite 9ebf95b3b661" (or
+ * "prerequisites A, B") when tr applies only after its deps, else nothing. */
+void sm_scan_after_deps_text(const struct sm_scan_tree_result *tr, struct strbuf *out);
+/* Appends "linux-6.6.y's backport 1a2b3c4d5e6f <verb>", and " after
+ * 0f1e2d3c4b5a, which that tree took first" when that backport needed its
+ * tree's prerequisites; nothing when tr has no backport that applies. */
+void sm_scan_backport_text(const struct sm_scan_tree_result *tr, const char *verb,
+			   struct strbuf *out);
 void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_opts *o,
 			 struct json_writer *w);
 

@@ -2,7 +2,35 @@
 #include "trees/scan.h"
 #include "trees/afterlife.h"
 #include "lib/util.h"
+#include "lib/strbuf.h"
 #include <string.h>
+
+static void short_ids(struct strbuf *out, const struct strlist *ids)
+{
+	for (size_t k = 0; k < ids->nr; k++)
+		strbuf_addf(out, "%s%.12s", k ? ", " : "", ids->items[k]);
+}
+
+void sm_scan_after_deps_text(const struct sm_scan_tree_result *tr, struct strbuf *out)
+{
+	if (tr->applies != 0 || tr->applies_after_deps != 1)
+		return;
+	strbuf_addf(out, " after its prerequisite%s ", tr->deps.nr == 1 ? "" : "s");
+	short_ids(out, &tr->deps);
+}
+
+void sm_scan_backport_text(const struct sm_scan_tree_result *tr, const char *verb,
+			   struct strbuf *out)
+{
+	if (!tr->backport_applies)
+		return;
+	strbuf_addf(out, "%s's backport %.12s %s", tr->backport_tree, tr->backport_applies, verb);
+	if (!tr->backport_prereqs.nr)
+		return;
+	strbuf_addstr(out, " after ");
+	short_ids(out, &tr->backport_prereqs);
+	strbuf_addstr(out, ", which that tree took first");
+}
 
 void sm_scan_result_release(struct sm_scan_result *r)
 {
@@ -14,6 +42,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 			sm_verdict_release(&it->trees[t].verdict);
 			free(it->trees[t].present_as);
 			free(it->trees[t].backport_applies);
+			strlist_clear(&it->trees[t].backport_prereqs);
 			strlist_clear(&it->trees[t].deps);
 		}
 		free(it->trees);
@@ -121,9 +150,14 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 				json_null(w, "applies");
 			else
 				json_bool(w, "applies", tr->applies);
+			if (tr->applies_after_deps < 0)
+				json_null(w, "applies_after_deps");
+			else
+				json_bool(w, "applies_after_deps", tr->applies_after_deps);
 			if (tr->backport_applies) {
 				json_object_begin(w, "backport_applies");
 				JSON_STRINGS(w, "tree commit", tr->backport_tree, tr->backport_applies);
+				json_strlist(w, "after", &tr->backport_prereqs);
 				json_object_end(w);
 			} else {
 				json_null(w, "backport_applies");

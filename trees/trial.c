@@ -1,0 +1,96 @@
+#include "trees/trial.h"
+#include "trees/pick.h"
+#include "trees/repo.h"
+#include "lib/util.h"
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+#include <string.h>
+
+int sm_trial_open(struct sm_trial *t, git_repository *like)
+{
+	git_odb *odb = NULL;
+	const char *path = git_repository_path(like);
+
+	memset(t, 0, sizeof(*t));
+	if (git_repository_open(&t->repo, path) < 0)
+		return sm_error("%s: cannot open for a trial cherry-pick (%s)", path, sm_git_error());
+	if (git_mempack_new(&t->mem) < 0)
+		goto fail;
+	if (git_repository_odb(&odb, t->repo) < 0 || git_odb_add_backend(odb, t->mem, 999) < 0) {
+		t->mem->free(t->mem);	/* not added: still ours */
+		goto fail;
+	}
+	git_odb_free(odb);
+	return 0;
+fail:
+	sm_error("%s: no in-memory object store for a trial cherry-pick (%s)", path,
+		 sm_git_error());
+	git_odb_free(odb);
+	git_repository_free(t->repo);
+	memset(t, 0, sizeof(*t));
+	return -1;
+}
+
+static int lookup(git_repository *repo, const char *hex, git_commit **out)
+{
+	git_oid id;
+
+	if (git_oid_fromstr(&id, hex) < 0 || git_commit_lookup(out, repo, &id) < 0)
+		return sm_error("commit %.12s: not in the repository", hex);
+	return 0;
+}
+
+int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		   size_t *failed, struct strlist *conflicts)
+{
+	git_commit *base = NULL;
+	git_tree *cur = NULL;
+	int ret = SM_PICK_CLEAN;
+
+	if (git_commit_lookup(&base, t->repo, onto) < 0 || git_commit_tree(&cur, base) < 0) {
+		char hex[41];
+
+		git_oid_tostr(hex, sizeof(hex), onto);
+		git_commit_free(base);
+		return sm_error("commit %.12s: cannot read its tree (%s)", hex, sm_git_error());
+	}
+	git_commit_free(base);
+	for (size_t i = 0; i < n && ret == SM_PICK_CLEAN; i++) {
+		git_commit *c = NULL;
+		git_index *index = NULL;
+		git_tree *next = NULL;
+		git_oid tree;
+
+		if (lookup(t->repo, ids[i], &c) < 0) {
+			ret = -1;
+			break;
+		}
+		ret = sm_pick_merge(t->repo, c, cur, &index, conflicts);
+		git_commit_free(c);
+		if (ret == SM_PICK_CONFLICT && failed)
+			*failed = i;
+		if (ret != SM_PICK_CLEAN || i + 1 == n) {
+			git_index_free(index);
+			break;
+		}
+		/* the next one merges onto this result: its tree, in memory */
+		if (git_index_write_tree_to(&tree, index, t->repo) < 0 ||
+		    git_tree_lookup(&next, t->repo, &tree) < 0)
+			ret = sm_error("commit %.12s: cannot hold the picked tree (%s)", ids[i],
+				       sm_git_error());
+		git_index_free(index);
+		git_tree_free(cur);
+		cur = next;
+	}
+	git_tree_free(cur);
+	/* what the merges wrote is forgotten; the repository's own objects
+	 * were never touched */
+	git_mempack_reset(t->mem);
+	return ret;
+}
+
+void sm_trial_release(struct sm_trial *t)
+{
+	git_repository_free(t->repo);	/* frees its object store, and mem with it */
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,40 @@
+/* trial: does a series of commits apply, in order, onto a commit? Asked
+ * without a trace in the repository.
+ *
+ * A cherry-pick merges in memory, but the files it merges and the trees of
+ * a result are objects, and libgit2 writes objects to the repository's
+ * store: until 2026-12-06 scan --check-applies and backports --mine, which
+ * only read, left every tree they tried in .git/objects as loose objects
+ * (29 for one scan of the test repository; git gc warns at thousands). A
+ * trial runs on a repository handle of its own whose object store has an
+ * in-memory layer above the files (libgit2's mempack, the highest
+ * priority, so it takes every write): what a trial writes is read back
+ * from memory while it lasts and dropped when it ends.
+ *
+ * One thread at a time per struct sm_trial (it is its own handle: other
+ * threads may read the repository through theirs meanwhile). */
+#ifndef SM_TREES_TRIAL_H
+#define SM_TREES_TRIAL_H
+#include <git2.h>
+#include <stddef.h>
+#include "lib/strlist.h"
+
+struct sm_trial {
+	git_repository *repo;	/* a handle of its own on the repository */
+	git_odb_backend *mem;	/* the in-memory layer; repo's object store owns it */
+};
+
+/* Opens a trial handle on the repository of like. 0 or -1 (sm_error). */
+int sm_trial_open(struct sm_trial *t, git_repository *like);
+/* Cherry-picks the commits ids[0..n) (full hex ids; each its change
+ * against its first parent) one after the other onto the commit onto.
+ * Returns SM_PICK_CLEAN (trees/pick.h) when all apply, SM_PICK_CONFLICT
+ * when one does not (*failed, when not NULL, says which: its index;
+ * its conflicting paths are appended to conflicts when not NULL), -1 when
+ * one cannot be tried (not in the repository, a merge, a root commit:
+ * sm_error names it). Nothing it wrote stays. */
+int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		   size_t *failed, struct strlist *conflicts);
+void sm_trial_release(struct sm_trial *t);
+
+#endif
