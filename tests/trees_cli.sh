@@ -294,6 +294,14 @@ t = c['$W5']['trees'][0]
 assert t['applies'] is False and t['applies_after_deps'] is True and t['deps'] == ['$W5P'], t
 assert c['$W8']['trees'][1]['applies'] is False and c['$W8']['trees'][1]['applies_after_deps'] is None
 assert c['$W1']['trees'][1]['applies'] is True and c['$W1']['trees'][1]['applies_after_deps'] is None"
+# the bot's report says it too
+sed -e 's/linux-4.2.y/linux-4.4.y/; s/version = 4.2/version = 4.4/; s/trees = linux-4.1.y/trees = linux-4.4.y/' \
+	-e "s|stateDir = .*|stateDir = $tmp/bot44/state|" "$tmp/bot/bot.conf" > "$tmp/bot/bot44.conf"
+expect "report --dry-run, a fix after its prerequisite" 0 "$sm" report --config "$tmp/bot/bot44.conf" \
+	--dry-run="$tmp/bot/out44"
+grep -rqF "linux-4.4.y    needs it, applies cleanly after its prerequisite ${W5P:0:12}" "$tmp/bot/out44"/new &&
+	ok "the report: applies after its prerequisite" ||
+	bad "report: $(grep -rh "linux-4.4.y  " "$tmp/bot/out44"/new | head -5)"
 # p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
 # stable scripts write it): a lock line the backport's context needs. The
 # backport alone conflicts on 4.1; after that prerequisite it applies.
