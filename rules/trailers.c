@@ -108,7 +108,12 @@ static void compile_upstream_re(void)
 	int err;
 	PCRE2_SIZE off;
 
+	/* The lookahead changes no match (each form begins with one of
+	 * those letters) but lets pcre2 skip to them: without it the JIT
+	 * tried all five forms at every byte, 7.7 us a message of the
+	 * classify corpus that says "upstream" anywhere; with it 1.9 us. */
 	upstream_re = pcre2_compile((PCRE2_SPTR)
+		"(?=[c\\[(u])"
 		"(?:\\bcommit\\s+([0-9a-f]{12,40})\\s+upstream\\b"
 		"|\\[\\s*upstream\\s+commit:?\\s+([0-9a-f]{12,40})\\s*\\]"
 		"|\\((?:cherry[- ]picked|backported)\\s+from\\s+commit\\s+([0-9a-f]{12,40})\\b"
