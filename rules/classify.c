@@ -128,23 +128,38 @@ static inline const unsigned short *rules_at(const struct sm_rules *r, const uns
 	return at ? &r->start_rules[at] : NULL;
 }
 
-/* Words no rule can begin with, per thread: a word and the byte after it
+/* What the rules say of a word, per thread: a word and the byte after it
  * ("the ") that no rule of its start list matches even partially cannot
  * begin a match at all, whatever follows (partial matching, as
- * compute_start_table uses it); most words of a message are such words,
- * and the same ones again and again. Keyed by the word's bytes, case
- * folded (the patterns are caseless); a slot holds one word, the last one
- * asked for there: it only ever saves work, the answer is the same. */
+ * compute_start_table uses it); one that a rule matches completely,
+ * without reading past that byte, is that rule's match whatever follows
+ * ("fix ", "crash,"), as long as no rule before it in the list matches
+ * even partially. Most words of a message are one or the other, and the
+ * same ones again and again, so pcre2 is called only for the rest (a
+ * phrase's first word: "use " of "use after free"). Keyed by the word's
+ * bytes, case folded (the patterns are caseless); a slot holds one word,
+ * the last one asked for there: it only ever saves work, the answer is
+ * the same. */
 #define WORD_CACHE_SLOTS 4096
 #define WORD_CACHE_KEY 16	/* bytes: a word of up to 15 and the byte after */
 
+enum word_state {
+	WORD_NONE,	/* no rule of the list begins here */
+	WORD_HIT,	/* list[at] matches [from, to) of the key, whatever follows */
+	WORD_TRY,	/* list[0..at) cannot match here; try list[at..] on the text */
+};
+
+struct word_slot {
+	uint64_t key[2];	/* its bytes, case folded, 0 after the end */
+	uint32_t len;		/* of key, 0: empty */
+	uint8_t state;		/* enum word_state */
+	uint8_t at;		/* an index into the start list */
+	uint8_t from, to;	/* WORD_HIT: the match, relative to the word */
+};
+
 struct word_cache {
 	unsigned long serial;	/* the sm_rules it holds words of, 0: none */
-	struct word_slot {
-		uint64_t key[2];	/* its bytes, case folded, 0 after the end */
-		uint32_t len;		/* of key, 0: empty */
-		uint32_t maybe;		/* 1: some rule may begin here */
-	} slots[WORD_CACHE_SLOTS];
+	struct word_slot slots[WORD_CACHE_SLOTS];
 };
 
 static _Thread_local struct word_cache *word_cache;
@@ -186,10 +201,10 @@ static void word_key(const unsigned char *t, size_t p, size_t len, size_t n, uin
 	key[1] = fold8(key[1]) & m[1];
 }
 
-/* May a rule of list begin at text[p], a word of n bytes followed by a
- * byte (n < WORD_CACHE_KEY)? */
-static int word_may_begin(const struct sm_rules *r, const unsigned short *list,
-			  const unsigned char *t, size_t p, size_t len, size_t n)
+/* What the rules of list say of text[p], a word of n bytes followed by a
+ * byte (n < WORD_CACHE_KEY): a copy of its slot. */
+static struct word_slot word_lookup(const struct sm_rules *r, const unsigned short *list,
+				    const unsigned char *t, size_t p, size_t len, size_t n)
 {
 	struct word_cache *wc = word_cache;
 	struct word_slot *s;
@@ -206,41 +221,71 @@ static int word_may_begin(const struct sm_rules *r, const unsigned short *list,
 	h = (key[0] ^ (key[1] * 0xc2b2ae3d27d4eb4full)) * 0x9e3779b97f4a7c15ull;
 	s = &wc->slots[h >> 52];
 	if (s->len == n && s->key[0] == key[0] && s->key[1] == key[1])
-		return (int)s->maybe;
+		return *s;
 	s->len = (uint32_t)n;
 	s->key[0] = key[0];
 	s->key[1] = key[1];
-	s->maybe = 0;
-	for (; *list; list++) {
-		int rc = pcre2_jit_match(r->keywords[*list - 1].re, t + p, n, 0, PCRE2_PARTIAL_HARD,
+	s->state = WORD_NONE;
+	/* PCRE2_PARTIAL_HARD reports a partial match as soon as a path of
+	 * the pattern reaches the end of the key, before trying any later
+	 * one: so a complete match is one no text after the key can change,
+	 * and no match is none on any text. */
+	for (uint8_t i = 0; list[i]; i++) {
+		int rc = pcre2_jit_match(r->keywords[list[i] - 1].re, t + p, n, 0, PCRE2_PARTIAL_HARD,
 					 keyword_md, NULL);
 
-		if (rc >= 0 || rc == PCRE2_ERROR_PARTIAL) {
-			s->maybe = 1;
+		if (rc == PCRE2_ERROR_PARTIAL) {
+			s->state = WORD_TRY;
+			s->at = i;
+			break;
+		}
+		if (rc >= 0) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
+
+			s->state = WORD_HIT;
+			s->at = i;
+			s->from = (uint8_t)ov[0];
+			s->to = (uint8_t)ov[1];
 			break;
 		}
 	}
-	return (int)s->maybe;
+	return *s;
 }
 
-/* The first rule (in file order) matching at text[p]; its match in ov.
- * word: the length of the word that starts at p (0: none). */
+/* The first rule (in file order) matching at text[p], its match in
+ * [*from, *to). word: the length of the word that starts at p (0: none). */
 static const unsigned short *match_at(const struct sm_rules *r, const unsigned char *t,
-				      size_t p, size_t len, size_t word)
+				      size_t p, size_t len, size_t word, size_t *from, size_t *to)
 {
 	const unsigned short *list = rules_at(r, t, p, len);
 
+	if (!list)
+		return NULL;
 	/* A word of two bytes or more: the key (the word and the byte after
 	 * it) holds the three bytes list was chosen by, so the answer
 	 * depends on the key alone. */
-	if (list && word >= 2 && p + word < len && word < WORD_CACHE_KEY && r->word_cache &&
-	    !word_may_begin(r, list, t, p, len, word))
-		return NULL;
+	if (word >= 2 && p + word < len && word < WORD_CACHE_KEY && r->word_cache) {
+		struct word_slot s = word_lookup(r, list, t, p, len, word);
+
+		if (s.state == WORD_NONE)
+			return NULL;
+		if (s.state == WORD_HIT) {
+			*from = p + s.from;
+			*to = p + s.to;
+			return list + s.at;
+		}
+		list += s.at;
+	}
 	/* >= 0: a pattern's own capture groups do not fit the one pair of
 	 * keyword_md, and pcre2 says so by returning 0 for a match */
-	for (; list && *list; list++)
-		if (pcre2_jit_match(r->keywords[*list - 1].re, t, len, p, 0, keyword_md, NULL) >= 0)
+	for (; *list; list++)
+		if (pcre2_jit_match(r->keywords[*list - 1].re, t, len, p, 0, keyword_md, NULL) >= 0) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
+
+			*from = ov[0];
+			*to = ov[1];
 			return list;
+		}
 	return NULL;
 }
 
@@ -312,7 +357,7 @@ static void match_keywords(const struct sm_rules *r, const char *text, const cha
 		cand = start & ~((word << 1) | carry);
 		carry = word >> 63;
 		for (; cand; cand &= cand - 1) {
-			size_t i = (size_t)__builtin_ctzll(cand), p = base + i, end;
+			size_t i = (size_t)__builtin_ctzll(cand), p = base + i, end, from, to;
 			const unsigned short *hit;
 			uint64_t rest = ~(word >> i);
 
@@ -323,17 +368,14 @@ static void match_keywords(const struct sm_rules *r, const char *text, const cha
 			if (end == base + 64)
 				while (end < len && r->word_byte[t[end]])
 					end++;
-			hit = match_at(r, t, p, len, end - p);
+			hit = match_at(r, t, p, len, end - p, &from, &to);
 			if (hit) {
-				PCRE2_SIZE *ov = pcre2_get_ovector_pointer(keyword_md);
-
 				if (!seen[*hit - 1]) {
 					seen[*hit - 1] = 1;
-					fn(ctx, (size_t)(*hit - 1), in_subject, written + ov[0],
-					   (size_t)(ov[1] - ov[0]));
+					fn(ctx, (size_t)(*hit - 1), in_subject, written + from, to - from);
 				}
-				if (ov[1] > p)
-					next = ov[1];
+				if (to > p)
+					next = to;
 			}
 		}
 	}
