@@ -343,6 +343,18 @@ expect "backports --mine in a fresh clone" 0 "$sm" -C "$tmp/ro.git" backports --
 	--mine linux-4.1.y --no-cache "$W8"
 [ "$(loose)" = 0 ] && ok "trials left no object in the repository" ||
 	bad "trials wrote $(loose) loose objects: $(git -C "$tmp/ro.git" fsck --unreachable 2>/dev/null | head -3)"
+# --tree-repo: the trees in a clone of their own, fetched before the range
+# was, so it lacks the range's commits. The trial reads mainline's objects
+# too (until 2026-12-06 no candidate was tried, and scan said nothing).
+git clone -q --bare --no-local --single-branch -b linux-4.1.y "$tmp/linux" "$tmp/st41.git"
+git -C "$tmp/st41.git" cat-file -e "$W1" 2>/dev/null && bad "the stable clone has W1 already"
+expect "scan --tree-repo --check-applies, a clone without the range" 0 "$sm" scan --range v4.4..v4.5 \
+	--tree linux-4.1.y --tree-repo "$tmp/st41.git" --check-applies --no-cache --json
+json "the range's commits are tried" "
+c = {x['id']: x['trees'][0] for x in d['commits']}
+assert c['$W1']['applies'] is True and c['$W8']['applies'] is False, (c['$W1'], c['$W8'])"
+[ "$(git -C "$tmp/st41.git" count-objects | cut -d' ' -f1)" = 0 ] && ok "nothing written to the trees' clone" ||
+	bad "the trees' clone gained loose objects"
 
 # yank / insert
 git branch y41 linux-4.1.y

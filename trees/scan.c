@@ -63,13 +63,24 @@ static long resolve_target(struct scan_ctx *s, const char *abbrev)
 	return (long)i;
 }
 
-/* The trial handle for tree ti's repository, or NULL (it cannot be opened). */
+/* The trial handle for tree ti's repository, or NULL (it cannot be
+ * opened). It reads mainline's objects too: with --tree-repo the trees'
+ * clone may not hold the range's commits yet (fetched before them), and
+ * every trial said nothing until 2026-12-06. */
 static struct sm_trial *trial_for(struct scan_ctx *s, size_t ti)
 {
+	struct sm_trial *t = &s->trials[ti];
+
 	for (size_t k = 0; k < s->o->nr_trees; k++)
 		if (s->trials[k].repo && s->trees[k].repo == s->trees[ti].repo)
 			return &s->trials[k];
-	return sm_trial_open(&s->trials[ti], s->trees[ti].repo) < 0 ? NULL : &s->trials[ti];
+	if (sm_trial_open(t, s->trees[ti].repo) < 0)
+		return NULL;
+	if (sm_trial_borrow(t, s->repo) < 0) {
+		sm_trial_release(t);
+		return NULL;
+	}
+	return t;
 }
 
 /* Do ids[0..n) apply, in order, onto tree ti's tip? 1 yes, 0 one

@@ -4,6 +4,7 @@
 #include "lib/util.h"
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
+#include <stdlib.h>
 #include <string.h>
 
 int sm_trial_open(struct sm_trial *t, git_repository *like)
@@ -29,6 +30,25 @@ fail:
 	git_repository_free(t->repo);
 	memset(t, 0, sizeof(*t));
 	return -1;
+}
+
+int sm_trial_borrow(struct sm_trial *t, git_repository *other)
+{
+	const char *mine = git_repository_commondir(t->repo);
+	const char *theirs = git_repository_commondir(other);
+	git_odb *odb = NULL;
+	char *objects;
+	int ret = 0;
+
+	if (!strcmp(mine, theirs))
+		return 0;
+	objects = xasprintf("%sobjects", theirs);	/* commondir ends in '/' */
+	if (git_repository_odb(&odb, t->repo) < 0 || git_odb_add_disk_alternate(odb, objects) < 0)
+		ret = sm_error("%s: cannot read its objects for a trial cherry-pick (%s)", objects,
+			       sm_git_error());
+	git_odb_free(odb);
+	free(objects);
+	return ret;
 }
 
 static int lookup(git_repository *repo, const char *hex, git_commit **out)

@@ -26,6 +26,12 @@ struct sm_trial {
 
 /* Opens a trial handle on the repository of like. 0 or -1 (sm_error). */
 int sm_trial_open(struct sm_trial *t, git_repository *like);
+/* Lets the trial read other's objects too (its object store as an
+ * alternate, as git's objects/info/alternates does, for this handle only):
+ * a commit that only other holds, mainline's when the trees are a clone of
+ * their own (scan --tree-repo), can then be tried. Nothing when other is
+ * the trial's own repository. 0 or -1 (sm_error). */
+int sm_trial_borrow(struct sm_trial *t, git_repository *other);
 /* Cherry-picks the commits ids[0..n) (full hex ids; each its change
  * against its first parent) one after the other onto the commit onto.
  * Returns SM_PICK_CLEAN (trees/pick.h) when all apply, SM_PICK_CONFLICT
