@@ -21,13 +21,46 @@ static const struct sm_usage usage = {
 "changes, and files FIX changes that the tree lacks are listed: FIX then\n"
 "belongs to a feature the tree does not have. Dependencies of dependencies\n"
 "are followed the same way, level by level (--depth; \"via\" marks a commit\n"
-"only a dependency needs), up to 64 commits.\n",
+"only a dependency needs), up to 64 commits. The last line is a trial\n"
+"cherry-pick in memory onto the tree: FIX after the list, and alone.\n",
 	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
 "  stablemate deps -C ~/linux --tree linux-6.1.y 1a2b3c4d5e6f\n",
 };
+
+static void print_trial(int applies, const struct strlist *conflicts)
+{
+	if (applies < 0) {
+		printf("not tried");
+		return;
+	}
+	if (applies) {
+		printf("applies cleanly");
+		return;
+	}
+	printf("conflict in %s", conflicts->nr ? conflicts->items[0] : "?");
+	for (size_t k = 1; k < conflicts->nr; k++)
+		printf(", %s", conflicts->items[k]);
+}
+
+/* "trial on linux-6.1.y: after these 2, applies cleanly; alone, conflict
+ * in f.c": whether the list is enough, the question a maintainer asks next */
+static void print_applies(const struct sm_deps_result *r, const char *tree)
+{
+	printf("trial on %s: ", tree);
+	if (r->nr) {
+		if (r->nr == 1)
+			printf("after this one, ");
+		else
+			printf("after these %zu, ", r->nr);
+		print_trial(r->applies_after, &r->conflicts_after);
+		printf("; alone, ");
+	}
+	print_trial(r->applies_alone, &r->conflicts_alone);
+	printf("\n");
+}
 
 int cmd_deps(int argc, char **argv)
 {
@@ -93,6 +126,7 @@ int cmd_deps(int argc, char **argv)
 		for (size_t k = 0; k < r.missing_files.nr; k++)
 			printf("  feature missing: %s does not exist in %s\n", r.missing_files.items[k],
 			       tree.name);
+		print_applies(&r, tree.name);
 	}
 	sm_deps_result_release(&r);
 	git_repository_free(repo);

@@ -254,3 +254,11 @@ void json_null(struct json_writer *w, const char *key)
 	json_key(w, key);
 	strbuf_addstr(w->out, "null");
 }
+
+void json_bool_or_null(struct json_writer *w, const char *key, int value)
+{
+	if (value < 0)
+		json_null(w, key);
+	else
+		json_bool(w, key, value);
+}

@@ -23,6 +23,8 @@ void json_int(struct json_writer *w, const char *key, long long value);
 void json_double(struct json_writer *w, const char *key, double value);
 void json_bool(struct json_writer *w, const char *key, int value);
 void json_null(struct json_writer *w, const char *key);
+/* A bool that may be unknown: value < 0 is null. */
+void json_bool_or_null(struct json_writer *w, const char *key, int value);
 /* An array of list's strings (possibly empty). */
 void json_strlist(struct json_writer *w, const char *key, const struct strlist *list);
 /* Members of one type in a row: keys names them, separated by spaces, one

@@ -23,6 +23,7 @@ sed -i 's/^line 5 (B)$/line 5 (A)/; s/^line 9 (C, backported)$/line 9 (C, then A
 A=$(git rev-parse HEAD)
 sed -i 's/^line 5 (A)$/line 5 (F)/' f.c && g commit -qam "x: F, the fix"
 F=$(git rev-parse HEAD)
+loose_before=$(git count-objects | cut -d" " -f1)
 cd ..
 
 "$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$F" > deep.out || fail "deps: $(cat deep.out)"
@@ -35,9 +36,16 @@ grep -q "${C:0:12}" deep.out && fail "C, already in the tree, listed: $(cat deep
 [ "$(grep -n "${B:0:12}" deep.out | cut -d: -f1)" -lt "$(grep -n "${A:0:12}" deep.out | cut -d: -f1)" ] ||
 	fail "not oldest first: $(cat deep.out)"
 
+# the trial says whether the list is enough: after B and A, F applies; after
+# A alone (what --depth 1 finds), it does not, as the cut-short line warns
+grep -qx "trial on linux-4.1.y: after these 2, applies cleanly; alone, conflict in f.c" deep.out ||
+	fail "deps trial: $(cat deep.out)"
+
 "$STABLEMATE" deps -C up --no-cache --depth 1 --tree linux-4.1.y "$F" > one.out
 grep -q "^needs 1 commit first" one.out && grep -q "stopped after 1 level" one.out ||
 	fail "--depth 1: $(cat one.out)"
+grep -qx "trial on linux-4.1.y: after this one, conflict in f.c; alone, conflict in f.c" one.out ||
+	fail "deps --depth 1 trial: $(cat one.out)"
 
 "$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$F" > deep.json
 python3 - "$A" "$B" deep.json <<'PY' || fail "deps --json: $(cat deep.json)"
@@ -47,5 +55,16 @@ d = json.load(open(path))
 levels = {x["id"]: x["level"] for x in d["deps"]}
 assert levels == {a: 1, b: 2}, levels
 assert d["truncated"] is False and d["already_in_tree"] >= 1, d
+assert d["applies_alone"] is False and d["conflicts_alone"] == ["f.c"], d
+assert d["applies_after_deps"] is True and d["conflicts_after_deps"] == [], d
 PY
-echo "ok: deps follows a dependency's own dependencies (A, then B through A)"
+# a fix with nothing to find: the trial alone, and nothing after
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$B" > none.out
+grep -qx "trial on linux-4.1.y: applies cleanly" none.out || fail "deps trial, no deps: $(cat none.out)"
+"$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$B" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["deps"] == [] and d["applies_alone"] is True and d["applies_after_deps"] is None, d' ||
+	fail "deps --json trial, no deps"
+[ "$(git -C up count-objects | cut -d" " -f1)" = "$loose_before" ] || fail "the trials wrote objects"
+echo "ok: deps follows a dependency's own dependencies (A, then B through A), and tries them"

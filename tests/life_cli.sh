@@ -80,6 +80,9 @@ has "deps: blamed and named" "  ${ZAP_PRE:0:12} zap: split zap_reset out of zap_
 hasnt "deps: not the 4.4 prerequisite for 4.1" "${ZAP_PRE44:0:12}"
 expect "deps for 4.4" 0 "$sm" deps --tree linux-4.1.y=4.4 --json "$ZAP_FIX"
 json "deps: named only" "x=[e for e in d['deps'] if e['id']=='$ZAP_PRE44'][0]; assert x['named_by_tag'] and x['lines']==0 and x['paths']==[] and d['prereqs_not_found']==[], d"
+expect "deps for 4.4, text" 0 "$sm" deps --tree linux-4.1.y=4.4 "$ZAP_FIX"
+has "deps: the fix applies after both prerequisites, not alone" \
+	"trial on linux-4.1.y: after these 2, applies cleanly; alone, conflict in drivers/zap/zap.c"
 git checkout -q -b zap-unknown master
 git commit -q --allow-empty -m "zap: one more fix" -m "Cc: stable@vger.kernel.org # 4.1.x: 0123456789ab: zap: a commit from another tree" -m "Signed-off-by: Kernel Dev <dev@example.org>"
 expect "deps naming an unknown prerequisite" 0 "$sm" deps --tree linux-4.1.y HEAD

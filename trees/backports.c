@@ -254,15 +254,6 @@ void sm_backports_result_release(struct sm_backports_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-/* A bool that may be unknown (< 0: null). */
-static void json_bool_or_null(struct json_writer *w, const char *key, int value)
-{
-	if (value < 0)
-		json_null(w, key);
-	else
-		json_bool(w, key, value);
-}
-
 static void backport_json(const struct sm_backport *b, int mine, struct json_writer *w)
 {
 	json_object_begin(w, NULL);

@@ -1,8 +1,11 @@
 #include "trees/deps.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
+#include "trees/pick.h"
+#include "trees/trial.h"
 #include "lib/json.h"
 #include "lib/util.h"
+#include <stdlib.h>
 #include <string.h>
 
 static struct sm_dep *dep_get(struct sm_deps_result *res, const git_oid *id)
@@ -243,6 +246,34 @@ static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_d
 	return 0;
 }
 
+/* Does the fix apply to the tree's tip alone, and after its dependencies?
+ * The answer a maintainer wants next: whether the list is enough. */
+static void try_apply(git_repository *repo, const git_oid *tip, struct sm_deps_result *res)
+{
+	struct sm_trial trial;
+	const char **ids;
+	int r;
+
+	res->applies_alone = res->applies_after = -1;
+	if (sm_trial_open(&trial, repo) < 0) {
+		sm_clear_error();
+		return;
+	}
+	ids = xcalloc(res->nr + 2, sizeof(*ids));
+	for (size_t i = 0; i < res->nr; i++)
+		ids[i] = res->deps[i].id;
+	ids[res->nr] = res->fix;
+	r = sm_trial_apply(&trial, tip, &ids[res->nr], 1, NULL, &res->conflicts_alone);
+	res->applies_alone = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
+	if (res->nr) {
+		r = sm_trial_apply(&trial, tip, ids, res->nr + 1, NULL, &res->conflicts_after);
+		res->applies_after = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
+	}
+	sm_clear_error();
+	free(ids);
+	sm_trial_release(&trial);
+}
+
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res)
 {
@@ -335,6 +366,7 @@ int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_sp
 	res->nr = kept;
 	if (res->nr > 1)	/* deps is NULL when nothing was found: qsort wants non-NULL */
 		qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
+	try_apply(repo, &t.tip, res);
 	ret = 0;
 out:
 	free(in_tree);
@@ -363,6 +395,8 @@ void sm_deps_result_release(struct sm_deps_result *res)
 	free(res->subject);
 	strlist_clear(&res->missing_files);
 	strlist_clear(&res->unknown_prereqs);
+	strlist_clear(&res->conflicts_alone);
+	strlist_clear(&res->conflicts_after);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -392,5 +426,9 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 	json_strlist(w, "files_not_in_tree", &res->missing_files);
 	json_bool(w, "feature_missing", res->missing_files.nr > 0);
 	json_strlist(w, "prereqs_not_found", &res->unknown_prereqs);
+	json_bool_or_null(w, "applies_alone", res->applies_alone);
+	json_bool_or_null(w, "applies_after_deps", res->applies_after);
+	json_strlist(w, "conflicts_alone", &res->conflicts_alone);
+	json_strlist(w, "conflicts_after_deps", &res->conflicts_after);
 	json_object_end(w);
 }

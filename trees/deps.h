@@ -41,6 +41,12 @@ struct sm_deps_result {
 	size_t already_in_tree;		/* commits found that the tree carries */
 	unsigned level;			/* the deepest level looked at */
 	int truncated;			/* stopped by the depth or SM_DEPS_MAX with more to follow */
+	/* A trial cherry-pick onto the tree's tip, in memory (trees/trial.h):
+	 * the fix alone, and after deps (oldest first; only when there are
+	 * any). 1 clean, 0 conflicts (the paths in the strlist beside it),
+	 * -1 not tried (a merge among them). */
+	int applies_alone, applies_after;
+	struct strlist conflicts_alone, conflicts_after;
 };
 
 /* tree's branch must be in repo. Returns 0 or -1 (sm_error). */
@@ -54,7 +60,8 @@ void sm_deps_result_release(struct sm_deps_result *res);
 /* res for the tree named tree as one JSON object: fix, subject, tree, base
  * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,
  * lines, level, new_file, named_by_tag, paths[]), files_not_in_tree[],
- * feature_missing, prereqs_not_found[]. */
+ * feature_missing, prereqs_not_found[], applies_alone, applies_after_deps
+ * (true, false or null: not tried), conflicts_alone[], conflicts_after_deps[]. */
 void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w);
 

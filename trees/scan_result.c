@@ -146,14 +146,8 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 				any = 1;
 			json_bool(w, "present", tr->present);
 			json_string(w, "present_as", tr->present_as);
-			if (tr->applies < 0)
-				json_null(w, "applies");
-			else
-				json_bool(w, "applies", tr->applies);
-			if (tr->applies_after_deps < 0)
-				json_null(w, "applies_after_deps");
-			else
-				json_bool(w, "applies_after_deps", tr->applies_after_deps);
+			json_bool_or_null(w, "applies", tr->applies);
+			json_bool_or_null(w, "applies_after_deps", tr->applies_after_deps);
 			if (tr->backport_applies) {
 				json_object_begin(w, "backport_applies");
 				JSON_STRINGS(w, "tree commit", tr->backport_tree, tr->backport_applies);
