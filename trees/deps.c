@@ -274,8 +274,9 @@ static void try_apply(git_repository *repo, const git_oid *tip, struct sm_deps_r
 	sm_trial_release(&trial);
 }
 
-int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
-		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res)
+static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
+		     const char *cache_dir, unsigned max_depth, int trial,
+		     struct sm_deps_result *res)
 {
 	struct sm_tree_state t;
 	git_commit *c = NULL, *parent = NULL, *tip = NULL;
@@ -366,7 +367,9 @@ int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_sp
 	res->nr = kept;
 	if (res->nr > 1)	/* deps is NULL when nothing was found: qsort wants non-NULL */
 		qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
-	try_apply(repo, &t.tip, res);
+	res->applies_alone = res->applies_after = -1;
+	if (trial)
+		try_apply(repo, &t.tip, res);
 	ret = 0;
 out:
 	free(in_tree);
@@ -379,10 +382,16 @@ out:
 	return ret;
 }
 
+int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
+		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res)
+{
+	return deps_walk(repo, fix, tree, cache_dir, max_depth, 1, res);
+}
+
 int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 	    const char *cache_dir, struct sm_deps_result *res)
 {
-	return sm_deps_depth(repo, fix, tree, cache_dir, 1, res);
+	return deps_walk(repo, fix, tree, cache_dir, 1, 0, res);
 }
 
 void sm_deps_result_release(struct sm_deps_result *res)

@@ -49,11 +49,12 @@ struct sm_deps_result {
 	struct strlist conflicts_alone, conflicts_after;
 };
 
-/* tree's branch must be in repo. Returns 0 or -1 (sm_error). */
+/* tree's branch must be in repo. One level, and no trial (applies_alone
+ * and applies_after are -1). Returns 0 or -1 (sm_error). */
 int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 	    const char *cache_dir, struct sm_deps_result *res);
 /* The same, following dependencies of dependencies up to max_depth levels
- * (0: until none is new, at most SM_DEPS_MAX commits). */
+ * (0: until none is new, at most SM_DEPS_MAX commits), and with the trial. */
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res);
 void sm_deps_result_release(struct sm_deps_result *res);
