@@ -302,6 +302,9 @@ expect "report --dry-run, a fix after its prerequisite" 0 "$sm" report --config 
 grep -rqF "linux-4.4.y    needs it, applies cleanly after its prerequisite ${W5P:0:12}" "$tmp/bot/out44"/new &&
 	ok "the report: applies after its prerequisite" ||
 	bad "report: $(grep -rh "linux-4.4.y  " "$tmp/bot/out44"/new | head -5)"
+expect "dashboard, a fix after its prerequisite" 0 "$sm" dashboard --config "$tmp/bot/bot44.conf" --out "$tmp/bot/site44"
+grep -rqF "cleanly after its prerequisite <code>${W5P:0:12}</code>" "$tmp/bot/site44" &&
+	ok "the dashboard: applies after its prerequisite" || bad "dashboard: no prerequisite trial in $tmp/bot/site44"
 # p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
 # stable scripts write it): a lock line the backport's context needs. The
 # backport alone conflicts on 4.1; after that prerequisite it applies.
