@@ -179,7 +179,9 @@ int cmd_scan(int argc, char **argv)
 			   "(default: the upstream repository)"),
 		OPT_BOOL(0, "check-applies", &o.check_applies,
 			 "try to cherry-pick each candidate onto each tree,\n"
-			 "in memory (slower)"),
+			 "in memory (slower); one that conflicts, after the\n"
+			 "prerequisites its stable tags name, then another\n"
+			 "tree's backport"),
 		OPT_BOOL(0, "candidates", &candidates,
 			 "text output lists only commits that are a\n"
 			 "candidate (or maybe) for some tree"),
