@@ -1,6 +1,5 @@
 #include "trees/backports.h"
 #include "trees/tree_state.h"
-#include "trees/pick.h"
 #include "trees/trial.h"
 #include "trees/patchid.h"
 #include "trees/repo.h"
@@ -84,18 +83,6 @@ static int commit_diff(git_repository *repo, const char *hex, struct strbuf *out
 	return r;
 }
 
-/* Do ids[0..n) apply, in order, onto onto? 1, 0 (conflicts appended to
- * conflicts when not NULL), -1 cannot tell. Nothing is written to the
- * repository (trees/trial.h). */
-static int trial(struct sm_trial *tr, const char *const *ids, size_t n, const git_oid *onto,
-		 struct strlist *conflicts)
-{
-	int r = sm_trial_apply(tr, onto, ids, n, NULL, conflicts);
-
-	sm_clear_error();
-	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
-}
-
 /* A backport that conflicts on my tree alone: does it apply after the
  * prerequisites its tree took for it that mine lacks, in order, as steal
  * --backports-from would pick them? Sets b->applies_after_prereqs. */
@@ -109,7 +96,7 @@ static void trial_after_prereqs(struct sm_trial *tr, struct sm_backport *b, cons
 			ids[n++] = b->prereqs[k].stable;
 	if (n) {
 		ids[n] = b->stable;
-		b->applies_after_prereqs = trial(tr, ids, n + 1, onto, NULL);
+		b->applies_after_prereqs = sm_trial_applies(tr, onto, ids, n + 1, NULL);
 	}
 	free(ids);
 }
@@ -180,7 +167,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 
 			have_trial = 1;
 			if (git_commit_parentcount(c) == 1)
-				res->upstream_applies = trial(&tr, &fix_id, 1, &mt.tip, NULL);
+				res->upstream_applies = sm_trial_applies(&tr, &mt.tip, &fix_id, 1, NULL);
 		}
 		sm_clear_error();	/* no trial handle: "not checked" */
 	}
@@ -221,7 +208,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			if (have_trial && b->how != SM_MATCH_SAME_COMMIT) {
 				const char *id = b->stable;
 
-				b->applies = trial(&tr, &id, 1, &mt.tip, &b->conflicts);
+				b->applies = sm_trial_applies(&tr, &mt.tip, &id, 1, &b->conflicts);
 				if (b->applies == 0)
 					trial_after_prereqs(&tr, b, &mt.tip);
 			}

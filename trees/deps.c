@@ -1,7 +1,6 @@
 #include "trees/deps.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
-#include "trees/pick.h"
 #include "trees/trial.h"
 #include "lib/json.h"
 #include "lib/util.h"
@@ -252,7 +251,6 @@ static void try_apply(git_repository *repo, const git_oid *tip, struct sm_deps_r
 {
 	struct sm_trial trial;
 	const char **ids;
-	int r;
 
 	res->applies_alone = res->applies_after = -1;
 	if (sm_trial_open(&trial, repo) < 0) {
@@ -263,13 +261,10 @@ static void try_apply(git_repository *repo, const git_oid *tip, struct sm_deps_r
 	for (size_t i = 0; i < res->nr; i++)
 		ids[i] = res->deps[i].id;
 	ids[res->nr] = res->fix;
-	r = sm_trial_apply(&trial, tip, &ids[res->nr], 1, NULL, &res->conflicts_alone);
-	res->applies_alone = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
-	if (res->nr) {
-		r = sm_trial_apply(&trial, tip, ids, res->nr + 1, NULL, &res->conflicts_after);
-		res->applies_after = r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
-	}
-	sm_clear_error();
+	res->applies_alone = sm_trial_applies(&trial, tip, &ids[res->nr], 1, &res->conflicts_alone);
+	if (res->nr)
+		res->applies_after = sm_trial_applies(&trial, tip, ids, res->nr + 1,
+						      &res->conflicts_after);
 	free(ids);
 	sm_trial_release(&trial);
 }

@@ -6,7 +6,6 @@
 #include "trees/scan.h"
 #include "trees/repo.h"
 #include "trees/tags.h"
-#include "trees/pick.h"
 #include "trees/trial.h"
 #include "trees/tree_state.h"
 #include "trees/tree_judge.h"
@@ -89,10 +88,12 @@ static struct sm_trial *trial_for(struct scan_ctx *s, size_t ti)
 static int try_apply(struct scan_ctx *s, size_t ti, const char *const *ids, size_t n)
 {
 	struct sm_trial *trial = trial_for(s, ti);
-	int r = trial ? sm_trial_apply(trial, &s->trees[ti].tip, ids, n, NULL, NULL) : -1;
 
-	sm_clear_error();
-	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
+	if (!trial) {
+		sm_clear_error();
+		return -1;
+	}
+	return sm_trial_applies(trial, &s->trees[ti].tip, ids, n, NULL);
 }
 
 /* For a commit that conflicts on tree ti alone: does it apply after the

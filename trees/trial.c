@@ -109,6 +109,15 @@ int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *i
 	return ret;
 }
 
+int sm_trial_applies(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		     struct strlist *conflicts)
+{
+	int r = sm_trial_apply(t, onto, ids, n, NULL, conflicts);
+
+	sm_clear_error();
+	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
+}
+
 void sm_trial_release(struct sm_trial *t)
 {
 	git_repository_free(t->repo);	/* frees its object store, and mem with it */

@@ -41,6 +41,10 @@ int sm_trial_borrow(struct sm_trial *t, git_repository *other);
  * sm_error names it). Nothing it wrote stays. */
 int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
 		   size_t *failed, struct strlist *conflicts);
+/* sm_trial_apply as a yes/no for a report: 1 all apply, 0 one conflicts,
+ * -1 cannot tell (why is dropped: a report says "not checked"). */
+int sm_trial_applies(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		     struct strlist *conflicts);
 void sm_trial_release(struct sm_trial *t);
 
 #endif
