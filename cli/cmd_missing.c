@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const struct sm_usage usage = {
-	.synopsis = "stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--json] TREE_A TREE_B",
+	.synopsis = "stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--check-applies]\n"
+		    "                   [--json] TREE_A TREE_B",
 	.description =
 "Lists the upstream commits that one stable branch carries and the other does\n"
 "not, both ways, since the two branches' merge base (e.g. Greg's linux-6.1.y\n"
@@ -26,16 +27,36 @@ static const struct sm_usage usage = {
 "Both branches' indexes are cached, keyed by\n"
 "their tips, so a rerun only reads new commits.\n",
 	.epilog =
-"Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\".\n"
+"Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\";\n"
+"with --check-applies, \"[applies to TREE]\" or \"[conflicts on TREE]\" after it.\n"
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
 "  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n",
 };
 
+/* " [applies to linux-6.1.y]", " [applies to linux-6.1.y after 1a2b3c4d5e6f]",
+ * " [conflicts on linux-6.1.y]"; nothing when not tried */
+static void print_trial(const struct sm_missing_entry *e, const char *other)
+{
+	if (e->applies < 0)
+		return;
+	printf(" [%s %s", e->applies ? "applies to" : "conflicts on", other);
+	for (size_t k = 0; k < e->after.nr; k++)
+		printf("%s%.12s", k ? ", " : " after ", e->after.items[k]);
+	putchar(']');
+}
+
 static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other)
 {
-	printf("in %s, not in %s: %zu of %zu\n", s->branch, other->branch, s->nr, s->total);
+	size_t applies = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		applies += s->only[i].applies == 1;
+	printf("in %s, not in %s: %zu of %zu", s->branch, other->branch, s->nr, s->total);
+	if (s->nr && s->only[0].applies >= 0)
+		printf("; %zu appl%s to %s", applies, applies == 1 ? "ies" : "y", other->branch);
+	putchar('\n');
 	for (size_t i = 0; i < s->nr; i++) {
 		printf("  %.12s %.12s %s", s->only[i].upstream, s->only[i].stable, s->only[i].subject);
 		if (s->only[i].revert[0])
@@ -43,6 +64,7 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 		if (s->only[i].dep_of[0])
 			printf(" (Stable-dep-of %.12s, which %s lacks too)", s->only[i].dep_of,
 			       other->branch);
+		print_trial(&s->only[i], other->branch);
 		putchar('\n');
 	}
 	if (s->nr_reverted)
@@ -65,10 +87,14 @@ int cmd_missing(int argc, char **argv)
 	git_repository *repo = NULL;
 	struct sm_missing_result r;
 	struct sm_progress *progress;
-	int json = 0, ret = 0;
+	int json = 0, check_applies = 0, ret = 0;
 	const struct sm_option options[] = {
 		OPT_REPO(&path, "the repository holding both branches (default: .)"),
 		OPT_CACHE_DIR(&cache_dir),
+		OPT_BOOL(0, "check-applies", &check_applies,
+			 "try each commit one tree lacks onto the other's tip,\n"
+			 "in memory (after its Stable-dep-of prerequisites\n"
+			 "when it conflicts alone)"),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
 		OPT_END()
@@ -86,6 +112,11 @@ int cmd_missing(int argc, char **argv)
 		return cli_fail("missing");
 	}
 	sm_progress_stop(&progress);
+	if (check_applies && sm_missing_try(repo, &r) < 0) {
+		sm_missing_result_release(&r);
+		git_repository_free(repo);
+		return cli_fail("missing");
+	}
 	if (json) {
 		struct cli_json j;
 

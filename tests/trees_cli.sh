@@ -327,6 +327,16 @@ expect "scan --check-applies --json: the backport's prerequisite" 0 "$sm" scan -
 json "JSON backport_applies.after" "
 t = [c for c in d['commits'] if c['id'] == '$W8'][0]['trees'][0]
 assert t['applies'] is False and t['backport_applies'] == {'tree': 'p42', 'commit': '$p42fix', 'after': ['$p42pre']}, t"
+# missing --check-applies: what the other tree can take as it is; p42's
+# backport of W8 applies to 4.1 after the prerequisite p42 took for it
+expect "missing --check-applies" 0 "$sm" missing --check-applies p42 linux-4.1.y
+has "missing: the counts" "in p42, not in linux-4.1.y: 2 of 2; 2 apply to linux-4.1.y"
+has "missing: the prerequisite applies" "  ${p42pre:0:12} ${p42pre:0:12} tls: add the tx lock flag (Stable-dep-of ${W8:0:12}, which linux-4.1.y lacks too) [applies to linux-4.1.y]"
+has "missing: the backport, after it" "  ${W8:0:12} ${p42fix:0:12} tls: fix race between tx work scheduling and socket close [applies to linux-4.1.y after ${p42pre:0:12}]"
+expect "missing --check-applies --json" 0 "$sm" missing --check-applies --json p42 linux-4.1.y
+json "missing json: applies_to_other, applies_after" "o={e['upstream']:e for e in d['a']['only_here']}; assert o['$W8']['applies_to_other'] is True and o['$W8']['applies_after']==['$p42pre'] and o['$p42pre']['applies_after']==[] and d['b']['only_here']==[], d"
+expect "missing --json without --check-applies" 0 "$sm" missing --json p42 linux-4.1.y
+json "missing json: not tried" "assert all(e['applies_to_other'] is None for e in d['a']['only_here']), d"
 expect "backports --mine: the backport after its prerequisite" 0 "$sm" backports --trees p42=4.2 \
 	--mine linux-4.1.y "$W8"
 has "conflicts alone, applies after" "  p42: ${p42fix:0:12} (by upstream-id), differs from upstream (4 lines), conflicts to linux-4.1.y; applies cleanly after the prerequisite below that linux-4.1.y lacks"

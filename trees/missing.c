@@ -1,9 +1,11 @@
 #include "trees/missing.h"
 #include "trees/upstream_index.h"
 #include "trees/repo.h"
+#include "trees/trial.h"
 #include "lib/json.h"
 #include "rules/version.h"
 #include "lib/util.h"
+#include <stdlib.h>
 #include <string.h>
 
 static int skipped(const struct sm_upstream_entry *e)
@@ -27,6 +29,7 @@ static struct sm_missing_entry *add_entry(struct sm_missing_entry **list, size_t
 	memcpy(m->upstream, e->upstream[0] ? e->upstream : e->stable, 41);
 	memcpy(m->stable, e->stable, 41);
 	m->subject = xstrdup(e->subject);
+	m->applies = -1;
 	if (revert)
 		memcpy(m->revert, revert, 41);
 	return m;
@@ -138,6 +141,8 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 		return -1;
 	a = ref_a;
 	b = ref_b;
+	git_oid_tostr(res->a.tip, sizeof(res->a.tip), &oa);
+	git_oid_tostr(res->b.tip, sizeof(res->b.tip), &ob);
 	has_base = git_merge_base(&base, repo, &oa, &ob) == 0;
 	if (has_base)
 		git_oid_tostr(res->base, sizeof(res->base), &base);
@@ -165,10 +170,56 @@ out_a:
 	return ret;
 }
 
+/* side's only[] onto the tip of other (see sm_missing_try) */
+static void try_side(struct sm_trial *trial, struct sm_missing_side *side,
+		     const struct sm_missing_side *other)
+{
+	git_oid onto;
+	const char **ids = xcalloc(side->nr + 1, sizeof(*ids));
+
+	git_oid_fromstr(&onto, other->tip);
+	for (size_t i = 0; i < side->nr; i++) {
+		struct sm_missing_entry *e = &side->only[i];
+		size_t n = 0;
+
+		ids[0] = e->stable;
+		e->applies = sm_trial_applies(trial, &onto, ids, 1, NULL);
+		if (e->applies != 0)
+			continue;
+		/* its prerequisites, taken before it on this side */
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(side->only[k].dep_of, e->upstream))
+				ids[n++] = side->only[k].stable;
+		if (!n)
+			continue;
+		ids[n] = e->stable;
+		if (sm_trial_applies(trial, &onto, ids, n + 1, NULL) == 1) {
+			e->applies = 1;
+			for (size_t k = 0; k < n; k++)
+				strlist_append(&e->after, ids[k]);
+		}
+	}
+	free(ids);
+}
+
+int sm_missing_try(git_repository *repo, struct sm_missing_result *res)
+{
+	struct sm_trial trial;
+
+	if (sm_trial_open(&trial, repo) < 0)
+		return -1;
+	try_side(&trial, &res->a, &res->b);
+	try_side(&trial, &res->b, &res->a);
+	sm_trial_release(&trial);
+	return 0;
+}
+
 static void side_release(struct sm_missing_side *s)
 {
-	for (size_t i = 0; i < s->nr; i++)
+	for (size_t i = 0; i < s->nr; i++) {
 		free(s->only[i].subject);
+		strlist_clear(&s->only[i].after);
+	}
 	for (size_t i = 0; i < s->nr_reverted; i++)
 		free(s->reverted[i].subject);
 	for (size_t i = 0; i < s->nr_dep_met; i++)
@@ -197,6 +248,10 @@ static void entry_json(const struct sm_missing_entry *e, enum entry_list list,
 			    e->revert[0] ? e->revert : NULL);
 	if (list != REVERTED)
 		json_string(w, "dep_of", e->dep_of[0] ? e->dep_of : NULL);
+	if (list == ONLY_HERE) {
+		json_bool_or_null(w, "applies_to_other", e->applies);
+		json_strlist(w, "applies_after", &e->after);
+	}
 	if (list == DEP_MET)
 		json_string(w, "dep_there", e->dep_there);
 	json_object_end(w);

@@ -10,6 +10,7 @@
 #define SM_TREES_MISSING_H
 #include <stddef.h>
 #include <git2.h>
+#include "lib/strlist.h"
 
 struct sm_missing_entry {
 	char upstream[41];	/* the upstream id (the commit's own id if it names none) */
@@ -23,6 +24,13 @@ struct sm_missing_entry {
 	 * branch's commit carrying that one. */
 	char dep_of[41];
 	char dep_there[41];
+	/* In only[], after sm_missing_try(): does stable apply to the other
+	 * branch's tip (1), conflict (0), or not tried (-1)? One that
+	 * conflicts alone is tried again after the entries before it that
+	 * name it in their "Stable-dep-of:"; after[] holds those when that
+	 * made it apply. */
+	int applies;
+	struct strlist after;
 };
 
 struct sm_missing_side {
@@ -41,6 +49,7 @@ struct sm_missing_side {
 	struct sm_missing_entry *dep_met;
 	size_t nr_dep_met, alloc_dep_met;
 	size_t total;		/* commits of this branch since the base */
+	char tip[41];		/* the branch's commit, as resolved */
 	const char *cache;	/* sm_cache_state_name of its index */
 };
 
@@ -57,10 +66,15 @@ struct sm_progress;
 int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 			const char *cache_dir, struct sm_missing_result *res,
 			struct sm_progress *progress);
+/* Tries each only[] entry of both sides onto the other branch's tip, a
+ * cherry-pick in memory (trees/trial.h: nothing is written): what the
+ * other tree can take as it is. Returns 0 or -1 (sm_error). */
+int sm_missing_try(git_repository *repo, struct sm_missing_result *res);
 void sm_missing_result_release(struct sm_missing_result *res);
 /* res as one JSON object: merge_base (null when none), in_both, and each
  * side ("a", "b"): branch, total, index_cache, only_here[] (each with
- * other_revert and dep_of), reverted[] (each with revert: the commit that
+ * other_revert, dep_of, applies_to_other: null when not tried, and
+ * applies_after[]), reverted[] (each with revert: the commit that
  * reverted it), prereq_of_present[] (each with dep_of and dep_there). */
 struct json_writer;
 void sm_missing_result_json(const struct sm_missing_result *res, struct json_writer *w);
