@@ -343,9 +343,9 @@ has "conflicts alone, applies after" "  p42: ${p42fix:0:12} (by upstream-id), di
 expect "backports --json: applies_after_prerequisites" 0 "$sm" backports --json --trees p42=4.2,linux-4.2.y=4.2 \
 	--mine linux-4.1.y "$W8"
 json "JSON applies_after_prerequisites" "t={x['tree']:x for x in d['trees']}; assert t['p42']['applies_to_mine'] is False and t['p42']['applies_after_prerequisites'] is True and t['linux-4.2.y']['applies_to_mine'] is True and t['linux-4.2.y']['applies_after_prerequisites'] is None, t"
-# A trial writes nothing to the repository: scan --check-applies and
-# backports --mine only read (they left every tree they tried as a loose
-# object until 2026-12-06).
+# A trial writes nothing to the repository: scan --check-applies,
+# backports --mine and missing --check-applies only read (the first two
+# left every tree they tried as a loose object until 2026-12-06).
 git clone -q --mirror --no-local "$tmp/linux" "$tmp/ro.git"
 loose() { git -C "$tmp/ro.git" count-objects | cut -d' ' -f1; }
 [ "$(loose)" = 0 ] || bad "the fresh clone has loose objects: $(loose)"
@@ -354,6 +354,9 @@ expect "scan --check-applies in a fresh clone" 0 "$sm" -C "$tmp/ro.git" scan --r
 has "it tried (a backport applied)" "p42's backport ${p42fix:0:12} applies cleanly"
 expect "backports --mine in a fresh clone" 0 "$sm" -C "$tmp/ro.git" backports --trees p42=4.2,linux-4.2.y=4.2 \
 	--mine linux-4.1.y --no-cache "$W8"
+expect "missing --check-applies in a fresh clone" 0 "$sm" -C "$tmp/ro.git" missing --check-applies \
+	--no-cache p42 linux-4.1.y
+has "it tried" "[applies to linux-4.1.y after ${p42pre:0:12}]"
 [ "$(loose)" = 0 ] && ok "trials left no object in the repository" ||
 	bad "trials wrote $(loose) loose objects: $(git -C "$tmp/ro.git" fsck --unreachable 2>/dev/null | head -3)"
 # --tree-repo: the trees in a clone of their own, fetched before the range
