@@ -90,6 +90,9 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 
 		strbuf_reset(&sb);
 		sm_tree_caveats(v, ti->base != NULL, ti->behind, ti->upstream, &sb);
+		if (ti->trial_error)
+			strbuf_addf(&sb, "%sapplies not checked: %s", sb.len ? "; " : "",
+				    ti->trial_error);
 		printf("  tree %s (%d.%d%s%s): index %s%s%s\n", o->trees[t].name, v->major,
 		       v->minor, other ? ", branch " : "", other ? ti->branch : "",
 		       r->tree_cache_state[t], sb.len ? "; " : "", sb.buf);

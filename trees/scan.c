@@ -36,8 +36,11 @@ struct scan_ctx {
 	struct sm_afterlife life;	/* reverts, later fixes, soak, queue, CVE */
 	int life_open;
 	/* --check-applies: a trial handle per tree, opened when first
-	 * needed; trees in one repository share the first one's */
+	 * needed; trees in one repository share the first one's. Why one
+	 * could not be opened, per tree (not tried again; the reader is
+	 * told, sm_scan_tree_info.trial_error). */
 	struct sm_trial *trials;
+	char **trial_errors;
 };
 
 /* Resolves a Fixes: id once per run: its index in s->targets (which
@@ -70,16 +73,17 @@ static struct sm_trial *trial_for(struct scan_ctx *s, size_t ti)
 {
 	struct sm_trial *t = &s->trials[ti];
 
+	if (s->trial_errors[ti])
+		return NULL;
 	for (size_t k = 0; k < s->o->nr_trees; k++)
 		if (s->trials[k].repo && s->trees[k].repo == s->trees[ti].repo)
 			return &s->trials[k];
-	if (sm_trial_open(t, s->trees[ti].repo) < 0)
-		return NULL;
-	if (sm_trial_borrow(t, s->repo) < 0) {
-		sm_trial_release(t);
-		return NULL;
-	}
-	return t;
+	if (sm_trial_open(t, s->trees[ti].repo) == 0 && sm_trial_borrow(t, s->repo) == 0)
+		return t;
+	sm_trial_release(t);
+	s->trial_errors[ti] = xstrdup(sm_last_error());
+	sm_clear_error();
+	return NULL;
 }
 
 /* Do ids[0..n) apply, in order, onto tree ti's tip? 1 yes, 0 one
@@ -89,10 +93,8 @@ static int try_apply(struct scan_ctx *s, size_t ti, const char *const *ids, size
 {
 	struct sm_trial *trial = trial_for(s, ti);
 
-	if (!trial) {
-		sm_clear_error();
+	if (!trial)
 		return -1;
-	}
 	return sm_trial_applies(trial, &s->trees[ti].tip, ids, n, NULL);
 }
 
@@ -637,12 +639,20 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	s.o = o;
 	if (sm_repo_open(&s.repo, o->upstream) < 0)
 		return -1;
-	if (o->check_applies)
+	if (o->check_applies) {
 		s.trials = xcalloc(o->nr_trees + 1, sizeof(*s.trials));
+		s.trial_errors = xcalloc(o->nr_trees + 1, sizeof(*s.trial_errors));
+	}
 	ret = walk_range(&s, out);
-	for (size_t i = 0; s.trials && i < o->nr_trees; i++)
+	for (size_t i = 0; s.trials && i < o->nr_trees; i++) {
 		sm_trial_release(&s.trials[i]);
+		if (out->tree_info && i < s.opened)
+			out->tree_info[i].trial_error = s.trial_errors[i];
+		else
+			free(s.trial_errors[i]);
+	}
 	free(s.trials);
+	free(s.trial_errors);
 	for (size_t i = 0; i < s.opened; i++)
 		sm_tree_state_close(&s.trees[i]);
 	free(s.trees);

@@ -102,6 +102,9 @@ struct sm_scan_tree_info {
 	 * by this many commits: what the tree took since looks missing. */
 	size_t behind;
 	char *upstream;		/* NULL when not behind */
+	/* --check-applies: why no trial cherry-pick could run on this tree
+	 * (its repository would not open a second handle), or NULL */
+	char *trial_error;
 };
 
 struct sm_scan_result {

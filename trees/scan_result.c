@@ -58,6 +58,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 		free(r->tree_info[t].branch);
 		free(r->tree_info[t].base);
 		free(r->tree_info[t].upstream);
+		free(r->tree_info[t].trial_error);
 	}
 	free(r->tree_info);
 	free(r->lifecycle_ref);
@@ -95,6 +96,7 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 			} else {
 				json_null(w, "behind");
 			}
+			json_string(w, "trial_error", ti->trial_error);
 		}
 		json_object_end(w);
 	}
