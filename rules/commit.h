@@ -170,13 +170,15 @@ int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f);
  * shortest abbreviation), whether or not the line is well formed? */
 int sm_fixes_names_commit(const struct sm_fixes_tag *f);
 void sm_fixes_tag_release(struct sm_fixes_tag *f);
-/* Finds the upstream id a stable commit names in its message; caller frees. */
+/* Finds the upstream id a stable commit names in its message: the first
+ * reference in a stable tree's form (below), else the last one (`git
+ * cherry-pick -x` appends its line to any the commit had). Caller frees. */
 char *sm_find_upstream_ref(const char *msg, size_t len);
-/* The same, when the first reference is in a form only a stable tree
- * writes ("commit X upstream.", "[ Upstream commit X ]", or "This is
- * upstream commit X." as the body's first line): msg is then a stable
- * branch's commit. Mainline's own "(cherry picked from commit X)" (drm's
- * fixes from -next) and the distributions' forms give NULL. */
+/* The same, when that reference is in a form only a stable tree writes
+ * ("commit X upstream.", "[ Upstream commit X ]", or "This is upstream
+ * commit X." as the body's first line): msg is then a stable branch's
+ * commit. Mainline's own "(cherry picked from commit X)" (drm's fixes from
+ * -next) and the distributions' forms give NULL. */
 char *sm_find_stable_upstream_ref(const char *msg, size_t len);
 /* The upstream id of the first "Stable-dep-of: <id> ("subject")" trailer,
  * the line stable trees add to a commit they took only because a later

@@ -143,11 +143,42 @@ static int has(const char *msg, size_t len, const char *needle, size_t n, size_t
 	return 0;
 }
 
-/* The first upstream reference of msg, the group of upstream_re that
- * matched it (1..5; *group 0 when none) and where the match starts. */
+/* Is at on the first line of msg's body (the line after the subject and
+ * the blank lines below it)? */
+static int on_first_body_line(const char *msg, size_t len, size_t at)
+{
+	const char *p = memchr(msg, '\n', len), *end = msg + len, *eol;
+
+	if (!p)
+		return 0;
+	while (p < end && *p == '\n')
+		p++;
+	eol = memchr(p, '\n', (size_t)(end - p));
+	return msg + at >= p && msg + at < (eol ? eol : end);
+}
+
+/* Does the reference group g of upstream_re at `at` name the original
+ * the way a stable tree does: "commit X upstream", "[ Upstream commit X ]",
+ * or "upstream commit X" right under the subject ("This is upstream commit
+ * X."; in mainline's prose it names libbpf's or zstd's upstream as often)? */
+static int stable_form(const char *msg, size_t len, int g, size_t at)
+{
+	return g == 1 || g == 2 || (g == 4 && on_first_body_line(msg, len, at));
+}
+
+/* The upstream reference of msg that names what it was copied from, the
+ * group of upstream_re that matched it (1..5; *group 0 when none) and
+ * where the match starts: the first in a stable tree's form (stable_form),
+ * else the last. `git cherry-pick -x` appends its line, so a commit picked
+ * from one that already said "(cherry picked from commit X)" (drm's and
+ * amdgpu's fixes from -next do) names X first and its real source last:
+ * until 2026-12-06 the first was taken, and a tree's copy of such a fix
+ * was indexed under a -next id mainline lacks, so scan offered the fix
+ * again, as a candidate that conflicts. */
 static char *find_upstream_ref(const char *msg, size_t len, int *group, size_t *at)
 {
 	pcre2_match_data *md;
+	PCRE2_SIZE from = 0, id_from = 0, id_to = 0;
 	char *res = NULL;
 
 	*group = 0;
@@ -164,18 +195,24 @@ static char *find_upstream_ref(const char *msg, size_t len, int *group, size_t *
 	if (!upstream_re)
 		return NULL;
 	md = pcre2_match_data_create_from_pattern(upstream_re, NULL);
-	if (pcre2_match(upstream_re, (PCRE2_SPTR)msg, len, 0, 0, md, NULL) > 0) {
+	while (from < len && pcre2_match(upstream_re, (PCRE2_SPTR)msg, len, from, 0, md, NULL) > 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		int g = 1;
 
-		for (int g = 1; g <= 5; g++) {
-			if (ov[2 * g] != PCRE2_UNSET) {
-				res = xstrndup(msg + ov[2 * g], ov[2 * g + 1] - ov[2 * g]);
-				*group = g;
-				*at = ov[0];
-				break;
-			}
-		}
+		while (g < 5 && ov[2 * g] == PCRE2_UNSET)
+			g++;
+		if (ov[2 * g] == PCRE2_UNSET)
+			break;
+		*group = g;
+		*at = ov[0];
+		id_from = ov[2 * g];
+		id_to = ov[2 * g + 1];
+		if (stable_form(msg, len, g, ov[0]))
+			break;
+		from = ov[1];	/* no form matches the empty string */
 	}
+	if (*group)
+		res = xstrndup(msg + id_from, id_to - id_from);
 	pcre2_match_data_free(md);
 	if (res)
 		for (char *p = res; *p; p++)
@@ -191,32 +228,13 @@ char *sm_find_upstream_ref(const char *msg, size_t len)
 	return find_upstream_ref(msg, len, &group, &at);
 }
 
-/* Is at on the first line of msg's body (the line after the subject and
- * the blank lines below it)? */
-static int on_first_body_line(const char *msg, size_t len, size_t at)
-{
-	const char *p = memchr(msg, '\n', len), *end = msg + len, *eol;
-
-	if (!p)
-		return 0;
-	while (p < end && *p == '\n')
-		p++;
-	eol = memchr(p, '\n', (size_t)(end - p));
-	return msg + at >= p && msg + at < (eol ? eol : end);
-}
-
 char *sm_find_stable_upstream_ref(const char *msg, size_t len)
 {
 	int group;
 	size_t at;
 	char *res = find_upstream_ref(msg, len, &group, &at);
 
-	/* groups 1 and 2 of upstream_re, "commit X upstream" and
-	 * "[ Upstream commit X ]", anywhere; group 4, "upstream commit X",
-	 * only where a stable tree puts it ("This is upstream commit X."
-	 * right under the subject): in mainline's prose it names libbpf's
-	 * or zstd's upstream as often. */
-	if (group == 1 || group == 2 || (group == 4 && on_first_body_line(msg, len, at)))
+	if (res && stable_form(msg, len, group, at))
 		return res;
 	free(res);
 	return NULL;

@@ -316,7 +316,24 @@ START_TEST(upstream_refs)
 		"[smb: context adjustments]\n",
 	};
 
+	/* Several: a stable tree's form wherever it is, else the last (what
+	 * `git cherry-pick -x` appended to a commit that named its -next
+	 * original already, as drm's and amdgpu's fixes do) */
+	static const char *const several[] = {
+		"x: y\n\nBody.\n\n(cherry picked from commit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)\n"
+		"Signed-off-by: A <a@example.org>\n\n"
+		"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n",
+		"x: y\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nBody.\n"
+		"(cherry picked from commit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)\n",
+		"x: y\n\n(cherry picked from commit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)\n"
+		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n"
+		"(backported from commit bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb)\n",
+		"x: y\n\nThis is upstream commit 0123456789abcdef0123456789abcdef01234567.\n\n"
+		"(cherry picked from commit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)\n",
+	};
+
 	check_refs(sm_find_upstream_ref, forms, ARRAY_SIZE(forms));
+	check_refs(sm_find_upstream_ref, several, ARRAY_SIZE(several));
 	ck_assert_ptr_null(sm_find_upstream_ref("no reference here\n", 18));
 	ck_assert_ptr_null(sm_find_upstream_ref("backported to 6.1 from commit 0123456789ab)", 43));
 	/* the cheap test before the pattern takes "pstream" and "herry" in

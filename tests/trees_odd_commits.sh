@@ -9,6 +9,10 @@
 #   the lines that changed, not the whole file deleted and added. scan must
 #   see the diff so too: same patch-id as git patch-id, same verdict as
 #   classify gives git show's text.
+# - A copy made with `git cherry-pick -x` of a commit that names its own
+#   origin already (drm's and amdgpu's fixes end in "(cherry picked from
+#   commit <-next id>)"): the copy names the -next id first and mainline's
+#   last. scan must take the last: the tree has the fix.
 . "${SM_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 set +e	# soft checks: every case runs and is reported (lib.sh)
 top=$SM_SRCDIR sm=$STABLEMATE
@@ -116,5 +120,36 @@ raw=$(git cat-file commit "$replayed")
 	bad "yank replayed: $raw"
 [ "$(git log --format=%an%n%B -1 "$replayed")" = "$(git log --format=%an%n%B -1 "$L1")" ] &&
 	ok "git log shows the replayed commit as the original" || bad "git log differs"
+
+# A tree that picks a drm fix with cherry-pick -x: two "(cherry picked from"
+# lines, the -next id (not in this repository) first.
+dir=$TMP/cx
+. "$top/tests/gitrepo.sh"
+mkfile drivers/gpu/drm/i915/cafe.c 20
+tick; git add -A; git commit -qm "drm/i915: add cafe"; git tag v6.0
+git branch linux-6.0.y
+setline drivers/gpu/drm/i915/cafe.c 7 "	if (!obj) return -ENOENT;"
+tick; git commit -qa -F - <<'MSG'
+drm/i915: fix a NULL pointer dereference in cafe
+
+The object may be gone by now.
+
+Signed-off-by: A Dev <dev@example.org>
+(cherry picked from commit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)
+Signed-off-by: The Fixes Maintainer <fixes@example.org>
+MSG
+record DRM_FIX
+git checkout -q linux-6.0.y
+tick; git cherry-pick -x "$DRM_FIX" >/dev/null
+record DRM_COPY
+git checkout -q master
+[ "$(git log -1 --format=%B "$DRM_COPY" | grep -c '^(cherry picked from')" = 2 ] &&
+	ok "the copy names two origins" || bad "the copy: $(git log -1 --format=%B "$DRM_COPY")"
+expect "scan of a cherry-pick -x copy --json" 0 "$sm" scan --range v6.0..master --tree linux-6.0.y=6.0 --no-cache --json
+json "the copy of a drm fix is found by its last cherry-pick line" "
+c={x['id']:x for x in d['commits']}['$DRM_FIX']
+t=c['trees'][0]
+assert t['present'] and t['present_as']=='$DRM_COPY', t
+assert not t['candidate'], t"
 
 checks_done trees_odd_commits

@@ -13,8 +13,10 @@
 /* 2: subjects in UTF-8 (a commit in another charset converted, not as
  * stored); patch-ids of the diff with renames found (trees/commitdiff.c);
  * 3: "(backported from commit X)" and "(cherry picked from commit X tree)"
- * name the upstream commit (rules/trailers.c) */
-#define CACHE_MAGIC "stablemate-upstream-index 3"
+ * name the upstream commit (rules/trailers.c); 4: of several references
+ * the stable form, else the last (a cherry-pick -x of a commit that had
+ * its own "(cherry picked from" line names its source last) */
+#define CACHE_MAGIC "stablemate-upstream-index 4"
 
 const char *sm_match_name(enum sm_match how)
 {
