@@ -9,8 +9,8 @@
 #include <string.h>
 
 static const struct sm_usage usage = {
-	.synopsis = "stablemate deps [-C REPO] --tree BRANCH[=VER] [--depth N] [--cache-dir DIR | --no-cache]\n"
-		    "                [--json] FIX",
+	.synopsis = "stablemate deps [-C REPO] --tree BRANCH[=VER] [--depth N] [--search N]\n"
+		    "                [--cache-dir DIR | --no-cache] [--json] FIX",
 	.description =
 "Lists the commits that must go into the tree before FIX applies: the lines\n"
 "FIX changes (and, for pure additions, the lines around them) are blamed in\n"
@@ -22,7 +22,10 @@ static const struct sm_usage usage = {
 "belongs to a feature the tree does not have. Dependencies of dependencies\n"
 "are followed the same way, level by level (--depth; \"via\" marks a commit\n"
 "only a dependency needs), up to 64 commits. The last line is a trial\n"
-"cherry-pick in memory onto the tree: FIX after the list, and alone.\n",
+"cherry-pick in memory onto the tree: FIX after the list, and alone. When it\n"
+"still conflicts, the newest commits (--search, default 16) to the files in\n"
+"conflict that the tree lacks are tried in with the list, oldest first, and\n"
+"the fewest of them that make FIX apply are named.\n",
 	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
@@ -62,6 +65,36 @@ static void print_applies(const struct sm_deps_result *r, const char *tree)
 	printf("\n");
 }
 
+/* What the search found beyond the list: the commits to name, or why none */
+static void print_search(const struct sm_deps_result *r, const char *tree)
+{
+	const struct sm_deps_search *s = &r->search;
+
+	if (!s->tried)
+		return;
+	if (!s->considered) {
+		printf("  no other commit to the files in conflict since %s is missing from %s: "
+		       "the conflict is with the tree's own changes\n", r->base_name, tree);
+		return;
+	}
+	if (!s->applies) {
+		printf("  still conflicts after the %zu%s commit%s to those files that %s lacks\n",
+		       s->considered, s->more ? " newest" : "", s->considered == 1 ? "" : "s", tree);
+		return;
+	}
+	printf("  applies cleanly after %zu more (of %zu%s commit%s to those files that %s lacks; "
+	       "take them in with the list, oldest first):\n", s->nr, s->considered,
+	       s->more ? " newest" : "", s->considered == 1 ? "" : "s", tree);
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct sm_dep *d = &s->extra[i];
+
+		printf("    %.12s %s (%s", d->id, d->subject, d->paths.items[0]);
+		for (size_t k = 1; k < d->paths.nr; k++)
+			printf(", %s", d->paths.items[k]);
+		printf(")\n");
+	}
+}
+
 int cmd_deps(int argc, char **argv)
 {
 	const char *path = ".", *cache_dir = NULL;
@@ -70,12 +103,14 @@ int cmd_deps(int argc, char **argv)
 	git_repository *repo = NULL;
 	struct sm_deps_result r;
 	int json = 0;
-	unsigned depth = 3;
+	unsigned depth = 3, search = SM_DEPS_SEARCH_DEFAULT;
 	const struct sm_option options[] = {
 		OPT_REPO(&path, "the repository with FIX and the branch (default: .)"),
 		OPT_STRING(0, "tree", &tree_arg, "BRANCH[=VER]", "the stable branch"),
 		OPT_UINT(0, "depth", &depth, "N",
 			 "levels of dependencies to follow (default 3; 1: the fix's\nown only; 0: until none is new)"),
+		OPT_UINT(0, "search", &search, "N",
+			 "when it still conflicts, try up to N more commits to the\nfiles in conflict (default 16; 0: none)"),
 		OPT_CACHE_DIR(&cache_dir),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
@@ -89,7 +124,7 @@ int cmd_deps(int argc, char **argv)
 		return cli_usage_error("deps", "%s", sm_last_error());
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("deps");
-	if (sm_deps_depth(repo, argv[0], &tree, cache_dir, depth, &r) < 0) {
+	if (sm_deps_depth(repo, argv[0], &tree, cache_dir, depth, search, &r) < 0) {
 		git_repository_free(repo);
 		return cli_fail("deps");
 	}
@@ -127,6 +162,7 @@ int cmd_deps(int argc, char **argv)
 			printf("  feature missing: %s does not exist in %s\n", r.missing_files.items[k],
 			       tree.name);
 		print_applies(&r, tree.name);
+		print_search(&r, tree.name);
 	}
 	sm_deps_result_release(&r);
 	git_repository_free(repo);

@@ -3,7 +3,11 @@
 # mainline after v4.1, B rewrites line 5 of f.c, A rewrites it again and the
 # fix F rewrites it once more; linux-4.1.y has none of them. F needs A (level
 # 1) and A needs B (level 2, "via a dependency"); --depth 1 finds A only and
-# says it stopped; a commit the tree already carries is never listed.
+# says it stopped; a commit the tree already carries is never listed. The
+# search past the list: with --depth 1 the fix still conflicts, and of the
+# commits to f.c the tree lacks (B; D, which it does not need; E, which
+# conflicts with the tree's own line 11) B alone makes it apply. G conflicts
+# with a change the tree made itself, and no mainline commit is missing.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 git init -q -b master up
@@ -11,8 +15,13 @@ cd up
 g() { git -c user.name=Dev -c user.email=dev@example.org "$@"; }
 seq 1 12 | sed 's/^/line /' > f.c
 seq 1 12 | sed 's/^/row /' > g.c
-g add f.c g.c && g commit -q -m "base" && g tag -a -m v4.1 v4.1
+seq 1 6 | sed 's/^/item /' > h.c
+g add f.c g.c h.c && g commit -q -m "base" && g tag -a -m v4.1 v4.1
 g branch linux-4.1.y
+g checkout -q linux-4.1.y
+sed -i 's/^line 11$/line 11 (the tree'"'"'s own)/' f.c && sed -i 's/^item 3$/item 3 (the tree'"'"'s own)/' h.c &&
+	g commit -qam "x: a change of the tree's own"
+g checkout -q master
 sed -i 's/^line 9$/line 9 (C, backported)/' f.c && g commit -qam "x: C, a fix already in the tree"
 C=$(git rev-parse HEAD)
 g checkout -q linux-4.1.y && g cherry-pick -x "$C" >/dev/null && g checkout -q master
@@ -21,8 +30,14 @@ B=$(git rev-parse HEAD)
 sed -i 's/^row 2$/row 2 (other)/' g.c && g commit -qam "y: unrelated"
 sed -i 's/^line 5 (B)$/line 5 (A)/; s/^line 9 (C, backported)$/line 9 (C, then A)/' f.c && g commit -qam "x: A, a feature"
 A=$(git rev-parse HEAD)
+sed -i 's/^line 1$/line 1 (D)/' f.c && g commit -qam "x: D, far from the fix"
+D=$(git rev-parse HEAD)
+sed -i 's/^line 11$/line 11 (E)/' f.c && g commit -qam "x: E, where the tree changed too"
+E=$(git rev-parse HEAD)
 sed -i 's/^line 5 (A)$/line 5 (F)/' f.c && g commit -qam "x: F, the fix"
 F=$(git rev-parse HEAD)
+sed -i 's/^item 3$/item 3 (G)/' h.c && g commit -qam "z: G, on a line the tree changed"
+G=$(git rev-parse HEAD)
 loose_before=$(git count-objects | cut -d" " -f1)
 cd ..
 
@@ -46,6 +61,31 @@ grep -q "^needs 1 commit first" one.out && grep -q "stopped after 1 level" one.o
 	fail "--depth 1: $(cat one.out)"
 grep -qx "trial on linux-4.1.y: after this one, conflict in f.c; alone, conflict in f.c" one.out ||
 	fail "deps --depth 1 trial: $(cat one.out)"
+# the search: B, D and E are tried in; E conflicts, D is not needed
+grep -qx "  applies cleanly after 1 more (of 3 commits to those files that linux-4.1.y lacks; take them in with the list, oldest first):" one.out ||
+	fail "deps --depth 1 search: $(cat one.out)"
+grep -qx "    ${B:0:12} x: B, a cleanup (f.c)" one.out || fail "the search missed B: $(cat one.out)"
+[ "$(tail -1 one.out)" = "    ${B:0:12} x: B, a cleanup (f.c)" ] || fail "the search named more than B: $(cat one.out)"
+"$STABLEMATE" deps -C up --no-cache --depth 1 --json --tree linux-4.1.y "$F" > one.json
+python3 - "$B" one.json <<'PY' || fail "deps --depth 1 --json search: $(cat one.json)"
+import json, sys
+b, path = sys.argv[1:]
+d = json.load(open(path))
+s = d["search"]
+assert s["applies"] is True and s["considered"] == 3 and s["more"] is False, s
+assert [(x["id"], x["paths"]) for x in s["extra"]] == [(b, ["f.c"])], s
+PY
+# --search 2: the 2 newest (E, D) do not help; without a search, nothing
+"$STABLEMATE" deps -C up --no-cache --depth 1 --search 2 --tree linux-4.1.y "$F" > two.out
+grep -qx "  still conflicts after the 2 newest commits to those files that linux-4.1.y lacks" two.out ||
+	fail "deps --search 2: $(cat two.out)"
+"$STABLEMATE" deps -C up --no-cache --depth 1 --search 0 --json --tree linux-4.1.y "$F" |
+	python3 -c 'import json, sys; assert json.load(sys.stdin)["search"] is None' || fail "deps --search 0 searched"
+# G conflicts with the tree's own change: no mainline commit can help
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$G" > own.out
+grep -qx "trial on linux-4.1.y: conflict in h.c" own.out || fail "deps G trial: $(cat own.out)"
+grep -qx "  no other commit to the files in conflict since v4.1 is missing from linux-4.1.y: the conflict is with the tree's own changes" own.out ||
+	fail "deps G search: $(cat own.out)"
 
 "$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$F" > deep.json
 python3 - "$A" "$B" deep.json <<'PY' || fail "deps --json: $(cat deep.json)"
@@ -57,6 +97,7 @@ assert levels == {a: 1, b: 2}, levels
 assert d["truncated"] is False and d["already_in_tree"] >= 1, d
 assert d["applies_alone"] is False and d["conflicts_alone"] == ["f.c"], d
 assert d["applies_after_deps"] is True and d["conflicts_after_deps"] == [], d
+assert d["search"] is None, d
 PY
 # a fix with nothing to find: the trial alone, and nothing after
 "$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$B" > none.out

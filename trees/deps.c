@@ -1,9 +1,11 @@
 #include "trees/deps.h"
+#include "trees/pick.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
 #include "trees/trial.h"
 #include "lib/json.h"
 #include "lib/util.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,24 +211,32 @@ static void tag_prereqs(git_repository *repo, git_commit *c, const struct sm_tre
 	sm_commit_release(&msg);
 }
 
+/* Does the tree carry the commit id (hex, subject)? A copy it took (or the
+ * commit itself, since the tree's release) and then reverted is not in it. */
+static int tree_has(git_repository *repo, struct sm_tree_state *t, const git_oid *id,
+		    const char *hex, const char *subject)
+{
+	const struct sm_upstream_entry *there = sm_upstream_index_find(&t->idx, hex, NULL, subject,
+									 NULL);
+
+	if (there)
+		return !sm_tree_state_revert_of(t, there);
+	return git_oid_equal(id, &t->tip) || git_graph_descendant_of(repo, &t->tip, id) == 1;
+}
+
 /* Is d already in the tree? If not, fills its subject, time and new-file
  * flag. 1 in the tree (or unreadable), 0 a real dependency. */
 static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_dep *d,
 		      struct sm_deps_result *res)
 {
 	git_commit *dc = NULL;
-	const struct sm_upstream_entry *there;
 	git_oid did;
 
 	git_oid_fromstr(&did, d->id);
 	if (git_commit_lookup(&dc, repo, &did) < 0)
 		return 1;
 	d->subject = sm_commit_subject(dc);
-	/* a copy the tree took (or the commit itself, since the tree's
-	 * release) and then reverted is not in it */
-	there = sm_upstream_index_find(&t->idx, d->id, NULL, d->subject, NULL);
-	if (there ? !sm_tree_state_revert_of(t, there) :
-		    git_oid_equal(&did, &t->tip) || git_graph_descendant_of(repo, &t->tip, &did) == 1) {
+	if (tree_has(repo, t, &did, d->id, d->subject)) {
 		res->already_in_tree++;
 		git_commit_free(dc);
 		return 1;
@@ -245,9 +255,238 @@ static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_d
 	return 0;
 }
 
+/* The entry of path in c's tree, or a zero id when c lacks it. */
+static void entry_id(git_commit *c, const char *path, git_oid *out)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *te = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&te, tree, path) == 0)
+		git_oid_cpy(out, git_tree_entry_id(te));
+	git_tree_entry_free(te);
+	git_tree_free(tree);
+}
+
+/* The paths of paths that c (one parent) changes, appended to out: git log
+ * -- path's test, without following renames. */
+static void changed_paths(git_commit *c, const struct strlist *paths, struct strlist *out)
+{
+	git_commit *parent = NULL;
+
+	if (git_commit_parent(&parent, c, 0) < 0)
+		return;
+	for (size_t k = 0; k < paths->nr; k++) {
+		git_oid mine, theirs;
+
+		entry_id(c, paths->items[k], &mine);
+		entry_id(parent, paths->items[k], &theirs);
+		if (!git_oid_equal(&mine, &theirs))
+			strlist_append(out, paths->items[k]);
+	}
+	git_commit_free(parent);
+}
+
+/* At most this many commits are walked back from the fix in the search
+ * (a bound on a tree far behind mainline). */
+#define SEARCH_WALK_MAX 200000
+
+/* Is id (hex) one of res->deps? */
+static int is_dep(const struct sm_deps_result *res, const char *id)
+{
+	for (size_t k = 0; k < res->nr; k++)
+		if (!strcmp(res->deps[k].id, id))
+			return 1;
+	return 0;
+}
+
+/* The commits between base and the fix's parent that change one of paths,
+ * that the tree lacks and that are not in res->deps: into found[] (its
+ * paths, subject and time filled in), newest first, at most max; 1 when
+ * the walk stopped at a bound with more left to look at. */
+static int missing_touching(git_repository *repo, struct sm_tree_state *t, git_commit *fix,
+			    const git_oid *base, const struct strlist *paths, unsigned max,
+			    const struct sm_deps_result *res, struct sm_dep *found, size_t *nr)
+{
+	git_revwalk *w = NULL;
+	git_oid id;
+	size_t walked = 0;
+	int stopped = 0;
+
+	*nr = 0;
+	/* topological: "newest" must hold for a series committed in one second */
+	if (git_revwalk_new(&w, repo) < 0 ||
+	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME) < 0 ||
+	    git_revwalk_push(w, git_commit_parent_id(fix, 0)) < 0 || git_revwalk_hide(w, base) < 0) {
+		git_revwalk_free(w);
+		sm_clear_error();
+		return 0;
+	}
+	while (git_revwalk_next(&id, w) == 0) {
+		git_commit *c = NULL;
+		struct sm_dep d;
+
+		if (*nr >= max || ++walked > SEARCH_WALK_MAX) {
+			stopped = 1;
+			break;
+		}
+		if (git_commit_lookup(&c, repo, &id) < 0 || git_commit_parentcount(c) != 1) {
+			git_commit_free(c);
+			continue;
+		}
+		memset(&d, 0, sizeof(d));
+		git_oid_tostr(d.id, sizeof(d.id), &id);
+		if (!is_dep(res, d.id))
+			changed_paths(c, paths, &d.paths);
+		if (d.paths.nr) {
+			d.subject = sm_commit_subject(c);
+			if (tree_has(repo, t, &id, d.id, d.subject)) {
+				free(d.subject);
+				strlist_clear(&d.paths);
+			} else {
+				d.time = (long long)git_commit_time(c);
+				found[(*nr)++] = d;
+			}
+		} else {
+			strlist_clear(&d.paths);
+		}
+		git_commit_free(c);
+	}
+	git_revwalk_free(w);
+	return stopped;
+}
+
+/* One link of a search's chain: a dependency (always in) or a commit the
+ * search found (in while it helps). */
+struct link {
+	struct sm_dep *dep;
+	int found;	/* one of the search's, not res->deps */
+	int on;
+};
+
+/* Does a go before b in a chain? Oldest first; of two made in the same
+ * second (a series applied at once) the ancestor first. */
+static int link_before(git_repository *repo, const struct link *a, const struct link *b)
+{
+	git_oid x, y;
+
+	if (a->dep->time != b->dep->time)
+		return a->dep->time < b->dep->time;
+	if (git_oid_fromstr(&x, a->dep->id) < 0 || git_oid_fromstr(&y, b->dep->id) < 0)
+		return 0;
+	if (git_graph_descendant_of(repo, &y, &x) == 1)
+		return 1;
+	if (git_graph_descendant_of(repo, &x, &y) == 1)
+		return 0;
+	return strcmp(a->dep->id, b->dep->id) < 0;
+}
+
+/* chain[0..nr) in link_before's order: an insertion sort, as the order
+ * needs the repository (a few dozen links) */
+static void sort_chain(git_repository *repo, struct link *chain, size_t nr)
+{
+	for (size_t i = 1; i < nr; i++) {
+		struct link l = chain[i];
+		size_t j = i;
+
+		for (; j > 0 && link_before(repo, &l, &chain[j - 1]); j--)
+			chain[j] = chain[j - 1];
+		chain[j] = l;
+	}
+}
+
+/* The chain's commits that are on, then the fix, onto the tip: SM_PICK_*
+ * or -1, with the index into chain[] of a link that conflicted (or nr: the
+ * fix) in *at. */
+static int try_chain(struct sm_trial *trial, const git_oid *tip, const struct link *chain,
+		     size_t nr, const char *fix, const char **ids, size_t *at)
+{
+	size_t n = 0, *map = xcalloc(nr + 1, sizeof(*map)), failed = 0;
+	int r;
+
+	for (size_t i = 0; i < nr; i++)
+		if (chain[i].on) {
+			map[n] = i;
+			ids[n++] = chain[i].dep->id;
+		}
+	map[n] = nr;
+	ids[n++] = fix;
+	r = sm_trial_apply(trial, tip, ids, n, &failed, NULL);
+	sm_clear_error();
+	*at = r == SM_PICK_CONFLICT ? map[failed] : nr;
+	free(map);
+	return r;
+}
+
+/* The search of sm_deps_depth: see deps.h. */
+static void search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
+		   git_commit *fix, const git_oid *base, unsigned max, struct sm_deps_result *res)
+{
+	struct strlist paths = STRLIST_INIT;
+	struct sm_dep *found;
+	struct link *chain;
+	const char **ids;
+	size_t nr_found, nr = 0, at;
+	int r;
+
+	if (max > 256)
+		max = 256;
+	for (size_t k = 0; k < res->conflicts_alone.nr; k++)
+		strlist_append(&paths, res->conflicts_alone.items[k]);
+	for (size_t k = 0; k < res->conflicts_after.nr; k++)
+		if (!strlist_contains(&paths, res->conflicts_after.items[k]))
+			strlist_append(&paths, res->conflicts_after.items[k]);
+	found = xcalloc(max + 1, sizeof(*found));
+	res->search.tried = 1;
+	res->search.more = missing_touching(repo, t, fix, base, &paths, max, res, found, &nr_found);
+	strlist_clear(&paths);
+	chain = xcalloc(res->nr + nr_found + 1, sizeof(*chain));
+	ids = xcalloc(res->nr + nr_found + 2, sizeof(*ids));
+	for (size_t k = 0; k < res->nr; k++)
+		chain[nr++] = (struct link){ &res->deps[k], 0, 1 };
+	for (size_t i = 0; i < nr_found; i++)
+		chain[nr++] = (struct link){ &found[i], 1, 1 };
+	res->search.considered = nr_found;
+	if (!res->search.considered)
+		goto out;
+	sort_chain(repo, chain, nr);
+	/* all of them, less each that conflicts itself */
+	while ((r = try_chain(trial, &t->tip, chain, nr, res->fix, ids, &at)) == SM_PICK_CONFLICT &&
+	       at < nr && chain[at].found)
+		chain[at].on = 0;
+	if (r != SM_PICK_CLEAN)
+		goto out;
+	/* the fewest: each found one it applies without goes, newest first */
+	for (size_t i = nr; i-- > 0;) {
+		if (!chain[i].found || !chain[i].on)
+			continue;
+		chain[i].on = 0;
+		if (try_chain(trial, &t->tip, chain, nr, res->fix, ids, &at) != SM_PICK_CLEAN)
+			chain[i].on = 1;
+	}
+	res->search.applies = 1;
+	res->search.extra = xcalloc(res->search.considered, sizeof(*res->search.extra));
+	for (size_t i = 0; i < nr; i++)
+		if (chain[i].found && chain[i].on) {
+			/* moved: found[] no longer owns its subject and paths */
+			res->search.extra[res->search.nr++] = *chain[i].dep;
+			memset(chain[i].dep, 0, sizeof(*chain[i].dep));
+		}
+out:
+	for (size_t i = 0; i < nr_found; i++) {
+		free(found[i].subject);
+		strlist_clear(&found[i].paths);
+	}
+	free(found);
+	free(chain);
+	free(ids);
+}
+
 /* Does the fix apply to the tree's tip alone, and after its dependencies?
- * The answer a maintainer wants next: whether the list is enough. */
-static void try_apply(git_repository *repo, const git_oid *tip, struct sm_deps_result *res)
+ * The answer a maintainer wants next: whether the list is enough. When it
+ * is not, the search (search_max > 0) for what else it needs. */
+static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit *fix,
+		      const git_oid *base, unsigned search_max, struct sm_deps_result *res)
 {
 	struct sm_trial trial;
 	const char **ids;
@@ -261,16 +500,19 @@ static void try_apply(git_repository *repo, const git_oid *tip, struct sm_deps_r
 	for (size_t i = 0; i < res->nr; i++)
 		ids[i] = res->deps[i].id;
 	ids[res->nr] = res->fix;
-	res->applies_alone = sm_trial_applies(&trial, tip, &ids[res->nr], 1, &res->conflicts_alone);
+	res->applies_alone = sm_trial_applies(&trial, &t->tip, &ids[res->nr], 1,
+					      &res->conflicts_alone);
 	if (res->nr)
-		res->applies_after = sm_trial_applies(&trial, tip, ids, res->nr + 1,
+		res->applies_after = sm_trial_applies(&trial, &t->tip, ids, res->nr + 1,
 						      &res->conflicts_after);
 	free(ids);
+	if (search_max && base && (res->nr ? res->applies_after : res->applies_alone) == 0)
+		search(repo, t, &trial, fix, base, search_max, res);
 	sm_trial_release(&trial);
 }
 
 static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
-		     const char *cache_dir, unsigned max_depth, int trial,
+		     const char *cache_dir, unsigned max_depth, int trial, unsigned search_max,
 		     struct sm_deps_result *res)
 {
 	struct sm_tree_state t;
@@ -302,8 +544,12 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 	} else if (git_merge_base(&base, repo, &t.tip, git_commit_id(parent)) == 0) {
 		has_base = 1;
 	}
-	if (has_base)
+	if (has_base) {
 		git_oid_tostr(res->base, sizeof(res->base), &base);
+		snprintf(res->base_name, sizeof(res->base_name), "%.12s", res->base);
+	}
+	if (t.has_base && t.base_name[0])
+		snprintf(res->base_name, sizeof(res->base_name), "%s", t.base_name);
 	res->level = 1;
 	if (blame_changes(repo, c, tip, has_base ? &base : NULL, 1, res) < 0)
 		goto out;
@@ -364,7 +610,7 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 		qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
 	res->applies_alone = res->applies_after = -1;
 	if (trial)
-		try_apply(repo, &t.tip, res);
+		try_apply(repo, &t, c, has_base ? &base : NULL, search_max, res);
 	ret = 0;
 out:
 	free(in_tree);
@@ -378,15 +624,16 @@ out:
 }
 
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
-		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res)
+		  const char *cache_dir, unsigned max_depth, unsigned search_max,
+		  struct sm_deps_result *res)
 {
-	return deps_walk(repo, fix, tree, cache_dir, max_depth, 1, res);
+	return deps_walk(repo, fix, tree, cache_dir, max_depth, 1, search_max, res);
 }
 
 int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 	    const char *cache_dir, struct sm_deps_result *res)
 {
-	return deps_walk(repo, fix, tree, cache_dir, 1, 0, res);
+	return deps_walk(repo, fix, tree, cache_dir, 1, 0, 0, res);
 }
 
 void sm_deps_result_release(struct sm_deps_result *res)
@@ -401,6 +648,11 @@ void sm_deps_result_release(struct sm_deps_result *res)
 	strlist_clear(&res->unknown_prereqs);
 	strlist_clear(&res->conflicts_alone);
 	strlist_clear(&res->conflicts_after);
+	for (size_t i = 0; i < res->search.nr; i++) {
+		free(res->search.extra[i].subject);
+		strlist_clear(&res->search.extra[i].paths);
+	}
+	free(res->search.extra);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -434,5 +686,24 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 	json_bool_or_null(w, "applies_after_deps", res->applies_after);
 	json_strlist(w, "conflicts_alone", &res->conflicts_alone);
 	json_strlist(w, "conflicts_after_deps", &res->conflicts_after);
+	if (res->search.tried) {
+		json_object_begin(w, "search");
+		json_bool(w, "applies", res->search.applies);
+		json_int(w, "considered", (long long)res->search.considered);
+		json_bool(w, "more", res->search.more);
+		json_array_begin(w, "extra");
+		for (size_t i = 0; i < res->search.nr; i++) {
+			const struct sm_dep *d = &res->search.extra[i];
+
+			json_object_begin(w, NULL);
+			JSON_STRINGS(w, "id subject", d->id, d->subject);
+			json_strlist(w, "paths", &d->paths);
+			json_object_end(w);
+		}
+		json_array_end(w);
+		json_object_end(w);
+	} else {
+		json_null(w, "search");
+	}
 	json_object_end(w);
 }

@@ -34,6 +34,7 @@ struct sm_deps_result {
 	char fix[41];
 	char *subject;
 	char base[41];			/* blame stopped here */
+	char base_name[64];		/* the tree's release tag ("v4.1"), else base */
 	struct sm_dep *deps;		/* oldest first */
 	size_t nr, alloc;
 	struct strlist missing_files;	/* files of the fix the tree lacks */
@@ -47,6 +48,16 @@ struct sm_deps_result {
 	 * -1 not tried (a merge among them). */
 	int applies_alone, applies_after;
 	struct strlist conflicts_alone, conflicts_after;
+	/* When the trial still conflicts: the search for what else it needs
+	 * (sm_deps_depth's search_max; see struct sm_deps_search). */
+	struct sm_deps_search {
+		int tried;		/* 0: not searched (it applied, no bound, no branch point) */
+		size_t considered;	/* commits to the conflicting files the tree lacks, tried */
+		int more;		/* the walk stopped at the bound: older ones not looked at */
+		int applies;		/* 1: after deps and extra[] (time order) it applies */
+		struct sm_dep *extra;	/* the fewest found that make it apply; oldest first */
+		size_t nr;
+	} search;
 };
 
 /* tree's branch must be in repo. One level, and no trial (applies_alone
@@ -54,15 +65,28 @@ struct sm_deps_result {
 int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 	    const char *cache_dir, struct sm_deps_result *res);
 /* The same, following dependencies of dependencies up to max_depth levels
- * (0: until none is new, at most SM_DEPS_MAX commits), and with the trial. */
+ * (0: until none is new, at most SM_DEPS_MAX commits), and with the trial.
+ * When the fix still conflicts (after deps, or alone with none), the
+ * commits between the branch point and the fix that change a conflicting
+ * file and that the tree lacks, up to search_max of them, newest first
+ * (0: no search), are tried in with deps in time order; those that
+ * conflict themselves are dropped, and when the fix then applies, each
+ * is dropped that it applies without: res->search.extra is what is left.
+ * Blame finds what touched the fix's own lines; this finds what --depth
+ * cut off and what touched nearby lines, and when there is nothing to
+ * find, the conflict is with the tree's own changes. */
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
-		  const char *cache_dir, unsigned max_depth, struct sm_deps_result *res);
+		  const char *cache_dir, unsigned max_depth, unsigned search_max,
+		  struct sm_deps_result *res);
+/* The default search_max of the deps command. */
+#define SM_DEPS_SEARCH_DEFAULT 16
 void sm_deps_result_release(struct sm_deps_result *res);
 /* res for the tree named tree as one JSON object: fix, subject, tree, base
  * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,
  * lines, level, new_file, named_by_tag, paths[]), files_not_in_tree[],
  * feature_missing, prereqs_not_found[], applies_alone, applies_after_deps
- * (true, false or null: not tried), conflicts_alone[], conflicts_after_deps[]. */
+ * (true, false or null: not tried), conflicts_alone[], conflicts_after_deps[],
+ * search (null, or {applies, considered, more, extra[]: id, subject, paths[]}). */
 void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w);
 
