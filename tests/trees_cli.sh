@@ -343,6 +343,28 @@ has "conflicts alone, applies after" "  p42: ${p42fix:0:12} (by upstream-id), di
 expect "backports --json: applies_after_prerequisites" 0 "$sm" backports --json --trees p42=4.2,linux-4.2.y=4.2 \
 	--mine linux-4.1.y "$W8"
 json "JSON applies_after_prerequisites" "t={x['tree']:x for x in d['trees']}; assert t['p42']['applies_to_mine'] is False and t['p42']['applies_after_prerequisites'] is True and t['linux-4.2.y']['applies_to_mine'] is True and t['linux-4.2.y']['applies_after_prerequisites'] is None, t"
+# The prerequisite need not be right before the backport: the stable
+# scripts queue it with its fix, and one release's batch holds hundreds.
+# p43 took it 20 commits before its backport of W8, after the release
+# commit of linux-4.1.y (until 2026-12-06 only the 16 before were read).
+git worktree add -q "$tmp/wtp43" -b p43 linux-4.1.y
+sed -i '40a\	int tls_tx_lock = 0; /* tx lock, 4.1 */' "$tmp/wtp43/net/tls/tls_sw.c"
+git -C "$tmp/wtp43" commit -qam "tls: add the tx lock flag" \
+	-m "Stable-dep-of: ${W8:0:12} (\"tls: fix race between tx work scheduling and socket close\")"
+p43pre=$(git -C "$tmp/wtp43" rev-parse HEAD)
+for i in $(seq 1 20); do
+	echo "note $i" >> "$tmp/wtp43/NOTES.p43"
+	git -C "$tmp/wtp43" add NOTES.p43 && git -C "$tmp/wtp43" commit -qm "notes: another one, $i"
+done
+sed -i '41s|.*|	int tls_tx_lock = 1; /* tx lock held across tx work, 4.1 */|' "$tmp/wtp43/net/tls/tls_sw.c"
+git -C "$tmp/wtp43" commit -qam "tls: fix race between tx work scheduling and socket close" \
+	-m "commit $W8 upstream."
+p43fix=$(git -C "$tmp/wtp43" rev-parse HEAD)
+git -C "$tmp/wtp43" checkout -q --detach && git worktree remove --force "$tmp/wtp43"
+expect "backports --mine: a prerequisite 20 commits before, in the batch" 0 "$sm" backports --trees p43=4.2 \
+	--mine linux-4.1.y "$W8"
+has "applies after it" "  p43: ${p43fix:0:12} (by upstream-id), differs from upstream (4 lines), conflicts to linux-4.1.y; applies cleanly after the prerequisite below that linux-4.1.y lacks"
+has "names it" "${p43pre:0:12}"
 # A trial writes nothing to the repository: scan --check-applies,
 # backports --mine and missing --check-applies only read (the first two
 # left every tree they tried as a loose object until 2026-12-06).

@@ -393,12 +393,32 @@ int sm_upstream_entry_dep_of(git_repository *repo, const struct sm_upstream_entr
 	return found;
 }
 
+/* Where the batch of entry at begins: just after the release commit
+ * before it ("Linux 6.1.52"; a stable queue is applied between two
+ * releases, a prerequisite with its fix), at most SM_PREREQ_BATCH_MAX
+ * entries back; SM_PREREQ_WINDOW back at least, for a branch that makes
+ * no release commits. */
+static size_t batch_start(const struct sm_upstream_index *idx, size_t at)
+{
+	size_t floor = at > SM_PREREQ_BATCH_MAX ? at - SM_PREREQ_BATCH_MAX : 0;
+	size_t window = at > SM_PREREQ_WINDOW ? at - SM_PREREQ_WINDOW : 0;
+	size_t i = at;
+	struct sm_version v;
+	int rc;
+
+	while (i > floor && !sm_version_from_release_subject(idx->entries[i - 1].subject, &v, &rc))
+		i--;
+	if (i == floor && floor > 0)	/* no release commit in reach */
+		return window;
+	return i < window ? i : window;
+}
+
 size_t sm_upstream_index_prereqs_of(const struct sm_upstream_index *idx, git_repository *repo,
 				    size_t at, const char *upstream, size_t *out, size_t max)
 {
 	size_t nr = 0;
 
-	for (size_t i = at > SM_PREREQ_WINDOW ? at - SM_PREREQ_WINDOW : 0; i < at && nr < max; i++) {
+	for (size_t i = batch_start(idx, at); i < at && nr < max; i++) {
 		char dep[41];
 
 		if (sm_upstream_entry_dep_of(repo, &idx->entries[i], dep) &&

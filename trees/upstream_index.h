@@ -88,12 +88,15 @@ const struct sm_upstream_entry *sm_upstream_index_backport_of(const struct sm_up
  * commit cannot be read. */
 int sm_upstream_entry_dep_of(git_repository *repo, const struct sm_upstream_entry *e,
 			     char out[41]);
-/* The branch's commits taken as prerequisites of its entry at: those of
- * the SM_PREREQ_WINDOW entries before it whose "Stable-dep-of:" names
- * upstream (the stable scripts put them just before). Their indices into
- * out (at most max, oldest first); returns how many. Reads their messages
- * in repo. */
+/* The branch's commits taken as prerequisites of its entry at: those
+ * before it in its batch (since the release commit before it, "Linux
+ * 6.1.52", up to SM_PREREQ_BATCH_MAX entries back, and at least the
+ * SM_PREREQ_WINDOW before it) whose "Stable-dep-of:" names upstream (the
+ * stable scripts queue them with the fix, mostly just before it). Their
+ * indices into out (at most max, oldest first); returns how many. Reads
+ * their messages in repo. */
 #define SM_PREREQ_WINDOW 16
+#define SM_PREREQ_BATCH_MAX 2000
 size_t sm_upstream_index_prereqs_of(const struct sm_upstream_index *idx, git_repository *repo,
 				    size_t at, const char *upstream, size_t *out, size_t max);
 
