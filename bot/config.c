@@ -4,6 +4,7 @@
 #include "lib/strbuf.h"
 #include "lib/git.h"
 #include "lib/util.h"
+#include "trees/deps.h"
 #include "trees/tree_state.h"
 #include <ctype.h>
 #include <errno.h>
@@ -548,6 +549,10 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		c->cache_dir = resolve_path(l, v);
 	} else if (!strcmp(name, "bot.checkapplies")) {
 		return parse_bool(l, name, v, &c->check_applies);
+	} else if (!strcmp(name, "bot.searchconflicts")) {
+		if (parse_long(l, name, v, 0, SM_DEPS_SEARCH_MAX, &n))
+			return -1;
+		c->search_conflicts = (unsigned)n;
 	} else if (!strcmp(name, "bot.locktimeout")) {
 		if (parse_long(l, name, v, 0, 86400, &n))
 			return -1;

@@ -78,6 +78,7 @@ struct sm_bot_config {
 	char *rules_dir;		/* bot.rulesDir, NULL: default rules */
 	char *cache_dir;		/* bot.cacheDir, NULL: scan's default */
 	int check_applies;		/* bot.checkApplies, default 1 */
+	unsigned search_conflicts;	/* bot.searchConflicts (scan --search), default 0 */
 	long lock_timeout;		/* bot.lockTimeout: seconds a cycle waits for
 					 * another one's lock on stateDir, default 600 */
 	int min_soak_days;		/* bot.minSoakDays, default 0 */

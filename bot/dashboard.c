@@ -509,7 +509,7 @@ static int write_candidate_page(struct site *s, size_t i, time_t now)
 		}
 		strbuf_addf(&p, "</td><td>%s",
 			    tr->applies < 0 ? "not checked" : tr->applies ? "cleanly" :
-			    tr->applies_after_deps == 1 ? "cleanly" : "conflicts");
+			    tr->applies_after_deps == 1 || tr->search == 1 ? "cleanly" : "conflicts");
 		if (tr->applies_after_deps == 1) {
 			strbuf_addstr(&p, tr->deps.nr == 1 ? " after its prerequisite" :
 				      " after its prerequisites");
@@ -517,6 +517,19 @@ static int write_candidate_page(struct site *s, size_t i, time_t now)
 				strbuf_addstr(&p, k ? ", " : " ");
 				add_short_id(&p, tr->deps.items[k]);
 			}
+		}
+		if (tr->search == 1) {
+			for (size_t k = 0; k < tr->deps.nr; k++) {
+				strbuf_addstr(&p, k ? ", " : " after ");
+				add_short_id(&p, tr->deps.items[k]);
+			}
+			for (size_t k = 0; k < tr->search_extra.nr; k++) {
+				strbuf_addstr(&p, k ? ", " : tr->deps.nr ? " and also " : " after also taking ");
+				add_short_id(&p, tr->search_extra.items[k]);
+			}
+			strbuf_addstr(&p, " (found by the search of the files in conflict)");
+		} else if (tr->search == 0 && !tr->search_considered) {
+			strbuf_addstr(&p, " (with the tree's own changes)");
 		}
 		if (tr->backport_applies) {
 			strbuf_addstr(&p, "; ");

@@ -253,9 +253,10 @@ static void append_applies(struct strbuf *b, const char *sep, const struct sm_sc
 	if (tr->applies < 0)
 		return;
 	strbuf_addstr(b, sep);
-	if (tr->applies == 1 || tr->applies_after_deps == 1) {
+	if (tr->applies == 1 || tr->applies_after_deps == 1 || tr->search == 1) {
 		strbuf_addstr(b, "applies cleanly");
 		sm_scan_after_deps_text(tr, b);
+		sm_scan_search_text(tr, b);
 		return;
 	}
 	strbuf_addstr(b, "does NOT apply cleanly");
@@ -263,6 +264,8 @@ static void append_applies(struct strbuf *b, const char *sep, const struct sm_sc
 		strbuf_addstr(b, " (");
 		sm_scan_backport_text(tr, "does", b);
 		strbuf_addch(b, ')');
+	} else if (tr->search == 0 && !tr->search_considered) {
+		strbuf_addstr(b, " (a conflict with the tree's own changes)");
 	}
 }
 

@@ -14,7 +14,7 @@
 
 static const struct sm_usage usage = {
 	.synopsis = "stablemate scan [-C REPO] --range A..B --tree BRANCH[=VERSION]...\n"
-		    "                [--tree-repo PATH] [--check-applies] [--candidates]\n"
+		    "                [--tree-repo PATH] [--check-applies [--search N]] [--candidates]\n"
 		    "                [--rules DIR] [--cache-dir DIR | --no-cache] [--json]\n"
 		    "                [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
 		    "                [--queue DIR] [--cve-dir DIR] [--notmuch DB [--series-whole]]",
@@ -137,13 +137,23 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 				if (tree_reason(tr->verdict.reasons[k].code))
 					printf("        %s: %s\n", tr->verdict.reasons[k].code,
 					       tr->verdict.reasons[k].text);
-			if (tr->applies_after_deps == 1) {
+			if (tr->applies_after_deps == 1 || tr->search == 1) {
 				strbuf_reset(&sb);
 				sm_scan_after_deps_text(tr, &sb);
+				sm_scan_search_text(tr, &sb);
 				printf("        applies: cleanly%s (alone: conflict)\n", sb.buf);
 			} else if (tr->applies >= 0) {
 				printf("        applies: %s\n", tr->applies ? "cleanly" : "no (conflict)");
 			}
+			if (tr->search == 0 && tr->search_considered == 1)
+				printf("        search: the one commit to the files in conflict that the "
+				       "tree lacks does not help\n");
+			else if (tr->search == 0 && tr->search_considered)
+				printf("        search: none of the %zu commits to the files in conflict "
+				       "that the tree lacks helps\n", tr->search_considered);
+			else if (tr->search == 0)
+				printf("        search: no commit to the files in conflict is missing: "
+				       "the conflict is with the tree's own changes\n");
 			if (tr->backport_applies) {
 				strbuf_reset(&sb);
 				sm_scan_backport_text(tr, "applies cleanly", &sb);
@@ -185,6 +195,10 @@ int cmd_scan(int argc, char **argv)
 			 "in memory (slower); one that conflicts, after the\n"
 			 "prerequisites its stable tags name, then another\n"
 			 "tree's backport"),
+		OPT_UINT(0, "search", &o.search, "N",
+			 "with --check-applies: for one that still conflicts,\n"
+			 "try up to N commits to the files in conflict that the\n"
+			 "tree lacks, as deps does (default 0: no search)"),
 		OPT_BOOL(0, "candidates", &candidates,
 			 "text output lists only commits that are a\n"
 			 "candidate (or maybe) for some tree"),
@@ -224,6 +238,10 @@ int cmd_scan(int argc, char **argv)
 	if (series.whole && !series.db_path) {
 		strlist_clear(&tree_args);
 		return cli_usage_error("scan", "--series-whole needs --notmuch DB");
+	}
+	if (o.search && !o.check_applies) {
+		strlist_clear(&tree_args);
+		return cli_usage_error("scan", "--search needs --check-applies");
 	}
 	if (!o.range || !nr_tree_args) {
 		strlist_clear(&tree_args);

@@ -305,6 +305,36 @@ grep -rqF "linux-4.4.y    needs it, applies cleanly after its prerequisite ${W5P
 expect "dashboard, a fix after its prerequisite" 0 "$sm" dashboard --config "$tmp/bot/bot44.conf" --out "$tmp/bot/site44"
 grep -rqF "cleanly after its prerequisite <code>${W5P:0:12}</code>" "$tmp/bot/site44" &&
 	ok "the dashboard: applies after its prerequisite" || bad "dashboard: no prerequisite trial in $tmp/bot/site44"
+# --search: E1 conflicts on 4.1 (its file came with a feature 4.1 lacks,
+# C3); the search of that file's history finds C3, as deps does. W8
+# conflicts with 4.1's own lock lines: no commit of mainline helps.
+expect "scan --search needs --check-applies" 2 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --search 8
+has "says so" "--search needs --check-applies"
+expect "scan --check-applies --search" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
+	--check-applies --search 16 --candidates
+has "E1 applies after what the search found" "        applies: cleanly after also taking ${C3:0:12}, which the tree lacks, from the history of the files in conflict (alone: conflict)"
+has "W8: nothing helps" "        search: none of the 4 commits to the files in conflict that the tree lacks helps"
+expect "scan --check-applies --search --json" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
+	--check-applies --search 16 --json
+json "JSON search" "
+c = {x['id']: x for x in d['commits']}
+assert c['$E1']['trees'][0]['search'] == {'applies': True, 'considered': 1, 'extra': ['$C3']}, c['$E1']['trees'][0]
+assert c['$W8']['trees'][0]['search'] == {'applies': False, 'considered': 4, 'extra': []}, c['$W8']['trees'][0]
+assert c['$W1']['trees'][0]['search'] is None"
+expect "scan --check-applies without --search" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
+	--check-applies --json
+json "no search without --search" "assert all(t['search'] is None for c in d['commits'] for t in c['trees'])"
+# the bot (bot.searchConflicts) says it in its report and on its dashboard
+sed -e '/^\[tree "linux-4.2.y"\]/,/version = 4.2/d' -e 's|^\[bot\]|[bot]\n\tsearchConflicts = 16|' \
+	-e "s|stateDir = .*|stateDir = $tmp/bot41s/state|" "$tmp/bot/bot.conf" > "$tmp/bot/bot41s.conf"
+expect "report --dry-run with the search" 0 "$sm" report --config "$tmp/bot/bot41s.conf" \
+	--dry-run="$tmp/bot/out41s"
+grep -rqF "linux-4.1.y    needs it, applies cleanly after also taking ${C3:0:12}, which the tree lacks" "$tmp/bot/out41s"/new &&
+	ok "the report: applies after what the search found" ||
+	bad "report: $(grep -rh "linux-4.1.y  " "$tmp/bot/out41s"/new | head -8)"
+expect "dashboard with the search" 0 "$sm" dashboard --config "$tmp/bot/bot41s.conf" --out "$tmp/bot/site41s"
+grep -rqF "cleanly after also taking <code>${C3:0:12}</code>" "$tmp/bot/site41s" &&
+	ok "the dashboard: applies after what the search found" || bad "dashboard: no search in $tmp/bot/site41s"
 # p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
 # stable scripts write it): a lock line the backport's context needs. The
 # backport alone conflicts on 4.1; after that prerequisite it applies.

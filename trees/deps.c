@@ -255,35 +255,57 @@ static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_d
 	return 0;
 }
 
-/* The entry of path in c's tree, or a zero id when c lacks it. */
-static void entry_id(git_commit *c, const char *path, git_oid *out)
+/* Do trees a and b differ at path? Level by level: a subtree whose id is
+ * the same on both sides holds no change and is not read, so a commit
+ * elsewhere in the tree costs two root-tree look-ups (the search asks this
+ * of every commit since the tree's release). */
+static int differs_at(git_repository *repo, git_tree *a, git_tree *b, const char *path)
 {
-	git_tree *tree = NULL;
-	git_tree_entry *te = NULL;
+	const char *slash = strchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : strlen(path);
+	const git_tree_entry *ea, *eb;
+	git_tree *sa = NULL, *sb = NULL;
+	char name[256];
+	int r;
 
-	memset(out, 0, sizeof(*out));
-	if (git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&te, tree, path) == 0)
-		git_oid_cpy(out, git_tree_entry_id(te));
-	git_tree_entry_free(te);
-	git_tree_free(tree);
+	if (n >= sizeof(name))
+		return 1;	/* no such name in git: as changed, to be tried */
+	memcpy(name, path, n);
+	name[n] = '\0';
+	ea = git_tree_entry_byname(a, name);
+	eb = git_tree_entry_byname(b, name);
+	if (!ea || !eb)
+		return ea != eb;
+	if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)))
+		return 0;
+	if (!slash)
+		return 1;
+	if (git_tree_entry_type(ea) != GIT_OBJECT_TREE || git_tree_entry_type(eb) != GIT_OBJECT_TREE ||
+	    git_tree_lookup(&sa, repo, git_tree_entry_id(ea)) < 0 ||
+	    git_tree_lookup(&sb, repo, git_tree_entry_id(eb)) < 0)
+		r = 1;
+	else
+		r = differs_at(repo, sa, sb, slash + 1);
+	git_tree_free(sa);
+	git_tree_free(sb);
+	return r;
 }
 
 /* The paths of paths that c (one parent) changes, appended to out: git log
  * -- path's test, without following renames. */
-static void changed_paths(git_commit *c, const struct strlist *paths, struct strlist *out)
+static void changed_paths(git_repository *repo, git_commit *c, const struct strlist *paths,
+			  struct strlist *out)
 {
 	git_commit *parent = NULL;
+	git_tree *mine = NULL, *theirs = NULL;
 
-	if (git_commit_parent(&parent, c, 0) < 0)
-		return;
-	for (size_t k = 0; k < paths->nr; k++) {
-		git_oid mine, theirs;
-
-		entry_id(c, paths->items[k], &mine);
-		entry_id(parent, paths->items[k], &theirs);
-		if (!git_oid_equal(&mine, &theirs))
-			strlist_append(out, paths->items[k]);
-	}
+	if (git_commit_parent(&parent, c, 0) == 0 && git_commit_tree(&mine, c) == 0 &&
+	    git_commit_tree(&theirs, parent) == 0)
+		for (size_t k = 0; k < paths->nr; k++)
+			if (differs_at(repo, mine, theirs, paths->items[k]))
+				strlist_append(out, paths->items[k]);
+	git_tree_free(mine);
+	git_tree_free(theirs);
 	git_commit_free(parent);
 }
 
@@ -291,22 +313,23 @@ static void changed_paths(git_commit *c, const struct strlist *paths, struct str
  * (a bound on a tree far behind mainline). */
 #define SEARCH_WALK_MAX 200000
 
-/* Is id (hex) one of res->deps? */
-static int is_dep(const struct sm_deps_result *res, const char *id)
+/* Is id (hex) one of ids[0..n)? */
+static int in_ids(const char *const *ids, size_t n, const char *id)
 {
-	for (size_t k = 0; k < res->nr; k++)
-		if (!strcmp(res->deps[k].id, id))
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(ids[k], id))
 			return 1;
 	return 0;
 }
 
 /* The commits between base and the fix's parent that change one of paths,
- * that the tree lacks and that are not in res->deps: into found[] (its
+ * that the tree lacks and that are not among deps: into found[] (its
  * paths, subject and time filled in), newest first, at most max; 1 when
  * the walk stopped at a bound with more left to look at. */
 static int missing_touching(git_repository *repo, struct sm_tree_state *t, git_commit *fix,
 			    const git_oid *base, const struct strlist *paths, unsigned max,
-			    const struct sm_deps_result *res, struct sm_dep *found, size_t *nr)
+			    const char *const *deps, size_t nr_deps, struct sm_dep *found,
+			    size_t *nr)
 {
 	git_revwalk *w = NULL;
 	git_oid id;
@@ -336,8 +359,8 @@ static int missing_touching(git_repository *repo, struct sm_tree_state *t, git_c
 		}
 		memset(&d, 0, sizeof(d));
 		git_oid_tostr(d.id, sizeof(d.id), &id);
-		if (!is_dep(res, d.id))
-			changed_paths(c, paths, &d.paths);
+		if (!in_ids(deps, nr_deps, d.id))
+			changed_paths(repo, c, paths, &d.paths);
 		if (d.paths.nr) {
 			d.subject = sm_commit_subject(c);
 			if (tree_has(repo, t, &id, d.id, d.subject)) {
@@ -418,40 +441,59 @@ static int try_chain(struct sm_trial *trial, const git_oid *tip, const struct li
 	return r;
 }
 
-/* The search of sm_deps_depth: see deps.h. */
-static void search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
-		   git_commit *fix, const git_oid *base, unsigned max, struct sm_deps_result *res)
+/* deps[0..n) (full ids in repo) as chain links: their commit times read */
+static struct sm_dep *deps_as_links(git_repository *repo, const char *const *ids, size_t n)
 {
-	struct strlist paths = STRLIST_INIT;
-	struct sm_dep *found;
+	struct sm_dep *d = xcalloc(n + 1, sizeof(*d));
+
+	for (size_t k = 0; k < n; k++) {
+		git_commit *c = NULL;
+		git_oid id;
+
+		snprintf(d[k].id, sizeof(d[k].id), "%s", ids[k]);
+		if (git_oid_fromstr(&id, ids[k]) == 0 && git_commit_lookup(&c, repo, &id) == 0)
+			d[k].time = (long long)git_commit_time(c);
+		git_commit_free(c);
+	}
+	sm_clear_error();
+	return d;
+}
+
+void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
+		    git_commit *fix, const git_oid *base, const struct strlist *paths,
+		    const char *const *dep_ids, size_t nr_deps, unsigned max,
+		    struct sm_deps_search *out)
+{
+	struct sm_dep *found, *deps;
 	struct link *chain;
 	const char **ids;
+	char fix_id[41];
 	size_t nr_found, nr = 0, at;
 	int r;
 
-	if (max > 256)
-		max = 256;
-	for (size_t k = 0; k < res->conflicts_alone.nr; k++)
-		strlist_append(&paths, res->conflicts_alone.items[k]);
-	for (size_t k = 0; k < res->conflicts_after.nr; k++)
-		if (!strlist_contains(&paths, res->conflicts_after.items[k]))
-			strlist_append(&paths, res->conflicts_after.items[k]);
+	memset(out, 0, sizeof(*out));
+	if (!max || !base)
+		return;
+	if (max > SM_DEPS_SEARCH_MAX)
+		max = SM_DEPS_SEARCH_MAX;
+	git_oid_tostr(fix_id, sizeof(fix_id), git_commit_id(fix));
 	found = xcalloc(max + 1, sizeof(*found));
-	res->search.tried = 1;
-	res->search.more = missing_touching(repo, t, fix, base, &paths, max, res, found, &nr_found);
-	strlist_clear(&paths);
-	chain = xcalloc(res->nr + nr_found + 1, sizeof(*chain));
-	ids = xcalloc(res->nr + nr_found + 2, sizeof(*ids));
-	for (size_t k = 0; k < res->nr; k++)
-		chain[nr++] = (struct link){ &res->deps[k], 0, 1 };
+	deps = deps_as_links(repo, dep_ids, nr_deps);
+	out->tried = 1;
+	out->more = missing_touching(repo, t, fix, base, paths, max, dep_ids, nr_deps, found,
+				     &nr_found);
+	chain = xcalloc(nr_deps + nr_found + 1, sizeof(*chain));
+	ids = xcalloc(nr_deps + nr_found + 2, sizeof(*ids));
+	for (size_t k = 0; k < nr_deps; k++)
+		chain[nr++] = (struct link){ &deps[k], 0, 1 };
 	for (size_t i = 0; i < nr_found; i++)
 		chain[nr++] = (struct link){ &found[i], 1, 1 };
-	res->search.considered = nr_found;
-	if (!res->search.considered)
+	out->considered = nr_found;
+	if (!nr_found)
 		goto out;
 	sort_chain(repo, chain, nr);
 	/* all of them, less each that conflicts itself */
-	while ((r = try_chain(trial, &t->tip, chain, nr, res->fix, ids, &at)) == SM_PICK_CONFLICT &&
+	while ((r = try_chain(trial, &t->tip, chain, nr, fix_id, ids, &at)) == SM_PICK_CONFLICT &&
 	       at < nr && chain[at].found)
 		chain[at].on = 0;
 	if (r != SM_PICK_CLEAN)
@@ -461,15 +503,15 @@ static void search(git_repository *repo, struct sm_tree_state *t, struct sm_tria
 		if (!chain[i].found || !chain[i].on)
 			continue;
 		chain[i].on = 0;
-		if (try_chain(trial, &t->tip, chain, nr, res->fix, ids, &at) != SM_PICK_CLEAN)
+		if (try_chain(trial, &t->tip, chain, nr, fix_id, ids, &at) != SM_PICK_CLEAN)
 			chain[i].on = 1;
 	}
-	res->search.applies = 1;
-	res->search.extra = xcalloc(res->search.considered, sizeof(*res->search.extra));
+	out->applies = 1;
+	out->extra = xcalloc(nr_found, sizeof(*out->extra));
 	for (size_t i = 0; i < nr; i++)
 		if (chain[i].found && chain[i].on) {
 			/* moved: found[] no longer owns its subject and paths */
-			res->search.extra[res->search.nr++] = *chain[i].dep;
+			out->extra[out->nr++] = *chain[i].dep;
 			memset(chain[i].dep, 0, sizeof(*chain[i].dep));
 		}
 out:
@@ -478,8 +520,19 @@ out:
 		strlist_clear(&found[i].paths);
 	}
 	free(found);
+	free(deps);
 	free(chain);
 	free(ids);
+}
+
+void sm_deps_search_release(struct sm_deps_search *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		free(s->extra[i].subject);
+		strlist_clear(&s->extra[i].paths);
+	}
+	free(s->extra);
+	memset(s, 0, sizeof(*s));
 }
 
 /* Does the fix apply to the tree's tip alone, and after its dependencies?
@@ -505,9 +558,19 @@ static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit 
 	if (res->nr)
 		res->applies_after = sm_trial_applies(&trial, &t->tip, ids, res->nr + 1,
 						      &res->conflicts_after);
+	if (search_max && base && (res->nr ? res->applies_after : res->applies_alone) == 0) {
+		struct strlist paths = STRLIST_INIT;
+
+		for (size_t k = 0; k < res->conflicts_alone.nr; k++)
+			strlist_append(&paths, res->conflicts_alone.items[k]);
+		for (size_t k = 0; k < res->conflicts_after.nr; k++)
+			if (!strlist_contains(&paths, res->conflicts_after.items[k]))
+				strlist_append(&paths, res->conflicts_after.items[k]);
+		sm_deps_search(repo, t, &trial, fix, base, &paths, ids, res->nr, search_max,
+			       &res->search);
+		strlist_clear(&paths);
+	}
 	free(ids);
-	if (search_max && base && (res->nr ? res->applies_after : res->applies_alone) == 0)
-		search(repo, t, &trial, fix, base, search_max, res);
 	sm_trial_release(&trial);
 }
 
@@ -648,11 +711,7 @@ void sm_deps_result_release(struct sm_deps_result *res)
 	strlist_clear(&res->unknown_prereqs);
 	strlist_clear(&res->conflicts_alone);
 	strlist_clear(&res->conflicts_after);
-	for (size_t i = 0; i < res->search.nr; i++) {
-		free(res->search.extra[i].subject);
-		strlist_clear(&res->search.extra[i].paths);
-	}
-	free(res->search.extra);
+	sm_deps_search_release(&res->search);
 	memset(res, 0, sizeof(*res));
 }
 

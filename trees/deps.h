@@ -30,6 +30,16 @@ struct sm_dep {
  * a tree far behind; the result says when it was reached). */
 #define SM_DEPS_MAX 64
 
+/* What sm_deps_search found. */
+struct sm_deps_search {
+	int tried;		/* 0: not searched (it applied, no bound, no branch point) */
+	size_t considered;	/* commits to the conflicting files the tree lacks, tried */
+	int more;		/* the walk stopped at the bound: older ones not looked at */
+	int applies;		/* 1: after the deps and extra[] (in commit order) it applies */
+	struct sm_dep *extra;	/* the fewest found that make it apply; oldest first */
+	size_t nr;
+};
+
 struct sm_deps_result {
 	char fix[41];
 	char *subject;
@@ -49,15 +59,8 @@ struct sm_deps_result {
 	int applies_alone, applies_after;
 	struct strlist conflicts_alone, conflicts_after;
 	/* When the trial still conflicts: the search for what else it needs
-	 * (sm_deps_depth's search_max; see struct sm_deps_search). */
-	struct sm_deps_search {
-		int tried;		/* 0: not searched (it applied, no bound, no branch point) */
-		size_t considered;	/* commits to the conflicting files the tree lacks, tried */
-		int more;		/* the walk stopped at the bound: older ones not looked at */
-		int applies;		/* 1: after deps and extra[] (time order) it applies */
-		struct sm_dep *extra;	/* the fewest found that make it apply; oldest first */
-		size_t nr;
-	} search;
+	 * (sm_deps_depth's search_max; see sm_deps_search). */
+	struct sm_deps_search search;
 };
 
 /* tree's branch must be in repo. One level, and no trial (applies_alone
@@ -78,8 +81,22 @@ int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tr
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		  const char *cache_dir, unsigned max_depth, unsigned search_max,
 		  struct sm_deps_result *res);
-/* The default search_max of the deps command. */
+/* The default search_max of the deps command, and the most allowed. */
 #define SM_DEPS_SEARCH_DEFAULT 16
+#define SM_DEPS_SEARCH_MAX 256
+
+/* The search of sm_deps_depth on its own (scan --search uses it): fix, in
+ * repo, conflicts on tree t at paths after deps[0..nr_deps) (full ids, the
+ * tree lacks them); base is the tree's branch point (NULL: no search).
+ * trial is a handle on t's repository that reads repo's commits too
+ * (sm_trial_borrow). out is released with sm_deps_search_release. */
+struct sm_trial;
+struct sm_tree_state;
+void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
+		    git_commit *fix, const git_oid *base, const struct strlist *paths,
+		    const char *const *deps, size_t nr_deps, unsigned max,
+		    struct sm_deps_search *out);
+void sm_deps_search_release(struct sm_deps_search *s);
 void sm_deps_result_release(struct sm_deps_result *res);
 /* res for the tree named tree as one JSON object: fix, subject, tree, base
  * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,

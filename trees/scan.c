@@ -4,6 +4,7 @@
  * target from the tag graph), fix-for-a-fix (the target was backported),
  * the prerequisites a stable tag names, and optionally a trial cherry-pick. */
 #include "trees/scan.h"
+#include "trees/deps.h"
 #include "trees/repo.h"
 #include "trees/tags.h"
 #include "trees/trial.h"
@@ -157,6 +158,53 @@ static void find_backport_that_applies(struct scan_ctx *s, struct sm_scan_item *
 	}
 }
 
+/* For a commit that still conflicts on tree ti (alone, after its tagged
+ * prerequisites, and no other tree's backport applies): the search of
+ * trees/deps.h for what else it needs, up to o->search commits to the
+ * files in conflict that the tree lacks (the branch point must be known). */
+static void search_what_else(struct scan_ctx *s, struct sm_scan_item *it, size_t ti)
+{
+	struct sm_scan_tree_result *tr = &it->trees[ti];
+	struct sm_tree_state *t = &s->trees[ti];
+	struct sm_trial *trial = trial_for(s, ti);
+	struct strlist paths = STRLIST_INIT, after = STRLIST_INIT;
+	struct sm_deps_search found;
+	git_commit *fix = NULL;
+	const char **ids;
+	size_t n = tr->deps.nr;
+	git_oid id;
+
+	if (!trial || !t->has_base || git_oid_fromstr(&id, it->id) < 0 ||
+	    git_commit_lookup(&fix, s->repo, &id) < 0) {
+		sm_clear_error();
+		return;
+	}
+	ids = xcalloc(n + 1, sizeof(*ids));
+	for (size_t k = 0; k < n; k++)
+		ids[k] = tr->deps.items[k];
+	ids[n] = it->id;
+	/* where it conflicts: alone, and after its prerequisites */
+	sm_trial_apply(trial, &t->tip, &ids[n], 1, NULL, &paths);
+	if (n)
+		sm_trial_apply(trial, &t->tip, ids, n + 1, NULL, &after);
+	sm_clear_error();
+	for (size_t k = 0; k < after.nr; k++)
+		if (!strlist_contains(&paths, after.items[k]))
+			strlist_append(&paths, after.items[k]);
+	sm_deps_search(s->repo, t, trial, fix, &t->base, &paths, ids, n, s->o->search, &found);
+	if (found.tried) {
+		tr->search = found.applies;
+		tr->search_considered = found.considered;
+		for (size_t k = 0; k < found.nr; k++)
+			strlist_append(&tr->search_extra, found.extra[k].id);
+	}
+	sm_deps_search_release(&found);
+	strlist_clear(&paths);
+	strlist_clear(&after);
+	free(ids);
+	git_commit_free(fix);
+}
+
 static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_verdict *model,
 		       const struct sm_tree_judge_input *in, size_t ti)
 {
@@ -166,6 +214,7 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 
 	tr->applies = -1;
 	tr->applies_after_deps = -1;
+	tr->search = -1;
 	sm_classify_shared(s->o->rules, &it->commit, &ctx, model, &tr->verdict);
 	sm_tree_judge(s->o->rules, t, &s->tags, s->repo, in, &tr->verdict, &tr->present_as,
 		      &tr->deps);
@@ -181,6 +230,12 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 			tr->applies_after_deps = try_apply_after_deps(s, it, ti);
 		if (tr->applies == 0 && tr->applies_after_deps != 1)
 			find_backport_that_applies(s, it, ti);
+		/* candidates only: a search walks the tree's history since its
+		 * release, about 0.4 s on bench/scan's repository, and the net
+		 * of maybes is wide (60 searches there, against 4) */
+		if (tr->applies == 0 && tr->applies_after_deps != 1 && !tr->backport_applies &&
+		    s->o->search && tr->verdict.kind == SM_CANDIDATE)
+			search_what_else(s, it, ti);
 	}
 }
 

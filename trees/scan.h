@@ -36,6 +36,15 @@ struct sm_scan_tree_result {
 	struct strlist backport_prereqs;
 	struct strlist deps;		/* upstream ids to apply first: the prerequisites its
 					 * stable tags name that the tree lacks */
+	/* --search: when it still conflicts (alone, after deps, and no other
+	 * tree's backport applies), the search of trees/deps.h for the
+	 * commits to the files in conflict that the tree lacks: -1 not
+	 * searched, 0 none of search_considered helped (none: the conflict
+	 * is with the tree's own changes), 1 it applies after deps and
+	 * search_extra (upstream ids, oldest first), in commit order. */
+	int search;
+	size_t search_considered;
+	struct strlist search_extra;
 	/* Set by trees/afterlife.h: */
 	struct strlist take_with;	/* later upstream fixes of it the tree lacks, oldest first */
 	char *queued;			/* the stable-queue patch it is queued as, or NULL */
@@ -77,6 +86,8 @@ struct sm_scan_opts {
 	size_t nr_trees;
 	const struct sm_rules *rules;
 	int check_applies;		/* try each candidate against each tree (slower) */
+	unsigned search;		/* with check_applies: search up to this many commits
+					 * for a candidate that still conflicts (0: none) */
 	const char *cache_dir;		/* upstream-index cache; NULL: $XDG_CACHE_HOME/stablemate */
 	/* For trees/afterlife.h: */
 	const char *upstream_ref;	/* read past the range up to here; NULL: HEAD's branch, "": off */
@@ -137,6 +148,11 @@ void sm_scan_result_release(struct sm_scan_result *r);
  * out, with a leading space, "after its prerequisite 9ebf95b3b661" (or
  * "prerequisites A, B") when tr applies only after its deps, else nothing. */
 void sm_scan_after_deps_text(const struct sm_scan_tree_result *tr, struct strbuf *out);
+/* Appends " after also taking 18d9299992cb, 0c6393406c58, which the tree
+ * lacks, from the history of the files in conflict" when the search found what
+ * makes tr apply (led by " after its prerequisite 9ebf95b3b661 and" when
+ * it has deps, which go first), else nothing. */
+void sm_scan_search_text(const struct sm_scan_tree_result *tr, struct strbuf *out);
 /* Appends "linux-6.6.y's backport 1a2b3c4d5e6f <verb>", and " after
  * 0f1e2d3c4b5a, which that tree took first" when that backport needed its
  * tree's prerequisites; nothing when tr has no backport that applies. */

@@ -19,6 +19,20 @@ void sm_scan_after_deps_text(const struct sm_scan_tree_result *tr, struct strbuf
 	short_ids(out, &tr->deps);
 }
 
+void sm_scan_search_text(const struct sm_scan_tree_result *tr, struct strbuf *out)
+{
+	if (tr->search != 1)
+		return;
+	if (tr->deps.nr) {	/* they were picked first, as ever */
+		strbuf_addf(out, " after its prerequisite%s ", tr->deps.nr == 1 ? "" : "s");
+		short_ids(out, &tr->deps);
+		strbuf_addstr(out, " and");
+	}
+	strbuf_addstr(out, " after also taking ");
+	short_ids(out, &tr->search_extra);
+	strbuf_addstr(out, ", which the tree lacks, from the history of the files in conflict");
+}
+
 void sm_scan_backport_text(const struct sm_scan_tree_result *tr, const char *verb,
 			   struct strbuf *out)
 {
@@ -44,6 +58,7 @@ void sm_scan_result_release(struct sm_scan_result *r)
 			free(it->trees[t].backport_applies);
 			strlist_clear(&it->trees[t].backport_prereqs);
 			strlist_clear(&it->trees[t].deps);
+			strlist_clear(&it->trees[t].search_extra);
 		}
 		free(it->trees);
 		sm_commit_release(&it->commit);
@@ -157,6 +172,15 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 				json_object_end(w);
 			} else {
 				json_null(w, "backport_applies");
+			}
+			if (tr->search >= 0) {
+				json_object_begin(w, "search");
+				json_bool(w, "applies", tr->search);
+				json_int(w, "considered", (long long)tr->search_considered);
+				json_strlist(w, "extra", &tr->search_extra);
+				json_object_end(w);
+			} else {
+				json_null(w, "search");
 			}
 			json_strlist(w, "deps", &tr->deps);
 			json_strlist(w, "take_with", &tr->take_with);
