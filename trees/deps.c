@@ -496,6 +496,8 @@ void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_tri
 	while ((r = try_chain(trial, &t->tip, chain, nr, fix_id, ids, &at)) == SM_PICK_CONFLICT &&
 	       at < nr && chain[at].found)
 		chain[at].on = 0;
+	if (r < 0)	/* one cannot be tried (a dependency the repository lacks) */
+		out->tried = 0;
 	if (r != SM_PICK_CLEAN)
 		goto out;
 	/* the fewest: each found one it applies without goes, newest first */

@@ -32,7 +32,8 @@ struct sm_dep {
 
 /* What sm_deps_search found. */
 struct sm_deps_search {
-	int tried;		/* 0: not searched (it applied, no bound, no branch point) */
+	int tried;		/* 0: not searched (it applied, no bound, no branch
+				 * point), or a commit of it could not be tried */
 	size_t considered;	/* commits to the conflicting files the tree lacks, tried */
 	int more;		/* the walk stopped at the bound: older ones not looked at */
 	int applies;		/* 1: after the deps and extra[] (in commit order) it applies */
