@@ -297,14 +297,19 @@ assert c['$W1']['trees'][1]['applies'] is True and c['$W1']['trees'][1]['applies
 # the bot's report says it too
 sed -e 's/linux-4.2.y/linux-4.4.y/; s/version = 4.2/version = 4.4/; s/trees = linux-4.1.y/trees = linux-4.4.y/' \
 	-e "s|stateDir = .*|stateDir = $tmp/bot44/state|" "$tmp/bot/bot.conf" > "$tmp/bot/bot44.conf"
-expect "report --dry-run, a fix after its prerequisite" 0 "$sm" report --config "$tmp/bot/bot44.conf" \
-	--dry-run="$tmp/bot/out44"
-grep -rqF "linux-4.4.y    needs it, applies cleanly after its prerequisite ${W5P:0:12}" "$tmp/bot/out44"/new &&
-	ok "the report: applies after its prerequisite" ||
-	bad "report: $(grep -rh "linux-4.4.y  " "$tmp/bot/out44"/new | head -5)"
-expect "dashboard, a fix after its prerequisite" 0 "$sm" dashboard --config "$tmp/bot/bot44.conf" --out "$tmp/bot/site44"
-grep -rqF "cleanly after its prerequisite <code>${W5P:0:12}</code>" "$tmp/bot/site44" &&
-	ok "the dashboard: applies after its prerequisite" || bad "dashboard: no prerequisite trial in $tmp/bot/site44"
+# bot_shows WHAT CONF LINE HTML: the bot's report (--dry-run) with config
+# CONF holds LINE, and its dashboard HTML
+bot_shows() {
+	local what=$1 conf=$2 line=$3 html=$4 mails=${2%.conf}.mails site=${2%.conf}.site
+	expect "report --dry-run, $what" 0 "$sm" report --config "$conf" --dry-run="$mails"
+	grep -rqF "$line" "$mails"/new && ok "the report: $what" ||
+		bad "report, $what: $(grep -rh "needs it" "$mails"/new | head -8)"
+	expect "dashboard, $what" 0 "$sm" dashboard --config "$conf" --out "$site"
+	grep -rqF "$html" "$site" && ok "the dashboard: $what" || bad "dashboard, $what: not in $site"
+}
+bot_shows "a fix after its prerequisite" "$tmp/bot/bot44.conf" \
+	"linux-4.4.y    needs it, applies cleanly after its prerequisite ${W5P:0:12}" \
+	"cleanly after its prerequisite <code>${W5P:0:12}</code>"
 # --search: E1 conflicts on 4.1 (its file came with a feature 4.1 lacks,
 # C3); the search of that file's history finds C3, as deps does. W8
 # conflicts with 4.1's own lock lines: no commit of mainline helps.
@@ -327,14 +332,9 @@ json "no search without --search" "assert all(t['search'] is None for c in d['co
 # the bot (bot.searchConflicts) says it in its report and on its dashboard
 sed -e '/^\[tree "linux-4.2.y"\]/,/version = 4.2/d' -e 's|^\[bot\]|[bot]\n\tsearchConflicts = 16|' \
 	-e "s|stateDir = .*|stateDir = $tmp/bot41s/state|" "$tmp/bot/bot.conf" > "$tmp/bot/bot41s.conf"
-expect "report --dry-run with the search" 0 "$sm" report --config "$tmp/bot/bot41s.conf" \
-	--dry-run="$tmp/bot/out41s"
-grep -rqF "linux-4.1.y    needs it, applies cleanly after also taking ${C3:0:12}, which the tree lacks" "$tmp/bot/out41s"/new &&
-	ok "the report: applies after what the search found" ||
-	bad "report: $(grep -rh "linux-4.1.y  " "$tmp/bot/out41s"/new | head -8)"
-expect "dashboard with the search" 0 "$sm" dashboard --config "$tmp/bot/bot41s.conf" --out "$tmp/bot/site41s"
-grep -rqF "cleanly after also taking <code>${C3:0:12}</code>" "$tmp/bot/site41s" &&
-	ok "the dashboard: applies after what the search found" || bad "dashboard: no search in $tmp/bot/site41s"
+bot_shows "applies after what the search found" "$tmp/bot/bot41s.conf" \
+	"linux-4.1.y    needs it, applies cleanly after also taking ${C3:0:12}, which the tree lacks" \
+	"cleanly after also taking <code>${C3:0:12}</code>"
 # p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
 # stable scripts write it): a lock line the backport's context needs. The
 # backport alone conflicts on 4.1; after that prerequisite it applies.
