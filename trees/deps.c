@@ -379,6 +379,106 @@ static int missing_touching(git_repository *repo, struct sm_tree_state *t, git_c
 	return stopped;
 }
 
+int sm_deps_history_build(struct sm_deps_history *h, git_repository *repo, const git_oid *tip,
+			  const git_oid *base)
+{
+	git_revwalk *w = NULL;
+	git_oid id;
+
+	memset(h, 0, sizeof(*h));
+	if (git_revwalk_new(&w, repo) < 0 ||
+	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME) < 0 ||
+	    git_revwalk_push(w, tip) < 0 || git_revwalk_hide(w, base) < 0) {
+		git_revwalk_free(w);
+		return sm_error("cannot walk the history for the search (%s)", sm_git_error());
+	}
+	while (git_revwalk_next(&id, w) == 0 && h->nr < SEARCH_WALK_MAX) {
+		git_commit *c = NULL, *parent = NULL;
+
+		if (git_commit_lookup(&c, repo, &id) == 0 && git_commit_parentcount(c) == 1 &&
+		    git_commit_parent(&parent, c, 0) == 0) {
+			struct sm_history_commit *e;
+
+			ALLOC_GROW(h->commits, h->nr + 1, h->alloc);
+			e = &h->commits[h->nr++];
+			git_oid_cpy(&e->id, &id);
+			git_oid_cpy(&e->tree, git_commit_tree_id(c));
+			git_oid_cpy(&e->parent_tree, git_commit_tree_id(parent));
+		}
+		git_commit_free(parent);
+		git_commit_free(c);
+	}
+	git_revwalk_free(w);
+	sm_clear_error();
+	return 0;
+}
+
+void sm_deps_history_release(struct sm_deps_history *h)
+{
+	free(h->commits);
+	memset(h, 0, sizeof(*h));
+}
+
+/* missing_touching on a walk made once (h): the same commits, read from
+ * h's ids, those that are no ancestor of the fix left out. */
+static int missing_touching_in(const struct sm_deps_history *h, git_repository *repo,
+			       struct sm_tree_state *t, git_commit *fix,
+			       const struct strlist *paths, unsigned max, const char *const *deps,
+			       size_t nr_deps, struct sm_dep *found, size_t *nr)
+{
+	const git_oid *before = git_commit_parent_id(fix, 0);
+	size_t from = 0;
+	int stopped = 0;
+
+	/* newest first, topologically: nothing before the fix is its
+	 * ancestor, and asking libgit2 whether a later commit is one walks
+	 * far (so the fix's own place is looked for first) */
+	for (size_t i = 0; i < h->nr; i++)
+		if (git_oid_equal(&h->commits[i].id, git_commit_id(fix))) {
+			from = i + 1;
+			break;
+		}
+	*nr = 0;
+	for (size_t i = from; i < h->nr; i++) {
+		const struct sm_history_commit *e = &h->commits[i];
+		git_tree *mine = NULL, *theirs = NULL;
+		git_commit *c = NULL;
+		struct sm_dep d;
+
+		if (*nr >= max) {
+			stopped = 1;
+			break;
+		}
+		memset(&d, 0, sizeof(d));
+		git_oid_tostr(d.id, sizeof(d.id), &e->id);
+		if (in_ids(deps, nr_deps, d.id) || git_tree_lookup(&mine, repo, &e->tree) < 0 ||
+		    git_tree_lookup(&theirs, repo, &e->parent_tree) < 0) {
+			git_tree_free(mine);
+			continue;
+		}
+		for (size_t k = 0; k < paths->nr; k++)
+			if (differs_at(repo, mine, theirs, paths->items[k]))
+				strlist_append(&d.paths, paths->items[k]);
+		git_tree_free(mine);
+		git_tree_free(theirs);
+		if (d.paths.nr && git_commit_lookup(&c, repo, &e->id) == 0) {
+			d.subject = sm_commit_subject(c);
+			if (!tree_has(repo, t, &e->id, d.id, d.subject) &&
+			    (git_oid_equal(&e->id, before) ||
+			     git_graph_descendant_of(repo, before, &e->id) == 1)) {
+				d.time = (long long)git_commit_time(c);
+				found[(*nr)++] = d;
+				memset(&d, 0, sizeof(d));
+			}
+		}
+		git_commit_free(c);
+		free(d.subject);
+		strlist_clear(&d.paths);
+	}
+	sm_clear_error();
+	return stopped;
+}
+
 /* One link of a search's chain: a dependency (always in) or a commit the
  * search found (in while it helps). */
 struct link {
@@ -460,9 +560,9 @@ static struct sm_dep *deps_as_links(git_repository *repo, const char *const *ids
 }
 
 void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
-		    git_commit *fix, const git_oid *base, const struct strlist *paths,
-		    const char *const *dep_ids, size_t nr_deps, unsigned max,
-		    struct sm_deps_search *out)
+		    git_commit *fix, const git_oid *base, const struct sm_deps_history *history,
+		    const struct strlist *paths, const char *const *dep_ids, size_t nr_deps,
+		    unsigned max, struct sm_deps_search *out)
 {
 	struct sm_dep *found, *deps;
 	struct link *chain;
@@ -480,8 +580,12 @@ void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_tri
 	found = xcalloc(max + 1, sizeof(*found));
 	deps = deps_as_links(repo, dep_ids, nr_deps);
 	out->tried = 1;
-	out->more = missing_touching(repo, t, fix, base, paths, max, dep_ids, nr_deps, found,
-				     &nr_found);
+	if (history)
+		out->more = missing_touching_in(history, repo, t, fix, paths, max, dep_ids, nr_deps,
+						found, &nr_found);
+	else
+		out->more = missing_touching(repo, t, fix, base, paths, max, dep_ids, nr_deps,
+					     found, &nr_found);
 	chain = xcalloc(nr_deps + nr_found + 1, sizeof(*chain));
 	ids = xcalloc(nr_deps + nr_found + 2, sizeof(*ids));
 	for (size_t k = 0; k < nr_deps; k++)
@@ -568,7 +672,7 @@ static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit 
 		for (size_t k = 0; k < res->conflicts_after.nr; k++)
 			if (!strlist_contains(&paths, res->conflicts_after.items[k]))
 				strlist_append(&paths, res->conflicts_after.items[k]);
-		sm_deps_search(repo, t, &trial, fix, base, &paths, ids, res->nr, search_max,
+		sm_deps_search(repo, t, &trial, fix, base, NULL, &paths, ids, res->nr, search_max,
 			       &res->search);
 		strlist_clear(&paths);
 	}

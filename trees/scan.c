@@ -42,6 +42,12 @@ struct scan_ctx {
 	 * told, sm_scan_tree_info.trial_error). */
 	struct sm_trial *trials;
 	char **trial_errors;
+	/* --search: the history since each tree's release up to the range's
+	 * end (to), walked once when first searched; trees of one release
+	 * share the first one's */
+	git_oid to;
+	struct sm_deps_history *histories;
+	unsigned char *history_built;	/* per tree: 0 not yet, 1 built, 2 failed */
 };
 
 /* Resolves a Fixes: id once per run: its index in s->targets (which
@@ -158,6 +164,25 @@ static void find_backport_that_applies(struct scan_ctx *s, struct sm_scan_item *
 	}
 }
 
+/* The history that tree ti's searches share (sm_deps_history), or NULL. */
+static const struct sm_deps_history *history_for(struct scan_ctx *s, size_t ti)
+{
+	const struct sm_tree_state *t = &s->trees[ti];
+
+	for (size_t k = 0; k < s->o->nr_trees; k++)
+		if (s->history_built[k] == 1 && git_oid_equal(&s->trees[k].base, &t->base))
+			return &s->histories[k];
+	if (s->history_built[ti])
+		return NULL;
+	s->history_built[ti] = 2;
+	if (sm_deps_history_build(&s->histories[ti], s->repo, &s->to, &t->base) < 0) {
+		sm_clear_error();	/* each search walks on its own instead */
+		return NULL;
+	}
+	s->history_built[ti] = 1;
+	return &s->histories[ti];
+}
+
 /* For a commit that still conflicts on tree ti (alone, after its tagged
  * prerequisites, and no other tree's backport applies): the search of
  * trees/deps.h for what else it needs, up to o->search commits to the
@@ -191,7 +216,8 @@ static void search_what_else(struct scan_ctx *s, struct sm_scan_item *it, size_t
 	for (size_t k = 0; k < after.nr; k++)
 		if (!strlist_contains(&paths, after.items[k]))
 			strlist_append(&paths, after.items[k]);
-	sm_deps_search(s->repo, t, trial, fix, &t->base, &paths, ids, n, s->o->search, &found);
+	sm_deps_search(s->repo, t, trial, fix, &t->base, history_for(s, ti), &paths, ids, n,
+		       s->o->search, &found);
 	if (found.tried) {
 		tr->search = found.applies;
 		tr->search_considered = found.considered;
@@ -670,6 +696,7 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	if (sm_resolve_range(s->repo, s->o->range, &from, &to) < 0)
 		return -1;
 	s->from = from;
+	s->to = to;
 	git_oid_tostr(hex, sizeof(hex), &from);
 	git_oid_tostr(to_hex, sizeof(to_hex), &to);
 	sm_diff_cache_open(&dc, s->o->cache_dir, git_repository_path(s->repo), hex);
@@ -697,6 +724,8 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	if (o->check_applies) {
 		s.trials = xcalloc(o->nr_trees + 1, sizeof(*s.trials));
 		s.trial_errors = xcalloc(o->nr_trees + 1, sizeof(*s.trial_errors));
+		s.histories = xcalloc(o->nr_trees + 1, sizeof(*s.histories));
+		s.history_built = xcalloc(o->nr_trees + 1, 1);
 	}
 	ret = walk_range(&s, out);
 	for (size_t i = 0; s.trials && i < o->nr_trees; i++) {
@@ -708,6 +737,10 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	}
 	free(s.trials);
 	free(s.trial_errors);
+	for (size_t i = 0; s.histories && i < o->nr_trees; i++)
+		sm_deps_history_release(&s.histories[i]);
+	free(s.histories);
+	free(s.history_built);
 	for (size_t i = 0; i < s.opened; i++)
 		sm_tree_state_close(&s.trees[i]);
 	free(s.trees);
