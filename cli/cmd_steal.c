@@ -13,7 +13,8 @@ static const struct sm_usage usage = {
 		    "                 [--signoff 'Name <email>'] [--include-maybe] [--rules DIR]\n"
 		    "                 [--cache-dir DIR | --no-cache] [--json]\n"
 		    "                 [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
-		    "                 [--queue DIR] [--backports-from BRANCH[=VER][,BRANCH...]]",
+		    "                 [--queue DIR] [--backports-from BRANCH[=VER][,BRANCH...]]\n"
+		    "                 [--search N]",
 	.description =
 "Scans the range like 'stablemate scan' for the tree BRANCH and creates the\n"
 "branch NEW at BRANCH's tip with every candidate cherry-picked in upstream\n"
@@ -29,6 +30,10 @@ static const struct sm_usage usage = {
 "With --backports-from, a candidate that does not apply is taken from the\n"
 "first of those stable trees whose backport of it (the commit there naming\n"
 "it as its upstream) applies; the backport's own upstream line stays.\n"
+"With --search N, a candidate that conflicts on the tree (after its\n"
+"prerequisites) gets the search of 'scan --search': the fewest of the N newest\n"
+"commits to the files in conflict that the tree lacks that make it apply are\n"
+"picked before it, in commit order (\"needed by <id>\").\n"
 "The cherry-picks are done in memory: the work tree, the index and\n"
 "HEAD are never touched, and BRANCH does not move.\n",
 	.epilog =
@@ -76,6 +81,9 @@ int cmd_steal(int argc, char **argv)
 		OPT_COMMA_LIST("backports-from", &backport_args, "LIST",
 			       "comma-separated stable branches whose backport\n"
 			       "of a candidate that does not apply is tried"),
+		OPT_UINT(0, "search", &o.search, "N",
+			 "for a candidate that conflicts, pick what the search\n"
+			 "of up to N commits to the files in conflict finds first"),
 		OPT_QUIET(NULL),
 		OPT_END()
 	};
@@ -130,6 +138,8 @@ int cmd_steal(int argc, char **argv)
 				printf(" (later fix of %.12s)", e->with);
 			if (e->prereq_of)
 				printf(" (prerequisite of %.12s)", e->prereq_of);
+			if (e->needed_by)
+				printf(" (needed by %.12s: found by the search)", e->needed_by);
 			if (e->backport)
 				printf(" (%s's backport %.12s)", e->backport_tree, e->backport);
 			putchar('\n');
@@ -142,6 +152,8 @@ int cmd_steal(int argc, char **argv)
 			printf("  left out %.12s%s%s", e->upstream, *e->subject ? " " : "", e->subject);
 			if (e->prereq_of)
 				printf(" (prerequisite of %.12s)", e->prereq_of);
+			if (e->needed_by)
+				printf(" (needed by %.12s)", e->needed_by);
 			printf(": %s\n", e->reason);
 		}
 	}

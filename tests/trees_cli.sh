@@ -205,6 +205,18 @@ expect "steal --json, prerequisite" 0 "$sm" steal --json --range "$W5P..v4.5" --
 json "steal json: prereq_of" "c={x['upstream']:x for x in d['commits']}; assert c['$W5P']['prereq_of']=='$W5' and c['$W5P']['with'] is None and c['$W5']['prereq_of'] is None"
 expect "steal onto 4.1: the 4.4.x prerequisite is not for it" 0 "$sm" steal --json --range "$W5P..v4.5" --onto linux-4.1.y --branch q41p
 json "steal json: no prerequisite for 4.1" "assert '$W5P' not in [c['upstream'] for c in d['commits']]"
+# steal --search: E1 conflicts on 4.1; the search finds C3, the feature
+# commit that made its file, and steal picks it right before E1
+expect "steal --search" 0 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y --branch q41s --search 16
+has "steal --search: C3 for E1" "  picked   ${C3:0:12} -> "
+has "steal --search: says why" "ext4: add fast commit replay buddy handling (needed by ${E1:0:12}: found by the search)"
+got=$(git log --format=%s linux-4.1.y..q41s | head -2 | tr '\n' '|')
+[ "$got" = "ext4: regenerate buddy after block freeing failed if under fc replay|ext4: add fast commit replay buddy handling|" ] &&
+	ok "steal --search: C3, then E1" || bad "steal --search: order: $got"
+expect "steal --search --json" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.1.y --branch q41t --search 16
+json "steal json: needed_by" "c={x['upstream']:x for x in d['commits']}; assert c['$C3']['needed_by']=='$E1' and c['$C3']['stable'] and c['$E1']['stable'] and c['$E1']['needed_by'] is None, c"
+expect "steal without --search" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.1.y --branch q41u
+json "steal json: E1 left out without the search" "c={x['upstream']:x for x in d['commits']}; assert '$C3' not in c and c['$E1']['stable'] is None, c"
 
 # steal --backports-from: W8 does not apply to 4.1 (its stable-only lock
 # line), but a tree that carries a backport of W8 made for that context has

@@ -615,6 +615,9 @@ void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_tri
 	out->applies = 1;
 	out->extra = xcalloc(nr_found, sizeof(*out->extra));
 	for (size_t i = 0; i < nr; i++)
+		if (chain[i].on)
+			strlist_append(&out->order, chain[i].dep->id);
+	for (size_t i = 0; i < nr; i++)
 		if (chain[i].found && chain[i].on) {
 			/* moved: found[] no longer owns its subject and paths */
 			out->extra[out->nr++] = *chain[i].dep;
@@ -638,6 +641,7 @@ void sm_deps_search_release(struct sm_deps_search *s)
 		strlist_clear(&s->extra[i].paths);
 	}
 	free(s->extra);
+	strlist_clear(&s->order);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -39,6 +39,9 @@ struct sm_deps_search {
 	int applies;		/* 1: after the deps and extra[] (in commit order) it applies */
 	struct sm_dep *extra;	/* the fewest found that make it apply; oldest first */
 	size_t nr;
+	/* applies: the ids to pick before the fix, the deps and extra[]
+	 * together, in the order they were tried (commit order) */
+	struct strlist order;
 };
 
 struct sm_deps_result {

@@ -223,6 +223,8 @@ static void search_what_else(struct scan_ctx *s, struct sm_scan_item *it, size_t
 		tr->search_considered = found.considered;
 		for (size_t k = 0; k < found.nr; k++)
 			strlist_append(&tr->search_extra, found.extra[k].id);
+		for (size_t k = 0; k < found.order.nr; k++)
+			strlist_append(&tr->search_order, found.order.items[k]);
 	}
 	sm_deps_search_release(&found);
 	strlist_clear(&paths);

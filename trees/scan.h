@@ -45,6 +45,7 @@ struct sm_scan_tree_result {
 	int search;
 	size_t search_considered;
 	struct strlist search_extra;
+	struct strlist search_order;	/* deps and search_extra, in the order to pick them */
 	/* Set by trees/afterlife.h: */
 	struct strlist take_with;	/* later upstream fixes of it the tree lacks, oldest first */
 	char *queued;			/* the stable-queue patch it is queued as, or NULL */

@@ -100,7 +100,8 @@ struct backport_trees {
 
 static void release_entry(struct sm_steal_entry *e)
 {
-	FREE_ALL(e->subject, e->reason, e->with, e->prereq_of, e->backport, e->backport_tree);
+	FREE_ALL(e->subject, e->reason, e->with, e->prereq_of, e->needed_by, e->backport,
+		 e->backport_tree);
 }
 
 /* The prerequisites tree t took for its backport (at) of upstream_id,
@@ -275,13 +276,20 @@ static int pick_and_count(git_repository *repo, const char *id, git_oid *cur,
 	return 0;
 }
 
-/* Picks id, which goes with the candidate cand: a later fix of it, or
- * (prereq) a prerequisite its stable tag names. Once per run; a
- * prerequisite the repository lacks (its id as the tag wrote it) is left
+/* How a commit picked with a candidate goes with it */
+enum relation {
+	LATER_FIX,	/* a later fix of it (entry's with) */
+	PREREQ,		/* a prerequisite its stable tag names (prereq_of) */
+	NEEDED,		/* what the search found it needs (needed_by) */
+};
+
+/* Picks id, which goes with the candidate cand as rel says. Once per run;
+ * a prerequisite the repository lacks (its id as the tag wrote it) is left
  * out with that reason. Returns 0 or -1 (error). */
-static int pick_related(git_repository *repo, const char *id, const char *cand, int prereq,
-			git_oid *cur, const git_signature *committer, const char *ident,
-			const struct backport_trees *bt, struct sm_steal_result *res)
+static int pick_related(git_repository *repo, const char *id, const char *cand,
+			enum relation rel, git_oid *cur, const git_signature *committer,
+			const char *ident, const struct backport_trees *bt,
+			struct sm_steal_result *res)
 {
 	struct sm_steal_entry *e;
 	git_commit *c = NULL;
@@ -295,7 +303,7 @@ static int pick_related(git_repository *repo, const char *id, const char *cand, 
 		subj = sm_commit_subject(c);
 	e = add_entry(res, id, subj);
 	free(subj);
-	*(prereq ? &e->prereq_of : &e->with) = xstrdup(cand);
+	*(rel == PREREQ ? &e->prereq_of : rel == NEEDED ? &e->needed_by : &e->with) = xstrdup(cand);
 	if (!c) {
 		sm_clear_error();
 		e->reason = xstrdup("not in the repository");
@@ -351,6 +359,8 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	so.upstream_ref = o->upstream_ref;
 	so.min_soak_days = o->min_soak_days;
 	so.queue_dir = o->queue_dir;
+	so.check_applies = o->search > 0;	/* the search follows a trial */
+	so.search = o->search;
 	if (sm_scan(&so, &sr) < 0 || open_backport_trees(o, &tree, repo, &bt) < 0)
 		goto out;
 	res->nr_scanned = sr.nr;
@@ -363,16 +373,23 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 			continue;
 		if (tried(res, it->id))
 			continue;	/* picked already as an earlier one's later fix */
+		/* the search's order holds the prerequisites too, in commit
+		 * order among what it found */
+		for (size_t k = 0; k < tr->search_order.nr; k++)
+			if (pick_related(repo, tr->search_order.items[k], it->id,
+					 strlist_contains(&tr->deps, tr->search_order.items[k]) ?
+					 PREREQ : NEEDED, &cur, committer, ident, &bt, res) < 0)
+				goto out;
 		for (size_t k = 0; k < tr->deps.nr; k++)
-			if (pick_related(repo, tr->deps.items[k], it->id, 1, &cur, committer, ident,
-					 &bt, res) < 0)
+			if (pick_related(repo, tr->deps.items[k], it->id, PREREQ, &cur, committer,
+					 ident, &bt, res) < 0)
 				goto out;
 		add_entry(res, it->id, it->commit.subject);
 		if (pick_and_count(repo, it->id, &cur, committer, ident, &bt, res) < 0)
 			goto out;
 		for (size_t k = 0; k < tr->take_with.nr; k++)
-			if (pick_related(repo, tr->take_with.items[k], it->id, 0, &cur, committer,
-					 ident, &bt, res) < 0)
+			if (pick_related(repo, tr->take_with.items[k], it->id, LATER_FIX, &cur,
+					 committer, ident, &bt, res) < 0)
 				goto out;
 	}
 	git_oid_tostr(res->tip, 41, &cur);
@@ -407,9 +424,9 @@ void sm_steal_result_release(struct sm_steal_result *res)
 static void steal_entry_json(const struct sm_steal_entry *e, struct json_writer *w)
 {
 	json_object_begin(w, NULL);
-	JSON_STRINGS(w, "upstream subject stable left_out with prereq_of backport backport_tree",
+	JSON_STRINGS(w, "upstream subject stable left_out with prereq_of needed_by backport backport_tree",
 		     e->upstream, e->subject, e->reason ? NULL : e->stable, e->reason, e->with,
-		     e->prereq_of, e->backport, e->backport_tree);
+		     e->prereq_of, e->needed_by, e->backport, e->backport_tree);
 	json_object_end(w);
 }
 

@@ -28,6 +28,10 @@ struct sm_steal_opts {
 	 * 6.6's backport for 6.1. */
 	const struct sm_tree_spec *backports_from;
 	size_t nr_backports_from;
+	/* A candidate that conflicts on the tree (after its prerequisites):
+	 * the search of scan --search, up to this many commits (0: none);
+	 * what it finds is picked before the candidate. */
+	unsigned search;
 };
 
 struct sm_steal_entry {
@@ -37,6 +41,7 @@ struct sm_steal_entry {
 	char *reason;		/* why it was left out; NULL when picked */
 	char *with;		/* a later fix: the candidate it goes with, else NULL */
 	char *prereq_of;	/* a prerequisite its stable tag names: that candidate */
+	char *needed_by;	/* found by the search (search): the candidate it makes apply */
 	/* picked from another tree: its backport there and the tree; NULL
 	 * when the upstream commit itself was picked */
 	char *backport, *backport_tree;
