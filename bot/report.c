@@ -331,11 +331,15 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 	{
 		int any = 0;
 
-		for (size_t t = 0; t < cfg->nr_trees; t++)
+		for (size_t t = 0; t < cfg->nr_trees; t++) {
 			for (size_t d = 0; d < it->trees[t].deps.nr; d++) {
 				strbuf_addf(b, "%s%.12s (%s)", any++ ? ", " : "",
 					    it->trees[t].deps.items[d], cfg->trees[t].name);
 			}
+			for (size_t d = 0; d < it->trees[t].search_extra.nr; d++)
+				strbuf_addf(b, "%s%.12s (%s, found by the search)", any++ ? ", " : "",
+					    it->trees[t].search_extra.items[d], cfg->trees[t].name);
+		}
 		strbuf_addstr(b, any ? "\n" : "nothing found\n");
 	}
 	if (ci->files.nr) {

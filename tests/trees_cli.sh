@@ -347,6 +347,8 @@ sed -e '/^\[tree "linux-4.2.y"\]/,/version = 4.2/d' -e 's|^\[bot\]|[bot]\n\tsear
 bot_shows "applies after what the search found" "$tmp/bot/bot41s.conf" \
 	"linux-4.1.y    needs it, applies cleanly after also taking ${C3:0:12}, which the tree lacks" \
 	"cleanly after also taking <code>${C3:0:12}</code>"
+grep -rqF "   depends:  ${C3:0:12} (linux-4.1.y, found by the search)" "$tmp/bot/bot41s.mails"/new &&
+	ok "the report's depends: line names it" || bad "depends: $(grep -rh "depends:" "$tmp/bot/bot41s.mails"/new)"
 # p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
 # stable scripts write it): a lock line the backport's context needs. The
 # backport alone conflicts on 4.1; after that prerequisite it applies.
