@@ -4,7 +4,7 @@
 #include "lib/strbuf.h"
 #include "lib/git.h"
 #include "lib/util.h"
-#include "trees/deps.h"
+#include "trees/deps_search.h"
 #include "trees/tree_state.h"
 #include <ctype.h>
 #include <errno.h>

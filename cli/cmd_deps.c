@@ -1,7 +1,7 @@
 /* stablemate deps: commits a fix needs before it applies to a tree. */
 #include "cli/cli.h"
 #include "cli/output.h"
-#include "trees/deps.h"
+#include "trees/deps_search.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
 #include "lib/util.h"

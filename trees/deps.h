@@ -30,7 +30,7 @@ struct sm_dep {
  * a tree far behind; the result says when it was reached). */
 #define SM_DEPS_MAX 64
 
-/* What sm_deps_search found. */
+/* What the search of trees/deps_search.h found. */
 struct sm_deps_search {
 	int tried;		/* 0: not searched (it applied, no bound, no branch
 				 * point), or a commit of it could not be tried */
@@ -74,50 +74,11 @@ int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tr
 /* The same, following dependencies of dependencies up to max_depth levels
  * (0: until none is new, at most SM_DEPS_MAX commits), and with the trial.
  * When the fix still conflicts (after deps, or alone with none), the
- * commits between the branch point and the fix that change a conflicting
- * file and that the tree lacks, up to search_max of them, newest first
- * (0: no search), are tried in with deps in time order; those that
- * conflict themselves are dropped, and when the fix then applies, each
- * is dropped that it applies without: res->search.extra is what is left.
- * Blame finds what touched the fix's own lines; this finds what --depth
- * cut off and what touched nearby lines, and when there is nothing to
- * find, the conflict is with the tree's own changes. */
+ * search of trees/deps_search.h over up to search_max commits (0: none)
+ * fills res->search. */
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		  const char *cache_dir, unsigned max_depth, unsigned search_max,
 		  struct sm_deps_result *res);
-/* The default search_max of the deps command, and the most allowed. */
-#define SM_DEPS_SEARCH_DEFAULT 16
-#define SM_DEPS_SEARCH_MAX 256
-
-/* The commits of base..tip with one parent, newest first (topological),
- * and their trees and their parents' trees: one walk that a scan's
- * searches of one tree share (each search walking the history itself
- * took 0.2 s on bench/scan's repository). */
-struct sm_deps_history {
-	struct sm_history_commit {
-		git_oid id, tree, parent_tree;
-	} *commits;
-	size_t nr, alloc;
-};
-int sm_deps_history_build(struct sm_deps_history *h, git_repository *repo, const git_oid *tip,
-			  const git_oid *base);
-void sm_deps_history_release(struct sm_deps_history *h);
-
-/* The search of sm_deps_depth on its own (scan --search uses it): fix, in
- * repo, conflicts on tree t at paths after deps[0..nr_deps) (full ids, the
- * tree lacks them); base is the tree's branch point (NULL: no search).
- * history, when not NULL, is base..X for some X that has the fix (its
- * commits that are not the fix's ancestors are left out); NULL: the
- * search walks base..fix itself. trial is a handle on t's repository that
- * reads repo's commits too (sm_trial_borrow). out is released with
- * sm_deps_search_release. */
-struct sm_trial;
-struct sm_tree_state;
-void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
-		    git_commit *fix, const git_oid *base, const struct sm_deps_history *history,
-		    const struct strlist *paths, const char *const *deps, size_t nr_deps,
-		    unsigned max, struct sm_deps_search *out);
-void sm_deps_search_release(struct sm_deps_search *s);
 void sm_deps_result_release(struct sm_deps_result *res);
 /* res for the tree named tree as one JSON object: fix, subject, tree, base
  * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,

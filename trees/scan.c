@@ -4,7 +4,7 @@
  * target from the tag graph), fix-for-a-fix (the target was backported),
  * the prerequisites a stable tag names, and optionally a trial cherry-pick. */
 #include "trees/scan.h"
-#include "trees/deps.h"
+#include "trees/deps_search.h"
 #include "trees/repo.h"
 #include "trees/tags.h"
 #include "trees/trial.h"

@@ -148,3 +148,14 @@ int sm_tree_spec_parse(struct sm_tree_spec *spec, char *arg, const char *repo)
 		return -1;
 	return 0;
 }
+
+int sm_tree_state_has(struct sm_tree_state *t, git_repository *repo, const git_oid *id,
+		      const char *hex, const char *subject)
+{
+	const struct sm_upstream_entry *there = sm_upstream_index_find(&t->idx, hex, NULL, subject,
+									 NULL);
+
+	if (there)
+		return !sm_tree_state_revert_of(t, there);
+	return git_oid_equal(id, &t->tip) || git_graph_descendant_of(repo, &t->tip, id) == 1;
+}

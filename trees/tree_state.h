@@ -49,6 +49,12 @@ const struct sm_upstream_entry *sm_tree_state_revert_of(struct sm_tree_state *t,
 const struct sm_upstream_entry *sm_tree_state_carries(struct sm_tree_state *t,
 						       const char *upstream, const char *patch_id,
 						       const char *subject);
+/* Does the tree have the commit id (hex, its subject)? By the index
+ * (sm_tree_state_carries: a copy it took, or the commit itself since the
+ * tree's release, and did not revert), else as the tip or an ancestor of
+ * it (repo holds both). */
+int sm_tree_state_has(struct sm_tree_state *t, git_repository *repo, const git_oid *id,
+		      const char *hex, const char *subject);
 /* What a reader of a tree's verdicts must know of its branch, appended to
  * out (nothing when all is well), parts joined by "; ": its release tag v
  * is not on it (has_base 0: its whole history is indexed), and it lags
