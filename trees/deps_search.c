@@ -79,7 +79,8 @@ static int in_ids(const char *const *ids, size_t n, const char *id)
 /* The commits between base and the fix's parent that change one of paths,
  * that the tree lacks and that are not among deps: into found[] (its
  * paths, subject and time filled in), newest first, at most max; 1 when
- * the walk stopped at a bound with more left to look at. */
+ * the walk stopped at a bound with more left to look at, -1 when it could
+ * not start (base is not in repo: a --tree-repo clone's release). */
 static int missing_touching(git_repository *repo, struct sm_tree_state *t, git_commit *fix,
 			    const git_oid *base, const struct strlist *paths, unsigned max,
 			    const char *const *deps, size_t nr_deps, struct sm_dep *found,
@@ -97,7 +98,7 @@ static int missing_touching(git_repository *repo, struct sm_tree_state *t, git_c
 	    git_revwalk_push(w, git_commit_parent_id(fix, 0)) < 0 || git_revwalk_hide(w, base) < 0) {
 		git_revwalk_free(w);
 		sm_clear_error();
-		return 0;
+		return -1;
 	}
 	while (git_revwalk_next(&id, w) == 0) {
 		git_commit *c = NULL;
@@ -319,10 +320,10 @@ void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_tri
 		    unsigned max, struct sm_deps_search *out)
 {
 	struct sm_dep *found, *deps;
-	struct link *chain;
-	const char **ids;
+	struct link *chain = NULL;
+	const char **ids = NULL;
 	char fix_id[41];
-	size_t nr_found, nr = 0, at;
+	size_t nr_found = 0, nr = 0, at;
 	int r;
 
 	memset(out, 0, sizeof(*out));
@@ -333,13 +334,18 @@ void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_tri
 	git_oid_tostr(fix_id, sizeof(fix_id), git_commit_id(fix));
 	found = xcalloc(max + 1, sizeof(*found));
 	deps = deps_as_links(repo, dep_ids, nr_deps);
-	out->tried = 1;
 	if (history)
 		out->more = missing_touching_in(history, repo, t, fix, paths, max, dep_ids, nr_deps,
 						found, &nr_found);
 	else
 		out->more = missing_touching(repo, t, fix, base, paths, max, dep_ids, nr_deps,
 					     found, &nr_found);
+	/* no walk, no answer: not "the conflict is the tree's own" */
+	out->tried = out->more >= 0;
+	if (!out->tried) {
+		out->more = 0;
+		goto out;
+	}
 	chain = xcalloc(nr_deps + nr_found + 1, sizeof(*chain));
 	ids = xcalloc(nr_deps + nr_found + 2, sizeof(*ids));
 	for (size_t k = 0; k < nr_deps; k++)
