@@ -736,6 +736,9 @@ static int validate(struct loader *l)
 		return sm_error("%s: bot.from: missing", l->file);
 	if (!c->state_dir)
 		return sm_error("%s: bot.stateDir: missing", l->file);
+	if (c->search_conflicts && !c->check_applies)
+		return sm_error("%s: bot.searchConflicts: needs bot.checkApplies (the search follows "
+				"a trial that conflicts)", l->file);
 	if (!c->nr_subs)
 		return sm_error("%s: no [subscriber \"NAME\"] section", l->file);
 	for (size_t i = 0; i < c->nr_subs; i++) {

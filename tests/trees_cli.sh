@@ -349,6 +349,10 @@ bot_shows "applies after what the search found" "$tmp/bot/bot41s.conf" \
 	"cleanly after also taking <code>${C3:0:12}</code>"
 grep -rqF "   depends:  ${C3:0:12} (linux-4.1.y, found by the search)" "$tmp/bot/bot41s.mails"/new &&
 	ok "the report's depends: line names it" || bad "depends: $(grep -rh "depends:" "$tmp/bot/bot41s.mails"/new)"
+sed 's|^\[bot\]|[bot]\n\tcheckApplies = false|' "$tmp/bot/bot41s.conf" > "$tmp/bot/bot41n.conf"
+expect "bot.searchConflicts without checkApplies" 1 "$sm" report --config "$tmp/bot/bot41n.conf" \
+	--dry-run="$tmp/bot/bot41n.mails"
+has "says what it needs" "bot41n.conf: bot.searchConflicts: needs bot.checkApplies"
 # p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
 # stable scripts write it): a lock line the backport's context needs. The
 # backport alone conflicts on 4.1; after that prerequisite it applies.
