@@ -382,6 +382,8 @@ static void patch_body(struct ctx *x, struct strbuf *b, const struct pick *pk)
 	strbuf_addf(b, "\nAuthor: %s\n", it->commit.author ? it->commit.author : "?");
 	for (size_t d = 0; d < tr->deps.nr; d++)
 		strbuf_addf(b, "Depends on: %s\n", tr->deps.items[d]);
+	for (size_t d = 0; d < tr->search_extra.nr; d++)
+		strbuf_addf(b, "Depends on: %s (found by the search)\n", tr->search_extra.items[d]);
 	strbuf_addch(b, '\n');
 	if (ci->failed) {
 		strbuf_addf(b, "(the diff could not be read from %s)\n", x->cfg->upstream_repo);

@@ -349,6 +349,8 @@ bot_shows "applies after what the search found" "$tmp/bot/bot41s.conf" \
 	"cleanly after also taking <code>${C3:0:12}</code>"
 grep -rqF "   depends:  ${C3:0:12} (linux-4.1.y, found by the search)" "$tmp/bot/bot41s.mails"/new &&
 	ok "the report's depends: line names it" || bad "depends: $(grep -rh "depends:" "$tmp/bot/bot41s.mails"/new)"
+grep -rqxF "Depends on: $C3 (found by the search)" "$tmp/bot/bot41s.mails"/new &&
+	ok "E1's patch mail names it" || bad "patch mail: $(grep -rh "^Depends on" "$tmp/bot/bot41s.mails"/new)"
 sed 's|^\[bot\]|[bot]\n\tcheckApplies = false|' "$tmp/bot/bot41s.conf" > "$tmp/bot/bot41n.conf"
 expect "bot.searchConflicts without checkApplies" 1 "$sm" report --config "$tmp/bot/bot41n.conf" \
 	--dry-run="$tmp/bot/bot41n.mails"
