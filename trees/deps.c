@@ -1,6 +1,5 @@
 #include "trees/deps.h"
 #include "trees/deps_search.h"
-#include "trees/pick.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
 #include "trees/trial.h"
