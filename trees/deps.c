@@ -265,18 +265,9 @@ static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit 
 	if (res->nr)
 		res->applies_after = sm_trial_applies(&trial, &t->tip, ids, res->nr + 1,
 						      &res->conflicts_after);
-	if (search_max && base && (res->nr ? res->applies_after : res->applies_alone) == 0) {
-		struct strlist paths = STRLIST_INIT;
-
-		for (size_t k = 0; k < res->conflicts_alone.nr; k++)
-			strlist_append(&paths, res->conflicts_alone.items[k]);
-		for (size_t k = 0; k < res->conflicts_after.nr; k++)
-			if (!strlist_contains(&paths, res->conflicts_after.items[k]))
-				strlist_append(&paths, res->conflicts_after.items[k]);
-		sm_deps_search(repo, t, &trial, fix, base, NULL, &paths, ids, res->nr, search_max,
+	if (search_max && base && (res->nr ? res->applies_after : res->applies_alone) == 0)
+		sm_deps_search(repo, t, &trial, fix, base, NULL, ids, res->nr, search_max,
 			       &res->search);
-		strlist_clear(&paths);
-	}
 	free(ids);
 	sm_trial_release(&trial);
 }

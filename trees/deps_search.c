@@ -45,26 +45,8 @@ static int differs_at(git_repository *repo, git_tree *a, git_tree *b, const char
 	return r;
 }
 
-/* The paths of paths that c (one parent) changes, appended to out: git log
- * -- path's test, without following renames. */
-static void changed_paths(git_repository *repo, git_commit *c, const struct strlist *paths,
-			  struct strlist *out)
-{
-	git_commit *parent = NULL;
-	git_tree *mine = NULL, *theirs = NULL;
-
-	if (git_commit_parent(&parent, c, 0) == 0 && git_commit_tree(&mine, c) == 0 &&
-	    git_commit_tree(&theirs, parent) == 0)
-		for (size_t k = 0; k < paths->nr; k++)
-			if (differs_at(repo, mine, theirs, paths->items[k]))
-				strlist_append(out, paths->items[k]);
-	git_tree_free(mine);
-	git_tree_free(theirs);
-	git_commit_free(parent);
-}
-
-/* At most this many commits are walked back from the fix in the search
- * (a bound on a tree far behind mainline). */
+/* At most this many commits of a history are read for the search (a
+ * bound on a tree far behind mainline; sm_deps_history.truncated). */
 #define SEARCH_WALK_MAX 200000
 
 /* Is id (hex) one of ids[0..n)? */
@@ -74,64 +56,6 @@ static int in_ids(const char *const *ids, size_t n, const char *id)
 		if (!strcmp(ids[k], id))
 			return 1;
 	return 0;
-}
-
-/* The commits between base and the fix's parent that change one of paths,
- * that the tree lacks and that are not among deps: into found[] (its
- * paths, subject and time filled in), newest first, at most max; 1 when
- * the walk stopped at a bound with more left to look at, -1 when it could
- * not start (base is not in repo: a --tree-repo clone's release). */
-static int missing_touching(git_repository *repo, struct sm_tree_state *t, git_commit *fix,
-			    const git_oid *base, const struct strlist *paths, unsigned max,
-			    const char *const *deps, size_t nr_deps, struct sm_dep *found,
-			    size_t *nr)
-{
-	git_revwalk *w = NULL;
-	git_oid id;
-	size_t walked = 0;
-	int stopped = 0;
-
-	*nr = 0;
-	/* topological: "newest" must hold for a series committed in one second */
-	if (git_revwalk_new(&w, repo) < 0 ||
-	    git_revwalk_sorting(w, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME) < 0 ||
-	    git_revwalk_push(w, git_commit_parent_id(fix, 0)) < 0 || git_revwalk_hide(w, base) < 0) {
-		git_revwalk_free(w);
-		sm_clear_error();
-		return -1;
-	}
-	while (git_revwalk_next(&id, w) == 0) {
-		git_commit *c = NULL;
-		struct sm_dep d;
-
-		if (*nr >= max || ++walked > SEARCH_WALK_MAX) {
-			stopped = 1;
-			break;
-		}
-		if (git_commit_lookup(&c, repo, &id) < 0 || git_commit_parentcount(c) != 1) {
-			git_commit_free(c);
-			continue;
-		}
-		memset(&d, 0, sizeof(d));
-		git_oid_tostr(d.id, sizeof(d.id), &id);
-		if (!in_ids(deps, nr_deps, d.id))
-			changed_paths(repo, c, paths, &d.paths);
-		if (d.paths.nr) {
-			d.subject = sm_commit_subject(c);
-			if (sm_tree_state_has(t, repo, &id, d.id, d.subject)) {
-				free(d.subject);
-				strlist_clear(&d.paths);
-			} else {
-				d.time = (long long)git_commit_time(c);
-				found[(*nr)++] = d;
-			}
-		} else {
-			strlist_clear(&d.paths);
-		}
-		git_commit_free(c);
-	}
-	git_revwalk_free(w);
-	return stopped;
 }
 
 int sm_deps_history_build(struct sm_deps_history *h, git_repository *repo, const git_oid *tip,
@@ -147,8 +71,13 @@ int sm_deps_history_build(struct sm_deps_history *h, git_repository *repo, const
 		git_revwalk_free(w);
 		return sm_error("cannot walk the history for the search (%s)", sm_git_error());
 	}
-	while (git_revwalk_next(&id, w) == 0 && h->nr < SEARCH_WALK_MAX) {
+	while (git_revwalk_next(&id, w) == 0) {
 		git_commit *c = NULL, *parent = NULL;
+
+		if (h->nr >= SEARCH_WALK_MAX) {
+			h->truncated = 1;
+			break;
+		}
 
 		if (git_commit_lookup(&c, repo, &id) == 0 && git_commit_parentcount(c) == 1 &&
 		    git_commit_parent(&parent, c, 0) == 0) {
@@ -174,12 +103,14 @@ void sm_deps_history_release(struct sm_deps_history *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* missing_touching on a walk made once (h): the same commits, read from
- * h's ids, those that are no ancestor of the fix left out. */
-static int missing_touching_in(const struct sm_deps_history *h, git_repository *repo,
-			       struct sm_tree_state *t, git_commit *fix,
-			       const struct strlist *paths, unsigned max, const char *const *deps,
-			       size_t nr_deps, struct sm_dep *found, size_t *nr)
+/* The commits of h (after the fix, so older) that are the fix's ancestors,
+ * change one of paths, are not among deps and the tree lacks: into
+ * found[] (paths, subject and time filled in), newest first, at most max;
+ * 1 when it stopped at max or h was cut short, with more left to look at. */
+static int missing_touching(const struct sm_deps_history *h, git_repository *repo,
+			    struct sm_tree_state *t, git_commit *fix, const struct strlist *paths,
+			    unsigned max, const char *const *deps, size_t nr_deps,
+			    struct sm_dep *found, size_t *nr)
 {
 	const git_oid *before = git_commit_parent_id(fix, 0);
 	size_t from = 0;
@@ -231,7 +162,7 @@ static int missing_touching_in(const struct sm_deps_history *h, git_repository *
 		strlist_clear(&d.paths);
 	}
 	sm_clear_error();
-	return stopped;
+	return stopped || h->truncated;
 }
 
 /* One link of a search's chain: a dependency (always in) or a commit the
@@ -296,6 +227,23 @@ static int try_chain(struct sm_trial *trial, const git_oid *tip, const struct li
 	return r;
 }
 
+/* Where fix conflicts on tip, alone and after deps[0..nr_deps), into paths
+ * (sm_pick_merge lists a path once). */
+static void conflict_paths(struct sm_trial *trial, const git_oid *tip, const char *const *deps,
+			   size_t nr_deps, const char *fix, struct strlist *paths)
+{
+	const char **ids = xcalloc(nr_deps + 1, sizeof(*ids));
+
+	for (size_t k = 0; k < nr_deps; k++)
+		ids[k] = deps[k];
+	ids[nr_deps] = fix;
+	sm_trial_apply(trial, tip, &ids[nr_deps], 1, NULL, paths);
+	if (nr_deps)
+		sm_trial_apply(trial, tip, ids, nr_deps + 1, NULL, paths);
+	sm_clear_error();
+	free(ids);
+}
+
 /* deps[0..n) (full ids in repo) as chain links: their commit times read */
 static struct sm_dep *deps_as_links(git_repository *repo, const char *const *ids, size_t n)
 {
@@ -316,9 +264,11 @@ static struct sm_dep *deps_as_links(git_repository *repo, const char *const *ids
 
 void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
 		    git_commit *fix, const git_oid *base, const struct sm_deps_history *history,
-		    const struct strlist *paths, const char *const *dep_ids, size_t nr_deps,
-		    unsigned max, struct sm_deps_search *out)
+		    const char *const *dep_ids, size_t nr_deps, unsigned max,
+		    struct sm_deps_search *out)
 {
+	struct sm_deps_history own = { 0 };
+	struct strlist paths = STRLIST_INIT;
 	struct sm_dep *found, *deps;
 	struct link *chain = NULL;
 	const char **ids = NULL;
@@ -334,18 +284,19 @@ void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_tri
 	git_oid_tostr(fix_id, sizeof(fix_id), git_commit_id(fix));
 	found = xcalloc(max + 1, sizeof(*found));
 	deps = deps_as_links(repo, dep_ids, nr_deps);
-	if (history)
-		out->more = missing_touching_in(history, repo, t, fix, paths, max, dep_ids, nr_deps,
-						found, &nr_found);
-	else
-		out->more = missing_touching(repo, t, fix, base, paths, max, dep_ids, nr_deps,
-					     found, &nr_found);
-	/* no walk, no answer: not "the conflict is the tree's own" */
-	out->tried = out->more >= 0;
-	if (!out->tried) {
-		out->more = 0;
-		goto out;
+	/* no walk, no answer: not "the conflict is the tree's own" (base is
+	 * not in repo: a --tree-repo clone's release) */
+	if (!history) {
+		if (sm_deps_history_build(&own, repo, git_commit_id(fix), base) < 0) {
+			sm_clear_error();
+			goto out;
+		}
+		history = &own;
 	}
+	out->tried = 1;
+	conflict_paths(trial, &t->tip, dep_ids, nr_deps, fix_id, &paths);
+	out->more = missing_touching(history, repo, t, fix, &paths, max, dep_ids, nr_deps, found,
+				     &nr_found);
 	chain = xcalloc(nr_deps + nr_found + 1, sizeof(*chain));
 	ids = xcalloc(nr_deps + nr_found + 2, sizeof(*ids));
 	for (size_t k = 0; k < nr_deps; k++)
@@ -392,6 +343,8 @@ out:
 	free(deps);
 	free(chain);
 	free(ids);
+	strlist_clear(&paths);
+	sm_deps_history_release(&own);
 }
 
 void sm_deps_search_release(struct sm_deps_search *s)

@@ -29,23 +29,24 @@ struct sm_deps_history {
 		git_oid id, tree, parent_tree;
 	} *commits;
 	size_t nr, alloc;
+	int truncated;	/* stopped at its bound, older commits left out */
 };
 int sm_deps_history_build(struct sm_deps_history *h, git_repository *repo, const git_oid *tip,
 			  const git_oid *base);
 void sm_deps_history_release(struct sm_deps_history *h);
 
-/* The search (see above): fix, in repo, conflicts on tree t at paths
- * after deps[0..nr_deps) (full ids, the tree lacks them); base is the
- * tree's branch point (NULL: no search).
- * history, when not NULL, is base..X for some X that has the fix (its
- * commits that are not the fix's ancestors are left out); NULL: the
- * search walks base..fix itself. trial is a handle on t's repository that
- * reads repo's commits too (sm_trial_borrow). out is released with
+/* The search (see above): fix, in repo, conflicts on tree t, alone or
+ * after deps[0..nr_deps) (full ids, the tree lacks them); the files in
+ * conflict are the trials' own. base is the tree's branch point (NULL: no
+ * search). history, when not NULL, is base..X for some X that has the
+ * fix (its commits that are not the fix's ancestors are left out); NULL:
+ * the search walks base..fix itself. trial is a handle on t's repository
+ * that reads repo's commits too (sm_trial_borrow). out is released with
  * sm_deps_search_release. */
 void sm_deps_search(git_repository *repo, struct sm_tree_state *t, struct sm_trial *trial,
 		    git_commit *fix, const git_oid *base, const struct sm_deps_history *history,
-		    const struct strlist *paths, const char *const *deps, size_t nr_deps,
-		    unsigned max, struct sm_deps_search *out);
+		    const char *const *deps, size_t nr_deps, unsigned max,
+		    struct sm_deps_search *out);
 void sm_deps_search_release(struct sm_deps_search *s);
 
 #endif

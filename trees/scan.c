@@ -193,11 +193,8 @@ static void search_what_else(struct scan_ctx *s, struct sm_scan_item *it, size_t
 	struct sm_scan_tree_result *tr = &it->trees[ti];
 	struct sm_tree_state *t = &s->trees[ti];
 	struct sm_trial *trial = trial_for(s, ti);
-	struct strlist paths = STRLIST_INIT, after = STRLIST_INIT;
 	struct sm_deps_search found;
 	git_commit *fix = NULL;
-	const char **ids;
-	size_t n = tr->deps.nr;
 	git_oid id;
 
 	if (!trial || !t->has_base || git_oid_fromstr(&id, it->id) < 0 ||
@@ -205,20 +202,8 @@ static void search_what_else(struct scan_ctx *s, struct sm_scan_item *it, size_t
 		sm_clear_error();
 		return;
 	}
-	ids = xcalloc(n + 1, sizeof(*ids));
-	for (size_t k = 0; k < n; k++)
-		ids[k] = tr->deps.items[k];
-	ids[n] = it->id;
-	/* where it conflicts: alone, and after its prerequisites */
-	sm_trial_apply(trial, &t->tip, &ids[n], 1, NULL, &paths);
-	if (n)
-		sm_trial_apply(trial, &t->tip, ids, n + 1, NULL, &after);
-	sm_clear_error();
-	for (size_t k = 0; k < after.nr; k++)
-		if (!strlist_contains(&paths, after.items[k]))
-			strlist_append(&paths, after.items[k]);
-	sm_deps_search(s->repo, t, trial, fix, &t->base, history_for(s, ti), &paths, ids, n,
-		       s->o->search, &found);
+	sm_deps_search(s->repo, t, trial, fix, &t->base, history_for(s, ti),
+		       (const char *const *)tr->deps.items, tr->deps.nr, s->o->search, &found);
 	if (found.tried) {
 		tr->search = found.applies;
 		tr->search_considered = found.considered;
@@ -228,9 +213,6 @@ static void search_what_else(struct scan_ctx *s, struct sm_scan_item *it, size_t
 			strlist_append(&tr->search_order, found.order.items[k]);
 	}
 	sm_deps_search_release(&found);
-	strlist_clear(&paths);
-	strlist_clear(&after);
-	free(ids);
 	git_commit_free(fix);
 }
 
