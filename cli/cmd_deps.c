@@ -19,7 +19,9 @@ static const struct sm_usage usage = {
 "not carry yet (by upstream id, or subject) is a dependency. They are listed\n"
 "oldest first. \"new file\" marks a dependency that created a file FIX\n"
 "changes, and files FIX changes that the tree lacks are listed: FIX then\n"
-"belongs to a feature the tree does not have. Dependencies of dependencies\n"
+"belongs to a feature the tree does not have, added by the commit named. A\n"
+"file mainline moved since is no missing feature: \"moved\" gives its name in\n"
+"the tree and the commit that moved it. Dependencies of dependencies\n"
 "are followed the same way, level by level (--depth; \"via\" marks a commit\n"
 "only a dependency needs), up to 64 commits. The last line is a trial\n"
 "cherry-pick in memory onto the tree: FIX after the list, and alone. When it\n"
@@ -50,6 +52,30 @@ static void print_trial(int applies, const struct strlist *conflicts)
 
 /* "trial on linux-6.1.y: after these 2, applies cleanly; alone, conflict
  * in f.c": whether the list is enough, the question a maintainer asks next */
+/* The fix's files the tree lacks under their names: moved (there under
+ * an older name, which the trial uses) or missing (the feature, and the
+ * commit that added it when found). */
+static void print_missing(const struct sm_deps_result *r, const char *tree)
+{
+	for (size_t k = 0; k < r->nr_origins; k++) {
+		const struct sm_path_origin *o = &r->origins[k];
+
+		if (o->tree_path)
+			printf("  moved: %s is %s in %s (moved by %.12s %s)\n", o->path, o->tree_path,
+			       tree, o->by, o->subject);
+		else if (o->by[0])
+			printf("  feature missing: %s does not exist in %s (added by %.12s %s)\n",
+			       o->path, tree, o->by, o->subject);
+		else
+			printf("  feature missing: %s does not exist in %s\n", o->path, tree);
+	}
+	/* not placed (no branch point to walk from) */
+	if (!r->nr_origins)
+		for (size_t k = 0; k < r->missing_files.nr; k++)
+			printf("  feature missing: %s does not exist in %s\n", r->missing_files.items[k],
+			       tree);
+}
+
 static void print_applies(const struct sm_deps_result *r, const char *tree)
 {
 	printf("trial on %s: ", tree);
@@ -158,9 +184,7 @@ int cmd_deps(int argc, char **argv)
 		if (r.truncated)
 			printf("  (stopped after %u level%s: more may be needed; see --depth)\n", r.level,
 			       r.level == 1 ? "" : "s");
-		for (size_t k = 0; k < r.missing_files.nr; k++)
-			printf("  feature missing: %s does not exist in %s\n", r.missing_files.items[k],
-			       tree.name);
+		print_missing(&r, tree.name);
 		print_applies(&r, tree.name);
 		print_search(&r, tree.name);
 	}

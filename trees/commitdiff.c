@@ -62,7 +62,7 @@ static int hunk_print_cb(const git_diff_delta *d, const git_diff_hunk *h,
  * blob id with no limit; libgit2 would try only the first 1,000 deleted
  * files for each added one), then the rest at least 50% alike, within
  * libgit2's (and git's) default limit. */
-static int find_renames(git_diff *diff)
+int sm_diff_find_renames(git_diff *diff)
 {
 	git_diff_find_options find;
 
@@ -86,7 +86,7 @@ static int diff_text_libgit2(git_repository *repo, git_tree *old_tree, git_tree 
 
 	sm_diff_options_init(&opts);
 	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &opts) == 0 &&
-	    find_renames(diff) == 0 &&
+	    sm_diff_find_renames(diff) == 0 &&
 	    git_diff_print(diff, GIT_DIFF_FORMAT_PATCH, diff_print_cb, out) == 0)
 		ret = 0;
 	git_diff_free(diff);

@@ -82,10 +82,13 @@ static int blame_range(git_repository *repo, git_commit *parent, const git_oid *
 
 		if (!h || h->boundary || (base && git_oid_equal(&h->final_commit_id, base)))
 			continue;
+		/* the file as that commit named it: blame follows moves */
+		const char *as = h->orig_path ? h->orig_path : path;
+
 		d = dep_get(res, &h->final_commit_id);
 		d->lines += (unsigned)h->lines_in_hunk;
-		if (!strlist_contains(&d->paths, path))
-			strlist_append(&d->paths, path);
+		if (!strlist_contains(&d->paths, as))
+			strlist_append(&d->paths, as);
 	}
 	git_blame_free(blame);
 	return 0;
@@ -229,24 +232,66 @@ static int settle_dep(git_repository *repo, struct sm_tree_state *t, struct sm_d
 		return 1;
 	}
 	d->time = (long long)git_commit_time(dc);
-	if (git_commit_parentcount(dc) == 1) {
-		git_commit *dp = NULL;
+	/* created the file, and not just moved it: a feature */
+	for (size_t k = 0; git_commit_parentcount(dc) == 1 && k < d->paths.nr; k++) {
+		char *from = NULL;
 
-		if (git_commit_parent(&dp, dc, 0) == 0)
-			for (size_t k = 0; k < d->paths.nr; k++)
-				if (!path_in_commit(dp, d->paths.items[k]))
-					d->new_file = 1;
-		git_commit_free(dp);
+		if (sm_path_change_in(repo, dc, d->paths.items[k], &from) == SM_PATH_ADDED)
+			d->new_file = 1;
+		free(from);
 	}
+	sm_clear_error();
 	git_commit_free(dc);
 	return 0;
+}
+
+/* Where each file of the fix that the tree lacks comes from: one mainline
+ * moved after the tree's release is there under its old name, and is no
+ * missing feature (it leaves missing_files). history (base..fix) is walked
+ * here when it is first needed, and kept for the search. */
+static void place_missing(git_repository *repo, git_commit *fix, git_commit *tip,
+			  const git_oid *base, struct sm_deps_history *history, int *has_history,
+			  struct sm_deps_result *res)
+{
+	struct strlist missing = STRLIST_INIT;
+	git_tree *tip_tree = NULL;
+
+	if (!res->missing_files.nr || !base)
+		return;
+	if (!*has_history) {
+		if (sm_deps_history_build(history, repo, git_commit_id(fix), base) < 0) {
+			sm_clear_error();	/* no walk: the files stay missing */
+			return;
+		}
+		*has_history = 1;
+	}
+	if (git_commit_tree(&tip_tree, tip) < 0) {
+		sm_clear_error();
+		return;
+	}
+	res->origins = xcalloc(res->missing_files.nr, sizeof(*res->origins));
+	for (size_t k = 0; k < res->missing_files.nr; k++) {
+		struct sm_path_origin *o = &res->origins[res->nr_origins++];
+		const char *path = res->missing_files.items[k];
+
+		if (sm_path_origin_find(repo, history, fix, tip_tree, path, o) < 0) {
+			sm_clear_error();	/* unread history: missing, origin unknown */
+			o->path = xstrdup(path);
+		}
+		if (!o->tree_path)
+			strlist_append(&missing, path);
+	}
+	strlist_clear(&res->missing_files);
+	res->missing_files = missing;
+	git_tree_free(tip_tree);
 }
 
 /* Does the fix apply to the tree's tip alone, and after its dependencies?
  * The answer a maintainer wants next: whether the list is enough. When it
  * is not, the search (search_max > 0) for what else it needs. */
 static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit *fix,
-		      const git_oid *base, unsigned search_max, struct sm_deps_result *res)
+		      const git_oid *base, const struct sm_deps_history *history,
+		      unsigned search_max, struct sm_deps_result *res)
 {
 	struct sm_trial trial;
 	const char **ids;
@@ -266,7 +311,7 @@ static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit 
 		res->applies_after = sm_trial_applies(&trial, &t->tip, ids, res->nr + 1,
 						      &res->conflicts_after);
 	if (search_max && base && (res->nr ? res->applies_after : res->applies_alone) == 0)
-		sm_deps_search(repo, t, &trial, fix, base, NULL, ids, res->nr, search_max,
+		sm_deps_search(repo, t, &trial, fix, base, history, ids, res->nr, search_max,
 			       &res->search);
 	free(ids);
 	sm_trial_release(&trial);
@@ -277,9 +322,10 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 		     struct sm_deps_result *res)
 {
 	struct sm_tree_state t;
+	struct sm_deps_history history = { 0 };
 	git_commit *c = NULL, *parent = NULL, *tip = NULL;
 	git_oid fid, base;
-	int has_base = 0, ret = -1;
+	int has_base = 0, has_history = 0, ret = -1;
 	size_t kept = 0, level_start = 0;
 	unsigned char *in_tree = NULL;
 	size_t in_tree_alloc = 0;
@@ -315,6 +361,7 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 	if (blame_changes(repo, c, tip, has_base ? &base : NULL, 1, res) < 0)
 		goto out;
 	tag_prereqs(repo, c, tree, res);
+	place_missing(repo, c, tip, has_base ? &base : NULL, &history, &has_history, res);
 	/* Level by level: settle what the last level found (drop what the tree
 	 * carries), then blame the new dependencies' own changes, until a level
 	 * finds nothing new, max_depth (0: no limit) or SM_DEPS_MAX commits. */
@@ -371,9 +418,11 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 		qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
 	res->applies_alone = res->applies_after = -1;
 	if (trial)
-		try_apply(repo, &t, c, has_base ? &base : NULL, search_max, res);
+		try_apply(repo, &t, c, has_base ? &base : NULL, has_history ? &history : NULL,
+			  search_max, res);
 	ret = 0;
 out:
+	sm_deps_history_release(&history);
 	free(in_tree);
 	git_commit_free(tip);
 	git_commit_free(parent);
@@ -406,6 +455,9 @@ void sm_deps_result_release(struct sm_deps_result *res)
 	free(res->deps);
 	free(res->subject);
 	strlist_clear(&res->missing_files);
+	for (size_t k = 0; k < res->nr_origins; k++)
+		sm_path_origin_release(&res->origins[k]);
+	free(res->origins);
 	strlist_clear(&res->unknown_prereqs);
 	strlist_clear(&res->conflicts_alone);
 	strlist_clear(&res->conflicts_after);
@@ -438,6 +490,16 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 	json_array_end(w);
 	json_strlist(w, "files_not_in_tree", &res->missing_files);
 	json_bool(w, "feature_missing", res->missing_files.nr > 0);
+	json_array_begin(w, "files_origin");
+	for (size_t k = 0; k < res->nr_origins; k++) {
+		const struct sm_path_origin *o = &res->origins[k];
+
+		json_object_begin(w, NULL);
+		JSON_STRINGS(w, "path tree_path by subject", o->path, o->tree_path,
+			     o->by[0] ? o->by : NULL, o->subject);
+		json_object_end(w);
+	}
+	json_array_end(w);
 	json_strlist(w, "prereqs_not_found", &res->unknown_prereqs);
 	json_bool_or_null(w, "applies_alone", res->applies_alone);
 	json_bool_or_null(w, "applies_after_deps", res->applies_after);

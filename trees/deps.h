@@ -3,7 +3,9 @@
  * branch point; every commit found that the tree does not carry is a
  * dependency, oldest first. A dependency that created the file, or a file
  * the tree lacks altogether, is flagged: the fix then belongs to a feature
- * the tree does not have. The prerequisites the fix's stable tags name for
+ * the tree does not have. Blame follows a file moved in mainline to the
+ * name each dependency gave it, and a file the tree has under its old name
+ * is not missing (trees/path_origin.h). The prerequisites the fix's stable tags name for
  * the tree ("# 6.1.x: <id>: subject") are dependencies too, whether or not
  * blame finds them. sm_deps_depth() follows dependencies of
  * dependencies (the same blame on each dependency's own changes), level by
@@ -14,6 +16,7 @@
 #include <git2.h>
 #include "trees/scan.h"
 #include "lib/strlist.h"
+#include "trees/path_origin.h"
 
 struct sm_dep {
 	char id[41];
@@ -52,6 +55,12 @@ struct sm_deps_result {
 	struct sm_dep *deps;		/* oldest first */
 	size_t nr, alloc;
 	struct strlist missing_files;	/* files of the fix the tree lacks */
+	/* Each file of the fix the tree lacks under the fix's name: moved
+	 * (tree_path: the tree has it under that name, not in
+	 * missing_files) or not, with the commit that moved or added it
+	 * (trees/path_origin.h). */
+	struct sm_path_origin *origins;
+	size_t nr_origins;
 	struct strlist unknown_prereqs;	/* prerequisite ids of its tags the repository lacks */
 	size_t already_in_tree;		/* commits found that the tree carries */
 	unsigned level;			/* the deepest level looked at */
@@ -83,7 +92,9 @@ void sm_deps_result_release(struct sm_deps_result *res);
 /* res for the tree named tree as one JSON object: fix, subject, tree, base
  * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,
  * lines, level, new_file, named_by_tag, paths[]), files_not_in_tree[],
- * feature_missing, prereqs_not_found[], applies_alone, applies_after_deps
+ * feature_missing, files_origin[] (path, tree_path: null unless the tree
+ * has it under that name, by and subject: the commit that moved or added
+ * it, or null), prereqs_not_found[], applies_alone, applies_after_deps
  * (true, false or null: not tried), conflicts_alone[], conflicts_after_deps[],
  * search (null, or {applies, considered, more, extra[]: id, subject, paths[]}). */
 void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,

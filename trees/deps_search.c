@@ -9,11 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Do trees a and b differ at path? Level by level: a subtree whose id is
- * the same on both sides holds no change and is not read, so a commit
- * elsewhere in the tree costs two root-tree look-ups (the search asks this
- * of every commit since the tree's release). */
-static int differs_at(git_repository *repo, git_tree *a, git_tree *b, const char *path)
+int sm_tree_differs_at(git_repository *repo, git_tree *a, git_tree *b, const char *path)
 {
 	const char *slash = strchr(path, '/');
 	size_t n = slash ? (size_t)(slash - path) : strlen(path);
@@ -39,7 +35,7 @@ static int differs_at(git_repository *repo, git_tree *a, git_tree *b, const char
 	    git_tree_lookup(&sb, repo, git_tree_entry_id(eb)) < 0)
 		r = 1;
 	else
-		r = differs_at(repo, sa, sb, slash + 1);
+		r = sm_tree_differs_at(repo, sa, sb, slash + 1);
 	git_tree_free(sa);
 	git_tree_free(sb);
 	return r;
@@ -143,7 +139,7 @@ static int missing_touching(const struct sm_deps_history *h, git_repository *rep
 			continue;
 		}
 		for (size_t k = 0; k < paths->nr; k++)
-			if (differs_at(repo, mine, theirs, paths->items[k]))
+			if (sm_tree_differs_at(repo, mine, theirs, paths->items[k]))
 				strlist_append(&d.paths, paths->items[k]);
 		git_tree_free(mine);
 		git_tree_free(theirs);

@@ -20,6 +20,12 @@ struct sm_tree_state;
 #define SM_DEPS_SEARCH_DEFAULT 16
 #define SM_DEPS_SEARCH_MAX 256
 
+/* Do trees a and b differ at path (a file or a directory)? Level by level:
+ * a subtree whose id is the same on both sides holds no change and is not
+ * read, so a commit elsewhere in the tree costs two root-tree look-ups
+ * (the search asks this of every commit since the tree's release). */
+int sm_tree_differs_at(git_repository *repo, git_tree *a, git_tree *b, const char *path);
+
 /* The commits of base..tip with one parent, newest first (topological),
  * and their trees and their parents' trees: one walk that a scan's
  * searches of one tree share (each search walking the history itself

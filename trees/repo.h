@@ -54,6 +54,10 @@ int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);
 /* The patch of c against its first parent (the empty tree for a root
  * commit) in git's patch format, appended to out. Returns 0 or -1. */
 int sm_commit_diff_text(git_repository *repo, git_commit *c, struct strbuf *out);
+/* Finds renames in diff as git's diff.renames does (trees/commitdiff.c):
+ * files moved unchanged, however many, then those at least 50% alike
+ * within libgit2's limit. Returns 0 or a libgit2 error. */
+int sm_diff_find_renames(git_diff *diff);
 /* The trees a run of diffs looked up last, kept for the next diffs on the
  * same repository handle (and thread): a commit's old trees are mostly
  * trees a commit just before it brought in, and libgit2's object cache

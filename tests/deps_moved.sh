@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# deps_moved.sh: `stablemate deps` on a fix to a file mainline moved after
+# the tree's release. linux-4.1.y has a.c; mainline changes its line 20 (P),
+# moves it to sub/b.c (R1), then to drv/c.c with an edit (R2), adds new.c
+# (N) and changes line 20 again (Q). The fix F changes line 20 of drv/c.c
+# and a line of new.c. The tree has drv/c.c as a.c: no missing feature,
+# and P, which changed a.c, created no file. new.c is missing, added by N.
+# With --depth 1 (Q and N only), the search finds P under the tree's name.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+git init -q -b master up
+cd up
+g() { git -c user.name=Dev -c user.email=dev@example.org "$@"; }
+seq 1 30 | sed 's/^/line /' > a.c
+g add a.c && g commit -q -m "base" && g tag -a -m v4.1 v4.1
+g branch linux-4.1.y
+sed -i 's/^line 20$/line 20 (P)/' a.c && g commit -qam "x: P, before the moves"
+P=$(git rev-parse HEAD)
+mkdir sub && g mv a.c sub/b.c && g commit -qm "x: R1, move a.c to sub/b.c"
+R1=$(git rev-parse HEAD)
+mkdir drv && g mv sub/b.c drv/c.c && sed -i 's/^line 1$/line 1 (R2)/' drv/c.c &&
+	g commit -qam "x: R2, move sub/b.c to drv/c.c"
+R2=$(git rev-parse HEAD)
+seq 1 5 | sed 's/^/new /' > new.c && g add new.c && g commit -qm "y: N, a new feature"
+N=$(git rev-parse HEAD)
+sed -i 's/^line 20 (P)$/line 20 (Q)/' drv/c.c && g commit -qam "x: Q, after the moves"
+Q=$(git rev-parse HEAD)
+sed -i 's/^line 20 (Q)$/line 20 (F)/' drv/c.c && sed -i 's/^new 3$/new 3 (F)/' new.c &&
+	g commit -qam "x: F, the fix"
+F=$(git rev-parse HEAD)
+cd ..
+
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$F" > moved.out || fail "deps: $(cat moved.out)"
+# P changed a.c, the name it had then; it made no file
+grep -qx "  ${P:0:12} x: P, before the moves (1 line of a.c) \[via a dependency\]" moved.out ||
+	fail "P not listed with its own file name, or flagged as a new file: $(cat moved.out)"
+grep -qx "  moved: drv/c.c is a.c in linux-4.1.y (moved by ${R1:0:12} x: R1, move a.c to sub/b.c)" moved.out ||
+	fail "the move not found: $(cat moved.out)"
+grep -q "feature missing: drv/c.c" moved.out && fail "a moved file called missing: $(cat moved.out)"
+grep -qx "  feature missing: new.c does not exist in linux-4.1.y (added by ${N:0:12} y: N, a new feature)" moved.out ||
+	fail "new.c not missing, or its commit not named: $(cat moved.out)"
+grep -q "${R2:0:12}" moved.out && fail "R2 named (the move from a.c is R1): $(cat moved.out)"
+
+grep -qx "trial on linux-4.1.y: after these 3, applies cleanly; alone, conflict in a.c, drv/c.c, new.c" moved.out ||
+	fail "deps trial: $(cat moved.out)"
+# Q found by blame, P (before the moves) by the search, under the name a.c
+"$STABLEMATE" deps -C up --no-cache --depth 1 --tree linux-4.1.y "$F" > one.out
+grep -qx "  applies cleanly after 1 more (of 3 commits to those files that linux-4.1.y lacks; take them in with the list, oldest first):" one.out ||
+	fail "deps --depth 1 search: $(cat one.out)"
+[ "$(tail -1 one.out)" = "    ${P:0:12} x: P, before the moves (a.c)" ] || fail "the search missed P: $(cat one.out)"
+
+"$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$F" > moved.json
+python3 - "$P" "$R1" "$N" moved.json <<'PY' || fail "deps --json: $(cat moved.json)"
+import json, sys
+p, r1, n, path = sys.argv[1:]
+d = json.load(open(path))
+assert d["files_not_in_tree"] == ["new.c"] and d["feature_missing"] is True, d
+origins = {o["path"]: (o["tree_path"], o["by"]) for o in d["files_origin"]}
+assert origins == {"drv/c.c": ("a.c", r1), "new.c": (None, n)}, origins
+dep = {x["id"]: x for x in d["deps"]}[p]
+assert dep["paths"] == ["a.c"] and dep["new_file"] is False, dep
+PY
+
+# The tree moved nothing and mainline did: a fix to the file alone is no
+# feature missing, and the trial carries it to a.c
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$P" > p.out || fail "deps P: $(cat p.out)"
+grep -q "feature missing\|moved:" p.out && fail "deps P: $(cat p.out)"
+grep -qx "trial on linux-4.1.y: applies cleanly" p.out || fail "deps P trial: $(cat p.out)"
+echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one"
