@@ -15,7 +15,9 @@ static const struct sm_usage usage = {
 "Shows where the upstream commit FIX was backported into other stable trees:\n"
 "for each tree, the stable commit (found by the upstream id its message\n"
 "names, by patch-id, or by subject), whether it differs from the upstream\n"
-"patch (patch-id, and how many +/- lines are in one and not the other), and,\n"
+"patch (patch-id, how many +/- lines are in one and not the other, and the\n"
+"files only one changes: a file mainline moved is changed under its old\n"
+"name in an older tree), and,\n"
 "with --mine, whether that backport cherry-picks cleanly onto my tree (tried\n"
 "in memory; nothing is written). Each tree is indexed from its release tag.\n",
 	.epilog =
@@ -24,6 +26,41 @@ static const struct sm_usage usage = {
 "Example:\n"
 "  stablemate backports -C ~/linux --trees linux-6.6.y,linux-6.1.y --mine linux-5.15.y 1a2b3c4d5e6f\n",
 };
+
+static void print_list(const struct strlist *l)
+{
+	for (size_t k = 0; k < l->nr; k++)
+		printf("%s%s", k ? ", " : "", l->items[k]);
+}
+
+/* "same as upstream", "differs from upstream (2 lines)", and when the
+ * files differ (a file mainline moved, taken under the tree's name):
+ * "same lines as upstream, in a.c where upstream has drv/c.c". */
+static void print_difference(const struct sm_backport *b)
+{
+	int other_files = b->files_here.nr || b->files_upstream.nr;
+
+	if (!b->differs)
+		printf("same as upstream");
+	else if (!b->lines_differ && other_files)
+		printf("same lines as upstream");
+	else
+		printf("differs from upstream (%u lines)", b->lines_differ);
+	if (!b->differs || !other_files)
+		return;
+	if (b->files_here.nr && b->files_upstream.nr) {
+		printf(", in ");
+		print_list(&b->files_here);
+		printf(" where upstream has ");
+		print_list(&b->files_upstream);
+	} else if (b->files_here.nr) {
+		printf(", also in ");
+		print_list(&b->files_here);
+	} else {
+		printf(", without upstream's ");
+		print_list(&b->files_upstream);
+	}
+}
 
 static const char *applies_str(int a)
 {
@@ -86,10 +123,8 @@ int cmd_backports(int argc, char **argv)
 				printf("  %s: not backported\n", b->tree);
 				continue;
 			}
-			printf("  %s: %.12s (by %s), %s", b->tree, b->stable, sm_match_name(b->how),
-			       b->differs ? "differs from upstream" : "same as upstream");
-			if (b->differs)
-				printf(" (%u lines)", b->lines_differ);
+			printf("  %s: %.12s (by %s), ", b->tree, b->stable, sm_match_name(b->how));
+			print_difference(b);
 			if (b->reverted_by[0])
 				printf(", reverted there by %.12s", b->reverted_by);
 			if (r.mine && !r.mine_has && b->applies >= 0)

@@ -70,6 +70,68 @@ static unsigned lines_differ(const char *a, const char *b)
 	return n;
 }
 
+/* The files a patch in git's format changes (the new name; the old one
+ * for a deletion), from the header of each file: "--- a/X", "+++ b/Y"
+ * before its first hunk (a removed line "-- x" reads "--- x" in a hunk). */
+static void patch_files(const char *diff, struct strlist *out)
+{
+	const char *p = diff;
+	char *old_name = NULL;
+	int in_header = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len >= 11 && !strncmp(p, "diff --git ", 11)) {
+			in_header = 1;
+		} else if (in_header && len >= 2 && !strncmp(p, "@@", 2)) {
+			in_header = 0;
+		} else if (in_header && len > 6 && (!strncmp(p, "--- a/", 6) || !strncmp(p, "+++ b/", 6))) {
+			char *name = xstrndup(p + 6, len - 6);
+
+			if (p[0] == '-') {
+				free(old_name);
+				old_name = name;
+			} else {
+				strlist_append_nodup(out, name);
+				free(old_name);
+				old_name = NULL;
+			}
+		} else if (in_header && len == 13 && !strncmp(p, "+++ /dev/null", 13) && old_name) {
+			strlist_append_nodup(out, old_name);
+			old_name = NULL;
+		}
+		p = nl ? nl + 1 : p + len;
+	}
+	free(old_name);
+}
+
+/* The items of a not in b, into out. */
+static void only_in(const struct strlist *a, const struct strlist *b, struct strlist *out)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (!strlist_contains(b, a->items[i]) && !strlist_contains(out, a->items[i]))
+			strlist_append(out, a->items[i]);
+}
+
+/* How backport's patch differs from upstream's (their patch-ids do): the
+ * +/- lines in one and not the other, and the files only one changes,
+ * which for a file mainline moved after the tree's release is the same
+ * file under its two names (the change may well be the same). */
+static void compare_patches(const char *upstream, const char *backport, struct sm_backport *b)
+{
+	struct strlist up = STRLIST_INIT, here = STRLIST_INIT;
+
+	b->lines_differ = lines_differ(upstream, backport);
+	patch_files(upstream, &up);
+	patch_files(backport, &here);
+	only_in(&here, &up, &b->files_here);
+	only_in(&up, &here, &b->files_upstream);
+	strlist_clear(&up);
+	strlist_clear(&here);
+}
+
 static int commit_diff(git_repository *repo, const char *hex, struct strbuf *out)
 {
 	git_oid id;
@@ -203,7 +265,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			sm_clear_error();
 			b->differs = strcmp(pid, res->patch_id) != 0;
 			if (b->differs)
-				b->lines_differ = lines_differ(fix_diff.buf, sd.buf);
+				compare_patches(fix_diff.buf, sd.buf, b);
 			strbuf_release(&sd);
 			if (have_trial && b->how != SM_MATCH_SAME_COMMIT) {
 				const char *id = b->stable;
@@ -232,6 +294,8 @@ void sm_backports_result_release(struct sm_backports_result *res)
 {
 	for (size_t i = 0; i < res->nr; i++) {
 		strlist_clear(&res->trees[i].conflicts);
+		strlist_clear(&res->trees[i].files_here);
+		strlist_clear(&res->trees[i].files_upstream);
 		for (size_t k = 0; k < res->trees[i].nr_prereqs; k++)
 			free(res->trees[i].prereqs[k].subject);
 		free(res->trees[i].prereqs);
@@ -251,6 +315,8 @@ static void backport_json(const struct sm_backport *b, int mine, struct json_wri
 		json_string(w, "matched_by", sm_match_name(b->how));
 		json_bool(w, "differs", b->differs);
 		json_int(w, "lines_differ", b->lines_differ);
+		json_strlist(w, "files_only_backport", &b->files_here);
+		json_strlist(w, "files_only_upstream", &b->files_upstream);
 		json_string(w, "reverted_by", b->reverted_by[0] ? b->reverted_by : NULL);
 	}
 	json_bool_or_null(w, "applies_to_mine", b->applies);

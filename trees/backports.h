@@ -24,6 +24,9 @@ struct sm_backport {
 	char stable[41];
 	int differs;		/* patch-id differs from upstream's */
 	unsigned lines_differ;	/* +/- lines in one patch and not the other */
+	/* when it differs: the files only the backport changes, and only
+	 * upstream's does (a file mainline moved: the tree's name, mainline's) */
+	struct strlist files_here, files_upstream;
 	int applies;		/* onto my tree: -1 not checked, 0 conflict, 1 clean */
 	/* when it conflicts: 1 when it applies after the prerequisites below
 	 * that my tree lacks, 0 not even then, -1 not tried (none lacking) */
@@ -53,7 +56,8 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 		 struct sm_backports_result *res);
 void sm_backports_result_release(struct sm_backports_result *res);
 /* res as one JSON object: fix, subject, patch_id, trees[] (tree, backported,
- * and when it was: stable, matched_by, differs, lines_differ; then
+ * and when it was: stable, matched_by, differs, lines_differ,
+ * files_only_backport[], files_only_upstream[]; then
  * applies_to_mine (null when not checked), applies_after_prerequisites (null
  * when not tried: it applies alone, or mine lacks none), conflicts[] and prerequisites[]
  * (stable, upstream, subject, mine_lacks: null without a tree of mine)), and

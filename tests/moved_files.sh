@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# deps_moved.sh: `stablemate deps` on a fix to a file mainline moved after
-# the tree's release. linux-4.1.y has a.c; mainline changes its line 20 (P),
+# moved_files.sh: `stablemate deps` and `backports` on a fix to a file
+# mainline moved after the tree's release. linux-4.1.y has a.c; mainline changes its line 20 (P),
 # moves it to sub/b.c (R1), then to drv/c.c with an edit (R2), adds new.c
 # (N) and changes line 20 again (Q). The fix F changes line 20 of drv/c.c
 # and a line of new.c. The tree has drv/c.c as a.c: no missing feature,
@@ -66,4 +66,20 @@ PY
 "$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$P" > p.out || fail "deps P: $(cat p.out)"
 grep -q "feature missing\|moved:" p.out && fail "deps P: $(cat p.out)"
 grep -qx "trial on linux-4.1.y: applies cleanly" p.out || fail "deps P trial: $(cat p.out)"
-echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one"
+# t2 took P and Q with git cherry-pick -x, which carried Q to a.c: the same
+# lines as upstream's, in another file (its patch-id differs by the name)
+g() { git -C up -c user.name=Dev -c user.email=dev@example.org "$@"; }
+g checkout -q -b t2 linux-4.1.y && g cherry-pick -x "$P" >/dev/null && g cherry-pick -x "$Q" >/dev/null &&
+	g checkout -q master || fail "cherry-pick onto t2"
+"$STABLEMATE" backports -C up --no-cache --trees t2=4.1 "$Q" > bp.out || fail "backports: $(cat bp.out)"
+grep -qx "  t2: [0-9a-f]\{12\} (by upstream-id), same lines as upstream, in a.c where upstream has drv/c.c" bp.out ||
+	fail "backports of a moved file: $(cat bp.out)"
+"$STABLEMATE" backports -C up --no-cache --json --trees t2=4.1 "$Q" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["trees"][0]
+assert t["differs"] and t["lines_differ"] == 0, t
+assert t["files_only_backport"] == ["a.c"] and t["files_only_upstream"] == ["drv/c.c"], t' ||
+	fail "backports --json of a moved file"
+"$STABLEMATE" backports -C up --no-cache --trees t2=4.1 "$P" | grep -qx "  t2: [0-9a-f]\{12\} (by upstream-id), same as upstream" ||
+	fail "backports of P, made before the moves"
+echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one; backports sees the same lines under the old name"
