@@ -28,6 +28,8 @@ static const struct sm_usage usage = {
 "                   containing it) is not newer than the tree\n"
 "  bug-not-in-tree  the Fixes: target came after the tree's release and was not\n"
 "                   backported: the tree never had the bug (rejected)\n"
+"  file-not-in-tree the tree has none of the files it changes, and none of\n"
+"                   them can be one mainline moved: the code came later (rejected)\n"
 "  fix-for-fix      the Fixes: target was backported into the tree, so the fix\n"
 "                   is needed there even without a stable tag\n"
 "  prereq           a prerequisite named in the stable tag (# 4.9.x: a1f84a3:\n"
@@ -64,7 +66,8 @@ static int tree_reason(const char *code)
 		if (!strcmp(code, life[i]))
 			return 1;
 	return !strcmp(code, "present") || starts_with(code, "bug-") ||
-	       !strcmp(code, "fix-for-fix") || starts_with(code, "prereq");
+	       !strcmp(code, "fix-for-fix") || starts_with(code, "prereq") ||
+	       !strcmp(code, "file-not-in-tree");
 }
 
 static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts *o,

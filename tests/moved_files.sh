@@ -6,6 +6,8 @@
 # and a line of new.c. The tree has drv/c.c as a.c: no missing feature,
 # and P, which changed a.c, created no file. new.c is missing, added by N.
 # With --depth 1 (Q and N only), the search finds P under the tree's name.
+# scan: G, a fix of new.c alone, fixes nothing in the tree
+# (file-not-in-tree); F, which changes drv/c.c too, is no such case.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 git init -q -b master up
@@ -26,8 +28,14 @@ N=$(git rev-parse HEAD)
 sed -i 's/^line 20 (P)$/line 20 (Q)/' drv/c.c && g commit -qam "x: Q, after the moves"
 Q=$(git rev-parse HEAD)
 sed -i 's/^line 20 (Q)$/line 20 (F)/' drv/c.c && sed -i 's/^new 3$/new 3 (F)/' new.c &&
-	g commit -qam "x: F, the fix"
+	g commit -qam "x: F, the fix" -m "Fix a NULL pointer dereference in c_probe() when the device is gone." \
+		-m "Cc: stable@vger.kernel.org"
 F=$(git rev-parse HEAD)
+sed -i 's/^new 2$/new 2 (G)/' new.c &&
+	g commit -qam "y: G, fix a use-after-free in new_read()" \
+		-m "new_read() frees the buffer on the error path and then reads it again, a use-after-free." \
+		-m "Cc: stable@vger.kernel.org"
+G=$(git rev-parse HEAD)
 cd ..
 
 "$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$F" > moved.out || fail "deps: $(cat moved.out)"
@@ -66,6 +74,14 @@ PY
 "$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$P" > p.out || fail "deps P: $(cat p.out)"
 grep -q "feature missing\|moved:" p.out && fail "deps P: $(cat p.out)"
 grep -qx "trial on linux-4.1.y: applies cleanly" p.out || fail "deps P trial: $(cat p.out)"
+"$STABLEMATE" scan -C up --no-cache --range v4.1..master --tree linux-4.1.y > scan.out ||
+	fail "scan: $(cat scan.out)"
+grep -A3 "^${G:0:12} " scan.out | grep -qx "        file-not-in-tree: new.c is not in linux-4.1.y: the code it changes came later" ||
+	fail "G not vetoed for a file 4.1 lacks: $(cat scan.out)"
+grep -A3 "^${F:0:12} " scan.out | grep -q "linux-4.1.y: candidate" ||
+	fail "F, whose drv/c.c 4.1 has as a.c, not a candidate: $(cat scan.out)"
+grep -q "file-not-in-tree: drv/c.c" scan.out && fail "a moved file called absent: $(cat scan.out)"
+
 # t2 took P and Q with git cherry-pick -x, which carried Q to a.c: the same
 # lines as upstream's, in another file (its patch-id differs by the name)
 g() { git -C up -c user.name=Dev -c user.email=dev@example.org "$@"; }

@@ -205,18 +205,21 @@ expect "steal --json, prerequisite" 0 "$sm" steal --json --range "$W5P..v4.5" --
 json "steal json: prereq_of" "c={x['upstream']:x for x in d['commits']}; assert c['$W5P']['prereq_of']=='$W5' and c['$W5P']['with'] is None and c['$W5']['prereq_of'] is None"
 expect "steal onto 4.1: the 4.4.x prerequisite is not for it" 0 "$sm" steal --json --range "$W5P..v4.5" --onto linux-4.1.y --branch q41p
 json "steal json: no prerequisite for 4.1" "assert '$W5P' not in [c['upstream'] for c in d['commits']]"
-# steal --search: E1 conflicts on 4.1; the search finds C3, the feature
-# commit that made its file, and steal picks it right before E1
-expect "steal --search" 0 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y --branch q41s --search 16
-has "steal --search: C3 for E1" "  picked   ${C3:0:12} -> "
-has "steal --search: says why" "ext4: add fast commit replay buddy handling (needed by ${E1:0:12}: found by the search)"
+# steal --search: X1 (on next, after v4.5) conflicts on 4.1; the search
+# finds K1, the cleanup of its line that 4.1 lacks, and steal picks it
+# right before X1. E1 is not even tried: 4.1 lacks its file (C3 made it).
+expect "steal --search" 0 "$sm" steal --range v4.5..next --onto linux-4.1.y --branch q41s --search 16
+has "steal --search: K1 for X1" "  picked   ${K1:0:12} -> "
+has "steal --search: says why" "ALSA: timer: read the resolution once in snd_timer_start1 (needed by ${X1:0:12}: found by the search)"
 got=$(git log --format=%s linux-4.1.y..q41s | head -2 | tr '\n' '|')
-[ "$got" = "ext4: regenerate buddy after block freeing failed if under fc replay|ext4: add fast commit replay buddy handling|" ] &&
-	ok "steal --search: C3, then E1" || bad "steal --search: order: $got"
-expect "steal --search --json" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.1.y --branch q41t --search 16
-json "steal json: needed_by" "c={x['upstream']:x for x in d['commits']}; assert c['$C3']['needed_by']=='$E1' and c['$C3']['stable'] and c['$E1']['stable'] and c['$E1']['needed_by'] is None, c"
-expect "steal without --search" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.1.y --branch q41u
-json "steal json: E1 left out without the search" "c={x['upstream']:x for x in d['commits']}; assert '$C3' not in c and c['$E1']['stable'] is None, c"
+[ "$got" = "ALSA: timer: Set lower bound of start tick time|ALSA: timer: read the resolution once in snd_timer_start1|" ] &&
+	ok "steal --search: K1, then X1" || bad "steal --search: order: $got"
+expect "steal --search --json" 0 "$sm" steal --json --range v4.5..next --onto linux-4.1.y --branch q41t --search 16
+json "steal json: needed_by" "c={x['upstream']:x for x in d['commits']}; assert c['$K1']['needed_by']=='$X1' and c['$K1']['stable'] and c['$X1']['stable'] and c['$X1']['needed_by'] is None, c"
+expect "steal without --search" 0 "$sm" steal --json --range v4.5..next --onto linux-4.1.y --branch q41u
+json "steal json: X1 left out without the search" "c={x['upstream']:x for x in d['commits']}; assert '$K1' not in c and c['$X1']['stable'] is None, c"
+expect "steal leaves E1 out of 4.1" 0 "$sm" steal --json --range v4.4..v4.5 --onto linux-4.1.y --branch q41v --search 16
+json "steal json: E1 is no candidate for 4.1" "assert '$E1' not in [c['upstream'] for c in d['commits']] and '$C3' not in [c['upstream'] for c in d['commits']], d"
 
 # steal --backports-from: W8 does not apply to 4.1 (its stable-only lock
 # line), but a tree that carries a backport of W8 made for that context has
@@ -234,7 +237,7 @@ git -C "$tmp/wt42" checkout -q --detach && git worktree remove --force "$tmp/wt4
 expect "steal --backports-from" 0 "$sm" steal --range v4.4..v4.5 --onto linux-4.1.y --branch q41b \
 	--signoff "Stable Maintainer <stable@example.org>" --backports-from linux-4.3.y,linux-4.2.y=4.2
 has "steal takes 4.2's backport of W8" "tls: fix race between tx work scheduling and socket close (linux-4.2.y's backport ${b42:0:12})"
-has "and counts it" "3 of 4 candidates picked onto linux-4.1.y"
+has "and counts it (E1 is no candidate: 4.1 lacks its file)" "3 of 3 candidates picked onto linux-4.1.y"
 msg=$(git log -1 --format=%B --grep="tx work scheduling" q41b)
 [ "$(grep -c "upstream\.$" <<<"$msg")" = 1 ] && grep -qx "commit $W8 upstream." <<<"$msg" &&
 	! grep -q "$b42" <<<"$msg" && grep -q "Adjusted to the 4.1 tx lock." <<<"$msg" &&
@@ -322,35 +325,47 @@ bot_shows() {
 bot_shows "a fix after its prerequisite" "$tmp/bot/bot44.conf" \
 	"linux-4.4.y    needs it, applies cleanly after its prerequisite ${W5P:0:12}" \
 	"cleanly after its prerequisite <code>${W5P:0:12}</code>"
-# --search: E1 conflicts on 4.1 (its file came with a feature 4.1 lacks,
-# C3); the search of that file's history finds C3, as deps does. W8
-# conflicts with 4.1's own lock lines: no commit of mainline helps.
+# --search: X1 (on next) conflicts on 4.1, which lacks K1, the cleanup of
+# its line; the search of that file's history finds K1, as deps does. W8
+# conflicts with 4.1's own lock lines: no commit of mainline helps. E1 is
+# not searched: 4.1 lacks its file (file-not-in-tree), so it is no
+# candidate there (until 2026-12-06 the search offered C3, the commit that
+# added the file, as what E1 needed).
 expect "scan --search needs --check-applies" 2 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y --search 8
 has "says so" "--search needs --check-applies"
-expect "scan --check-applies --search" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
+expect "scan --check-applies --search" 0 "$sm" scan --range v4.5..next --tree linux-4.1.y \
 	--check-applies --search 16 --candidates
-has "E1 applies after what the search found" "        applies: cleanly after also taking ${C3:0:12}, which the tree lacks, from the history of the files in conflict (alone: conflict)"
+has "X1 applies after what the search found" "        applies: cleanly after also taking ${K1:0:12}, which the tree lacks, from the history of the files in conflict (alone: conflict)"
+expect "scan --check-applies --search, v4.4..v4.5" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
+	--check-applies --search 16
 has "W8: nothing helps" "        search: none of the 4 commits to the files in conflict that the tree lacks helps"
+has "E1: 4.1 lacks its file" "        file-not-in-tree: fs/ext4/fc_replay.c is not in linux-4.1.y: the code it changes came later"
 expect "scan --check-applies --search --json" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
 	--check-applies --search 16 --json
 json "JSON search" "
 c = {x['id']: x for x in d['commits']}
-assert c['$E1']['trees'][0]['search'] == {'applies': True, 'considered': 1, 'extra': ['$C3']}, c['$E1']['trees'][0]
+assert c['$E1']['trees'][0]['search'] is None and c['$E1']['trees'][0]['verdict']['verdict'] == 'reject', c['$E1']['trees'][0]
 assert c['$W8']['trees'][0]['search'] == {'applies': False, 'considered': 4, 'extra': []}, c['$W8']['trees'][0]
 assert c['$W1']['trees'][0]['search'] is None"
-expect "scan --check-applies without --search" 0 "$sm" scan --range v4.4..v4.5 --tree linux-4.1.y \
+expect "scan --check-applies --search --json, next" 0 "$sm" scan --range v4.5..next --tree linux-4.1.y \
+	--check-applies --search 16 --json
+json "JSON search, next" "
+c = {x['id']: x for x in d['commits']}
+assert c['$X1']['trees'][0]['search'] == {'applies': True, 'considered': 2, 'extra': ['$K1']}, c['$X1']['trees'][0]"
+expect "scan --check-applies without --search" 0 "$sm" scan --range v4.5..next --tree linux-4.1.y \
 	--check-applies --json
 json "no search without --search" "assert all(t['search'] is None for c in d['commits'] for t in c['trees'])"
 # the bot (bot.searchConflicts) says it in its report and on its dashboard
 sed -e '/^\[tree "linux-4.2.y"\]/,/version = 4.2/d' -e 's|^\[bot\]|[bot]\n\tsearchConflicts = 16|' \
-	-e "s|stateDir = .*|stateDir = $tmp/bot41s/state|" "$tmp/bot/bot.conf" > "$tmp/bot/bot41s.conf"
+	-e "s|stateDir = .*|stateDir = $tmp/bot41s/state|" -e "s|range = v4.4..v4.5|range = v4.5..next|" \
+	"$tmp/bot/bot.conf" > "$tmp/bot/bot41s.conf"
 bot_shows "applies after what the search found" "$tmp/bot/bot41s.conf" \
-	"linux-4.1.y    needs it, applies cleanly after also taking ${C3:0:12}, which the tree lacks" \
-	"cleanly after also taking <code>${C3:0:12}</code>"
-grep -rqF "   depends:  ${C3:0:12} (linux-4.1.y, found by the search)" "$tmp/bot/bot41s.mails"/new &&
+	"linux-4.1.y    needs it, applies cleanly after also taking ${K1:0:12}, which the tree lacks" \
+	"cleanly after also taking <code>${K1:0:12}</code>"
+grep -rqF "   depends:  ${K1:0:12} (linux-4.1.y, found by the search)" "$tmp/bot/bot41s.mails"/new &&
 	ok "the report's depends: line names it" || bad "depends: $(grep -rh "depends:" "$tmp/bot/bot41s.mails"/new)"
-grep -rqxF "Depends on: $C3 (found by the search)" "$tmp/bot/bot41s.mails"/new &&
-	ok "E1's patch mail names it" || bad "patch mail: $(grep -rh "^Depends on" "$tmp/bot/bot41s.mails"/new)"
+grep -rqxF "Depends on: $K1 (found by the search)" "$tmp/bot/bot41s.mails"/new &&
+	ok "X1's patch mail names it" || bad "patch mail: $(grep -rh "^Depends on" "$tmp/bot/bot41s.mails"/new)"
 sed 's|^\[bot\]|[bot]\n\tcheckApplies = false|' "$tmp/bot/bot41s.conf" > "$tmp/bot/bot41n.conf"
 expect "bot.searchConflicts without checkApplies" 1 "$sm" report --config "$tmp/bot/bot41n.conf" \
 	--dry-run="$tmp/bot/bot41n.mails"

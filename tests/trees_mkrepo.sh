@@ -3,7 +3,8 @@
 # the git CLI: a "mainline" (master) with release tags v4.1, v4.4, v4.5 and
 # two stable branches, linux-4.1.y and linux-4.4.y, whose cherry-picks carry
 # each upstream-line form; one backport differs, one has no upstream line
-# (found by patch-id), one fix-for-fix, a conflict, a merge, a prerequisite.
+# (found by patch-id), one fix-for-fix, a conflict, a merge, a prerequisite;
+# and a branch next after v4.5, where a fix needs a cleanup 4.1 lacks.
 # Commit messages are real (tests/fixtures/trees/msg-*.txt and the seed
 # patch). Writes DIR/ids.sh: NAME=<full sha> for every commit named below.
 set -euo pipefail
@@ -170,6 +171,19 @@ record T3
 echo "VERSION = 4.4.1" > Makefile
 commit_plain "Linux 4.4.1"
 record T4
+
+# --- next: after v4.5, on a branch of its own and made last, so that no
+# commit above changes. K1 reworks a line of sound/core/timer.c that 4.1
+# has as v4.1 left it, and X1, a fix, changes that line again: on 4.1, X1
+# conflicts until K1 is taken (the search's example; K1 is no feature, the
+# file is in 4.1). E1's file, made by C3, 4.1 lacks altogether.
+git checkout -q -b next v4.5
+setline sound/core/timer.c 12 "	int timer_12 = snd_timer_resolution(timeri); /* sound/core/timer.c */"
+commit_plain "ALSA: timer: read the resolution once in snd_timer_start1" "A cleanup."
+record K1
+setline sound/core/timer.c 12 "	int timer_12 = max(snd_timer_resolution(timeri), 100000UL); /* sound/core/timer.c */"
+commit_msg "$fx/msg-9.txt" "Cc: stable@vger.kernel.org"
+record X1
 
 git checkout -q master
 git branch -D ext4-fixes -q

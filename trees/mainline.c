@@ -111,9 +111,10 @@ char *sm_mainline_ref(git_repository *repo, const git_oid *end, const char *end_
 		strbuf_addf(&sb, "the detached HEAD does not hold %s", end_name);
 	else
 		strbuf_addf(&sb, "HEAD's %s does not hold %s", head, end_name);
-	if (!found)
-		strbuf_addf(&sb, "%s master or main holds %s: nothing past it is read",
-			    head ? ", nor does a" : " and no", head ? "it" : end_name);
+	if (!found && head)
+		strbuf_addstr(&sb, ", nor does a master or main hold it: nothing past it is read");
+	else if (!found)
+		strbuf_addf(&sb, " and no master or main holds %s: nothing past it is read", end_name);
 	*note = strbuf_detach(&sb, NULL);
 	free(head);
 	return found ? found : xstrdup(end_name);

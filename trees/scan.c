@@ -10,6 +10,7 @@
 #include "trees/trial.h"
 #include "trees/tree_state.h"
 #include "trees/tree_judge.h"
+#include "trees/tree_files.h"
 #include "trees/strmap.h"
 #include "trees/afterlife.h"
 #include "trees/branch_cache.h"
@@ -48,6 +49,9 @@ struct scan_ctx {
 	git_oid to;
 	struct sm_deps_history *histories;
 	unsigned char *history_built;	/* per tree: 0 not yet, 1 built, 2 failed */
+	/* per tree, against mainline at the range's end: whether the tree
+	 * has a commit's files (tree_repo NULL until first asked) */
+	struct sm_tree_files *files;
 };
 
 /* Resolves a Fixes: id once per run: its index in s->targets (which
@@ -216,6 +220,31 @@ static void search_what_else(struct scan_ctx *s, struct sm_scan_item *it, size_t
 	git_commit_free(fix);
 }
 
+/* A commit the classifier would flag whose files the tree lacks
+ * altogether (trees/tree_files.h): it fixes code the tree does not have. */
+static void judge_files(struct scan_ctx *s, struct sm_scan_item *it, size_t ti,
+			struct sm_verdict *v)
+{
+	struct sm_tree_state *t = &s->trees[ti];
+	struct sm_tree_files *f = &s->files[ti];
+	const char *first;
+	size_t nr;
+
+	if (v->vetoed || sm_verdict_weight_sum(v) < sm_rules_maybe_score(s->o->rules))
+		return;
+	if (!f->tree_repo)
+		sm_tree_files_init(f, t->repo, &t->tip, s->repo, &s->to);
+	if (!sm_tree_files_lacks(f, &it->commit, &first, &nr))
+		return;
+	if (nr == 1)
+		sm_verdict_veto(v, "file-not-in-tree",
+				"%s is not in %s: the code it changes came later", first, t->spec->name);
+	else
+		sm_verdict_veto(v, "file-not-in-tree",
+				"none of the %zu files it changes is in %s (%s and %zu more): the code came later",
+				nr, t->spec->name, first, nr - 1);
+}
+
 static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_verdict *model,
 		       const struct sm_tree_judge_input *in, size_t ti)
 {
@@ -231,6 +260,7 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 		      &tr->deps);
 	tr->present = tr->present_as != NULL;
 	sm_afterlife_tree(&s->life, it, ti, t);
+	judge_files(s, it, ti, &tr->verdict);
 	sm_verdict_finish(s->o->rules, &tr->verdict);
 	sm_afterlife_hold(&s->life, it, ti, &tr->verdict);
 	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT) {
@@ -706,6 +736,7 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 	s.o = o;
 	if (sm_repo_open(&s.repo, o->upstream) < 0)
 		return -1;
+	s.files = xcalloc(o->nr_trees + 1, sizeof(*s.files));
 	if (o->check_applies) {
 		s.trials = xcalloc(o->nr_trees + 1, sizeof(*s.trials));
 		s.trial_errors = xcalloc(o->nr_trees + 1, sizeof(*s.trial_errors));
@@ -726,6 +757,9 @@ int sm_scan(const struct sm_scan_opts *o, struct sm_scan_result *out)
 		sm_deps_history_release(&s.histories[i]);
 	free(s.histories);
 	free(s.history_built);
+	for (size_t i = 0; i < o->nr_trees; i++)
+		sm_tree_files_release(&s.files[i]);
+	free(s.files);
 	for (size_t i = 0; i < s.opened; i++)
 		sm_tree_state_close(&s.trees[i]);
 	free(s.trees);

@@ -1,0 +1,211 @@
+/* tree_files: see tree_files.h. */
+#include "trees/tree_files.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include <git2/sys/hashsig.h>
+#include <string.h>
+
+/* How alike (0..100) a file of mainline and one of the tree must be for
+ * the one to be, perhaps, the other moved (see tree_files.h). */
+#define MOVED_SIMILARITY 30
+
+void sm_tree_files_init(struct sm_tree_files *f, git_repository *tree_repo, const git_oid *tip,
+			git_repository *mainline_repo, const git_oid *mainline)
+{
+	memset(f, 0, sizeof(*f));	/* gone_names: STRMAP_INIT */
+	f->tree_repo = tree_repo;
+	f->mainline_repo = mainline_repo;
+	git_oid_cpy(&f->tip, tip);
+	git_oid_cpy(&f->mainline, mainline);
+}
+
+static int load(struct sm_tree_files *f)
+{
+	git_commit *a = NULL, *b = NULL;
+
+	if (f->loaded)
+		return f->loaded;
+	f->loaded = -1;
+	if (git_commit_lookup(&a, f->tree_repo, &f->tip) == 0 &&
+	    git_commit_lookup(&b, f->mainline_repo, &f->mainline) == 0 &&
+	    git_commit_tree(&f->tip_tree, a) == 0 && git_commit_tree(&f->mainline_tree, b) == 0)
+		f->loaded = 1;
+	git_commit_free(a);
+	git_commit_free(b);
+	sm_clear_error();
+	return f->loaded;
+}
+
+/* The blob at path in tree, into *blob: 1, or 0 when tree has none there. */
+static int blob_at(git_tree *tree, const char *path, git_oid *blob)
+{
+	git_tree_entry *te = NULL;
+	int found = git_tree_entry_bypath(&te, tree, path) == 0 &&
+		    git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+
+	if (found && blob)
+		git_oid_cpy(blob, git_tree_entry_id(te));
+	git_tree_entry_free(te);
+	return found;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The files of mine (the tree's, in f->tree_repo, under prefix) that
+ * theirs (mainline's, in f->mainline_repo; NULL: none) lacks at the same
+ * path, into f->gone. Subtrees with the same id on both sides hold no
+ * change and are not read: a tree diff without the diff. */
+static void collect_gone(struct sm_tree_files *f, git_tree *mine, git_tree *theirs,
+			 struct strbuf *prefix)
+{
+	size_t at = prefix->len;
+
+	for (size_t i = 0; i < git_tree_entrycount(mine); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(mine, i);
+		const char *name = git_tree_entry_name(e);
+		const git_tree_entry *m = theirs ? git_tree_entry_byname(theirs, name) : NULL;
+		git_object_t type = git_tree_entry_type(e);
+
+		if (m && git_oid_equal(git_tree_entry_id(e), git_tree_entry_id(m)))
+			continue;
+		strbuf_setlen(prefix, at);
+		strbuf_addstr(prefix, name);
+		if (type == GIT_OBJECT_TREE) {
+			git_tree *sub = NULL, *their_sub = NULL;
+
+			if (git_tree_lookup(&sub, f->tree_repo, git_tree_entry_id(e)) == 0) {
+				if (m && git_tree_entry_type(m) == GIT_OBJECT_TREE &&
+				    git_tree_lookup(&their_sub, f->mainline_repo, git_tree_entry_id(m)) < 0)
+					their_sub = NULL;
+				strbuf_addch(prefix, '/');
+				collect_gone(f, sub, their_sub, prefix);
+			}
+			git_tree_free(their_sub);
+			git_tree_free(sub);
+		} else if (type == GIT_OBJECT_BLOB && (!m || git_tree_entry_type(m) != GIT_OBJECT_BLOB)) {
+			struct sm_gone_file *g;
+
+			ALLOC_GROW(f->gone, f->nr_gone + 1, f->alloc_gone);
+			g = &f->gone[f->nr_gone++];
+			memset(g, 0, sizeof(*g));
+			g->path = xstrdup(prefix->buf);
+			git_oid_cpy(&g->blob, git_tree_entry_id(e));
+		}
+	}
+	strbuf_setlen(prefix, at);
+	sm_clear_error();
+}
+
+static void build_gone(struct sm_tree_files *f)
+{
+	struct strbuf prefix = STRBUF_INIT;
+
+	collect_gone(f, f->tip_tree, f->mainline_tree, &prefix);
+	strbuf_release(&prefix);
+	/* after the array stops moving: the map borrows the paths */
+	for (size_t i = 0; i < f->nr_gone; i++)
+		strmap_put(&f->gone_names, base_name(f->gone[i].path), i);
+	f->gone_built = 1;
+}
+
+static git_hashsig *signature(git_repository *repo, const git_oid *id)
+{
+	git_blob *blob = NULL;
+	git_hashsig *sig = NULL;
+
+	if (git_blob_lookup(&blob, repo, id) == 0 &&
+	    git_hashsig_create(&sig, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
+			       GIT_HASHSIG_SMART_WHITESPACE | GIT_HASHSIG_ALLOW_SMALL_FILES) < 0)
+		sig = NULL;
+	git_blob_free(blob);
+	sm_clear_error();
+	return sig;
+}
+
+/* Do a and b end with the same extension (none for both counts)? */
+static int same_kind(const char *a, const char *b)
+{
+	const char *da = strrchr(base_name(a), '.'), *db = strrchr(base_name(b), '.');
+
+	return (!da && !db) || (da && db && !strcmp(da, db));
+}
+
+/* Can path (blob in mainline) be a file of the tree mainline moved? */
+static int maybe_moved(struct sm_tree_files *f, const char *path, const git_oid *blob)
+{
+	git_hashsig *mine = NULL;
+	size_t ignored;
+	int moved = 0;
+
+	if (strmap_get(&f->gone_names, base_name(path), &ignored))
+		return 1;
+	for (size_t i = 0; i < f->nr_gone && !moved; i++) {
+		struct sm_gone_file *g = &f->gone[i];
+
+		if (!same_kind(path, g->path))
+			continue;
+		if (!mine && !(mine = signature(f->mainline_repo, blob)))
+			return 1;	/* cannot tell */
+		if (!g->sig_state) {
+			g->sig = signature(f->tree_repo, &g->blob);
+			g->sig_state = g->sig ? 1 : -1;
+		}
+		moved = g->sig && git_hashsig_compare(mine, g->sig) >= MOVED_SIMILARITY;
+	}
+	git_hashsig_free(mine);
+	return moved;
+}
+
+int sm_tree_files_lacks(struct sm_tree_files *f, const struct sm_commit *c, const char **first,
+			size_t *nr)
+{
+	size_t n = 0;
+
+	*first = NULL;
+	*nr = 0;
+	if (!c->nr_files || load(f) < 0)
+		return 0;
+	for (size_t k = 0; k < c->nr_files; k++) {
+		const struct sm_diff_file *d = &c->files[k];
+
+		if (d->is_new)
+			continue;
+		/* the tree has it; or mainline no longer has it (deleted or
+		 * moved again later): nothing certain */
+		if (blob_at(f->tip_tree, d->path, NULL) || !blob_at(f->mainline_tree, d->path, NULL))
+			return 0;
+		if (!n++)
+			*first = d->path;
+	}
+	if (!n)
+		return 0;
+	if (!f->gone_built)
+		build_gone(f);
+	for (size_t k = 0; k < c->nr_files; k++) {
+		git_oid blob;
+
+		if (!c->files[k].is_new && blob_at(f->mainline_tree, c->files[k].path, &blob) &&
+		    maybe_moved(f, c->files[k].path, &blob))
+			return 0;
+	}
+	*nr = n;
+	return 1;
+}
+
+void sm_tree_files_release(struct sm_tree_files *f)
+{
+	git_tree_free(f->tip_tree);
+	git_tree_free(f->mainline_tree);
+	for (size_t i = 0; i < f->nr_gone; i++) {
+		free(f->gone[i].path);
+		git_hashsig_free(f->gone[i].sig);
+	}
+	free(f->gone);
+	strmap_clear(&f->gone_names);
+	memset(f, 0, sizeof(*f));
+}
