@@ -384,14 +384,26 @@ static void patch_body(struct ctx *x, struct strbuf *b, const struct pick *pk)
 		strbuf_addf(b, "Depends on: %s\n", tr->deps.items[d]);
 	for (size_t d = 0; d < tr->search_extra.nr; d++)
 		strbuf_addf(b, "Depends on: %s (found by the search)\n", tr->search_extra.items[d]);
-	strbuf_addch(b, '\n');
 	if (ci->failed) {
-		strbuf_addf(b, "(the diff could not be read from %s)\n", x->cfg->upstream_repo);
+		strbuf_addf(b, "\n(the diff could not be read from %s)\n", x->cfg->upstream_repo);
 		return;
 	}
-	strbuf_addstr(b, ci->stat.buf);
-	strbuf_addch(b, '\n');
-	strbuf_addstr(b, ci->diff.buf);
+	/* The change as it lands on the tree, when that is not upstream's
+	 * patch as it stands (other line numbers, context, a file the tree
+	 * has under its old name): what the tree gets, and what git am
+	 * applies there. */
+	if (tr->patch && strcmp(tr->patch, ci->diff.buf)) {
+		strbuf_addf(b, "The patch below is the change as it lands on %s (a cherry-pick "
+			    "in memory onto its tip); upstream's differs.\n\n", t->name);
+		strbuf_addstr(b, tr->patch_stat);
+		strbuf_addch(b, '\n');
+		strbuf_addstr(b, tr->patch);
+	} else {
+		strbuf_addch(b, '\n');
+		strbuf_addstr(b, ci->stat.buf);
+		strbuf_addch(b, '\n');
+		strbuf_addstr(b, ci->diff.buf);
+	}
 	strbuf_addstr(b, "-- \nstablemate\n");
 }
 

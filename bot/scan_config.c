@@ -31,6 +31,7 @@ int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
 	so.rules = rules;
 	so.check_applies = cfg->check_applies;
 	so.search = cfg->search_conflicts;	/* config.c: only with check_applies */
+	so.tree_patches = cfg->check_applies;	/* the patch mails show each tree's */
 	so.cache_dir = cfg->cache_dir;
 	so.upstream_ref = cfg->upstream_branch;
 	so.min_soak_days = cfg->min_soak_days;

@@ -370,6 +370,36 @@ sed 's|^\[bot\]|[bot]\n\tcheckApplies = false|' "$tmp/bot/bot41s.conf" > "$tmp/b
 expect "bot.searchConflicts without checkApplies" 1 "$sm" report --config "$tmp/bot/bot41n.conf" \
 	--dry-run="$tmp/bot/bot41n.mails"
 has "says what it needs" "bot41n.conf: bot.searchConflicts: needs bot.checkApplies"
+# A patch mail carries the change as it lands on the tree: o41 is 4.1 with
+# three lines more at the top of sound/core/timer.c, so W1 applies there 3
+# lines further down than upstream's patch says (git am would still find
+# it; a file mainline moved, or other context, it would not).
+git worktree add -q "$tmp/wto" -b o41 linux-4.1.y
+sed -i '1i\	/* o41: three lines of its own */\n\n' "$tmp/wto/sound/core/timer.c"
+git -C "$tmp/wto" commit -qam "ALSA: timer: a note of o41's own" -m "Signed-off-by: Other Maintainer <other@example.org>"
+git -C "$tmp/wto" checkout -q --detach && git worktree remove --force "$tmp/wto"
+sed -e '/^\[tree "linux-4.2.y"\]/,/version = 4.2/d' -e 's|^\[tree "linux-4.1.y"\]|[tree "o41"]\n\tversion = 4.1|' \
+	-e 's|trees = linux-4.1.y|trees = o41|' -e "s|stateDir = .*|stateDir = $tmp/boto/state|" \
+	"$tmp/bot/bot.conf" > "$tmp/bot/boto.conf"
+expect "report --dry-run, a tree with its own lines" 0 "$sm" report --config "$tmp/bot/boto.conf" \
+	--dry-run="$tmp/bot/boto.mails"
+w1mail=$(grep -rlF "commit $W1 upstream." "$tmp/bot/boto.mails"/new | head -1)
+sed -n '/^diff --git/,$p' "$w1mail" | sed '/^-- $/,$d' > "$tmp/w1-o41.patch"
+# git's own cherry-pick onto o41 says where the change lands
+git worktree add -q "$tmp/wta" --detach o41
+git -C "$tmp/wta" apply --check "$tmp/w1-o41.patch" &&
+	ok "git apply takes W1's patch mail on o41 as it is" || bad "git apply refused W1's patch mail on o41"
+git -C "$tmp/wta" -c user.name=T -c user.email=t@example.org cherry-pick "$W1" >/dev/null
+up_hunk=$(git show "$W1" | grep -m1 "^@@") mine_hunk=$(git -C "$tmp/wta" show HEAD | grep -m1 "^@@")
+git worktree remove --force "$tmp/wta"
+[ "$up_hunk" != "$mine_hunk" ] && grep -qxF "The patch below is the change as it lands on o41 (a cherry-pick in memory onto its tip); upstream's differs." "$w1mail" &&
+	grep -qxF "$mine_hunk" "$w1mail" && ! grep -qxF "$up_hunk" "$w1mail" &&
+	ok "W1's patch mail: the change as it lands on o41 ($mine_hunk)" ||
+	bad "W1's patch mail for o41 (want $mine_hunk, not $up_hunk): $(tail -25 "$w1mail" 2>/dev/null)"
+# on linux-4.1.y the file is as upstream's parent had it: upstream's patch, no note
+w1_41=$(grep -rlF "commit $W1 upstream." "$tmp/bot/out"/new | head -1)
+[ -n "$w1_41" ] && grep -qxF "$up_hunk" "$w1_41" && ! grep -qF "as it lands on" "$w1_41" &&
+	ok "linux-4.1.y's mail: upstream's patch, no note" || bad "W1's patch mail for linux-4.1.y: $(tail -25 "$w1_41")"
 # p42 took a prerequisite for its backport of W8 (Stable-dep-of:, as the
 # stable scripts write it): a lock line the backport's context needs. The
 # backport alone conflicts on 4.1; after that prerequisite it applies.

@@ -8,6 +8,7 @@
 #include "trees/repo.h"
 #include "trees/tags.h"
 #include "trees/trial.h"
+#include "trees/pick.h"
 #include "trees/tree_state.h"
 #include "trees/tree_judge.h"
 #include "trees/tree_files.h"
@@ -15,6 +16,7 @@
 #include "trees/afterlife.h"
 #include "trees/branch_cache.h"
 #include "trees/diff_cache.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "lib/progress.h"
 #include <pthread.h>
@@ -245,6 +247,57 @@ static void judge_files(struct scan_ctx *s, struct sm_scan_item *it, size_t ti,
 				nr, t->spec->name, first, nr - 1);
 }
 
+/* For opts->tree_patches: the change of a commit that applies to tree ti
+ * as it lands there, after what it was tried with (the backport another
+ * tree took, when that is what applies). */
+/* try_apply of ids[0..n) on tree ti that, when all apply, keeps the last
+ * one's change as it lands there in tr (opts->tree_patches). */
+static int try_apply_keep(struct scan_ctx *s, size_t ti, const char *const *ids, size_t n,
+			  struct sm_scan_tree_result *tr)
+{
+	struct sm_trial *trial = trial_for(s, ti);
+	struct strbuf stat = STRBUF_INIT, patch = STRBUF_INIT;
+	int r;
+
+	if (!trial)
+		return -1;
+	r = sm_trial_patch(trial, &s->trees[ti].tip, ids, n, &stat, &patch);
+	sm_clear_error();
+	if (r == SM_PICK_CLEAN) {
+		tr->patch = strbuf_detach(&patch, NULL);
+		tr->patch_stat = strbuf_detach(&stat, NULL);
+	}
+	strbuf_release(&stat);
+	strbuf_release(&patch);
+	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
+}
+
+/* For opts->tree_patches, when it applies only after something (its
+ * prerequisites, what the search found) or as another tree's backport:
+ * that change as it lands (alone, try_apply_keep kept it already). */
+static void keep_tree_patch(struct scan_ctx *s, struct sm_scan_item *it, size_t ti)
+{
+	struct sm_scan_tree_result *tr = &it->trees[ti];
+	const struct strlist *before;
+	const char *last = it->id, **ids;
+	size_t n = 0;
+
+	if (tr->applies_after_deps == 1)
+		before = &tr->deps;
+	else if (tr->backport_applies)
+		before = &tr->backport_prereqs, last = tr->backport_applies;
+	else if (tr->search == 1)
+		before = &tr->search_order;
+	else
+		return;
+	ids = xcalloc(before->nr + 1, sizeof(*ids));
+	for (size_t k = 0; k < before->nr; k++)
+		ids[n++] = before->items[k];
+	ids[n++] = last;
+	try_apply_keep(s, ti, ids, n, tr);
+	free(ids);
+}
+
 static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_verdict *model,
 		       const struct sm_tree_judge_input *in, size_t ti)
 {
@@ -266,7 +319,8 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT) {
 		const char *id = it->id;
 
-		tr->applies = try_apply(s, ti, &id, 1);
+		tr->applies = s->o->tree_patches ? try_apply_keep(s, ti, &id, 1, tr) :
+			      try_apply(s, ti, &id, 1);
 		if (tr->applies == 0)
 			tr->applies_after_deps = try_apply_after_deps(s, it, ti);
 		if (tr->applies == 0 && tr->applies_after_deps != 1)
@@ -277,6 +331,8 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 		if (tr->applies == 0 && tr->applies_after_deps != 1 && !tr->backport_applies &&
 		    s->o->search && tr->verdict.kind == SM_CANDIDATE)
 			search_what_else(s, it, ti);
+		if (s->o->tree_patches && tr->applies == 0)
+			keep_tree_patch(s, it, ti);
 	}
 }
 

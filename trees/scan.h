@@ -46,6 +46,11 @@ struct sm_scan_tree_result {
 	size_t search_considered;
 	struct strlist search_extra;
 	struct strlist search_order;	/* deps and search_extra, in the order to pick them */
+	/* opts->tree_patches: when it applies (alone, after deps, after what
+	 * the search found, or as another tree's backport), its change as
+	 * it lands on the tree (sm_trial_patch) and that change's --stat;
+	 * NULL otherwise. */
+	char *patch, *patch_stat;
 	/* Set by trees/afterlife.h: */
 	struct strlist take_with;	/* later upstream fixes of it the tree lacks, oldest first */
 	char *queued;			/* the stable-queue patch it is queued as, or NULL */
@@ -89,6 +94,9 @@ struct sm_scan_opts {
 	int check_applies;		/* try each candidate against each tree (slower) */
 	unsigned search;		/* with check_applies: search up to this many commits
 					 * for a candidate that still conflicts (0: none) */
+	int tree_patches;		/* with check_applies: keep each flagged commit's
+					 * change as it lands on each tree (the bot's
+					 * patch mails) */
 	const char *cache_dir;		/* upstream-index cache; NULL: $XDG_CACHE_HOME/stablemate */
 	/* For trees/afterlife.h: */
 	const char *upstream_ref;	/* read past the range up to here; NULL: HEAD's branch, "": off */

@@ -60,6 +60,8 @@ void sm_scan_result_release(struct sm_scan_result *r)
 			strlist_clear(&it->trees[t].deps);
 			strlist_clear(&it->trees[t].search_extra);
 			strlist_clear(&it->trees[t].search_order);
+			free(it->trees[t].patch);
+			free(it->trees[t].patch_stat);
 		}
 		free(it->trees);
 		sm_commit_release(&it->commit);

@@ -1,6 +1,7 @@
 #include "trees/trial.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include <git2/sys/mempack.h>
 #include <git2/sys/odb_backend.h>
@@ -60,8 +61,41 @@ static int lookup(git_repository *repo, const char *hex, git_commit **out)
 	return 0;
 }
 
-int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
-		   size_t *failed, struct strlist *conflicts)
+/* The change from a to b (trees of t's repository, b's in memory) as git
+ * show prints a commit's: its --stat, then the patch. */
+static int landed_change(struct sm_trial *t, git_tree *a, git_tree *b, struct strbuf *stat,
+			 struct strbuf *patch)
+{
+	git_diff *d = NULL;
+	git_diff_options opts;
+	git_diff_stats *ds = NULL;
+	git_buf buf = { 0 };
+	int ret = -1;
+
+	sm_diff_options_init(&opts);
+	if (git_diff_tree_to_tree(&d, t->repo, a, b, &opts) == 0 &&
+	    git_diff_get_stats(&ds, d) == 0 &&
+	    git_diff_stats_to_buf(&buf, ds, GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY,
+				  72) == 0) {
+		strbuf_add(stat, buf.ptr, buf.size);
+		git_buf_dispose(&buf);
+		if (git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) == 0) {
+			strbuf_add(patch, buf.ptr, buf.size);
+			ret = 0;
+		}
+	}
+	if (ret < 0)
+		sm_error("cannot diff the picked tree (%s)", sm_git_error());
+	git_buf_dispose(&buf);
+	git_diff_stats_free(ds);
+	git_diff_free(d);
+	return ret;
+}
+
+/* sm_trial_apply; with stat and patch not NULL, also the last one's
+ * change as it landed (sm_trial_patch). */
+static int apply(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		 size_t *failed, struct strlist *conflicts, struct strbuf *stat, struct strbuf *patch)
 {
 	git_commit *base = NULL;
 	git_tree *cur = NULL;
@@ -89,15 +123,18 @@ int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *i
 		git_commit_free(c);
 		if (ret == SM_PICK_CONFLICT && failed)
 			*failed = i;
-		if (ret != SM_PICK_CLEAN || i + 1 == n) {
+		if (ret != SM_PICK_CLEAN || (i + 1 == n && !patch)) {
 			git_index_free(index);
 			break;
 		}
-		/* the next one merges onto this result: its tree, in memory */
+		/* the next one merges onto this result (or the last is
+		 * compared with it): its tree, in memory */
 		if (git_index_write_tree_to(&tree, index, t->repo) < 0 ||
 		    git_tree_lookup(&next, t->repo, &tree) < 0)
 			ret = sm_error("commit %.12s: cannot hold the picked tree (%s)", ids[i],
 				       sm_git_error());
+		else if (i + 1 == n && landed_change(t, cur, next, stat, patch) < 0)
+			ret = -1;
 		git_index_free(index);
 		git_tree_free(cur);
 		cur = next;
@@ -107,6 +144,18 @@ int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *i
 	 * were never touched */
 	git_mempack_reset(t->mem);
 	return ret;
+}
+
+int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		   size_t *failed, struct strlist *conflicts)
+{
+	return apply(t, onto, ids, n, failed, conflicts, NULL, NULL);
+}
+
+int sm_trial_patch(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		   struct strbuf *stat, struct strbuf *patch)
+{
+	return apply(t, onto, ids, n, NULL, NULL, stat, patch);
 }
 
 int sm_trial_applies(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,

@@ -41,6 +41,15 @@ int sm_trial_borrow(struct sm_trial *t, git_repository *other);
  * sm_error names it). Nothing it wrote stays. */
 int sm_trial_apply(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
 		   size_t *failed, struct strlist *conflicts);
+/* sm_trial_apply, and when all apply, the last one's change as it landed
+ * on the tree: the diff from the tree after ids[0..n-1) to the tree after
+ * all of them, its --stat appended to stat and the patch (git's format, as
+ * git show prints it) to patch. That is the backport a maintainer would
+ * send: the tree's own file names (a file mainline moved is changed under
+ * its old name) and line numbers. SM_PICK_* or -1, as sm_trial_apply. */
+struct strbuf;
+int sm_trial_patch(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
+		   struct strbuf *stat, struct strbuf *patch);
 /* sm_trial_apply as a yes/no for a report: 1 all apply, 0 one conflicts,
  * -1 cannot tell (why is dropped: a report says "not checked"). */
 int sm_trial_applies(struct sm_trial *t, const git_oid *onto, const char *const *ids, size_t n,
