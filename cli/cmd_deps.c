@@ -50,8 +50,6 @@ static void print_trial(int applies, const struct strlist *conflicts)
 		printf(", %s", conflicts->items[k]);
 }
 
-/* "trial on linux-6.1.y: after these 2, applies cleanly; alone, conflict
- * in f.c": whether the list is enough, the question a maintainer asks next */
 /* The fix's files the tree lacks under their names: moved (there under
  * an older name, which the trial uses) or missing (the feature, and the
  * commit that added it when found). */
@@ -76,6 +74,8 @@ static void print_missing(const struct sm_deps_result *r, const char *tree)
 			       tree);
 }
 
+/* "trial on linux-6.1.y: after these 2, applies cleanly; alone, conflict
+ * in f.c": whether the list is enough, the question a maintainer asks next */
 static void print_applies(const struct sm_deps_result *r, const char *tree)
 {
 	printf("trial on %s: ", tree);

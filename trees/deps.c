@@ -78,13 +78,13 @@ static int blame_range(git_repository *repo, git_commit *parent, const git_oid *
 		return sm_error("%s: blame failed (%s)", path, sm_git_error());
 	for (uint32_t i = 0; i < git_blame_get_hunk_count(blame); i++) {
 		const git_blame_hunk *h = git_blame_get_hunk_byindex(blame, i);
+		const char *as;
 		struct sm_dep *d;
 
 		if (!h || h->boundary || (base && git_oid_equal(&h->final_commit_id, base)))
 			continue;
 		/* the file as that commit named it: blame follows moves */
-		const char *as = h->orig_path ? h->orig_path : path;
-
+		as = h->orig_path ? h->orig_path : path;
 		d = dep_get(res, &h->final_commit_id);
 		d->lines += (unsigned)h->lines_in_hunk;
 		if (!strlist_contains(&d->paths, as))

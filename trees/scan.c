@@ -247,9 +247,6 @@ static void judge_files(struct scan_ctx *s, struct sm_scan_item *it, size_t ti,
 				nr, t->spec->name, first, nr - 1);
 }
 
-/* For opts->tree_patches: the change of a commit that applies to tree ti
- * as it lands there, after what it was tried with (the backport another
- * tree took, when that is what applies). */
 /* try_apply of ids[0..n) on tree ti that, when all apply, keeps the last
  * one's change as it lands there in tr (opts->tree_patches). */
 static int try_apply_keep(struct scan_ctx *s, size_t ti, const char *const *ids, size_t n,
