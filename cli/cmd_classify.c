@@ -42,7 +42,9 @@ static const struct sm_usage usage = {
 "of DIR; a version such as 6.1 means linux-6.1.y) whether the tree\n"
 "has the bug (bug-in-tree, fix-for-fix, or the veto bug-not-in-tree),\n"
 "whether it has the patch already (present: by upstream id, patch-id or\n"
-"subject) and the prerequisites it lacks. The patch need not be in DIR:\n"
+"subject), the prerequisites it lacks, and whether it has the files the\n"
+"patch changes (the veto file-not-in-tree; a file mainline moved counts\n"
+"as there). The patch need not be in DIR:\n"
 "a patch mail from the list is judged as it is.\n",
 	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"

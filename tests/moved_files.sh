@@ -82,6 +82,16 @@ grep -A3 "^${F:0:12} " scan.out | grep -q "linux-4.1.y: candidate" ||
 	fail "F, whose drv/c.c 4.1 has as a.c, not a candidate: $(cat scan.out)"
 grep -q "file-not-in-tree: drv/c.c" scan.out && fail "a moved file called absent: $(cat scan.out)"
 
+# classify --repo says the same of a patch mail (mainline: the repository's
+# master, as scan reads it past a range)
+git -C up format-patch -q -1 --stdout "$G" > g.patch && git -C up format-patch -q -1 --stdout "$F" > f.patch
+"$STABLEMATE" classify --repo up --tree linux-4.1.y g.patch > g.out || fail "classify G: $(cat g.out)"
+grep -q "^  verdict: reject" g.out && grep -q "file-not-in-tree  *new.c is not in linux-4.1.y" g.out ||
+	fail "classify --repo: G not vetoed: $(cat g.out)"
+"$STABLEMATE" classify --repo up --tree linux-4.1.y f.patch > f.out || fail "classify F: $(cat f.out)"
+grep -q "^  verdict: candidate" f.out && ! grep -q "file-not-in-tree" f.out ||
+	fail "classify --repo: F vetoed: $(cat f.out)"
+
 # t2 took P and Q with git cherry-pick -x, which carried Q to a.c: the same
 # lines as upstream's, in another file (its patch-id differs by the name)
 g() { git -C up -c user.name=Dev -c user.email=dev@example.org "$@"; }

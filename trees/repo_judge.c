@@ -1,9 +1,27 @@
 /* repo_judge: classify --repo (see repo_judge.h). */
 #include "trees/repo_judge.h"
 #include "trees/repo.h"
+#include "trees/mainline.h"
 #include "lib/strlist.h"
 #include "lib/util.h"
 #include <string.h>
+
+/* Mainline's files for the tree's veto file-not-in-tree: mainline's
+ * branch as scan reads it past a range (trees/mainline.h). None found, or
+ * the tree's own branch: nothing is vetoed for it. */
+static void open_files(struct sm_repo_judge *j, const char *cache_dir)
+{
+	char *note = NULL, *ref = sm_mainline_ref(j->repo, NULL, NULL, cache_dir, &note);
+	git_oid mainline;
+
+	if (sm_resolve_commit(j->repo, ref, &mainline) == 0) {
+		sm_tree_files_init(&j->files, j->repo, &j->tree.tip, j->repo, &mainline);
+		j->has_files = 1;
+	}
+	sm_clear_error();
+	free(note);
+	free(ref);
+}
 
 int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct sm_tree_spec *spec,
 		       const char *cache_dir, struct sm_progress *progress)
@@ -21,6 +39,7 @@ int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct s
 						progress) < 0)
 			goto fail;
 		j->has_tree = 1;
+		open_files(j, cache_dir);
 	}
 	return 0;
 fail:
@@ -61,6 +80,8 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 		struct strlist deps = STRLIST_INIT;	/* said in v's prereq reasons */
 
 		sm_tree_judge(r, &j->tree, &j->tags, j->repo, &in, v, NULL, &deps);
+		if (j->has_files)
+			sm_tree_files_judge(&j->files, r, c, j->spec.name, v);
 		sm_verdict_finish(r, v);
 		strlist_clear(&deps);
 	}
@@ -70,6 +91,8 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 
 void sm_repo_judge_close(struct sm_repo_judge *j)
 {
+	if (j->has_files)
+		sm_tree_files_release(&j->files);
 	if (j->has_tree)
 		sm_tree_state_close(&j->tree);
 	sm_release_tags_release(&j->tags);

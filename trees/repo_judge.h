@@ -8,6 +8,7 @@
 #include <git2.h>
 #include "trees/tags.h"
 #include "trees/tree_judge.h"
+#include "trees/tree_files.h"
 
 struct sm_progress;
 
@@ -17,6 +18,10 @@ struct sm_repo_judge {
 	struct sm_tree_spec spec;	/* the tree's; its strings borrowed */
 	struct sm_tree_state tree;
 	int has_tree;
+	/* the tree's files against mainline's (sm_mainline_ref), for the
+	 * veto file-not-in-tree; has_files 0 when no mainline resolved */
+	struct sm_tree_files files;
+	int has_files;
 };
 
 /* One Fixes: tag of the commit, as the repository knows it. */

@@ -229,22 +229,10 @@ static void judge_files(struct scan_ctx *s, struct sm_scan_item *it, size_t ti,
 {
 	struct sm_tree_state *t = &s->trees[ti];
 	struct sm_tree_files *f = &s->files[ti];
-	const char *first;
-	size_t nr;
 
-	if (v->vetoed || sm_verdict_weight_sum(v) < sm_rules_maybe_score(s->o->rules))
-		return;
 	if (!f->tree_repo)
 		sm_tree_files_init(f, t->repo, &t->tip, s->repo, &s->to);
-	if (!sm_tree_files_lacks(f, &it->commit, &first, &nr))
-		return;
-	if (nr == 1)
-		sm_verdict_veto(v, "file-not-in-tree",
-				"%s is not in %s: the code it changes came later", first, t->spec->name);
-	else
-		sm_verdict_veto(v, "file-not-in-tree",
-				"none of the %zu files it changes is in %s (%s and %zu more): the code came later",
-				nr, t->spec->name, first, nr - 1);
+	sm_tree_files_judge(f, s->o->rules, &it->commit, t->spec->name, v);
 }
 
 /* try_apply of ids[0..n) on tree ti that, when all apply, keeps the last

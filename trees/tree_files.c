@@ -1,5 +1,6 @@
 /* tree_files: see tree_files.h. */
 #include "trees/tree_files.h"
+#include "rules/classify.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <git2/sys/hashsig.h>
@@ -195,6 +196,24 @@ int sm_tree_files_lacks(struct sm_tree_files *f, const struct sm_commit *c, cons
 	}
 	*nr = n;
 	return 1;
+}
+
+void sm_tree_files_judge(struct sm_tree_files *f, const struct sm_rules *r,
+			 const struct sm_commit *c, const char *tree, struct sm_verdict *v)
+{
+	const char *first;
+	size_t nr;
+
+	if (v->vetoed || sm_verdict_weight_sum(v) < sm_rules_maybe_score(r) ||
+	    !sm_tree_files_lacks(f, c, &first, &nr))
+		return;
+	if (nr == 1)
+		sm_verdict_veto(v, "file-not-in-tree", "%s is not in %s: the code it changes came later",
+				first, tree);
+	else
+		sm_verdict_veto(v, "file-not-in-tree",
+				"none of the %zu files it changes is in %s (%s and %zu more): the code came later",
+				nr, tree, first, nr - 1);
 }
 
 void sm_tree_files_release(struct sm_tree_files *f)

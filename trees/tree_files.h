@@ -47,6 +47,14 @@ void sm_tree_files_init(struct sm_tree_files *f, git_repository *tree_repo, cons
  * such file or the trees cannot be read (nothing certain to say). */
 int sm_tree_files_lacks(struct sm_tree_files *f, const struct sm_commit *c, const char **first,
 			size_t *nr);
+/* The veto "file-not-in-tree" on v (a verdict for the tree named tree,
+ * not finished yet) when the classifier flags c (its weights reach r's
+ * maybe score, no veto yet) and sm_tree_files_lacks says so. Shared by
+ * scan and classify --repo. */
+struct sm_rules;
+struct sm_verdict;
+void sm_tree_files_judge(struct sm_tree_files *f, const struct sm_rules *r,
+			 const struct sm_commit *c, const char *tree, struct sm_verdict *v);
 void sm_tree_files_release(struct sm_tree_files *f);
 
 #endif
