@@ -9,34 +9,31 @@
 # conflicts with the tree's own line 11) B alone makes it apply. G conflicts
 # with a change the tree made itself, and no mainline commit is missing.
 . "$(dirname "$0")/lib.sh"
-cd "$TMP"
-git init -q -b master up
-cd up
-g() { git -c user.name=Dev -c user.email=dev@example.org "$@"; }
+dev_repo up
 seq 1 12 | sed 's/^/line /' > f.c
 seq 1 12 | sed 's/^/row /' > g.c
 seq 1 6 | sed 's/^/item /' > h.c
-g add f.c g.c h.c && g commit -q -m "base" && g tag -a -m v4.1 v4.1
-g branch linux-4.1.y
-g checkout -q linux-4.1.y
+dev add f.c g.c h.c && dev commit -q -m "base" && dev tag -a -m v4.1 v4.1
+dev branch linux-4.1.y
+dev checkout -q linux-4.1.y
 sed -i 's/^line 11$/line 11 (the tree'"'"'s own)/' f.c && sed -i 's/^item 3$/item 3 (the tree'"'"'s own)/' h.c &&
-	g commit -qam "x: a change of the tree's own"
-g checkout -q master
-sed -i 's/^line 9$/line 9 (C, backported)/' f.c && g commit -qam "x: C, a fix already in the tree"
+	dev commit -qam "x: a change of the tree's own"
+dev checkout -q master
+sed -i 's/^line 9$/line 9 (C, backported)/' f.c && dev commit -qam "x: C, a fix already in the tree"
 C=$(git rev-parse HEAD)
-g checkout -q linux-4.1.y && g cherry-pick -x "$C" >/dev/null && g checkout -q master
-sed -i 's/^line 5$/line 5 (B)/' f.c && g commit -qam "x: B, a cleanup"
+dev checkout -q linux-4.1.y && dev cherry-pick -x "$C" >/dev/null && dev checkout -q master
+sed -i 's/^line 5$/line 5 (B)/' f.c && dev commit -qam "x: B, a cleanup"
 B=$(git rev-parse HEAD)
-sed -i 's/^row 2$/row 2 (other)/' g.c && g commit -qam "y: unrelated"
-sed -i 's/^line 5 (B)$/line 5 (A)/; s/^line 9 (C, backported)$/line 9 (C, then A)/' f.c && g commit -qam "x: A, a feature"
+sed -i 's/^row 2$/row 2 (other)/' g.c && dev commit -qam "y: unrelated"
+sed -i 's/^line 5 (B)$/line 5 (A)/; s/^line 9 (C, backported)$/line 9 (C, then A)/' f.c && dev commit -qam "x: A, a feature"
 A=$(git rev-parse HEAD)
-sed -i 's/^line 1$/line 1 (D)/' f.c && g commit -qam "x: D, far from the fix"
+sed -i 's/^line 1$/line 1 (D)/' f.c && dev commit -qam "x: D, far from the fix"
 D=$(git rev-parse HEAD)
-sed -i 's/^line 11$/line 11 (E)/' f.c && g commit -qam "x: E, where the tree changed too"
+sed -i 's/^line 11$/line 11 (E)/' f.c && dev commit -qam "x: E, where the tree changed too"
 E=$(git rev-parse HEAD)
-sed -i 's/^line 5 (A)$/line 5 (F)/' f.c && g commit -qam "x: F, the fix"
+sed -i 's/^line 5 (A)$/line 5 (F)/' f.c && dev commit -qam "x: F, the fix"
 F=$(git rev-parse HEAD)
-sed -i 's/^item 3$/item 3 (G)/' h.c && g commit -qam "z: G, on a line the tree changed"
+sed -i 's/^item 3$/item 3 (G)/' h.c && dev commit -qam "z: G, on a line the tree changed"
 G=$(git rev-parse HEAD)
 loose_before=$(git count-objects | cut -d" " -f1)
 cd ..

@@ -27,6 +27,11 @@ trees_repo() {
 	cd "$TMP/linux"
 }
 
+# dev_repo DIR: a new repository DIR (branch master) in $TMP, entered; dev
+# runs git there as a developer, Dev <dev@example.org>
+dev_repo() { cd "$TMP" && git init -q -b master "$1" && cd "$1"; }
+dev() { git -c user.name=Dev -c user.email=dev@example.org "$@"; }
+
 # skip REASON: automake's SKIP
 skip() {
 	echo "SKIP: $*"

@@ -9,30 +9,27 @@
 # scan: G, a fix of new.c alone, fixes nothing in the tree
 # (file-not-in-tree); F, which changes drv/c.c too, is no such case.
 . "$(dirname "$0")/lib.sh"
-cd "$TMP"
-git init -q -b master up
-cd up
-g() { git -c user.name=Dev -c user.email=dev@example.org "$@"; }
+dev_repo up
 seq 1 30 | sed 's/^/line /' > a.c
-g add a.c && g commit -q -m "base" && g tag -a -m v4.1 v4.1
-g branch linux-4.1.y
-sed -i 's/^line 20$/line 20 (P)/' a.c && g commit -qam "x: P, before the moves"
+dev add a.c && dev commit -q -m "base" && dev tag -a -m v4.1 v4.1
+dev branch linux-4.1.y
+sed -i 's/^line 20$/line 20 (P)/' a.c && dev commit -qam "x: P, before the moves"
 P=$(git rev-parse HEAD)
-mkdir sub && g mv a.c sub/b.c && g commit -qm "x: R1, move a.c to sub/b.c"
+mkdir sub && dev mv a.c sub/b.c && dev commit -qm "x: R1, move a.c to sub/b.c"
 R1=$(git rev-parse HEAD)
-mkdir drv && g mv sub/b.c drv/c.c && sed -i 's/^line 1$/line 1 (R2)/' drv/c.c &&
-	g commit -qam "x: R2, move sub/b.c to drv/c.c"
+mkdir drv && dev mv sub/b.c drv/c.c && sed -i 's/^line 1$/line 1 (R2)/' drv/c.c &&
+	dev commit -qam "x: R2, move sub/b.c to drv/c.c"
 R2=$(git rev-parse HEAD)
-seq 1 5 | sed 's/^/new /' > new.c && g add new.c && g commit -qm "y: N, a new feature"
+seq 1 5 | sed 's/^/new /' > new.c && dev add new.c && dev commit -qm "y: N, a new feature"
 N=$(git rev-parse HEAD)
-sed -i 's/^line 20 (P)$/line 20 (Q)/' drv/c.c && g commit -qam "x: Q, after the moves"
+sed -i 's/^line 20 (P)$/line 20 (Q)/' drv/c.c && dev commit -qam "x: Q, after the moves"
 Q=$(git rev-parse HEAD)
 sed -i 's/^line 20 (Q)$/line 20 (F)/' drv/c.c && sed -i 's/^new 3$/new 3 (F)/' new.c &&
-	g commit -qam "x: F, the fix" -m "Fix a NULL pointer dereference in c_probe() when the device is gone." \
+	dev commit -qam "x: F, the fix" -m "Fix a NULL pointer dereference in c_probe() when the device is gone." \
 		-m "Cc: stable@vger.kernel.org"
 F=$(git rev-parse HEAD)
 sed -i 's/^new 2$/new 2 (G)/' new.c &&
-	g commit -qam "y: G, fix a use-after-free in new_read()" \
+	dev commit -qam "y: G, fix a use-after-free in new_read()" \
 		-m "new_read() frees the buffer on the error path and then reads it again, a use-after-free." \
 		-m "Cc: stable@vger.kernel.org"
 G=$(git rev-parse HEAD)
@@ -94,9 +91,8 @@ grep -q "^  verdict: candidate" f.out && ! grep -q "file-not-in-tree" f.out ||
 
 # t2 took P and Q with git cherry-pick -x, which carried Q to a.c: the same
 # lines as upstream's, in another file (its patch-id differs by the name)
-g() { git -C up -c user.name=Dev -c user.email=dev@example.org "$@"; }
-g checkout -q -b t2 linux-4.1.y && g cherry-pick -x "$P" >/dev/null && g cherry-pick -x "$Q" >/dev/null &&
-	g checkout -q master || fail "cherry-pick onto t2"
+dev -C up checkout -q -b t2 linux-4.1.y && dev -C up cherry-pick -x "$P" >/dev/null &&
+	dev -C up cherry-pick -x "$Q" >/dev/null && dev -C up checkout -q master || fail "cherry-pick onto t2"
 "$STABLEMATE" backports -C up --no-cache --trees t2=4.1 "$Q" > bp.out || fail "backports: $(cat bp.out)"
 grep -qx "  t2: [0-9a-f]\{12\} (by upstream-id), same lines as upstream, in a.c where upstream has drv/c.c" bp.out ||
 	fail "backports of a moved file: $(cat bp.out)"
