@@ -14,6 +14,7 @@
 #include "trees/scan.h"
 #include "trees/strmap.h"
 #include "trees/tree_state.h"
+#include "trees/tree_files.h"
 #include "trees/upstream_index.h"
 #include <assert.h>
 #include <ctype.h>
@@ -51,6 +52,9 @@ struct train_cli {
 	struct sm_rules *rules;
 	struct sm_trainset set;
 	unsigned skipped, unlabelled, without_id;
+	/* --trees: commits of the range whose files no tree has, so no tree
+	 * could take them (trees/tree_files.h): left out, not labelled */
+	unsigned no_tree_could;
 	struct cli_cut_paths cut;	/* of the labelled commits */
 	struct sm_progress *progress;	/* lib/progress.h, or NULL */
 };
@@ -257,6 +261,18 @@ out:
 	return ret;
 }
 
+/* Does every tree of files[0..nr) lack all the files c changes? */
+static int lacked_by_all(struct sm_tree_files *files, size_t nr, const struct sm_commit *c)
+{
+	const char *first;
+	size_t n;
+
+	for (size_t k = 0; k < nr; k++)
+		if (!sm_tree_files_lacks(&files[k], c, &first, &n))
+			return 0;
+	return nr > 0;
+}
+
 static int from_trees(struct train_cli *t, const char *upstream, const char *range,
 		      const char *trees_arg, const char *tree_repo, const char *cache_dir,
 		      struct strbuf *source)
@@ -265,6 +281,7 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 	git_revwalk *w = NULL;
 	struct sm_tree_spec *specs = NULL;
 	struct sm_tree_state *states = NULL;
+	struct sm_tree_files *files = NULL;
 	size_t nr = 0, opened = 0;
 	char *list = xstrdup(trees_arg);
 	git_oid from, to, id;
@@ -290,10 +307,14 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 		goto out;
 	}
 	states = xcalloc(nr, sizeof(*states));
-	for (; opened < nr; opened++)
+	files = xcalloc(nr, sizeof(*files));
+	for (; opened < nr; opened++) {
 		if (sm_tree_state_open_progress(&states[opened], &specs[opened], repo, upstream,
 						cache_dir, t->progress) < 0)
 			goto out;
+		sm_tree_files_init(&files[opened], states[opened].repo, &states[opened].tip, repo,
+				   &to);
+	}
 	sm_progress_phase(t->progress, "Reading commits", 0);
 	if (git_revwalk_new(&w, repo) < 0 || git_revwalk_push(w, &to) < 0 ||
 	    git_revwalk_hide(w, &from) < 0) {
@@ -325,6 +346,14 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 		for (size_t k = 0; k < nr && !stable; k++)
 			stable = sm_upstream_index_find(&states[k].idx, c.id, patch_id, c.subject,
 							NULL) != NULL;
+		/* A fix of code none of the trees has is no choice a maintainer
+		 * made: "not stable" would teach the model that such fixes are
+		 * not fixes. */
+		if (!stable && lacked_by_all(files, nr, &c)) {
+			t->no_tree_could++;
+			sm_commit_release(&c);
+			continue;
+		}
 		sm_trainset_add(&t->set, t->rules, &c, stable);
 		sm_commit_release(&c);
 		sm_progress_update(t->progress, t->set.nr_docs);
@@ -337,10 +366,16 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 		goto out;
 	}
 	strbuf_addf(source, "%s %s, labelled by %s", upstream, range, trees_arg);
+	if (t->no_tree_could)
+		strbuf_addf(source, " (%u commit%s of files none of them has left out)",
+			    t->no_tree_could, t->no_tree_could == 1 ? "" : "s");
 	ret = 0;
 out:
-	for (size_t k = 0; k < opened; k++)
+	for (size_t k = 0; k < opened; k++) {
+		sm_tree_files_release(&files[k]);
 		sm_tree_state_close(&states[k]);
+	}
+	free(files);
 	free(states);
 	free(specs);
 	free(list);
@@ -458,11 +493,12 @@ int cmd_train(int argc, char **argv)
 		ret = cli_fail("train");
 	else if (!quiet)
 		fprintf(stderr,
-			"stablemate train: %zu commits (%zu stable)%s; wrote %s\n"
+			"stablemate train: %zu commits (%zu stable)%s%s; wrote %s\n"
 			"  out-of-fold, candidate (p >= %.3f): precision %.3f, recall %.3f\n"
 			"  out-of-fold, candidate or maybe (p >= %.3f): precision %.3f, recall %.3f\n",
 			t.set.nr_docs, t.set.nr_positive,
-			t.unlabelled ? ", messages not in the labels left out" : "", output,
+			t.unlabelled ? ", messages not in the labels left out" : "",
+			t.no_tree_could ? ", commits of files none of the trees has left out" : "", output,
 			res.candidate_p, res.oof_cand_precision, res.oof_cand_recall, res.maybe_p,
 			res.oof_maybe_precision, res.oof_maybe_recall);
 	sm_train_result_release(&res);
