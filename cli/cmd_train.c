@@ -39,7 +39,8 @@ static const struct sm_usage usage = {
 "or from a repository: every non-merge commit of A..B is labelled stable\n"
 "when one of the comma-separated stable branches carries it (by the upstream\n"
 "id its backport names, patch-id or subject, as scan finds it); A should be\n"
-"at or after the trees' release.\n",
+"at or after the trees' release. A commit that changes only files none of\n"
+"the trees has (scan's file-not-in-tree) is left out: no tree could take it.\n",
 	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on bad usage.\n"
 "\n"
