@@ -14,7 +14,7 @@ static void open_files(struct sm_repo_judge *j, const char *cache_dir)
 	char *note = NULL, *ref = sm_mainline_ref(j->repo, NULL, NULL, cache_dir, &note);
 	git_oid mainline;
 
-	if (sm_resolve_commit(j->repo, ref, &mainline) == 0) {
+	if (ref && sm_resolve_commit(j->repo, ref, &mainline) == 0) {
 		sm_tree_files_init(&j->files, j->repo, &j->tree.tip, j->repo, &mainline);
 		j->has_files = 1;
 	}
