@@ -5,9 +5,9 @@
  * the tree lacks altogether, is flagged: the fix then belongs to a feature
  * the tree does not have. Blame follows a file moved in mainline to the
  * name each dependency gave it, and a file the tree has under its old name
- * is not missing (trees/path_origin.h). The prerequisites the fix's stable tags name for
- * the tree ("# 6.1.x: <id>: subject") are dependencies too, whether or not
- * blame finds them. sm_deps_depth() follows dependencies of
+ * is not missing (trees/path_origin.h). The prerequisites the fix's stable
+ * tags name for the tree ("# 6.1.x: <id>: subject") are dependencies too,
+ * whether or not blame finds them. sm_deps_depth() follows dependencies of
  * dependencies (the same blame on each dependency's own changes), level by
  * level; sm_deps() is one level. */
 #ifndef SM_TREES_DEPS_H
