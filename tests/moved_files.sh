@@ -89,6 +89,11 @@ grep -q "^  verdict: reject" g.out && grep -q "file-not-in-tree  *new.c is not i
 grep -q "^  verdict: candidate" f.out && ! grep -q "file-not-in-tree" f.out ||
 	fail "classify --repo: F vetoed: $(cat f.out)"
 
+# numstat alone does not say that N creates new.c: no veto on a guess
+dev -C up log -1 --numstat "$N" > n.numstat
+"$STABLEMATE" classify --repo up --tree linux-4.1.y n.numstat > n.out || fail "classify N: $(cat n.out)"
+grep -q "file-not-in-tree" n.out && fail "classify --repo: N (numstat) vetoed as a file 4.1 lacks: $(cat n.out)"
+
 # t2 took P and Q with git cherry-pick -x, which carried Q to a.c: the same
 # lines as upstream's, in another file (its patch-id differs by the name)
 dev -C up checkout -q -b t2 linux-4.1.y && dev -C up cherry-pick -x "$P" >/dev/null &&

@@ -169,7 +169,9 @@ int sm_tree_files_lacks(struct sm_tree_files *f, const struct sm_commit *c, cons
 
 	*first = NULL;
 	*nr = 0;
-	if (!c->nr_files || load(f) < 0)
+	/* numstat or --stat alone (classify's inputs) do not say which files
+	 * a commit creates: a new file would read as one the tree lacks */
+	if (!c->nr_files || c->diff.from_stat || load(f) < 0)
 		return 0;
 	for (size_t k = 0; k < c->nr_files; k++) {
 		const struct sm_diff_file *d = &c->files[k];

@@ -44,7 +44,8 @@ void sm_tree_files_init(struct sm_tree_files *f, git_repository *tree_repo, cons
  * creates none of them), and mainline has each at that path, and none can
  * be a file the tree has under another path: *first is one of them
  * (borrowed from c) and *nr how many. 0 otherwise, and when c has no
- * such file or the trees cannot be read (nothing certain to say). */
+ * such file, has only diff statistics (no diff: which files it creates
+ * is unknown) or the trees cannot be read (nothing certain to say). */
 int sm_tree_files_lacks(struct sm_tree_files *f, const struct sm_commit *c, const char **first,
 			size_t *nr);
 /* The veto "file-not-in-tree" on v (a verdict for the tree named tree,
