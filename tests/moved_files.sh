@@ -78,6 +78,18 @@ grep -A3 "^${G:0:12} " scan.out | grep -qx "        file-not-in-tree: new.c is n
 grep -A3 "^${F:0:12} " scan.out | grep -q "linux-4.1.y: candidate" ||
 	fail "F, whose drv/c.c 4.1 has as a.c, not a candidate: $(cat scan.out)"
 grep -q "file-not-in-tree: drv/c.c" scan.out && fail "a moved file called absent: $(cat scan.out)"
+# the same from the diff cache, which must keep which files a commit creates
+# (N creates new.c: no veto for it)
+verdicts() {
+	XDG_CACHE_HOME=$TMP/cache "$STABLEMATE" scan -C up --range v4.1..master --tree linux-4.1.y --json |
+		python3 -c 'import json, sys
+for c in json.load(sys.stdin)["commits"]:
+    print(c["id"], c["trees"][0]["verdict"]["verdict"], " ".join(r["code"] for r in c["trees"][0]["verdict"]["reasons"]))'
+}
+verdicts > cold.txt && verdicts > warm.txt && cmp -s cold.txt warm.txt ||
+	fail "a warm scan (diff cache) judges otherwise: $(diff cold.txt warm.txt)"
+grep "^$N " cold.txt | grep -q "file-not-in-tree" && fail "N, which creates new.c, vetoed: $(cat cold.txt)"
+grep "^$G " cold.txt | grep -q "file-not-in-tree" || fail "G not vetoed in the JSON: $(cat cold.txt)"
 
 # classify --repo says the same of a patch mail (mainline: the repository's
 # master, as scan reads it past a range)
