@@ -6,6 +6,7 @@
 #include "lib/json.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
+#include "rules/commit.h"
 #include <ctype.h>
 #include <string.h>
 
@@ -70,41 +71,18 @@ static unsigned lines_differ(const char *a, const char *b)
 	return n;
 }
 
-/* The files a patch in git's format changes (the new name; the old one
- * for a deletion), from the header of each file: "--- a/X", "+++ b/Y"
- * before its first hunk (a removed line "-- x" reads "--- x" in a hunk). */
+/* The files a patch in git's format changes, as classify reads a diff
+ * (rules/diffstat.c: the new name of each "diff --git" header, quoted
+ * names decoded). */
 static void patch_files(const char *diff, struct strlist *out)
 {
-	const char *p = diff;
-	char *old_name = NULL;
-	int in_header = 0;
+	struct sm_commit c;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (len >= 11 && !strncmp(p, "diff --git ", 11)) {
-			in_header = 1;
-		} else if (in_header && len >= 2 && !strncmp(p, "@@", 2)) {
-			in_header = 0;
-		} else if (in_header && len > 6 && (!strncmp(p, "--- a/", 6) || !strncmp(p, "+++ b/", 6))) {
-			char *name = xstrndup(p + 6, len - 6);
-
-			if (p[0] == '-') {
-				free(old_name);
-				old_name = name;
-			} else {
-				strlist_append_nodup(out, name);
-				free(old_name);
-				old_name = NULL;
-			}
-		} else if (in_header && len == 13 && !strncmp(p, "+++ /dev/null", 13) && old_name) {
-			strlist_append_nodup(out, old_name);
-			old_name = NULL;
-		}
-		p = nl ? nl + 1 : p + len;
-	}
-	free(old_name);
+	memset(&c, 0, sizeof(c));
+	sm_commit_parse_diff(&c, diff, strlen(diff));
+	for (size_t k = 0; k < c.nr_files; k++)
+		strlist_append(out, c.files[k].path);
+	sm_commit_release(&c);
 }
 
 /* The items of a not in b, into out. */
