@@ -50,8 +50,6 @@ static int diff_commit(git_repository *repo, const char *id, struct cand_info *c
 	git_tree *t = NULL, *pt = NULL;
 	git_diff *d = NULL;
 	git_diff_options opts;
-	git_diff_stats *ds = NULL;
-	git_buf buf = { 0 };
 	int ret = -1;
 
 	if (git_oid_fromstr(&oid, id) || git_commit_lookup(&c, repo, &oid) ||
@@ -70,21 +68,13 @@ static int diff_commit(git_repository *repo, const char *id, struct cand_info *c
 		if (dl->old_file.path && dl->new_file.path && strcmp(dl->old_file.path, dl->new_file.path))
 			strlist_append(&ci->files, dl->old_file.path);
 	}
-	if (git_diff_get_stats(&ds, d) ||
-	    git_diff_stats_to_buf(&buf, ds, GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY, 72))
+	if (sm_diff_show(d, &ci->stat, &ci->diff))
 		goto out;
-	strbuf_add(&ci->stat, buf.ptr, buf.size);
-	git_buf_dispose(&buf);
-	if (git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH))
-		goto out;
-	strbuf_add(&ci->diff, buf.ptr, buf.size);
 	ret = 0;
 out:
 	if (ret) {
 		sm_git_fail("%s: cannot diff", id);
 	}
-	git_buf_dispose(&buf);
-	git_diff_stats_free(ds);
 	git_diff_free(d);
 	git_tree_free(pt);
 	git_tree_free(t);

@@ -1,6 +1,7 @@
 /* git: libgit2 set up once, and its error text. */
 #include "lib/git.h"
 #include "lib/fileio.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include <errno.h>
 #include <iconv.h>
@@ -153,4 +154,26 @@ void sm_diff_options_init(git_diff_options *o)
 {
 	git_diff_options_init(o, GIT_DIFF_OPTIONS_VERSION);
 	o->flags |= GIT_DIFF_INDENT_HEURISTIC;
+}
+
+int sm_diff_show(git_diff *d, struct strbuf *stat, struct strbuf *patch)
+{
+	git_diff_stats *ds = NULL;
+	git_buf buf = { 0 };
+	int ret;
+
+	ret = git_diff_get_stats(&ds, d);
+	if (!ret)
+		ret = git_diff_stats_to_buf(&buf, ds,
+					    GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY, 72);
+	if (!ret) {
+		strbuf_add(stat, buf.ptr, buf.size);
+		git_buf_dispose(&buf);
+		ret = git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH);
+	}
+	if (!ret)
+		strbuf_add(patch, buf.ptr, buf.size);
+	git_buf_dispose(&buf);
+	git_diff_stats_free(ds);
+	return ret;
 }

@@ -44,5 +44,11 @@ int sm_commit_signature_utf8(git_signature **out, const git_commit *c,
  * So scan reads a commit's diff as classify reads its git show (device-ID
  * entries, comment and whitespace changes, patch-ids). */
 void sm_diff_options_init(git_diff_options *o);
+/* d as a patch mail shows a commit: its --stat (full paths, with the
+ * summary, 72 columns) appended to stat, then the patch to patch. The bot
+ * compares two of these as text: one formatter keeps equal changes equal.
+ * 0, or a libgit2 error (nothing said; sm_git_error() tells). */
+struct strbuf;
+int sm_diff_show(git_diff *d, struct strbuf *stat, struct strbuf *patch);
 
 #endif

@@ -68,26 +68,11 @@ static int landed_change(struct sm_trial *t, git_tree *a, git_tree *b, struct st
 {
 	git_diff *d = NULL;
 	git_diff_options opts;
-	git_diff_stats *ds = NULL;
-	git_buf buf = { 0 };
-	int ret = -1;
+	int ret = 0;
 
 	sm_diff_options_init(&opts);
-	if (git_diff_tree_to_tree(&d, t->repo, a, b, &opts) == 0 &&
-	    git_diff_get_stats(&ds, d) == 0 &&
-	    git_diff_stats_to_buf(&buf, ds, GIT_DIFF_STATS_FULL | GIT_DIFF_STATS_INCLUDE_SUMMARY,
-				  72) == 0) {
-		strbuf_add(stat, buf.ptr, buf.size);
-		git_buf_dispose(&buf);
-		if (git_diff_to_buf(&buf, d, GIT_DIFF_FORMAT_PATCH) == 0) {
-			strbuf_add(patch, buf.ptr, buf.size);
-			ret = 0;
-		}
-	}
-	if (ret < 0)
-		sm_error("cannot diff the picked tree (%s)", sm_git_error());
-	git_buf_dispose(&buf);
-	git_diff_stats_free(ds);
+	if (git_diff_tree_to_tree(&d, t->repo, a, b, &opts) < 0 || sm_diff_show(d, stat, patch) < 0)
+		ret = sm_error("cannot diff the picked tree (%s)", sm_git_error());
 	git_diff_free(d);
 	return ret;
 }
