@@ -101,14 +101,29 @@ static struct sm_trial *trial_for(struct scan_ctx *s, size_t ti)
 
 /* Do ids[0..n) apply, in order, onto tree ti's tip? 1 yes, 0 one
  * conflicts, -1 cannot tell (the tree's repository lacks one of them, a
- * merge). */
-static int try_apply(struct scan_ctx *s, size_t ti, const char *const *ids, size_t n)
+ * merge). With opts->tree_patches and tr not NULL, when they apply the
+ * last one's change as it lands there is kept in tr (the trial that
+ * answers yes is the one that shows it). */
+static int try_apply(struct scan_ctx *s, size_t ti, const char *const *ids, size_t n,
+		     struct sm_scan_tree_result *tr)
 {
 	struct sm_trial *trial = trial_for(s, ti);
+	struct strbuf stat = STRBUF_INIT, patch = STRBUF_INIT;
+	int r;
 
 	if (!trial)
 		return -1;
-	return sm_trial_applies(trial, &s->trees[ti].tip, ids, n, NULL);
+	if (!tr || !s->o->tree_patches)
+		return sm_trial_applies(trial, &s->trees[ti].tip, ids, n, NULL);
+	r = sm_trial_patch(trial, &s->trees[ti].tip, ids, n, &stat, &patch);
+	sm_clear_error();
+	if (r == SM_PICK_CLEAN) {
+		tr->patch = strbuf_detach(&patch, NULL);
+		tr->patch_stat = strbuf_detach(&stat, NULL);
+	}
+	strbuf_release(&stat);
+	strbuf_release(&patch);
+	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
 }
 
 /* For a commit that conflicts on tree ti alone: does it apply after the
@@ -127,7 +142,7 @@ static int try_apply_after_deps(struct scan_ctx *s, struct sm_scan_item *it, siz
 	for (size_t k = 0; k < deps->nr; k++)
 		ids[k] = deps->items[k];
 	ids[deps->nr] = it->id;
-	r = try_apply(s, ti, ids, deps->nr + 1);
+	r = try_apply(s, ti, ids, deps->nr + 1, &it->trees[ti]);
 	free(ids);
 	return r;
 }
@@ -160,7 +175,7 @@ static void find_backport_that_applies(struct scan_ctx *s, struct sm_scan_item *
 				ids[n++] = pe->stable;
 		}
 		ids[n] = e->stable;
-		if (try_apply(s, ti, ids, n + 1) == 1) {
+		if (try_apply(s, ti, ids, n + 1, tr) == 1) {
 			tr->backport_applies = xstrdup(e->stable);
 			tr->backport_tree = s->o->trees[k].name;
 			for (size_t j = 0; j < n; j++)
@@ -235,51 +250,18 @@ static void judge_files(struct scan_ctx *s, struct sm_scan_item *it, size_t ti,
 	sm_tree_files_judge(f, s->o->rules, &it->commit, t->spec->name, v);
 }
 
-/* try_apply of ids[0..n) on tree ti that, when all apply, keeps the last
- * one's change as it lands there in tr (opts->tree_patches). */
-static int try_apply_keep(struct scan_ctx *s, size_t ti, const char *const *ids, size_t n,
-			  struct sm_scan_tree_result *tr)
-{
-	struct sm_trial *trial = trial_for(s, ti);
-	struct strbuf stat = STRBUF_INIT, patch = STRBUF_INIT;
-	int r;
-
-	if (!trial)
-		return -1;
-	r = sm_trial_patch(trial, &s->trees[ti].tip, ids, n, &stat, &patch);
-	sm_clear_error();
-	if (r == SM_PICK_CLEAN) {
-		tr->patch = strbuf_detach(&patch, NULL);
-		tr->patch_stat = strbuf_detach(&stat, NULL);
-	}
-	strbuf_release(&stat);
-	strbuf_release(&patch);
-	return r == SM_PICK_CLEAN ? 1 : r == SM_PICK_CONFLICT ? 0 : -1;
-}
-
-/* For opts->tree_patches, when it applies only after something (its
- * prerequisites, what the search found) or as another tree's backport:
- * that change as it lands (alone, try_apply_keep kept it already). */
-static void keep_tree_patch(struct scan_ctx *s, struct sm_scan_item *it, size_t ti)
+/* For opts->tree_patches, when what the search found makes it apply:
+ * that change as it lands (the search's own trials keep nothing). */
+static void keep_search_patch(struct scan_ctx *s, struct sm_scan_item *it, size_t ti)
 {
 	struct sm_scan_tree_result *tr = &it->trees[ti];
-	const struct strlist *before;
-	const char *last = it->id, **ids;
+	const char **ids = xcalloc(tr->search_order.nr + 1, sizeof(*ids));
 	size_t n = 0;
 
-	if (tr->applies_after_deps == 1)
-		before = &tr->deps;
-	else if (tr->backport_applies)
-		before = &tr->backport_prereqs, last = tr->backport_applies;
-	else if (tr->search == 1)
-		before = &tr->search_order;
-	else
-		return;
-	ids = xcalloc(before->nr + 1, sizeof(*ids));
-	for (size_t k = 0; k < before->nr; k++)
-		ids[n++] = before->items[k];
-	ids[n++] = last;
-	try_apply_keep(s, ti, ids, n, tr);
+	for (size_t k = 0; k < tr->search_order.nr; k++)
+		ids[n++] = tr->search_order.items[k];
+	ids[n++] = it->id;
+	try_apply(s, ti, ids, n, tr);
 	free(ids);
 }
 
@@ -304,8 +286,7 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 	if (s->o->check_applies && !tr->present && tr->verdict.kind != SM_REJECT) {
 		const char *id = it->id;
 
-		tr->applies = s->o->tree_patches ? try_apply_keep(s, ti, &id, 1, tr) :
-			      try_apply(s, ti, &id, 1);
+		tr->applies = try_apply(s, ti, &id, 1, tr);
 		if (tr->applies == 0)
 			tr->applies_after_deps = try_apply_after_deps(s, it, ti);
 		if (tr->applies == 0 && tr->applies_after_deps != 1)
@@ -316,8 +297,8 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 		if (tr->applies == 0 && tr->applies_after_deps != 1 && !tr->backport_applies &&
 		    s->o->search && tr->verdict.kind == SM_CANDIDATE)
 			search_what_else(s, it, ti);
-		if (s->o->tree_patches && tr->applies == 0)
-			keep_tree_patch(s, it, ti);
+		if (s->o->tree_patches && tr->search == 1)
+			keep_search_patch(s, it, ti);
 	}
 }
 
