@@ -352,6 +352,29 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 	strbuf_release(&line);
 }
 
+/* Are patches a and b (libgit2's format) the same change? Their "index
+ * <blob>..<blob>" header lines name the whole files, which differ
+ * wherever the tree's file differs from upstream's, near the change or
+ * not: those lines are not compared. (A line of a hunk starts with ' ',
+ * '+' or '-', never with "index ".) */
+static int same_change(const char *a, const char *b)
+{
+	while (*a && *b) {
+		const char *ea = strchrnul(a, '\n'), *eb = strchrnul(b, '\n');
+		int ia = starts_with(a, "index "), ib = starts_with(b, "index ");
+
+		if (ia || ib) {
+			if (ia != ib)
+				return 0;
+		} else if (ea - a != eb - b || memcmp(a, b, (size_t)(ea - a))) {
+			return 0;
+		}
+		a = *ea ? ea + 1 : ea;
+		b = *eb ? eb + 1 : eb;
+	}
+	return !*a && !*b;
+}
+
 static void patch_body(struct ctx *x, struct strbuf *b, const struct pick *pk)
 {
 	const struct sm_scan_item *it = &x->o->scan->items[pk->item];
@@ -379,10 +402,11 @@ static void patch_body(struct ctx *x, struct strbuf *b, const struct pick *pk)
 		return;
 	}
 	/* The change as it lands on the tree, when that is not upstream's
-	 * patch as it stands (other line numbers, context, a file the tree
+	 * change as it stands (other line numbers, context, a file the tree
 	 * has under its old name): what the tree gets, and what git am
-	 * applies there. */
-	if (tr->patch && strcmp(tr->patch, ci->diff.buf)) {
+	 * applies there. Otherwise upstream's patch, whose index lines name
+	 * upstream's blobs. */
+	if (tr->patch && !same_change(tr->patch, ci->diff.buf)) {
 		strbuf_addf(b, "The patch below is the change as it lands on %s (a cherry-pick "
 			    "in memory onto its tip); upstream's differs.\n\n", t->name);
 		strbuf_addstr(b, tr->patch_stat);

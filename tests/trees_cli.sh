@@ -325,6 +325,12 @@ bot_shows() {
 bot_shows "a fix after its prerequisite" "$tmp/bot/bot44.conf" \
 	"linux-4.4.y    needs it, applies cleanly after its prerequisite ${W5P:0:12}" \
 	"cleanly after its prerequisite <code>${W5P:0:12}</code>"
+# W5 lands on 4.4 (after W5P) with upstream's hunks; only its file's blob
+# ids differ (4.4 lacks W4's lines elsewhere in tls_sw.c): upstream's patch,
+# no note that it differs
+w5mail=$(grep -rlF "commit $W5 upstream." "$tmp/bot/bot44.mails"/new | head -1)
+[ -n "$w5mail" ] && grep -qxF "$(git show "$W5" | grep -m1 '^@@')" "$w5mail" && ! grep -qF "as it lands on" "$w5mail" &&
+	ok "W5's patch mail on 4.4: upstream's, no note" || bad "W5's patch mail on 4.4: $(tail -25 "$w5mail")"
 # --search: X1 (on next) conflicts on 4.1, which lacks K1, the cleanup of
 # its line; the search of that file's history finds K1, as deps does. W8
 # conflicts with 4.1's own lock lines: no commit of mainline helps. E1 is
