@@ -52,12 +52,8 @@ static size_t blob_lines(git_repository *repo, git_commit *c, const char *path)
 static int path_in_commit(git_commit *c, const char *path)
 {
 	git_tree *tree = NULL;
-	git_tree_entry *te = NULL;
-	int found = 0;
+	int found = git_commit_tree(&tree, c) == 0 && sm_tree_blob_at(tree, path, NULL);
 
-	if (git_commit_tree(&tree, c) == 0 && git_tree_entry_bypath(&te, tree, path) == 0)
-		found = 1;
-	git_tree_entry_free(te);
 	git_tree_free(tree);
 	return found;
 }

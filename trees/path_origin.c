@@ -10,15 +10,6 @@
  * left as "not found" (a bound on the walk, not a limit seen in practice). */
 #define MAX_MOVES 8
 
-static int tree_has(git_tree *tree, const char *path)
-{
-	git_tree_entry *te = NULL;
-	int found = git_tree_entry_bypath(&te, tree, path) == 0;
-
-	git_tree_entry_free(te);
-	return found;
-}
-
 int sm_path_change_in(git_repository *repo, git_commit *c, const char *path, char **from)
 {
 	git_commit *parent = NULL;
@@ -34,7 +25,7 @@ int sm_path_change_in(git_repository *repo, git_commit *c, const char *path, cha
 		sm_error("%.12s: %s", hex, sm_git_error());
 		goto out;
 	}
-	if (tree_has(old_tree, path)) {
+	if (sm_tree_blob_at(old_tree, path, NULL)) {
 		ret = SM_PATH_KEPT;
 		goto out;
 	}
@@ -77,8 +68,8 @@ static int next_maker(git_repository *repo, const struct sm_deps_history *h, siz
 			return sm_error("cannot read the tree of %s (%s)", git_oid_tostr_s(&e->id),
 					sm_git_error());
 		}
-		made = sm_tree_differs_at(repo, mine, theirs, path) && tree_has(mine, path) &&
-		       !tree_has(theirs, path);
+		made = sm_tree_differs_at(repo, mine, theirs, path) &&
+		       sm_tree_blob_at(mine, path, NULL) && !sm_tree_blob_at(theirs, path, NULL);
 		git_tree_free(mine);
 		git_tree_free(theirs);
 		if (made)
@@ -125,7 +116,7 @@ int sm_path_origin_find(git_repository *repo, const struct sm_deps_history *hist
 		}
 		change = sm_path_change_in(repo, c, cur, &from);
 		if (change == SM_PATH_ADDED ||
-		    (change == SM_PATH_MOVED && tree_has(tip_tree, from))) {
+		    (change == SM_PATH_MOVED && sm_tree_blob_at(tip_tree, from, NULL))) {
 			git_oid_tostr(out->by, sizeof(out->by), git_commit_id(c));
 			out->subject = sm_commit_subject(c);
 			if (change == SM_PATH_MOVED)

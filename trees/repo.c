@@ -296,6 +296,18 @@ int sm_resolve_branch(git_repository *repo, const char *name, git_oid *out, char
 	return ret;
 }
 
+int sm_tree_blob_at(git_tree *tree, const char *path, git_oid *blob)
+{
+	git_tree_entry *te = NULL;
+	int found = git_tree_entry_bypath(&te, tree, path) == 0 &&
+		    git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+
+	if (found && blob)
+		git_oid_cpy(blob, git_tree_entry_id(te));
+	git_tree_entry_free(te);
+	return found;
+}
+
 int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out)
 {
 	size_t len = strlen(hex);

@@ -48,6 +48,9 @@ void sm_remote_names(git_repository *repo, struct strlist *out);
  * kernel.org's branch of it ("linux-6.1.y") into out (size bytes) and 1;
  * else 0. */
 int sm_version_branch(const char *name, char *out, size_t size);
+/* Is there a file (a blob) at path in tree? 1, its id into *blob when
+ * blob is not NULL; 0 when there is none (nothing said). */
+int sm_tree_blob_at(git_tree *tree, const char *path, git_oid *blob);
 /* Resolves an abbreviated or full hex id to a commit id; 0 or -1 (quiet:
  * no sm_error, this is used for ids found in messages). */
 int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);

@@ -1,6 +1,7 @@
 /* tree_files: see tree_files.h. */
 #include "trees/tree_files.h"
 #include "rules/classify.h"
+#include "trees/repo.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <git2/sys/hashsig.h>
@@ -35,19 +36,6 @@ static int load(struct sm_tree_files *f)
 	git_commit_free(b);
 	sm_clear_error();
 	return f->loaded;
-}
-
-/* The blob at path in tree, into *blob: 1, or 0 when tree has none there. */
-static int blob_at(git_tree *tree, const char *path, git_oid *blob)
-{
-	git_tree_entry *te = NULL;
-	int found = git_tree_entry_bypath(&te, tree, path) == 0 &&
-		    git_tree_entry_type(te) == GIT_OBJECT_BLOB;
-
-	if (found && blob)
-		git_oid_cpy(blob, git_tree_entry_id(te));
-	git_tree_entry_free(te);
-	return found;
 }
 
 static const char *base_name(const char *path)
@@ -180,7 +168,8 @@ int sm_tree_files_lacks(struct sm_tree_files *f, const struct sm_commit *c, cons
 			continue;
 		/* the tree has it; or mainline no longer has it (deleted or
 		 * moved again later): nothing certain */
-		if (blob_at(f->tip_tree, d->path, NULL) || !blob_at(f->mainline_tree, d->path, NULL))
+		if (sm_tree_blob_at(f->tip_tree, d->path, NULL) ||
+		    !sm_tree_blob_at(f->mainline_tree, d->path, NULL))
 			return 0;
 		if (!n++)
 			*first = d->path;
@@ -192,7 +181,7 @@ int sm_tree_files_lacks(struct sm_tree_files *f, const struct sm_commit *c, cons
 	for (size_t k = 0; k < c->nr_files; k++) {
 		git_oid blob;
 
-		if (!c->files[k].is_new && blob_at(f->mainline_tree, c->files[k].path, &blob) &&
+		if (!c->files[k].is_new && sm_tree_blob_at(f->mainline_tree, c->files[k].path, &blob) &&
 		    maybe_moved(f, c->files[k].path, &blob))
 			return 0;
 	}
