@@ -10,7 +10,7 @@
 
 static const struct sm_usage usage = {
 	.synopsis = "stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--check-applies]\n"
-		    "                   [--json] TREE_A TREE_B",
+		    "                   [--all] [--json] TREE_A TREE_B",
 	.description =
 "Lists the upstream commits that one stable branch carries and the other does\n"
 "not, both ways, since the two branches' merge base (e.g. Greg's linux-6.1.y\n"
@@ -24,6 +24,11 @@ static const struct sm_usage usage = {
 "A commit a branch took only as the prerequisite of another (its\n"
 "\"Stable-dep-of: <id>\" trailer) is listed apart too when the other branch\n"
 "has that one without it; when it lacks that one too, the line says so.\n"
+"A commit the other branch does not need is listed apart too, \"not needed\",\n"
+"with the reason: every Fixes: target came after the merge base and the\n"
+"other branch has no backport of it (bug-not-in-tree), or the other branch\n"
+"has none of the files it changes (file-not-in-tree); --all lists them as\n"
+"missing. A fix of a commit the other branch lacks too says so.\n"
 "Both branches' indexes are cached, keyed by\n"
 "their tips, so a rerun only reads new commits.\n",
 	.epilog =
@@ -64,6 +69,8 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 		if (s->only[i].dep_of[0])
 			printf(" (Stable-dep-of %.12s, which %s lacks too)", s->only[i].dep_of,
 			       other->branch);
+		if (s->only[i].fix_of[0])
+			printf(" (fixes %.12s, which %s lacks too)", s->only[i].fix_of, other->branch);
 		print_trial(&s->only[i], other->branch);
 		putchar('\n');
 	}
@@ -79,6 +86,12 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 		printf("  %.12s %.12s %s (Stable-dep-of %.12s, in %s as %.12s)\n",
 		       s->dep_met[i].upstream, s->dep_met[i].stable, s->dep_met[i].subject,
 		       s->dep_met[i].dep_of, other->branch, s->dep_met[i].dep_there);
+	if (s->nr_not_needed)
+		printf("not needed in %s, left out: %zu\n", other->branch, s->nr_not_needed);
+	for (size_t i = 0; i < s->nr_not_needed; i++)
+		printf("  %.12s %.12s %s (%s: %s)\n", s->not_needed[i].upstream,
+		       s->not_needed[i].stable, s->not_needed[i].subject, s->not_needed[i].why_code,
+		       s->not_needed[i].why);
 }
 
 int cmd_missing(int argc, char **argv)
@@ -87,7 +100,7 @@ int cmd_missing(int argc, char **argv)
 	git_repository *repo = NULL;
 	struct sm_missing_result r;
 	struct sm_progress *progress;
-	int json = 0, check_applies = 0, ret = 0;
+	int json = 0, check_applies = 0, all = 0, ret = 0;
 	const struct sm_option options[] = {
 		OPT_REPO(&path, "the repository holding both branches (default: .)"),
 		OPT_CACHE_DIR(&cache_dir),
@@ -95,6 +108,9 @@ int cmd_missing(int argc, char **argv)
 			 "try each commit one tree lacks onto the other's tip,\n"
 			 "in memory (after its Stable-dep-of prerequisites\n"
 			 "when it conflicts alone)"),
+		OPT_BOOL(0, "all", &all,
+			 "list the commits the other tree does not need\n"
+			 "(a bug or files it lacks) as missing too"),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
 		OPT_END()
@@ -106,7 +122,7 @@ int cmd_missing(int argc, char **argv)
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("missing");
 	progress = sm_progress_start("Indexing", 0);
-	if (sm_missing_progress(repo, argv[0], argv[1], cache_dir, &r, progress) < 0) {
+	if (sm_missing_progress(repo, argv[0], argv[1], cache_dir, !all, &r, progress) < 0) {
 		sm_progress_abort(&progress);
 		git_repository_free(repo);
 		return cli_fail("missing");

@@ -108,6 +108,36 @@ has "kept, with a note" "  ${W5P:0:12} ${depA:0:12} tls: rx: prepare the partial
 hasnt "nothing apart" "as prerequisites of commits"
 expect "missing --json: prerequisites" 0 "$sm" missing --json dA dB
 json "json: prereq_of_present" "assert d['a']['prereq_of_present']==[{'upstream':'$W5P','stable':'$depA','subject':'tls: rx: prepare the partial read path','dep_of':'$W5','dep_there':'$fixB'}] and d['a']['only_here']==[] and d['b']['prereq_of_present']==[], d"
+# What the other tree does not need is set apart, with the reason. n44 is
+# 4.4 with W4 (Fixes: W4A, a v4.5 commit neither 4.1 nor n44 has), W2
+# (Fixes: C1, of v4.4, but 4.1 took C1 as S1: kept) and E1 (it changes
+# fs/ext4/fc_replay.c, which 4.1 lacks). T1 fixes C2, which n44 has from
+# v4.4 and 4.1 lacks too: kept, and the line says so. W4 conflicts on 4.4,
+# which lacks W4A: its backport is written by hand.
+git worktree add -q "$tmp/wtn" -b n44 linux-4.4.y
+git -C "$tmp/wtn" cherry-pick -x "$W2" "$E1" >/dev/null
+echo "/* the async notify race, as 4.4 has it */" >> "$tmp/wtn/net/tls/tls_sw.c"
+git -C "$tmp/wtn" commit -q -a -m "$(git log -1 --format=%B "$W4")" -m "(cherry picked from commit $W4)"
+n44=$(git -C "$tmp/wtn" rev-list --reverse linux-4.4.y..HEAD | tr '\n' ' ')
+read -r n44_W2 n44_E1 n44_W4 <<< "$n44"
+git -C "$tmp/wtn" checkout -q --detach && git worktree remove --force "$tmp/wtn"
+expect "missing: what the other tree does not need" 0 "$sm" missing n44 linux-4.1.y
+has "the count leaves them out" "in n44, not in linux-4.1.y: 5 of 9"
+has "set apart" "not needed in linux-4.1.y, left out: 2"
+has "a fix of a bug 4.1 never had" "  ${W4:0:12} ${n44_W4:0:12} tls: fix race between async notify and socket close (bug-not-in-tree: the Fixes: target ${W4A:0:12} came in v4.5, after v4.1, and linux-4.1.y has no backport of it)"
+has "a fix of a file 4.1 lacks" "  ${E1:0:12} ${n44_E1:0:12} ext4: regenerate buddy after block freeing failed if under fc replay (file-not-in-tree: fs/ext4/fc_replay.c is not in linux-4.1.y)"
+has "a fix of what 4.1 took as a backport stays" "  ${W2:0:12} ${n44_W2:0:12} i2c: i801: Fix block process call transactions"
+has "a fix of what 4.1 lacks too says so" "  ${W3:0:12} ${T1:0:12} fs/xattr: missing fdput() in fremovexattr error path (fixes ${C2:0:12}, which linux-4.1.y lacks too)"
+expect "missing --all: every commit" 0 "$sm" missing --all n44 linux-4.1.y
+has "--all counts them" "in n44, not in linux-4.1.y: 7 of 9"
+hasnt "--all sets nothing apart" "not needed"
+expect "missing --json: not_needed" 0 "$sm" missing --json n44 linux-4.1.y
+json "json: not_needed, fix_of" "
+n = {e['upstream']: e for e in d['a']['not_needed']}
+assert sorted(n) == sorted(['$W4', '$E1']) and n['$E1']['reason'] == 'file-not-in-tree' and n['$W4']['reason'] == 'bug-not-in-tree', d['a']
+assert n['$E1']['stable'] == '$n44_E1' and 'fc_replay.c is not in linux-4.1.y' in n['$E1']['why']
+o = {e['upstream']: e for e in d['a']['only_here']}
+assert o['$W3']['fix_of'] == '$C2' and o['$W2']['fix_of'] is None and d['b']['not_needed'] == [], d"
 expect "backports: the prerequisite a tree took with its backport" 0 "$sm" backports --trees dA=4.4,dB=4.4 --mine linux-4.4.y "$W5"
 has "names it, and that mine lacks it" "      with prerequisite ${depA:0:12} (tls: rx: prepare the partial read path), upstream ${W5P:0:12}; not in linux-4.4.y"
 [ "$(grep -c "with prerequisite" <<<"$out")" = 1 ] && ok "backports: dB took none" || bad "backports: prerequisites: $out"

@@ -1,4 +1,5 @@
 #include "trees/missing.h"
+#include "trees/missing_needed.h"
 #include "trees/upstream_index.h"
 #include "trees/repo.h"
 #include "trees/trial.h"
@@ -121,11 +122,11 @@ static size_t compare(git_repository *repo, const struct indexed_side *from,
 int sm_missing(git_repository *repo, const char *a, const char *b, const char *cache_dir,
 	       struct sm_missing_result *res)
 {
-	return sm_missing_progress(repo, a, b, cache_dir, res, NULL);
+	return sm_missing_progress(repo, a, b, cache_dir, 1, res, NULL);
 }
 
 int sm_missing_progress(git_repository *repo, const char *a, const char *b,
-			const char *cache_dir, struct sm_missing_result *res,
+			const char *cache_dir, int judge_needed, struct sm_missing_result *res,
 			struct sm_progress *progress)
 {
 	struct sm_upstream_index ia, ib;
@@ -160,6 +161,8 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 
 		res->in_both = compare(repo, &sa, &sb, &res->a);
 		compare(repo, &sb, &sa, &res->b);
+		if (judge_needed)
+			sm_missing_judge_needed(repo, res, &ia, &ib, cache_dir);
 		free(sa.paired);
 		free(sb.paired);
 	}
@@ -220,6 +223,11 @@ static void side_release(struct sm_missing_side *s)
 		free(s->only[i].subject);
 		strlist_clear(&s->only[i].after);
 	}
+	for (size_t i = 0; i < s->nr_not_needed; i++) {
+		free(s->not_needed[i].subject);
+		free(s->not_needed[i].why);
+		strlist_clear(&s->not_needed[i].after);
+	}
 	for (size_t i = 0; i < s->nr_reverted; i++)
 		free(s->reverted[i].subject);
 	for (size_t i = 0; i < s->nr_dep_met; i++)
@@ -227,6 +235,7 @@ static void side_release(struct sm_missing_side *s)
 	free(s->only);
 	free(s->reverted);
 	free(s->dep_met);
+	free(s->not_needed);
 }
 
 void sm_missing_result_release(struct sm_missing_result *res)
@@ -236,22 +245,25 @@ void sm_missing_result_release(struct sm_missing_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-enum entry_list { ONLY_HERE, REVERTED, DEP_MET };
+enum entry_list { ONLY_HERE, REVERTED, DEP_MET, NOT_NEEDED };
 
 static void entry_json(const struct sm_missing_entry *e, enum entry_list list,
 		       struct json_writer *w)
 {
 	json_object_begin(w, NULL);
 	JSON_STRINGS(w, "upstream stable subject", e->upstream, e->stable, e->subject);
-	if (list != DEP_MET)
+	if (list == ONLY_HERE || list == REVERTED)
 		json_string(w, list == REVERTED ? "revert" : "other_revert",
 			    e->revert[0] ? e->revert : NULL);
 	if (list != REVERTED)
 		json_string(w, "dep_of", e->dep_of[0] ? e->dep_of : NULL);
 	if (list == ONLY_HERE) {
+		json_string(w, "fix_of", e->fix_of[0] ? e->fix_of : NULL);
 		json_bool_or_null(w, "applies_to_other", e->applies);
 		json_strlist(w, "applies_after", &e->after);
 	}
+	if (list == NOT_NEEDED)
+		JSON_STRINGS(w, "reason why", e->why_code, e->why);
 	if (list == DEP_MET)
 		json_string(w, "dep_there", e->dep_there);
 	json_object_end(w);
@@ -274,6 +286,10 @@ static void side_json(const struct sm_missing_side *s, struct json_writer *w, co
 	json_array_begin(w, "prereq_of_present");
 	for (size_t i = 0; i < s->nr_dep_met; i++)
 		entry_json(&s->dep_met[i], DEP_MET, w);
+	json_array_end(w);
+	json_array_begin(w, "not_needed");
+	for (size_t i = 0; i < s->nr_not_needed; i++)
+		entry_json(&s->not_needed[i], NOT_NEEDED, w);
 	json_array_end(w);
 	json_object_end(w);
 }

@@ -5,7 +5,9 @@
  * release commits ("Linux 6.1.5") are left out, and so is a commit the
  * branch reverted later, with its revert (listed apart), and one the
  * branch took as the prerequisite of a commit the other has (listed apart
- * too). */
+ * too), and one the other branch does not need, a fix of a bug or of
+ * files it does not have (trees/missing_needed.h; listed apart, unless
+ * judge_needed is 0). */
 #ifndef SM_TREES_MISSING_H
 #define SM_TREES_MISSING_H
 #include <stddef.h>
@@ -31,6 +33,13 @@ struct sm_missing_entry {
 	 * made it apply. */
 	int applies;
 	struct strlist after;
+	/* In only[]: the Fixes: target this branch took and the other lacks
+	 * too ("" when none): the two go together. In not_needed[]: why the
+	 * other branch does not need it (trees/missing_needed.h), its code
+	 * ("bug-not-in-tree", "file-not-in-tree") and its words. */
+	char fix_of[41];
+	const char *why_code;
+	char *why;
 };
 
 struct sm_missing_side {
@@ -48,6 +57,11 @@ struct sm_missing_side {
 	 * without it: most likely not needed there, so listed apart. */
 	struct sm_missing_entry *dep_met;
 	size_t nr_dep_met, alloc_dep_met;
+	/* In this branch, not in the other, but fixing a bug or changing
+	 * files the other does not have (trees/missing_needed.h): listed
+	 * apart, with the reason. */
+	struct sm_missing_entry *not_needed;
+	size_t nr_not_needed, alloc_not_needed;
 	size_t total;		/* commits of this branch since the base */
 	char tip[41];		/* the branch's commit, as resolved */
 	const char *cache;	/* sm_cache_state_name of its index */
@@ -64,7 +78,7 @@ int sm_missing(git_repository *repo, const char *a, const char *b, const char *c
 /* The same, its index builds counted on progress (lib/progress.h, may be NULL). */
 struct sm_progress;
 int sm_missing_progress(git_repository *repo, const char *a, const char *b,
-			const char *cache_dir, struct sm_missing_result *res,
+			const char *cache_dir, int judge_needed, struct sm_missing_result *res,
 			struct sm_progress *progress);
 /* Tries each only[] entry of both sides onto the other branch's tip, a
  * cherry-pick in memory (trees/trial.h: nothing is written): what the
@@ -73,9 +87,10 @@ int sm_missing_try(git_repository *repo, struct sm_missing_result *res);
 void sm_missing_result_release(struct sm_missing_result *res);
 /* res as one JSON object: merge_base (null when none), in_both, and each
  * side ("a", "b"): branch, total, index_cache, only_here[] (each with
- * other_revert, dep_of, applies_to_other: null when not tried, and
- * applies_after[]), reverted[] (each with revert: the commit that
- * reverted it), prereq_of_present[] (each with dep_of and dep_there). */
+ * other_revert, dep_of, fix_of, applies_to_other: null when not tried,
+ * and applies_after[]), reverted[] (each with revert: the commit that
+ * reverted it), prereq_of_present[] (each with dep_of and dep_there),
+ * not_needed[] (each with reason and why). */
 struct json_writer;
 void sm_missing_result_json(const struct sm_missing_result *res, struct json_writer *w);
 
