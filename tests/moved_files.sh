@@ -121,4 +121,33 @@ assert t["files_only_backport"] == ["a.c"] and t["files_only_upstream"] == ["drv
 	fail "backports --json of a moved file"
 "$STABLEMATE" backports -C up --no-cache --trees t2=4.1 "$P" | grep -qx "  t2: [0-9a-f]\{12\} (by upstream-id), same as upstream" ||
 	fail "backports of P, made before the moves"
-echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one; backports sees the same lines under the old name"
+
+# A split: mainline moves the second half of big.c to big_64.c (as x86's
+# signal.c went to signal_32.c and signal_64.c), so big.c stays, shrunk. A
+# fix to big_64.c fixes code 4.1 has in big.c: no veto. feat.c, a new file
+# next to them, is no part of big.c: its fix is still vetoed.
+dev_repo sp
+seq 1 200 | sed 's/.*/int big_&(int x) { return x * & + 1; }/' > big.c
+dev add big.c && dev commit -q -m "base" && dev tag -a -m v4.1 v4.1 && dev branch linux-4.1.y
+sed -n '101,200p' big.c > big_64.c && sed -i '101,200d' big.c &&
+	dev add big_64.c && dev commit -qam "x: move the 64-bit half of big.c to big_64.c"
+seq 1 80 | sed 's/.*/static long feat_&(long y) { y ^= &; return y; }/' > feat.c &&
+	dev add feat.c && dev commit -qm "y: add feat"
+sed -i 's/^int big_150(int x) { return x \* 150 + 1; }$/int big_150(int x) { return x ? x * 150 + 1 : 0; }/' big_64.c &&
+	dev commit -qam "x: fix a NULL pointer dereference in big_150()" \
+		-m "big_150() dereferences a NULL pointer and crashes." -m "Cc: stable@vger.kernel.org"
+S1=$(git rev-parse HEAD)
+sed -i 's/^static long feat_7(long y) { y ^= 7; return y; }$/static long feat_7(long y) { return y; }/' feat.c &&
+	dev commit -qam "y: fix a use-after-free in feat_7()" \
+		-m "feat_7() reads freed memory, a use-after-free." -m "Cc: stable@vger.kernel.org"
+S2=$(git rev-parse HEAD)
+cd ..
+[ "$(git -C sp diff --stat "$S1~1" "$S1" | tail -1)" = " 1 file changed, 1 insertion(+), 1 deletion(-)" ] ||
+	fail "the split's fix did not change big_64.c"
+"$STABLEMATE" scan -C sp --no-cache --range v4.1..master --tree linux-4.1.y > split.out ||
+	fail "scan of the split: $(cat split.out)"
+grep -A3 "^${S1:0:12} " split.out | grep -q "linux-4.1.y: candidate" ||
+	fail "a fix to big_64.c, split off big.c, vetoed for 4.1: $(cat split.out)"
+grep -A3 "^${S2:0:12} " split.out | grep -qx "        file-not-in-tree: feat.c is not in linux-4.1.y: the code it changes came later" ||
+	fail "a fix to feat.c, new next to the split, not vetoed: $(cat split.out)"
+echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one; backports sees the same lines under the old name; scan keeps a fix to a file split off one the tree has"

@@ -124,7 +124,79 @@ static int same_kind(const char *a, const char *b)
 	return (!da && !db) || (da && db && !strcmp(da, db));
 }
 
-/* Can path (blob in mainline) be a file of the tree mainline moved? */
+/* The size of blob id in repo, or 0 when unknown. The header only: the
+ * content is not read. */
+static size_t blob_size(git_repository *repo, const git_oid *id)
+{
+	git_odb *odb = NULL;
+	size_t len = 0;
+	git_object_t type;
+
+	if (git_repository_odb(&odb, repo) < 0 || git_odb_read_header(&len, &type, odb, id) < 0)
+		len = 0;
+	git_odb_free(odb);
+	sm_clear_error();
+	return len;
+}
+
+/* Can path (with signature *mine, made here when NULL, in mainline) be
+ * part of a file mainline split? A split (x86's signal.c into signal_32.c
+ * and signal_64.c in 6.2) leaves the old file in place, shrunk, so it is
+ * no gone file: look for a file of the tree in the same directory, of the
+ * same extension, that mainline has at its path but at most
+ * SPLIT_SHRINK_PCT of its size, and that is MOVED_SIMILARITY alike. A
+ * driver copied from its sibling does not shrink the sibling. */
+#define SPLIT_SHRINK_PCT 75
+static int maybe_split_from(struct sm_tree_files *f, const char *path, const git_oid *blob,
+			    git_hashsig **mine)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : NULL;
+	git_tree *here = NULL;
+	git_tree_entry *te = NULL;
+	int split = 0;
+
+	if (!dir)
+		here = f->tip_tree;
+	else if (git_tree_entry_bypath(&te, f->tip_tree, dir) == 0 &&
+		 git_tree_entry_type(te) == GIT_OBJECT_TREE &&
+		 git_tree_lookup(&here, f->tree_repo, git_tree_entry_id(te)) < 0)
+		here = NULL;
+	for (size_t i = 0; here && i < git_tree_entrycount(here) && !split; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(here, i);
+		char *sibling;
+		git_oid theirs;
+		git_hashsig *sig;
+		size_t was;
+
+		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || !same_kind(path, git_tree_entry_name(e)))
+			continue;
+		sibling = dir ? xasprintf("%s/%s", dir, git_tree_entry_name(e))
+			      : xstrdup(git_tree_entry_name(e));
+		/* mainline still has it, shrunk */
+		if (sm_tree_blob_at(f->mainline_tree, sibling, &theirs) &&
+		    !git_oid_equal(&theirs, git_tree_entry_id(e)) &&
+		    (was = blob_size(f->tree_repo, git_tree_entry_id(e))) > 0 &&
+		    blob_size(f->mainline_repo, &theirs) * 100 <= was * SPLIT_SHRINK_PCT) {
+			if (!*mine && !(*mine = signature(f->mainline_repo, blob)))
+				split = 1;	/* cannot tell */
+			else if ((sig = signature(f->tree_repo, git_tree_entry_id(e))) != NULL) {
+				split = git_hashsig_compare(*mine, sig) >= MOVED_SIMILARITY;
+				git_hashsig_free(sig);
+			}
+		}
+		free(sibling);
+	}
+	if (here != f->tip_tree)
+		git_tree_free(here);
+	git_tree_entry_free(te);
+	free(dir);
+	sm_clear_error();
+	return split;
+}
+
+/* Can path (blob in mainline) be a file of the tree mainline moved, or
+ * split off one? */
 static int maybe_moved(struct sm_tree_files *f, const char *path, const git_oid *blob)
 {
 	git_hashsig *mine = NULL;
@@ -146,6 +218,8 @@ static int maybe_moved(struct sm_tree_files *f, const char *path, const git_oid 
 		}
 		moved = g->sig && git_hashsig_compare(mine, g->sig) >= MOVED_SIMILARITY;
 	}
+	if (!moved)
+		moved = maybe_split_from(f, path, blob, &mine);
 	git_hashsig_free(mine);
 	return moved;
 }

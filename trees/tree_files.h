@@ -9,7 +9,10 @@
  * fs/cifs/file.c went to fs/smb/client/file.c), and none with the same
  * extension is 30% alike in content
  * (libgit2's similarity signatures, as rename detection uses; git calls a
- * rename at 50%). Erring that way keeps a fix rather than drops it. */
+ * rename at 50%). Nor when mainline split it off a file that stays: a file
+ * of the tree in its directory, of its extension, that mainline shrank to
+ * 75% or less of its size and that is 30% alike. Erring that way keeps a
+ * fix rather than drops it. */
 #ifndef SM_TREES_TREE_FILES_H
 #define SM_TREES_TREE_FILES_H
 #include <git2.h>
