@@ -301,7 +301,10 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 				num = picks[p].number;
 		strbuf_reset(&line);
 		if (tr->present) {
-			strbuf_addf(&line, "already there as %.12s", tr->present_as ? tr->present_as : "?");
+			if (tr->present_as)
+				strbuf_addf(&line, "already there as %.12s", tr->present_as);
+			else	/* by the trial: cherry-picked, it changes nothing */
+				strbuf_addstr(&line, "already there (cherry-picked, it changes nothing)");
 		} else if (tr->verdict.kind >= SM_MAYBE) {
 			strbuf_addstr(&line, tr->verdict.kind == SM_CANDIDATE ? "needs it" : "may need it");
 			append_applies(&line, ", ", tr);

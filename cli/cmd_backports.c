@@ -155,6 +155,9 @@ int cmd_backports(int argc, char **argv)
 				       r.mine_as, r.mine_reverted_by);
 			else if (r.mine_has)
 				printf("  %s (mine): already has it as %.12s\n", r.mine, r.mine_as);
+			else if (r.upstream_changes_nothing)
+				printf("  %s (mine): no commit of it, but its change is there: "
+				       "cherry-picked, the upstream commit changes nothing\n", r.mine);
 			else
 				printf("  %s (mine): not there; upstream commit %s\n", r.mine,
 				       applies_str(r.upstream_applies));

@@ -88,6 +88,8 @@ static void print_applies(const struct sm_deps_result *r, const char *tree)
 		printf("; alone, ");
 	}
 	print_trial(r->applies_alone, &r->conflicts_alone);
+	if (r->change_there)
+		printf(", and changes nothing: its change is in %s already", tree);
 	printf("\n");
 }
 

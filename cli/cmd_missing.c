@@ -46,6 +46,10 @@ static void print_trial(const struct sm_missing_entry *e, const char *other)
 {
 	if (e->applies < 0)
 		return;
+	if (e->change_there) {
+		printf(" [in %s already: cherry-picked, it changes nothing]", other);
+		return;
+	}
 	printf(" [%s %s", e->applies ? "applies to" : "conflicts on", other);
 	for (size_t k = 0; k < e->after.nr; k++)
 		printf("%s%.12s", k ? ", " : " after ", e->after.items[k]);

@@ -145,7 +145,7 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 				sm_scan_after_deps_text(tr, &sb);
 				sm_scan_search_text(tr, &sb);
 				printf("        applies: cleanly%s (alone: conflict)\n", sb.buf);
-			} else if (tr->applies >= 0) {
+			} else if (tr->applies >= 0 && !tr->present) {
 				printf("        applies: %s\n", tr->applies ? "cleanly" : "no (conflict)");
 			}
 			if (tr->search == 0 && tr->search_considered == 1)

@@ -474,6 +474,43 @@ has "conflicts alone, applies after" "  p42: ${p42fix:0:12} (by upstream-id), di
 expect "backports --json: applies_after_prerequisites" 0 "$sm" backports --json --trees p42=4.2,linux-4.2.y=4.2 \
 	--mine linux-4.1.y "$W8"
 json "JSON applies_after_prerequisites" "t={x['tree']:x for x in d['trees']}; assert t['p42']['applies_to_mine'] is False and t['p42']['applies_after_prerequisites'] is True and t['linux-4.2.y']['applies_to_mine'] is True and t['linux-4.2.y']['applies_after_prerequisites'] is None, t"
+# A tree that has a fix's change under no id, patch-id or subject of it: h41
+# is 4.1 with W1's memset line in a commit of its own that also changes
+# another line of timer.c. W1 applies there and changes nothing: scan calls
+# it present, missing, backports and deps say its change is there.
+git worktree add -q "$tmp/wth" -b h41 linux-4.1.y
+sed -i 's|^\t\tr1.event = SNDRV_TIMER_EVENT_RESOLUTION;|\t\tmemset(\&r1, 0, sizeof(r1));\n&|; s|^\tint timer_29 = 29;|\tint timer_29 = 290;|' \
+	"$tmp/wth/sound/core/timer.c"
+git -C "$tmp/wth" commit -qam "ALSA: timer: zero the resolution event, retune timer_29"
+own41=$(git -C "$tmp/wth" rev-parse HEAD)
+git -C "$tmp/wth" checkout -q --detach && git worktree remove --force "$tmp/wth"
+[ "$(git diff --numstat linux-4.1.y h41 | cut -f1-2)" = "2	1" ] || fail "h41's own commit is not the memset line and one more"
+expect "scan --check-applies: a change the tree has" 0 "$sm" scan --range v4.4..v4.5 --tree h41=4.1 \
+	--tree linux-4.1.y --check-applies
+has "present, by the trial" "        present: its change is in h41 already: cherry-picked onto the tip, it changes nothing"
+[ "$(grep -A6 "^${W1:0:12} " <<< "$out" | grep -c "applies: cleanly")" = 1 ] &&
+	ok "applies: said for linux-4.1.y only" || bad "applies lines of W1: $(grep -A6 "^${W1:0:12} " <<< "$out")"
+expect "scan --check-applies --json: a change the tree has" 0 "$sm" scan --range v4.4..v4.5 --tree h41=4.1 \
+	--tree linux-4.1.y --check-applies --json
+json "present by the trial, on h41 only" "
+t = [c for c in d['commits'] if c['id'] == '$W1'][0]['trees']
+assert t[0]['present'] is True and t[0]['present_as'] is None and t[0]['verdict']['verdict'] == 'reject', t[0]
+assert t[1]['present'] is False and t[1]['verdict']['verdict'] == 'candidate', t[1]"
+expect "missing --check-applies: a change the tree has" 0 "$sm" missing --check-applies linux-4.4.y h41
+has "missing says it is there" "  ${T3:0:12} ${T3:0:12} ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt [in h41 already: cherry-picked, it changes nothing]"
+expect "backports --mine: a change mine has" 0 "$sm" backports --trees linux-4.4.y --mine h41=4.1 "$W1"
+has "backports says it is there" "  h41 (mine): no commit of it, but its change is there: cherry-picked, the upstream commit changes nothing"
+expect "deps: a change the tree has" 0 "$sm" deps --tree h41=4.1 "$W1"
+has "deps says it is there" "trial on h41: applies cleanly, and changes nothing: its change is in h41 already"
+expect "deps --json: change_there" 0 "$sm" deps --json --tree h41=4.1 "$W1"
+json "deps json change_there" "assert d['change_there'] is True and d['applies_alone'] is True, d"
+expect "deps --json: linux-4.1.y lacks the change" 0 "$sm" deps --json --tree linux-4.1.y "$W1"
+json "deps json change_there false" "assert d['change_there'] is False and d['applies_alone'] is True, d"
+# the bot's cover, for 4.1's subscriber, says h41 has it
+sed -e 's/linux-4.2.y/h41/; s/version = 4.2/version = 4.1/' \
+	-e "s|stateDir = .*|stateDir = $tmp/both41/state|" "$tmp/bot/bot.conf" > "$tmp/bot/both41.conf"
+bot_shows "a change the tree has" "$tmp/bot/both41.conf" \
+	"h41            already there (cherry-picked, it changes nothing)" "already in the tree"
 # The prerequisite need not be right before the backport: the stable
 # scripts queue it with its fix, and one release's batch holds hundreds.
 # p43 took it 20 commits before its backport of W8, after the release

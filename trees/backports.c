@@ -208,6 +208,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 			have_trial = 1;
 			if (git_commit_parentcount(c) == 1)
 				res->upstream_applies = sm_trial_applies(&tr, &mt.tip, &fix_id, 1, NULL);
+			res->upstream_changes_nothing = res->upstream_applies == 1 && tr.unchanged;
 		}
 		sm_clear_error();	/* no trial handle: "not checked" */
 	}
@@ -332,6 +333,7 @@ void sm_backports_result_json(const struct sm_backports_result *res, struct json
 				    res->mine_reverted_by[0] ? res->mine_reverted_by : NULL);
 		}
 		json_bool_or_null(w, "upstream_applies", res->upstream_applies);
+		json_bool(w, "change_there", res->upstream_changes_nothing);
 		json_object_end(w);
 	}
 	json_object_end(w);

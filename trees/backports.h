@@ -48,6 +48,9 @@ struct sm_backports_result {
 	char mine_as[41];
 	char mine_reverted_by[41];	/* my tree's later revert of mine_as, "" when none */
 	int upstream_applies;	/* the upstream commit itself onto my tree (-1 unchecked) */
+	/* it applies and changes nothing there: my tree has its change
+	 * under no id, patch-id or subject of it (trees/pick.h) */
+	int upstream_changes_nothing;
 };
 
 /* All trees' branches are in repo. mine may be NULL. Returns 0 or -1. */

@@ -303,6 +303,7 @@ static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit 
 	ids[res->nr] = res->fix;
 	res->applies_alone = sm_trial_applies(&trial, &t->tip, &ids[res->nr], 1,
 					      &res->conflicts_alone);
+	res->change_there = res->applies_alone == 1 && trial.unchanged;
 	if (res->nr)
 		res->applies_after = sm_trial_applies(&trial, &t->tip, ids, res->nr + 1,
 						      &res->conflicts_after);
@@ -498,6 +499,7 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 	json_array_end(w);
 	json_strlist(w, "prereqs_not_found", &res->unknown_prereqs);
 	json_bool_or_null(w, "applies_alone", res->applies_alone);
+	json_bool(w, "change_there", res->change_there);
 	json_bool_or_null(w, "applies_after_deps", res->applies_after);
 	json_strlist(w, "conflicts_alone", &res->conflicts_alone);
 	json_strlist(w, "conflicts_after_deps", &res->conflicts_after);

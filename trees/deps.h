@@ -70,6 +70,9 @@ struct sm_deps_result {
 	 * any). 1 clean, 0 conflicts (the paths in the strlist beside it),
 	 * -1 not tried (a merge among them). */
 	int applies_alone, applies_after;
+	/* the fix alone applies and changes nothing: the tree has its
+	 * change under no id, patch-id or subject of it (trees/pick.h) */
+	int change_there;
 	struct strlist conflicts_alone, conflicts_after;
 	/* When the trial still conflicts: the search for what else it needs
 	 * (sm_deps_depth's search_max; see sm_deps_search). */

@@ -187,6 +187,7 @@ static void try_side(struct sm_trial *trial, struct sm_missing_side *side,
 
 		ids[0] = e->stable;
 		e->applies = sm_trial_applies(trial, &onto, ids, 1, NULL);
+		e->change_there = e->applies == 1 && trial->unchanged;
 		if (e->applies != 0)
 			continue;
 		/* its prerequisites, taken before it on this side */
@@ -260,6 +261,7 @@ static void entry_json(const struct sm_missing_entry *e, enum entry_list list,
 	if (list == ONLY_HERE) {
 		json_string(w, "fix_of", e->fix_of[0] ? e->fix_of : NULL);
 		json_bool_or_null(w, "applies_to_other", e->applies);
+		json_bool(w, "change_there", e->change_there);
 		json_strlist(w, "applies_after", &e->after);
 	}
 	if (list == NOT_NEEDED)

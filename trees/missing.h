@@ -33,6 +33,9 @@ struct sm_missing_entry {
 	 * made it apply. */
 	int applies;
 	struct strlist after;
+	/* applies == 1 and changes nothing there: the other branch has its
+	 * change under no id, patch-id or subject of it (trees/pick.h) */
+	int change_there;
 	/* In only[]: the Fixes: target this branch took and the other lacks
 	 * too ("" when none): the two go together. In not_needed[]: why the
 	 * other branch does not need it (trees/missing_needed.h), its code

@@ -57,6 +57,64 @@ out:
 	return ret;
 }
 
+/* Is path the same in merged (stage 0) as in onto: both without it, or
+ * both with the same blob and mode? */
+static int same_in_both(git_index *merged, git_tree *onto, const char *path)
+{
+	const git_index_entry *e = git_index_get_bypath(merged, path, 0);
+	git_tree_entry *te = NULL;
+	int same;
+
+	if (git_tree_entry_bypath(&te, onto, path) < 0)
+		te = NULL;
+	if (!e || !te)
+		same = !e && !te;
+	else
+		same = git_oid_equal(&e->id, git_tree_entry_id(te)) &&
+		       e->mode == (uint32_t)git_tree_entry_filemode(te);
+	git_tree_entry_free(te);
+	return same;
+}
+
+int sm_pick_changes_nothing(git_repository *repo, git_commit *pick, git_tree *onto,
+			    git_index *merged)
+{
+	git_commit *parent = NULL;
+	git_tree *before = NULL, *after = NULL;
+	git_diff *diff = NULL;
+	int nothing = 0;
+
+	if (git_commit_parent(&parent, pick, 0) < 0 || git_commit_tree(&before, parent) < 0 ||
+	    git_commit_tree(&after, pick) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, before, after, NULL) < 0)
+		goto out;
+	nothing = git_diff_num_deltas(diff) > 0;
+	for (size_t i = 0; nothing && i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		git_tree_entry *te = NULL;
+
+		/* a file the tree lacks at the pick's path (mainline moved
+		 * it): the merge may have changed it under its other name,
+		 * which these paths do not show, so nothing certain */
+		if (d->status != GIT_DELTA_ADDED) {
+			if (git_tree_entry_bypath(&te, onto, d->old_file.path) < 0) {
+				nothing = 0;
+				break;
+			}
+			git_tree_entry_free(te);
+		}
+		nothing = same_in_both(merged, onto, d->old_file.path) &&
+			  same_in_both(merged, onto, d->new_file.path);
+	}
+out:
+	git_diff_free(diff);
+	git_tree_free(after);
+	git_tree_free(before);
+	git_commit_free(parent);
+	sm_clear_error();
+	return nothing;
+}
+
 int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_oid *tree,
 		 struct strlist *conflicts)
 {

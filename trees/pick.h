@@ -21,6 +21,14 @@ enum sm_pick_status {
  * object store as blobs (see trees/trial.h for a store that forgets). */
 int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
 		  struct strlist *conflicts);
+/* After a clean sm_pick_merge of pick onto onto into merged: 1 when the
+ * pick changed nothing there, every file it changes being the same in
+ * merged as in onto (the tree has the change already: a commit of its
+ * own made it, or a backport under another subject and patch-id), else
+ * 0, and 0 when unsure (a file of the pick that onto lacks at that path,
+ * one mainline moved, or a pick that changes no file). */
+int sm_pick_changes_nothing(git_repository *repo, git_commit *pick, git_tree *onto,
+			    git_index *merged);
 /* Applies pick's change (against its first parent) onto onto. Returns
  * SM_PICK_CLEAN and sets *tree when clean, SM_PICK_CONFLICT on a conflict
  * (conflicting paths appended to conflicts when not NULL), -1 on error

@@ -265,6 +265,22 @@ static void keep_search_patch(struct scan_ctx *s, struct sm_scan_item *it, size_
 	free(ids);
 }
 
+/* The trial applied the commit onto tree ti and it changed nothing there:
+ * the tree has the change already, made by a commit no upstream id,
+ * patch-id or subject ties to it (a maintainer's own fix, a backport
+ * folded into another commit). Offered, it would be a patch that patches
+ * nothing. */
+static void present_by_trial(struct scan_ctx *s, struct sm_scan_tree_result *tr, size_t ti)
+{
+	sm_verdict_veto(&tr->verdict, "present",
+			"its change is in %s already: cherry-picked onto the tip, it changes nothing",
+			s->trees[ti].spec->name);
+	sm_verdict_finish(s->o->rules, &tr->verdict);
+	tr->present = 1;
+	FREE_ALL(tr->patch, tr->patch_stat);
+	tr->patch = tr->patch_stat = NULL;
+}
+
 static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_verdict *model,
 		       const struct sm_tree_judge_input *in, size_t ti)
 {
@@ -287,6 +303,12 @@ static void judge_tree(struct scan_ctx *s, struct sm_scan_item *it, struct sm_ve
 		const char *id = it->id;
 
 		tr->applies = try_apply(s, ti, &id, 1, tr);
+		/* trial_for: the handle that just ran (trees of one repository
+		 * share it) */
+		if (tr->applies == 1 && trial_for(s, ti)->unchanged) {
+			present_by_trial(s, tr, ti);
+			return;
+		}
 		if (tr->applies == 0)
 			tr->applies_after_deps = try_apply_after_deps(s, it, ti);
 		if (tr->applies == 0 && tr->applies_after_deps != 1)

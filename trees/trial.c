@@ -86,6 +86,7 @@ static int apply(struct sm_trial *t, const git_oid *onto, const char *const *ids
 	git_tree *cur = NULL;
 	int ret = SM_PICK_CLEAN;
 
+	t->unchanged = 0;
 	if (git_commit_lookup(&base, t->repo, onto) < 0 || git_commit_tree(&cur, base) < 0) {
 		char hex[41];
 
@@ -105,6 +106,8 @@ static int apply(struct sm_trial *t, const git_oid *onto, const char *const *ids
 			break;
 		}
 		ret = sm_pick_merge(t->repo, c, cur, &index, conflicts);
+		if (ret == SM_PICK_CLEAN && i + 1 == n)
+			t->unchanged = sm_pick_changes_nothing(t->repo, c, cur, index);
 		git_commit_free(c);
 		if (ret == SM_PICK_CONFLICT && failed)
 			*failed = i;

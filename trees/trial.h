@@ -22,6 +22,9 @@
 struct sm_trial {
 	git_repository *repo;	/* a handle of its own on the repository */
 	git_odb_backend *mem;	/* the in-memory layer; repo's object store owns it */
+	/* After a trial where all apply: 1 when the last one changed nothing
+	 * (sm_pick_changes_nothing: the tree has its change already), else 0. */
+	int unchanged;
 };
 
 /* Opens a trial handle on the repository of like. 0 or -1 (sm_error). */
