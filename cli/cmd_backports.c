@@ -127,7 +127,9 @@ int cmd_backports(int argc, char **argv)
 			print_difference(b);
 			if (b->reverted_by[0])
 				printf(", reverted there by %.12s", b->reverted_by);
-			if (r.mine && !r.mine_has && b->applies >= 0)
+			if (r.mine && !r.mine_has && b->change_there)
+				printf(", its change is in %s already", r.mine);
+			else if (r.mine && !r.mine_has && b->applies >= 0)
 				printf(", %s to %s", applies_str(b->applies), r.mine);
 			if (b->applies_after_prereqs >= 0) {
 				size_t lacks = 0;

@@ -500,6 +500,7 @@ expect "missing --check-applies: a change the tree has" 0 "$sm" missing --check-
 has "missing says it is there" "  ${T3:0:12} ${T3:0:12} ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt [in h41 already: cherry-picked, it changes nothing]"
 expect "backports --mine: a change mine has" 0 "$sm" backports --trees linux-4.4.y --mine h41=4.1 "$W1"
 has "backports says it is there" "  h41 (mine): no commit of it, but its change is there: cherry-picked, the upstream commit changes nothing"
+has "and of 4.4's backport" "  linux-4.4.y: ${T3:0:12} (by patch-id), same as upstream, its change is in h41 already"
 expect "deps: a change the tree has" 0 "$sm" deps --tree h41=4.1 "$W1"
 has "deps says it is there" "trial on h41: applies cleanly, and changes nothing: its change is in h41 already"
 expect "deps --json: change_there" 0 "$sm" deps --json --tree h41=4.1 "$W1"

@@ -250,6 +250,7 @@ int sm_backports(git_repository *repo, const char *fix, const struct sm_tree_spe
 				const char *id = b->stable;
 
 				b->applies = sm_trial_applies(&tr, &mt.tip, &id, 1, &b->conflicts);
+				b->change_there = b->applies == 1 && tr.unchanged;
 				if (b->applies == 0)
 					trial_after_prereqs(&tr, b, &mt.tip);
 			}
@@ -299,6 +300,7 @@ static void backport_json(const struct sm_backport *b, int mine, struct json_wri
 		json_string(w, "reverted_by", b->reverted_by[0] ? b->reverted_by : NULL);
 	}
 	json_bool_or_null(w, "applies_to_mine", b->applies);
+	json_bool(w, "change_there", b->change_there);
 	json_bool_or_null(w, "applies_after_prerequisites", b->applies_after_prereqs);
 	json_strlist(w, "conflicts", &b->conflicts);
 	json_array_begin(w, "prerequisites");

@@ -28,6 +28,7 @@ struct sm_backport {
 	 * upstream's does (a file mainline moved: the tree's name, mainline's) */
 	struct strlist files_here, files_upstream;
 	int applies;		/* onto my tree: -1 not checked, 0 conflict, 1 clean */
+	int change_there;	/* applies, and changes nothing in my tree (trees/pick.h) */
 	/* when it conflicts: 1 when it applies after the prerequisites below
 	 * that my tree lacks, 0 not even then, -1 not tried (none lacking) */
 	int applies_after_prereqs;
