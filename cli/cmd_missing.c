@@ -3,6 +3,7 @@
 #include "cli/output.h"
 #include "trees/missing.h"
 #include "trees/repo.h"
+#include "trees/tree_state.h"
 #include "lib/progress.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -10,7 +11,7 @@
 
 static const struct sm_usage usage = {
 	.synopsis = "stablemate missing [-C REPO] [--cache-dir DIR | --no-cache] [--check-applies]\n"
-		    "                   [--all] [--json] TREE_A TREE_B",
+		    "                   [--since-release] [--all] [--json] TREE_A[=VERSION] TREE_B[=VERSION]",
 	.description =
 "Lists the upstream commits that one stable branch carries and the other does\n"
 "not, both ways, since the two branches' merge base (e.g. Greg's linux-6.1.y\n"
@@ -29,7 +30,10 @@ static const struct sm_usage usage = {
 "other branch has no backport of it (bug-not-in-tree), or the other branch\n"
 "has none of the files it changes (file-not-in-tree); --all lists them as\n"
 "missing. A fix of a commit the other branch lacks too says so.\n"
-"Both branches' indexes are cached, keyed by\n"
+"With --since-release each branch is read from its own release tag instead\n"
+"(v6.6 for linux-6.6.y, or TREE=VERSION): what 6.6.y took since v6.6 that\n"
+"6.1.y did not take since v6.1, nor has from mainline. Both branches' indexes\n"
+"are cached, keyed by\n"
 "their tips, so a rerun only reads new commits.\n",
 	.epilog =
 "Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\";\n"
@@ -37,7 +41,8 @@ static const struct sm_usage usage = {
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
 "Example:\n"
-"  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n",
+"  stablemate missing -C ~/linux-stable origin/linux-6.1.y linux-6.1.y\n"
+"  stablemate missing -C ~/linux-stable --since-release linux-6.6.y linux-6.1.y\n",
 };
 
 /* " [applies to linux-6.1.y]", " [applies to linux-6.1.y after 1a2b3c4d5e6f]",
@@ -104,7 +109,9 @@ int cmd_missing(int argc, char **argv)
 	git_repository *repo = NULL;
 	struct sm_missing_result r;
 	struct sm_progress *progress;
-	int json = 0, check_applies = 0, all = 0, ret = 0;
+	int json = 0, check_applies = 0, all = 0, since_release = 0, ret = 0;
+	struct sm_tree_spec specs[2];
+	struct sm_missing_opts mo = { 0 };
 	const struct sm_option options[] = {
 		OPT_REPO(&path, "the repository holding both branches (default: .)"),
 		OPT_CACHE_DIR(&cache_dir),
@@ -112,6 +119,9 @@ int cmd_missing(int argc, char **argv)
 			 "try each commit one tree lacks onto the other's tip,\n"
 			 "in memory (after its Stable-dep-of prerequisites\n"
 			 "when it conflicts alone)"),
+		OPT_BOOL(0, "since-release", &since_release,
+			 "read each branch from its own release tag, not\n"
+			 "the merge base: what each took since"),
 		OPT_BOOL(0, "all", &all,
 			 "list the commits the other tree does not need\n"
 			 "(a bug or files it lacks) as missing too"),
@@ -123,10 +133,22 @@ int cmd_missing(int argc, char **argv)
 	argc = cli_parse_options("missing", argc, argv, options, &usage, 0);
 	if (argc != 2)
 		return cli_usage_error("missing", "expected two branches, TREE_A and TREE_B");
+	if (since_release) {
+		for (int k = 0; k < 2; k++)
+			if (sm_tree_spec_parse(&specs[k], argv[k], NULL) < 0)
+				return cli_fail("missing");
+		argv[0] = (char *)specs[0].branch;
+		argv[1] = (char *)specs[1].branch;
+		mo.since_a = &specs[0].version;
+		mo.since_b = &specs[1].version;
+	}
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("missing");
 	progress = sm_progress_start("Indexing", 0);
-	if (sm_missing_progress(repo, argv[0], argv[1], cache_dir, !all, &r, progress) < 0) {
+	mo.cache_dir = cache_dir;
+	mo.judge_needed = !all;
+	mo.progress = progress;
+	if (sm_missing_run(repo, argv[0], argv[1], &mo, &r) < 0) {
 		sm_progress_abort(&progress);
 		git_repository_free(repo);
 		return cli_fail("missing");
@@ -143,8 +165,12 @@ int cmd_missing(int argc, char **argv)
 		sm_missing_result_json(&r, cli_json_begin(&j));
 		cli_json_end(&j);
 	} else {
-		printf("merge base %.12s; %zu commits in both\n", r.base[0] ? r.base : "(none)",
-		       r.in_both);
+		if (r.a.since[0])
+			printf("since their releases: %s from %s, %s from %s; %zu commits in both\n",
+			       r.a.branch, r.a.since, r.b.branch, r.b.since, r.in_both);
+		else
+			printf("merge base %.12s; %zu commits in both\n",
+			       r.base[0] ? r.base : "(none)", r.in_both);
 		print_side(&r.a, &r.b);
 		print_side(&r.b, &r.a);
 	}

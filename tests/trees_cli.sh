@@ -138,6 +138,24 @@ assert sorted(n) == sorted(['$W4', '$E1']) and n['$E1']['reason'] == 'file-not-i
 assert n['$E1']['stable'] == '$n44_E1' and 'fc_replay.c is not in linux-4.1.y' in n['$E1']['why']
 o = {e['upstream']: e for e in d['a']['only_here']}
 assert o['$W3']['fix_of'] == '$C2' and o['$W2']['fix_of'] is None and d['b']['not_needed'] == [], d"
+# --since-release: each branch from its own release, what each took since.
+# 4.1's S1 (C1) is in 4.4 from mainline (v4.4 holds C1); 4.4's T1 fixes C2,
+# which came in v4.4, after v4.1: not needed there.
+expect "missing --since-release" 0 "$sm" missing --since-release linux-4.4.y linux-4.1.y
+has "the header names the tags" "since their releases: linux-4.4.y from v4.4, linux-4.1.y from v4.1; 1 commits in both"
+has "4.4's own commits only" "in linux-4.4.y, not in linux-4.1.y: 1 of 3"
+has "the fix 4.1 lacks" "  ${T3:0:12} ${T3:0:12} ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt"
+has "T1 not needed, against 4.1's release" "  ${W3:0:12} ${T1:0:12} fs/xattr: missing fdput() in fremovexattr error path (bug-not-in-tree: the Fixes: target ${C2:0:12} came in v4.4, after v4.1, and linux-4.1.y has no backport of it)"
+has "4.1's side: C1 is in 4.4 from mainline" "in linux-4.1.y, not in linux-4.4.y: 3 of 5"
+hasnt "S1 is not listed" "${S1:0:12}"
+expect "missing --since-release --json" 0 "$sm" missing --since-release --json linux-4.4.y linux-4.1.y
+json "json: since" "assert d['a']['since'] == 'v4.4' and d['b']['since'] == 'v4.1' and d['merge_base'] is None, d"
+expect "missing --since-release, a name without a version" 1 "$sm" missing --since-release n44 linux-4.1.y
+has "asks for NAME=VERSION" "n44: cannot tell the tree's kernel version from the name (give it as NAME=VERSION, e.g. n44=6.1)"
+expect "missing --since-release, a release not on the branch" 1 "$sm" missing --since-release n44=4.5 linux-4.1.y
+has "says the tag is not on it" "n44: v4.5 is not on the branch"
+expect "missing --since-release n44=4.4" 0 "$sm" missing --since-release n44=4.4 linux-4.1.y
+has "n44 from v4.4" "since their releases: n44 from v4.4, linux-4.1.y from v4.1"
 expect "backports: the prerequisite a tree took with its backport" 0 "$sm" backports --trees dA=4.4,dB=4.4 --mine linux-4.4.y "$W5"
 has "names it, and that mine lacks it" "      with prerequisite ${depA:0:12} (tls: rx: prepare the partial read path), upstream ${W5P:0:12}; not in linux-4.4.y"
 [ "$(grep -c "with prerequisite" <<<"$out")" = 1 ] && ok "backports: dB took none" || bad "backports: prerequisites: $out"

@@ -5,7 +5,9 @@
 #include "trees/trial.h"
 #include "lib/json.h"
 #include "rules/version.h"
+#include "trees/tags.h"
 #include "lib/util.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,11 +38,30 @@ static struct sm_missing_entry *add_entry(struct sm_missing_entry **list, size_t
 	return m;
 }
 
-/* One branch's index and its revert pairs (sm_upstream_index_revert_pairs) */
+/* One branch's index and its revert pairs (sm_upstream_index_revert_pairs);
+ * with --since-release, the release it was indexed from: it holds all of
+ * mainline up to that one (NULL: both share mainline up to the merge base) */
 struct indexed_side {
 	const struct sm_upstream_index *idx;
 	size_t *paired;
+	const struct sm_release *release;
 };
+
+/* Does the branch of side `to` hold upstream commit up from mainline, in
+ * its release or an older one (--since-release: its index starts there)? */
+static int from_mainline(git_repository *repo, struct sm_release_tags *tags,
+			 const struct indexed_side *to, const char *up)
+{
+	const struct sm_release *first;
+	git_oid id;
+
+	if (!to->release || sm_release_tags_resolve(tags, repo, up, &id) < 0) {
+		sm_clear_error();
+		return 0;
+	}
+	first = sm_first_release(tags, repo, &id);
+	return first && sm_version_cmp(&first->version, &to->release->version) <= 0;
+}
 
 /* The upstream id e's "Stable-dep-of:" names, full when repo has it, into
  * out; 0 when it names none. */
@@ -80,8 +101,9 @@ static void add_missing(git_repository *repo, const struct indexed_side *to,
 	memcpy(m->dep_of, dep, 41);
 }
 
-static size_t compare(git_repository *repo, const struct indexed_side *from,
-		      const struct indexed_side *to, struct sm_missing_side *side)
+static size_t compare(git_repository *repo, struct sm_release_tags *tags,
+		      const struct indexed_side *from, const struct indexed_side *to,
+		      struct sm_missing_side *side)
 {
 	size_t both = 0;
 
@@ -104,6 +126,10 @@ static size_t compare(git_repository *repo, const struct indexed_side *from,
 		}
 		side->total++;
 		there = sm_upstream_index_find(to->idx, up, e->patch_id, e->subject, NULL);
+		if (!there && from_mainline(repo, tags, to, up)) {
+			both++;
+			continue;
+		}
 		if (!there) {
 			add_missing(repo, to, side, e, NULL);
 			continue;
@@ -122,19 +148,49 @@ static size_t compare(git_repository *repo, const struct indexed_side *from,
 int sm_missing(git_repository *repo, const char *a, const char *b, const char *cache_dir,
 	       struct sm_missing_result *res)
 {
-	return sm_missing_progress(repo, a, b, cache_dir, 1, res, NULL);
+	struct sm_missing_opts o = { .cache_dir = cache_dir, .judge_needed = 1 };
+
+	return sm_missing_run(repo, a, b, &o, res);
 }
 
-int sm_missing_progress(git_repository *repo, const char *a, const char *b,
-			const char *cache_dir, int judge_needed, struct sm_missing_result *res,
-			struct sm_progress *progress)
+/* The release tag of version v (--since-release), where side's index
+ * starts: checked to be on the branch (whose tip is tip), its name into
+ * side->since. NULL (sm_error) when there is none or it is not. */
+static const struct sm_release *release_start(git_repository *repo, struct sm_release_tags *tags,
+					     const struct sm_version *v, const git_oid *tip,
+					     struct sm_missing_side *side)
+{
+	const struct sm_release *r = sm_release_find(tags, v);
+	char vbuf[32];
+
+	sm_version_str(v, vbuf, sizeof(vbuf));
+	if (!r) {
+		sm_error("%s: no release tag v%s to start from (--since-release; git fetch --tags)",
+			 side->branch, vbuf);
+		return NULL;
+	}
+	if (!git_oid_equal(tip, &r->commit) && git_graph_descendant_of(repo, tip, &r->commit) != 1) {
+		sm_error("%s: %s is not on the branch (--since-release: is the branch %s's?)",
+			 side->branch, r->name, vbuf);
+		return NULL;
+	}
+	snprintf(side->since, sizeof(side->since), "%s", r->name);
+	return r;
+}
+
+int sm_missing_run(git_repository *repo, const char *a, const char *b,
+		   const struct sm_missing_opts *o, struct sm_missing_result *res)
 {
 	struct sm_upstream_index ia, ib;
+	struct sm_release_tags tags;
+	const struct sm_release *ra = NULL, *rb = NULL;
 	git_oid oa, ob, base;
+	const git_oid *from_a = NULL, *from_b = NULL;
 	char ref_a[256], ref_b[256];	/* as they resolved: origin/x in a clone */
-	int has_base, ret = -1;
+	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
+	memset(&tags, 0, sizeof(tags));
 	res->a.branch = a;
 	res->b.branch = b;
 	if (sm_resolve_branch(repo, a, &oa, ref_a, sizeof(ref_a)) < 0 ||
@@ -144,25 +200,38 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 	b = ref_b;
 	git_oid_tostr(res->a.tip, sizeof(res->a.tip), &oa);
 	git_oid_tostr(res->b.tip, sizeof(res->b.tip), &ob);
-	has_base = git_merge_base(&base, repo, &oa, &ob) == 0;
-	if (has_base)
+	if ((o->judge_needed || o->since_a) && sm_release_tags_load(&tags, repo) < 0) {
+		if (o->since_a)
+			return -1;
+		sm_clear_error();	/* no Fixes: judgement, nothing else lost */
+	}
+	if (tags.nr)
+		sm_release_tags_cache(&tags, repo, o->cache_dir);
+	if (o->since_a) {
+		/* each side from its own release: what each took since */
+		if (!(ra = release_start(repo, &tags, o->since_a, &oa, &res->a)) ||
+		    !(rb = release_start(repo, &tags, o->since_b, &ob, &res->b)))
+			goto out_tags;
+		from_a = &ra->commit;
+		from_b = &rb->commit;
+	} else if (git_merge_base(&base, repo, &oa, &ob) == 0) {
 		git_oid_tostr(res->base, sizeof(res->base), &base);
-	if (sm_upstream_index_build_progress(&ia, repo, a, has_base ? &base : NULL, cache_dir,
-					     progress) < 0)
-		return -1;
-	if (sm_upstream_index_build_progress(&ib, repo, b, has_base ? &base : NULL, cache_dir,
-					     progress) < 0)
+		from_a = from_b = &base;
+	}
+	if (sm_upstream_index_build_progress(&ia, repo, a, from_a, o->cache_dir, o->progress) < 0)
+		goto out_tags;
+	if (sm_upstream_index_build_progress(&ib, repo, b, from_b, o->cache_dir, o->progress) < 0)
 		goto out_a;
 	res->a.cache = sm_cache_state_name(ia.cache_state);
 	res->b.cache = sm_cache_state_name(ib.cache_state);
 	{
-		struct indexed_side sa = { &ia, sm_upstream_index_revert_pairs(&ia, repo) };
-		struct indexed_side sb = { &ib, sm_upstream_index_revert_pairs(&ib, repo) };
+		struct indexed_side sa = { &ia, sm_upstream_index_revert_pairs(&ia, repo), ra };
+		struct indexed_side sb = { &ib, sm_upstream_index_revert_pairs(&ib, repo), rb };
 
-		res->in_both = compare(repo, &sa, &sb, &res->a);
-		compare(repo, &sb, &sa, &res->b);
-		if (judge_needed)
-			sm_missing_judge_needed(repo, res, &ia, &ib, cache_dir);
+		res->in_both = compare(repo, &tags, &sa, &sb, &res->a);
+		compare(repo, &tags, &sb, &sa, &res->b);
+		if (o->judge_needed)
+			sm_missing_judge_needed(repo, res, &ia, &ib, &tags, ra, rb);
 		free(sa.paired);
 		free(sb.paired);
 	}
@@ -170,6 +239,8 @@ int sm_missing_progress(git_repository *repo, const char *a, const char *b,
 	sm_upstream_index_release(&ib);
 out_a:
 	sm_upstream_index_release(&ia);
+out_tags:
+	sm_release_tags_release(&tags);
 	return ret;
 }
 
@@ -275,6 +346,7 @@ static void side_json(const struct sm_missing_side *s, struct json_writer *w, co
 {
 	json_object_begin(w, key);
 	json_string(w, "branch", s->branch);
+	json_string(w, "since", s->since[0] ? s->since : NULL);
 	json_int(w, "total", (long long)s->total);
 	json_string(w, "index_cache", s->cache ? s->cache : "off");
 	json_array_begin(w, "only_here");

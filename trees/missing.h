@@ -7,7 +7,9 @@
  * branch took as the prerequisite of a commit the other has (listed apart
  * too), and one the other branch does not need, a fix of a bug or of
  * files it does not have (trees/missing_needed.h; listed apart, unless
- * judge_needed is 0). */
+ * judge_needed is 0). With since_a/since_b each branch is read from its
+ * own release tag instead (what 6.6.y took since v6.6 against what 6.1.y
+ * took since v6.1). */
 #ifndef SM_TREES_MISSING_H
 #define SM_TREES_MISSING_H
 #include <stddef.h>
@@ -67,6 +69,7 @@ struct sm_missing_side {
 	size_t nr_not_needed, alloc_not_needed;
 	size_t total;		/* commits of this branch since the base */
 	char tip[41];		/* the branch's commit, as resolved */
+	char since[32];		/* --since-release: the tag it was read from, "" */
 	const char *cache;	/* sm_cache_state_name of its index */
 };
 
@@ -78,11 +81,22 @@ struct sm_missing_result {
 
 int sm_missing(git_repository *repo, const char *a, const char *b, const char *cache_dir,
 	       struct sm_missing_result *res);
-/* The same, its index builds counted on progress (lib/progress.h, may be NULL). */
+
 struct sm_progress;
-int sm_missing_progress(git_repository *repo, const char *a, const char *b,
-			const char *cache_dir, int judge_needed, struct sm_missing_result *res,
-			struct sm_progress *progress);
+struct sm_version;
+struct sm_missing_opts {
+	const char *cache_dir;		/* as sm_upstream_index_build's */
+	int judge_needed;		/* set apart what the other does not need */
+	/* --since-release: each branch read from its own release tag (vX.Y
+	 * of since_a, since_b) instead of the merge base, what each took
+	 * since: a commit one lacks counts as there when it came from
+	 * mainline in that one's release or before. NULL: the merge base. */
+	const struct sm_version *since_a, *since_b;
+	struct sm_progress *progress;	/* the index builds counted; may be NULL */
+};
+/* sm_missing with options. res->base is "" with since_a. */
+int sm_missing_run(git_repository *repo, const char *a, const char *b,
+		   const struct sm_missing_opts *o, struct sm_missing_result *res);
 /* Tries each only[] entry of both sides onto the other branch's tip, a
  * cherry-pick in memory (trees/trial.h: nothing is written): what the
  * other tree can take as it is. Returns 0 or -1 (sm_error). */
@@ -93,7 +107,8 @@ void sm_missing_result_release(struct sm_missing_result *res);
  * other_revert, dep_of, fix_of, applies_to_other: null when not tried,
  * and applies_after[]), reverted[] (each with revert: the commit that
  * reverted it), prereq_of_present[] (each with dep_of and dep_there),
- * not_needed[] (each with reason and why). */
+ * not_needed[] (each with reason and why), since (the release tag it was
+ * read from with since_a, else null). */
 struct json_writer;
 void sm_missing_result_json(const struct sm_missing_result *res, struct json_writer *w);
 

@@ -15,13 +15,19 @@ struct needed {
 	int has_base;
 	int base_state;			/* 0 not looked up, 1 base_release set, -1 none */
 	const struct sm_release *base_release;
+	/* the other branch of the side being judged holds all of mainline up
+	 * to this release (NULL: base_release) */
+	const struct sm_release *other_mainline;
 	struct sm_tree_keep keep;	/* for the diffs, one side at a time */
 };
 
-/* The first release that holds the merge base, or NULL (none, or no
- * release tags): the bound of what both branches have from mainline. */
+/* The release up to which the other branch holds all of mainline: its own
+ * with --since-release, else the first that holds the merge base; NULL
+ * when none does (or no release tags). */
 static const struct sm_release *base_release(struct needed *n)
 {
+	if (n->other_mainline)
+		return n->other_mainline;
 	if (!n->base_state) {
 		n->base_release = n->tags && n->has_base ?
 			sm_first_release(n->tags, n->repo, &n->base) : NULL;
@@ -160,23 +166,18 @@ static void judge_side(struct needed *n, struct sm_missing_side *side,
 
 void sm_missing_judge_needed(git_repository *repo, struct sm_missing_result *res,
 			     const struct sm_upstream_index *ia,
-			     const struct sm_upstream_index *ib, const char *cache_dir)
+			     const struct sm_upstream_index *ib, struct sm_release_tags *tags,
+			     const struct sm_release *mainline_of_a,
+			     const struct sm_release *mainline_of_b)
 {
-	struct sm_release_tags tags;
 	struct needed n;
 
 	memset(&n, 0, sizeof(n));
 	n.repo = repo;
+	n.tags = tags && tags->nr ? tags : NULL;
 	n.has_base = res->base[0] && git_oid_fromstr(&n.base, res->base) == 0;
-	if (sm_release_tags_load(&tags, repo) == 0) {
-		sm_release_tags_cache(&tags, repo, cache_dir);
-		if (tags.nr)
-			n.tags = &tags;
-	} else {
-		sm_clear_error();
-		memset(&tags, 0, sizeof(tags));
-	}
+	n.other_mainline = mainline_of_b;
 	judge_side(&n, &res->a, ia, &res->b, ib);
+	n.other_mainline = mainline_of_a;
 	judge_side(&n, &res->b, ib, &res->a, ia);
-	sm_release_tags_release(&tags);
 }

@@ -4,7 +4,8 @@
  *
  *   bug-not-in-tree   every Fixes: target of the commit came into mainline
  *                     after the two branches' merge base (its first release
- *                     is later than the base's) and the other branch has no
+ *                     is later than the base's; --since-release: than the
+ *                     other branch's release) and the other branch has no
  *                     backport of it, nor does this side (a fix of a commit
  *                     this side took and the other lacks stays in only[],
  *                     marked with fix_of: the two go together);
@@ -24,12 +25,17 @@
 #include "trees/upstream_index.h"
 
 /* Judges both sides of res (sm_missing's result, indexes ia for side a
- * and ib for side b, as it built them). cache_dir: for the release tag
- * map (trees/tags.h), as sm_missing's. Nothing certain, nothing moved: a
- * repository without release tags gets no Fixes: judgement, a commit
- * that cannot be read none at all. */
+ * and ib for side b, as it built them), with the release tags of the
+ * repository (none: no Fixes: judgement). mainline_of_a, _b: the release
+ * up to which branch a, b holds all of mainline (--since-release: its
+ * own); NULL for the release that holds the merge base. Nothing certain,
+ * nothing moved: a commit that cannot be read is not judged. */
+struct sm_release_tags;
+struct sm_release;
 void sm_missing_judge_needed(git_repository *repo, struct sm_missing_result *res,
 			     const struct sm_upstream_index *ia,
-			     const struct sm_upstream_index *ib, const char *cache_dir);
+			     const struct sm_upstream_index *ib, struct sm_release_tags *tags,
+			     const struct sm_release *mainline_of_a,
+			     const struct sm_release *mainline_of_b);
 
 #endif
