@@ -54,6 +54,8 @@ static enum fixes_verdict judge_fixes(struct needed *n, const struct sm_commit *
 	struct sm_fixes_target first_absent;
 	size_t absent = 0;
 
+	memset(&first_absent, 0, sizeof(first_absent));
+
 	for (size_t k = 0; k < c->nr_fixes; k++) {
 		const struct sm_fixes_tag *f = &c->fixes[k];
 		struct sm_fixes_target t;
