@@ -71,11 +71,23 @@ PY
 "$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$P" > p.out || fail "deps P: $(cat p.out)"
 grep -q "feature missing\|moved:" p.out && fail "deps P: $(cat p.out)"
 grep -qx "trial on linux-4.1.y: applies cleanly" p.out || fail "deps P trial: $(cat p.out)"
-"$STABLEMATE" scan -C up --no-cache --range v4.1..master --tree linux-4.1.y > scan.out ||
-	fail "scan: $(cat scan.out)"
-grep -A3 "^${G:0:12} " scan.out | grep -qx "        file-not-in-tree: new.c is not in linux-4.1.y: the code it changes came later" ||
+# scan_41 REPO OUT: scan v4.1..master of REPO for linux-4.1.y into OUT;
+# said OUT ID LINE: a line of what OUT says of commit ID is LINE ("~LINE":
+# holds it)
+scan_41() {
+	"$STABLEMATE" scan -C "$1" --no-cache --range v4.1..master --tree linux-4.1.y > "$2" ||
+		fail "scan of $1: $(cat "$2")"
+}
+said() {
+	case $3 in
+	"~"*) grep -A3 "^${2:0:12} " "$1" | grep -qF -- "${3#"~"}" ;;
+	*) grep -A3 "^${2:0:12} " "$1" | grep -qxF -- "$3" ;;
+	esac
+}
+scan_41 up scan.out
+said scan.out "$G" "        file-not-in-tree: new.c is not in linux-4.1.y: the code it changes came later" ||
 	fail "G not vetoed for a file 4.1 lacks: $(cat scan.out)"
-grep -A3 "^${F:0:12} " scan.out | grep -q "linux-4.1.y: candidate" ||
+said scan.out "$F" "~linux-4.1.y: candidate" ||
 	fail "F, whose drv/c.c 4.1 has as a.c, not a candidate: $(cat scan.out)"
 grep -q "file-not-in-tree: drv/c.c" scan.out && fail "a moved file called absent: $(cat scan.out)"
 # the same from the diff cache, which must keep which files a commit creates
@@ -144,10 +156,9 @@ S2=$(git rev-parse HEAD)
 cd ..
 [ "$(git -C sp diff --stat "$S1~1" "$S1" | tail -1)" = " 1 file changed, 1 insertion(+), 1 deletion(-)" ] ||
 	fail "the split's fix did not change big_64.c"
-"$STABLEMATE" scan -C sp --no-cache --range v4.1..master --tree linux-4.1.y > split.out ||
-	fail "scan of the split: $(cat split.out)"
-grep -A3 "^${S1:0:12} " split.out | grep -q "linux-4.1.y: candidate" ||
+scan_41 sp split.out
+said split.out "$S1" "~linux-4.1.y: candidate" ||
 	fail "a fix to big_64.c, split off big.c, vetoed for 4.1: $(cat split.out)"
-grep -A3 "^${S2:0:12} " split.out | grep -qx "        file-not-in-tree: feat.c is not in linux-4.1.y: the code it changes came later" ||
+said split.out "$S2" "        file-not-in-tree: feat.c is not in linux-4.1.y: the code it changes came later" ||
 	fail "a fix to feat.c, new next to the split, not vetoed: $(cat split.out)"
 echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one; backports sees the same lines under the old name; scan keeps a fix to a file split off one the tree has"
