@@ -63,13 +63,17 @@ static void print_trial(const struct sm_missing_entry *e, const char *other)
 
 static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other)
 {
-	size_t applies = 0;
+	size_t applies = 0, there = 0;
 
-	for (size_t i = 0; i < s->nr; i++)
-		applies += s->only[i].applies == 1;
+	for (size_t i = 0; i < s->nr; i++) {
+		there += s->only[i].change_there;
+		applies += s->only[i].applies == 1 && !s->only[i].change_there;
+	}
 	printf("in %s, not in %s: %zu of %zu", s->branch, other->branch, s->nr, s->total);
 	if (s->nr && s->only[0].applies >= 0)
 		printf("; %zu appl%s to %s", applies, applies == 1 ? "ies" : "y", other->branch);
+	if (there)	/* the trial found their change there (print_trial) */
+		printf("; %zu in %s already", there, other->branch);
 	putchar('\n');
 	for (size_t i = 0; i < s->nr; i++) {
 		printf("  %.12s %.12s %s", s->only[i].upstream, s->only[i].stable, s->only[i].subject);

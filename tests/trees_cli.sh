@@ -515,6 +515,7 @@ t = [c for c in d['commits'] if c['id'] == '$W1'][0]['trees']
 assert t[0]['present'] is True and t[0]['present_as'] is None and t[0]['verdict']['verdict'] == 'reject', t[0]
 assert t[1]['present'] is False and t[1]['verdict']['verdict'] == 'candidate', t[1]"
 expect "missing --check-applies: a change the tree has" 0 "$sm" missing --check-applies linux-4.4.y h41
+has "counted apart from what applies" "in linux-4.4.y, not in h41: 4 of 6; 2 apply to h41; 1 in h41 already"
 has "missing says it is there" "  ${T3:0:12} ${T3:0:12} ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt [in h41 already: cherry-picked, it changes nothing]"
 expect "backports --mine: a change mine has" 0 "$sm" backports --trees linux-4.4.y --mine h41=4.1 "$W1"
 has "backports says it is there" "  h41 (mine): no commit of it, but its change is there: cherry-picked, the upstream commit changes nothing"
