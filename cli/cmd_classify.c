@@ -65,7 +65,12 @@ struct classify_opts {
 	unsigned nr_bad;	/* of those, unreadable */
 	struct cli_cut_paths cut;	/* of the input so far */
 	struct sm_repo_judge *judge;	/* --repo, or NULL */
+	int check_applies;		/* --check-applies: with judge and a tree */
 };
+
+/* What --check-applies found of one input (enum sm_patch_fit), printed
+ * with its verdict; not_tried when not asked. */
+static const int not_tried = -2;
 
 /* One line for an input, not one a commit: the verdicts are right for
  * what it says, but a wider --stat would have said more. */
@@ -180,8 +185,23 @@ static void fixes_json(struct json_writer *w, const struct sm_repo_fixes *fixes,
 	json_array_end(w);
 }
 
+/* "applies: ..." for --check-applies' answer fit */
+static const char *fit_text(int fit)
+{
+	switch (fit) {
+	case SM_PATCH_APPLIES:
+		return "cleanly";
+	case SM_PATCH_CONFLICTS:
+		return "no (conflict)";
+	case SM_PATCH_APPLIED:
+		return "already (only its reverse applies: the tree has it)";
+	default:
+		return "not checked (no patch in git's format)";
+	}
+}
+
 static void print_one(const struct classify_opts *o, const struct sm_commit *c,
-		      const struct sm_verdict *v, const struct sm_repo_fixes *fixes)
+		      const struct sm_verdict *v, const struct sm_repo_fixes *fixes, int fit)
 {
 	char tv[32];
 
@@ -200,6 +220,11 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		if (o->judge)
 			fixes_json(w, fixes, c->nr_fixes);
 		sm_commit_diff_json(c, w);
+		if (fit != not_tried) {
+			json_bool_or_null(w, "applies", fit == SM_PATCH_UNKNOWN ? -1 :
+					  fit == SM_PATCH_APPLIES);
+			json_bool(w, "applied", fit == SM_PATCH_APPLIED);
+		}
 		sm_verdict_json(v, w, "verdict");
 		json_object_end(w);
 		cli_json_end(&j);
@@ -218,21 +243,49 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		fputs(lines.buf, stdout);
 		strbuf_release(&lines);
 	}
+	if (fit != not_tried)
+		printf("  applies: %s\n", fit_text(fit));
+}
+
+/* --check-applies: how the patch of text (the input as read; a mail
+ * decoded first) fits the tree, the veto "present" added to v when the
+ * tree has it. not_tried when not asked or there is no text. */
+static int check_applies(struct classify_opts *o, const char *text, size_t len,
+			 struct sm_verdict *v)
+{
+	struct strbuf plain = STRBUF_INIT;
+	int fit;
+
+	if (!o->check_applies || !text)
+		return not_tried;
+	if (sm_mail_is_encoded(text, len) && sm_mail_to_plain(text, len, o->path, &plain) == 0) {
+		text = plain.buf;
+		len = plain.len;
+	}
+	sm_clear_error();
+	fit = sm_repo_judge_apply(o->judge, o->rules, text, len, v);
+	strbuf_release(&plain);
+	return fit;
 }
 
 /* Judges c (with --repo, also by the repository and the tree's branch;
- * patch_id: of c's diff, NULL when unknown), prints the verdict with
- * every reason, and releases c. */
-static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const char *patch_id)
+ * patch_id: of c's diff, NULL when unknown; text[0..len): the input c was
+ * parsed from, for --check-applies, NULL when none), prints the verdict
+ * with every reason, and releases c. */
+static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const char *patch_id,
+			    const char *text, size_t len)
 {
 	struct sm_verdict v;
 	struct sm_repo_fixes *fixes = NULL;
+	int fit = not_tried;
 
 	cli_count_cut_paths(&o->cut, c);
 	sm_classify(o->rules, c, &o->tree, &v);
-	if (o->judge)
+	if (o->judge) {
 		sm_repo_judge_commit(o->judge, o->rules, c, patch_id, &v, &fixes);
-	print_one(o, c, &v, fixes);
+		fit = check_applies(o, text, len, &v);
+	}
+	print_one(o, c, &v, fixes, fit);
 	free(fixes);
 	sm_verdict_release(&v);
 	sm_commit_release(c);
@@ -275,7 +328,7 @@ static int classify_text(struct classify_opts *o, const char *text, size_t len,
 		return 0;
 	}
 	id_from_separator(&c, from);
-	judge_and_print(o, &c, text_patch_id(o, text, len, patch_id));
+	judge_and_print(o, &c, text_patch_id(o, text, len, patch_id), text, len);
 	return 0;
 }
 
@@ -714,7 +767,7 @@ static int classify_json_record(const char *json, size_t n, unsigned long line, 
 	}
 	if (!c.id && id)
 		c.id = xstrdup(id);
-	judge_and_print(in->o, &c, NULL);
+	judge_and_print(in->o, &c, NULL, NULL, 0);
 	return 0;
 }
 
@@ -769,7 +822,8 @@ static int classify_input(struct classify_opts *o, const char *path)
 		sm_error_wrap("%s", path);
 		ret = cli_fail("classify");
 	} else {
-		judge_and_print(o, &c, text_patch_id(o, buf.buf, buf.len, patch_id));
+		judge_and_print(o, &c, text_patch_id(o, buf.buf, buf.len, patch_id), buf.buf,
+				buf.len);
 	}
 out:
 	strbuf_release(&buf);
@@ -878,6 +932,10 @@ int cmd_classify(int argc, char **argv)
 			 "release tags date each Fixes: target, and --tree\n"
 			 "names a stable branch in it (6.1: linux-6.1.y)"),
 		OPT_CACHE_DIR(&cache_dir),
+		OPT_BOOL(0, "check-applies", &o.check_applies,
+			 "with --repo and --tree: does the patch apply to the\n"
+			 "tree's tip (git apply --check), or is it there already\n"
+			 "(only its reverse applies: the veto present)"),
 		OPT_BOOL(0, "tags", &tags,
 			 "only list the stable tags found in FILE, one a line:\n"
 			 "kind, from, to, prerequisite, the tag; a line folded\n"
@@ -890,6 +948,8 @@ int cmd_classify(int argc, char **argv)
 	if (batch && argc)
 		return cli_usage_error("classify", "--batch reads the FILE it names, not %s too",
 				       argv[0]);
+	if (o.check_applies && (!repo || !o.tree.version.major))
+		return cli_usage_error("classify", "--check-applies needs --repo and --tree");
 	if (repo && (batch || tags))
 		return cli_usage_error("classify", "--repo judges commits one by one: not with %s",
 				       batch ? "--batch" : "--tags");

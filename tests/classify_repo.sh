@@ -141,4 +141,48 @@ has "first released in v2.6.12" "(first released in v2.6.12)"
 has "so 4.4 has the bug" "is in v2.6.12, so 4.4 has the bug"
 expect "scan, a 2.6 target" 0 "$sm" scan -C "$tmp/old" --range v4.4..master --tree 4.4 --json
 json "fixes_first_release" "assert d['commits'][0]['fixes_first_release'] == 'v2.6.12', d['commits'][0]['fixes_first_release']"
+
+# --check-applies: does a list mail's patch apply to the tree, or is it in
+# there already (only its reverse applies)? h41 is 4.1 with W1's memset
+# line in a commit of its own that also changes another line: no id,
+# patch-id or subject ties it to W1.
+lx=$tmp/linux
+git -C "$lx" worktree add -q "$tmp/wth" -b h41 linux-4.1.y
+sed -i 's|^\t\tr1.event = SNDRV_TIMER_EVENT_RESOLUTION;|\t\tmemset(\&r1, 0, sizeof(r1));\n&|; s|^\tint timer_29 = 29;|\tint timer_29 = 290;|' \
+	"$tmp/wth/sound/core/timer.c"
+git -C "$tmp/wth" commit -qam "ALSA: timer: zero the resolution event, retune timer_29"
+git -C "$lx" worktree remove --force "$tmp/wth"
+git -C "$lx" format-patch -1 --stdout "$W1" | sed '1s/^From [0-9a-f]* /From list@example.org /' > "$tmp/w1.eml"
+git -C "$lx" format-patch -1 --stdout "$W8" > "$tmp/w8.eml"
+expect "--check-applies: a patch 4.1 can take" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/w1.eml"
+has "applies" "  applies: cleanly"
+has "a candidate" "verdict: candidate"
+expect "--check-applies: a patch h41 has" 0 "$sm" classify --repo "$lx" --tree h41=4.1 --check-applies "$tmp/w1.eml"
+has "its reverse applies" "  applies: already (only its reverse applies: the tree has it)"
+has "the veto present" "present                      the patch is in h41 already: only its reverse applies (git apply -R --check)"
+has "rejected" "verdict: reject"
+expect "without --check-applies, h41 looks as if it lacked it" 0 "$sm" classify --repo "$lx" --tree h41=4.1 "$tmp/w1.eml"
+has "a candidate" "verdict: candidate"
+hasnt "no applies line" "applies:"
+expect "--check-applies: 4.4 has it by patch-id, said once" 0 "$sm" classify --repo "$lx" --tree 4.4 --check-applies "$tmp/w1.eml"
+[ "$(grep -c "^ *+0  present" <<< "$out")" = 1 ] && ok "one present reason" || bad "present reasons: $out"
+expect "--check-applies: a patch that conflicts" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies --json "$tmp/w8.eml"
+json "applies false, applied false" "assert d['applies'] is False and d['applied'] is False, d"
+# a quoted-printable mail is decoded first
+python3 - "$tmp/w1.eml" "$tmp/w1-qp.eml" <<'PY'
+import email, email.policy, sys
+m = email.message_from_bytes(open(sys.argv[1], 'rb').read(), policy=email.policy.default)
+body = m.get_content()
+del m['Content-Transfer-Encoding']
+m.set_content(body, cte='quoted-printable')
+open(sys.argv[2], 'wb').write(m.as_bytes())
+PY
+grep -q "^Content-Transfer-Encoding: quoted-printable" "$tmp/w1-qp.eml" || bad "the mail is not quoted-printable"
+expect "--check-applies: a quoted-printable mail" 0 "$sm" classify --repo "$lx" --tree h41=4.1 --check-applies --json "$tmp/w1-qp.eml"
+json "decoded, and found there" "assert d['applies'] is False and d['applied'] is True and d['verdict']['verdict'] == 'reject', d"
+printf 'Subject: [PATCH] x: fix a NULL pointer dereference\n\nFix a crash.\n\n--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n' > "$tmp/plain.eml"
+expect "--check-applies: a plain diff -u" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/plain.eml"
+has "not checked" "  applies: not checked (no patch in git's format)"
+expect "--check-applies needs a tree" 2 "$sm" classify --repo "$lx" --check-applies "$tmp/w1.eml"
+has "says so" "--check-applies needs --repo and --tree"
 checks_done classify_repo

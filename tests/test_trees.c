@@ -16,6 +16,7 @@
 #include "trees/ancestry.h"
 #include "trees/cve.h"
 #include "trees/mainline.h"
+#include "trees/patch_apply.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -1196,6 +1197,64 @@ START_TEST(stable_branch_names)
 }
 END_TEST
 
+/* The reverse of a patch swaps each pair of sides, and reversing it again
+ * gives the patch back: a changed file whose hunk removes a line reading
+ * "-- y" (written "--- y", no file header there), a new file, a deleted
+ * one, a mode change and a rename. */
+START_TEST(patch_reverse_swaps_sides)
+{
+	static const char patch[] =
+		"diff --git a/f.c b/f.c\n"
+		"index 1111111..2222222 100644\n"
+		"--- a/f.c\n"
+		"+++ b/f.c\n"
+		"@@ -1,3 +1,4 @@ int f(void)\n"
+		" a\n"
+		"--- y\n"
+		"+b\n"
+		"+c\n"
+		" d\n"
+		"\\ No newline at end of file\n"
+		"diff --git a/new.c b/new.c\n"
+		"new file mode 100644\n"
+		"index 0000000..3333333\n"
+		"--- /dev/null\n"
+		"+++ b/new.c\n"
+		"@@ -0,0 +1 @@\n"
+		"+n\n"
+		"diff --git a/gone.c b/gone.c\n"
+		"deleted file mode 100644\n"
+		"index 4444444..0000000\n"
+		"--- a/gone.c\n"
+		"+++ /dev/null\n"
+		"@@ -1 +0,0 @@\n"
+		"-g\n"
+		"diff --git a/run.sh b/run.sh\n"
+		"old mode 100644\n"
+		"new mode 100755\n"
+		"diff --git a/old.c b/moved.c\n"
+		"similarity index 100%\n"
+		"rename from old.c\n"
+		"rename to moved.c\n";
+	struct strbuf once = STRBUF_INIT, twice = STRBUF_INIT;
+
+	sm_patch_reverse(patch, strlen(patch), &once);
+	ck_assert_ptr_nonnull(strstr(once.buf, "--- a/f.c\n+++ b/f.c\n@@ -1,4 +1,3 @@ int f(void)\n"
+					       " a\n+-- y\n-b\n-c\n d\n"));
+	ck_assert_ptr_nonnull(strstr(once.buf, "deleted file mode 100644\nindex 3333333..0000000\n"
+					       "--- a/new.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-n\n"));
+	ck_assert_ptr_nonnull(strstr(once.buf, "new file mode 100644\nindex 0000000..4444444\n"
+					       "--- /dev/null\n+++ b/gone.c\n@@ -0,0 +1 @@\n+g\n"));
+	ck_assert_ptr_nonnull(strstr(once.buf, "new mode 100644\nold mode 100755\n"));
+	ck_assert_ptr_nonnull(strstr(once.buf, "diff --git a/moved.c b/old.c\nsimilarity index 100%\n"
+					       "rename to old.c\nrename from moved.c\n"));
+	sm_patch_reverse(once.buf, once.len, &twice);
+	ck_assert_str_eq(twice.buf, patch);
+	strbuf_release(&once);
+	strbuf_release(&twice);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
@@ -1217,7 +1276,8 @@ static Suite *make_suite(void)
 						   insert_in_the_middle, insert_a_backport_from_another_tree,
 						   missing_both_ways,
 						   backports_show_differences, deps_by_blame,
-						   cve_records_decode_escapes, stable_branch_names));
+						   cve_records_decode_escapes, stable_branch_names,
+						   patch_reverse_swaps_sides));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);

@@ -89,6 +89,39 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 	*fixes = f;
 }
 
+static int has_reason(const struct sm_verdict *v, const char *code)
+{
+	for (size_t i = 0; i < v->nr_reasons; i++)
+		if (!strcmp(v->reasons[i].code, code))
+			return 1;
+	return 0;
+}
+
+enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
+				      const char *text, size_t len, struct sm_verdict *v)
+{
+	git_commit *tip = NULL;
+	git_tree *tree = NULL;
+	enum sm_patch_fit fit = SM_PATCH_UNKNOWN;
+
+	if (!j->has_tree)
+		return fit;
+	if (git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0 &&
+	    git_commit_tree(&tree, tip) == 0)
+		fit = sm_patch_fit(j->tree.repo, tree, text, len);
+	sm_clear_error();
+	git_tree_free(tree);
+	git_commit_free(tip);
+	/* said once: a tree commit the index matched already says it */
+	if (fit == SM_PATCH_APPLIED && !has_reason(v, "present")) {
+		sm_verdict_veto(v, "present",
+				"the patch is in %s already: only its reverse applies (git apply -R --check)",
+				j->spec.name);
+		sm_verdict_finish(r, v);
+	}
+	return fit;
+}
+
 void sm_repo_judge_close(struct sm_repo_judge *j)
 {
 	if (j->has_files)

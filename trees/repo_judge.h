@@ -9,6 +9,7 @@
 #include "trees/tags.h"
 #include "trees/tree_judge.h"
 #include "trees/tree_files.h"
+#include "trees/patch_apply.h"
 
 struct sm_progress;
 
@@ -47,5 +48,11 @@ int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct s
 void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 			  const struct sm_commit *c, const char *patch_id, struct sm_verdict *v,
 			  struct sm_repo_fixes **fixes);
+/* With a tree: how the patch in text[0..len) (a mail or a commit, decoded)
+ * fits the tree's tip (trees/patch_apply.h). When the tree has it already
+ * (only its reverse applies), v gets the veto "present" and is finished
+ * again. SM_PATCH_UNKNOWN without a tree or a patch in git's format. */
+enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
+				      const char *text, size_t len, struct sm_verdict *v);
 void sm_repo_judge_close(struct sm_repo_judge *j);
 #endif
