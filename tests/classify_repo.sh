@@ -180,6 +180,10 @@ PY
 grep -q "^Content-Transfer-Encoding: quoted-printable" "$tmp/w1-qp.eml" || bad "the mail is not quoted-printable"
 expect "--check-applies: a quoted-printable mail" 0 "$sm" classify --repo "$lx" --tree h41=4.1 --check-applies --json "$tmp/w1-qp.eml"
 json "decoded, and found there" "assert d['applies'] is False and d['applied'] is True and d['verdict']['verdict'] == 'reject', d"
+# a list's footer after the signature is left alone
+{ cat "$tmp/w1.eml"; printf '_______________________________________________\nalsa-devel mailing list\nalsa-devel@example.org\n'; } > "$tmp/w1-footer.eml"
+expect "--check-applies: a mail with a list footer" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/w1-footer.eml"
+has "still applies" "  applies: cleanly"
 printf 'Subject: [PATCH] x: fix a NULL pointer dereference\n\nFix a crash.\n\n--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n' > "$tmp/plain.eml"
 expect "--check-applies: a plain diff -u" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/plain.eml"
 has "not checked" "  applies: not checked (no patch in git's format)"

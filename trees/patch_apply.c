@@ -146,21 +146,20 @@ void sm_patch_reverse(const char *diff, size_t len, struct strbuf *out)
 		strbuf_add(out, minus, minus_len);
 }
 
-/* The patch of text: from its first "diff --git " line to the end, or to a
- * mail signature ("\n-- \n", which format-patch puts under the patch and
- * which no hunk line can be: a removed line "-- " has its own text). */
+/* The patch of text: from its first "diff --git " line on. What follows
+ * the last hunk (a mail's "-- " signature, a list's footer) libgit2 leaves
+ * alone; cutting at the signature would cut a hunk that removes a "- "
+ * line. */
 static const char *patch_of(const char *text, size_t len, size_t *n)
 {
-	const char *end = text + len, *start, *sig;
+	const char *start = len >= 11 && starts_with(text, "diff --git ") ? text :
+			    memmem(text, len, "\ndiff --git ", 12);
 
-	start = len >= 11 && starts_with(text, "diff --git ") ? text :
-		memmem(text, len, "\ndiff --git ", 12);
 	if (!start)
 		return NULL;
 	if (*start == '\n')
 		start++;
-	sig = memmem(start, (size_t)(end - start), "\n-- \n", 5);
-	*n = (size_t)((sig ? sig + 1 : end) - start);
+	*n = (size_t)(text + len - start);
 	return start;
 }
 

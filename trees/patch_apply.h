@@ -18,8 +18,7 @@ enum sm_patch_fit {
 };
 
 /* How the patch in text[0..len) (a whole mail or commit: the diff is found
- * in it, from its first "diff --git " line to the mail's signature "-- ")
- * fits tree, a tree of repo. */
+ * in it, from its first "diff --git " line) fits tree, a tree of repo. */
 enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len);
 
 /* The patch diff[0..len) with its sides swapped, appended to out: "---" and
