@@ -89,14 +89,6 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 	*fixes = f;
 }
 
-static int has_reason(const struct sm_verdict *v, const char *code)
-{
-	for (size_t i = 0; i < v->nr_reasons; i++)
-		if (!strcmp(v->reasons[i].code, code))
-			return 1;
-	return 0;
-}
-
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
 				      const char *text, size_t len, struct sm_verdict *v)
 {
@@ -113,7 +105,7 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 	git_tree_free(tree);
 	git_commit_free(tip);
 	/* said once: a tree commit the index matched already says it */
-	if (fit == SM_PATCH_APPLIED && !has_reason(v, "present")) {
+	if (fit == SM_PATCH_APPLIED && !sm_verdict_has(v, "present")) {
 		sm_verdict_veto(v, "present",
 				"the patch is in %s already: only its reverse applies (git apply -R --check)",
 				j->spec.name);
