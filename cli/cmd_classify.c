@@ -196,7 +196,7 @@ static const char *fit_text(int fit)
 	case SM_PATCH_APPLIED:
 		return "already (only its reverse applies: the tree has it)";
 	default:
-		return "not checked (no patch in git's format)";
+		return "not checked (no whole patch in git's format)";
 	}
 }
 

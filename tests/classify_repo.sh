@@ -186,7 +186,11 @@ expect "--check-applies: a mail with a list footer" 0 "$sm" classify --repo "$lx
 has "still applies" "  applies: cleanly"
 printf 'Subject: [PATCH] x: fix a NULL pointer dereference\n\nFix a crash.\n\n--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n' > "$tmp/plain.eml"
 expect "--check-applies: a plain diff -u" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/plain.eml"
-has "not checked" "  applies: not checked (no patch in git's format)"
+has "not checked" "  applies: not checked (no whole patch in git's format)"
+# a patch cut off inside its hunk is no patch to try
+head -c "$(($(grep -b -m1 "^+		memset" "$tmp/w1.eml" | cut -d: -f1) + 40))" "$tmp/w1.eml" > "$tmp/w1-cut.eml"
+expect "--check-applies: a patch cut off" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/w1-cut.eml"
+has "not checked either" "  applies: not checked (no whole patch in git's format)"
 expect "--check-applies needs a tree" 2 "$sm" classify --repo "$lx" --check-applies "$tmp/w1.eml"
 has "says so" "--check-applies needs --repo and --tree"
 checks_done classify_repo
