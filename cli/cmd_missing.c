@@ -169,12 +169,14 @@ int cmd_missing(int argc, char **argv)
 		sm_missing_result_json(&r, cli_json_begin(&j));
 		cli_json_end(&j);
 	} else {
+		const char *s = r.in_both == 1 ? "" : "s";
+
 		if (r.a.since[0])
-			printf("since their releases: %s from %s, %s from %s; %zu commits in both\n",
-			       r.a.branch, r.a.since, r.b.branch, r.b.since, r.in_both);
+			printf("since their releases: %s from %s, %s from %s; %zu commit%s in both\n",
+			       r.a.branch, r.a.since, r.b.branch, r.b.since, r.in_both, s);
 		else
-			printf("merge base %.12s; %zu commits in both\n",
-			       r.base[0] ? r.base : "(none)", r.in_both);
+			printf("merge base %.12s; %zu commit%s in both\n",
+			       r.base[0] ? r.base : "(none)", r.in_both, s);
 		print_side(&r.a, &r.b);
 		print_side(&r.b, &r.a);
 	}

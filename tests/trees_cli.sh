@@ -142,7 +142,7 @@ assert o['$W3']['fix_of'] == '$C2' and o['$W2']['fix_of'] is None and d['b']['no
 # 4.1's S1 (C1) is in 4.4 from mainline (v4.4 holds C1); 4.4's T1 fixes C2,
 # which came in v4.4, after v4.1: not needed there.
 expect "missing --since-release" 0 "$sm" missing --since-release linux-4.4.y linux-4.1.y
-has "the header names the tags" "since their releases: linux-4.4.y from v4.4, linux-4.1.y from v4.1; 1 commits in both"
+has "the header names the tags" "since their releases: linux-4.4.y from v4.4, linux-4.1.y from v4.1; 1 commit in both"
 has "4.4's own commits only" "in linux-4.4.y, not in linux-4.1.y: 1 of 3"
 has "the fix 4.1 lacks" "  ${T3:0:12} ${T3:0:12} ALSA: timer: Fix leak in events via snd_timer_user_tinterrupt"
 has "T1 not needed, against 4.1's release" "  ${W3:0:12} ${T1:0:12} fs/xattr: missing fdput() in fremovexattr error path (bug-not-in-tree: the Fixes: target ${C2:0:12} came in v4.4, after v4.1, and linux-4.1.y has no backport of it)"
