@@ -163,6 +163,11 @@ int cmd_deps(int argc, char **argv)
 		cli_json_end(&j);
 	} else {
 		printf("%.12s %s\n", r.fix, r.subject);
+		if (r.present_as[0]) {
+			printf("already in %s as %.12s (matched by %s): nothing to take\n", tree.name,
+			       r.present_as, r.present_how);
+			goto done;
+		}
 		printf("needs %zu commit%s first in %s (%zu more found are already there)\n", r.nr,
 		       r.nr == 1 ? "" : "s", tree.name, r.already_in_tree);
 		for (size_t i = 0; i < r.nr; i++) {
@@ -190,6 +195,7 @@ int cmd_deps(int argc, char **argv)
 		print_applies(&r, tree.name);
 		print_search(&r, tree.name);
 	}
+done:
 	sm_deps_result_release(&r);
 	git_repository_free(repo);
 	return 0;

@@ -526,6 +526,18 @@ expect "deps --json: change_there" 0 "$sm" deps --json --tree h41=4.1 "$W1"
 json "deps json change_there" "assert d['change_there'] is True and d['applies_alone'] is True, d"
 expect "deps --json: linux-4.1.y lacks the change" 0 "$sm" deps --json --tree linux-4.1.y "$W1"
 json "deps json change_there false" "assert d['change_there'] is False and d['applies_alone'] is True, d"
+# deps of a fix the tree carries: nothing to take. 4.4 has W6 as T2, an
+# adjusted backport that W6 itself conflicts with (deps read that as a
+# conflict with the tree's own changes); r41 took W7 and reverted it, so
+# r41 still needs it.
+expect "deps: a fix the tree has" 0 "$sm" deps --tree linux-4.4.y "$W6"
+has "says as what" "already in linux-4.4.y as ${T2:0:12} (matched by upstream-id): nothing to take"
+hasnt "and nothing else" "trial on"
+expect "deps --json: present_as" 0 "$sm" deps --json --tree linux-4.4.y "$W6"
+json "present_as, matched_by" "assert d['present_as'] == '$T2' and d['matched_by'] == 'upstream-id' and d['deps'] == [] and d['applies_alone'] is None, d"
+expect "deps: a fix the tree took and reverted" 0 "$sm" deps --tree r41=4.1 "$W7"
+hasnt "not present" "already in"
+has "looked into" "trial on r41: "
 # the bot's cover, for 4.1's subscriber, says h41 has it
 sed -e 's/linux-4.2.y/h41/; s/version = 4.2/version = 4.1/' \
 	-e "s|stateDir = .*|stateDir = $tmp/both41/state|" "$tmp/bot/bot.conf" > "$tmp/bot/both41.conf"

@@ -1,5 +1,6 @@
 #include "trees/deps.h"
 #include "trees/deps_search.h"
+#include "trees/patchid.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
 #include "trees/trial.h"
@@ -314,6 +315,29 @@ static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit 
 	sm_trial_release(&trial);
 }
 
+/* Does the tree carry the fix itself (by upstream id, patch-id or subject,
+ * and not reverted)? Then res says as what, and how it was matched: until
+ * 2026-12-06 deps went on to list what the fix needs, and a tree with an
+ * adjusted backport of it read as one the fix conflicts on. */
+static int carried(git_repository *repo, struct sm_tree_state *t, const git_oid *fid,
+		   struct sm_deps_result *res)
+{
+	const struct sm_upstream_entry *e;
+	enum sm_match how;
+	char patch_id[41];
+
+	if (sm_patch_id_commit(repo, fid, patch_id) < 0) {
+		sm_clear_error();
+		patch_id[0] = '\0';
+	}
+	e = sm_upstream_index_find(&t->idx, res->fix, patch_id, res->subject, &how);
+	if (!e || sm_tree_state_revert_of(t, e))
+		return 0;
+	memcpy(res->present_as, e->stable, 41);
+	res->present_how = sm_match_name(how);
+	return 1;
+}
+
 static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		     const char *cache_dir, unsigned max_depth, int trial, unsigned search_max,
 		     struct sm_deps_result *res)
@@ -338,6 +362,11 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 		goto out;
 	}
 	res->subject = sm_commit_subject(c);
+	res->applies_alone = res->applies_after = -1;
+	if (carried(repo, &t, &fid, res)) {
+		ret = 0;
+		goto out;
+	}
 	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_lookup(&tip, repo, &t.tip) < 0) {
 		sm_error("%s: %s", fix, sm_git_error());
 		goto out;
@@ -479,6 +508,8 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 	json_object_begin(w, NULL);
 	JSON_STRINGS(w, "fix subject tree base", res->fix, res->subject, tree,
 		     res->base[0] ? res->base : NULL);
+	JSON_STRINGS(w, "present_as matched_by", res->present_as[0] ? res->present_as : NULL,
+		     res->present_how);
 	JSON_INTS(w, "already_in_tree levels", res->already_in_tree, res->level);
 	json_bool(w, "truncated", res->truncated);
 	json_array_begin(w, "deps");

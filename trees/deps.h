@@ -50,6 +50,11 @@ struct sm_deps_search {
 struct sm_deps_result {
 	char fix[41];
 	char *subject;
+	/* The tree has the fix already (not reverted): its commit there and
+	 * how it was matched (sm_match_name); "" and NULL when not. Nothing
+	 * else is then looked for: there is nothing to take. */
+	char present_as[41];
+	const char *present_how;
 	char base[41];			/* blame stopped here */
 	char base_name[64];		/* the tree's release tag ("v4.1"), else base */
 	struct sm_dep *deps;		/* oldest first */
