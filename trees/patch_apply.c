@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "X Y" with the two words swapped, X and Y found after prefix in line
- * (the rest of the line kept): "index 1a2b..3c4d 100644" and the like. */
+/* "index A..B[ MODE]" as "index B..A[ MODE]" into out; 0 (nothing
+ * written) when line is no index line. */
 static int swap_ids(const char *line, size_t len, struct strbuf *out)
 {
 	const char *dots = memmem(line, len, "..", 2), *end;
