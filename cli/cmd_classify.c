@@ -22,7 +22,8 @@
 
 static const struct sm_usage usage = {
 	.synopsis = "stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]...\n"
-		    "stablemate classify --repo DIR [--tree BRANCH[=VER]] [--json] [FILE|-]...\n"
+		    "stablemate classify --repo DIR [--tree BRANCH[=VER] [--check-applies]] [--json]\n"
+		    "                    [FILE|-]...\n"
 		    "stablemate classify --tags [FILE|-]...\n"
 		    "stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
 	.description =
