@@ -147,50 +147,59 @@ static size_t blob_size(git_repository *repo, const git_oid *id)
  * SPLIT_SHRINK_PCT of its size, and that is MOVED_SIMILARITY alike. A
  * driver copied from its sibling does not shrink the sibling. */
 #define SPLIT_SHRINK_PCT 75
+
+/* The directory of path (root's own when path has none) in root, a tree
+ * of repo, or NULL when root has no such directory. Free the result. */
+static git_tree *dir_of(git_repository *repo, git_tree *root, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	git_tree_entry *te = NULL;
+	git_tree *out = NULL;
+
+	if (!slash)
+		return git_tree_dup(&out, root) == 0 ? out : NULL;
+	dir = xstrndup(path, (size_t)(slash - path));
+	if (git_tree_entry_bypath(&te, root, dir) == 0 &&
+	    git_tree_entry_type(te) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(&out, repo, git_tree_entry_id(te)) < 0)
+		out = NULL;
+	git_tree_entry_free(te);
+	free(dir);
+	return out;
+}
+
 static int maybe_split_from(struct sm_tree_files *f, const char *path, const git_oid *blob,
 			    git_hashsig **mine)
 {
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : NULL;
-	git_tree *here = NULL;
-	git_tree_entry *te = NULL;
+	/* the directory on both sides, each read once */
+	git_tree *here = dir_of(f->tree_repo, f->tip_tree, path);
+	git_tree *there = here ? dir_of(f->mainline_repo, f->mainline_tree, path) : NULL;
 	int split = 0;
 
-	if (!dir)
-		here = f->tip_tree;
-	else if (git_tree_entry_bypath(&te, f->tip_tree, dir) == 0 &&
-		 git_tree_entry_type(te) == GIT_OBJECT_TREE &&
-		 git_tree_lookup(&here, f->tree_repo, git_tree_entry_id(te)) < 0)
-		here = NULL;
-	for (size_t i = 0; here && i < git_tree_entrycount(here) && !split; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(here, i);
-		char *sibling;
-		git_oid theirs;
+	for (size_t i = 0; there && i < git_tree_entrycount(here) && !split; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(here, i), *m;
 		git_hashsig *sig;
 		size_t was;
 
 		if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || !same_kind(path, git_tree_entry_name(e)))
 			continue;
-		sibling = dir ? xasprintf("%s/%s", dir, git_tree_entry_name(e))
-			      : xstrdup(git_tree_entry_name(e));
 		/* mainline still has it, shrunk */
-		if (sm_tree_blob_at(f->mainline_tree, sibling, &theirs) &&
-		    !git_oid_equal(&theirs, git_tree_entry_id(e)) &&
-		    (was = blob_size(f->tree_repo, git_tree_entry_id(e))) > 0 &&
-		    blob_size(f->mainline_repo, &theirs) * 100 <= was * SPLIT_SHRINK_PCT) {
-			if (!*mine && !(*mine = signature(f->mainline_repo, blob)))
-				split = 1;	/* cannot tell */
-			else if ((sig = signature(f->tree_repo, git_tree_entry_id(e))) != NULL) {
-				split = git_hashsig_compare(*mine, sig) >= MOVED_SIMILARITY;
-				git_hashsig_free(sig);
-			}
+		m = git_tree_entry_byname(there, git_tree_entry_name(e));
+		if (!m || git_tree_entry_type(m) != GIT_OBJECT_BLOB ||
+		    git_oid_equal(git_tree_entry_id(m), git_tree_entry_id(e)) ||
+		    !(was = blob_size(f->tree_repo, git_tree_entry_id(e))) ||
+		    blob_size(f->mainline_repo, git_tree_entry_id(m)) * 100 > was * SPLIT_SHRINK_PCT)
+			continue;
+		if (!*mine && !(*mine = signature(f->mainline_repo, blob)))
+			split = 1;	/* cannot tell */
+		else if ((sig = signature(f->tree_repo, git_tree_entry_id(e))) != NULL) {
+			split = git_hashsig_compare(*mine, sig) >= MOVED_SIMILARITY;
+			git_hashsig_free(sig);
 		}
-		free(sibling);
 	}
-	if (here != f->tip_tree)
-		git_tree_free(here);
-	git_tree_entry_free(te);
-	free(dir);
+	git_tree_free(there);
+	git_tree_free(here);
 	sm_clear_error();
 	return split;
 }
