@@ -91,17 +91,13 @@ int sm_pick_changes_nothing(git_repository *repo, git_commit *pick, git_tree *on
 	nothing = git_diff_num_deltas(diff) > 0;
 	for (size_t i = 0; nothing && i < git_diff_num_deltas(diff); i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		git_tree_entry *te = NULL;
 
 		/* a file the tree lacks at the pick's path (mainline moved
 		 * it): the merge may have changed it under its other name,
 		 * which these paths do not show, so nothing certain */
-		if (d->status != GIT_DELTA_ADDED) {
-			if (git_tree_entry_bypath(&te, onto, d->old_file.path) < 0) {
-				nothing = 0;
-				break;
-			}
-			git_tree_entry_free(te);
+		if (d->status != GIT_DELTA_ADDED && !sm_tree_blob_at(onto, d->old_file.path, NULL)) {
+			nothing = 0;
+			break;
 		}
 		nothing = same_in_both(merged, onto, d->old_file.path) &&
 			  same_in_both(merged, onto, d->new_file.path);
