@@ -186,23 +186,44 @@ static void fixes_json(struct json_writer *w, const struct sm_repo_fixes *fixes,
 	json_array_end(w);
 }
 
-/* "applies: ..." for --check-applies' answer fit */
-static const char *fit_text(int fit)
+/* "applies: ..." for --check-applies' answer fit, into out */
+static void fit_text(int fit, const struct sm_patch_fit_info *info, struct strbuf *out)
 {
 	switch (fit) {
 	case SM_PATCH_APPLIES:
-		return "cleanly";
+		strbuf_addstr(out, "cleanly");
+		break;
+	case SM_PATCH_MERGES:
+		strbuf_addstr(out, "with a three-way merge, as git am -3 takes it "
+			      "(not exactly: the tree's lines around it differ)");
+		break;
 	case SM_PATCH_CONFLICTS:
-		return "no (conflict)";
+		if (!info->three_way) {
+			strbuf_addf(out, "no (conflict; no three-way merge: %s)", info->no_three_way);
+			break;
+		}
+		strbuf_addstr(out, "no (conflict in ");
+		for (size_t i = 0; i < info->conflicts.nr; i++)
+			strbuf_addf(out, "%s%s", i ? ", " : "", info->conflicts.items[i]);
+		strbuf_addstr(out, ", in a three-way merge on its base too)");
+		break;
 	case SM_PATCH_APPLIED:
-		return "already (only its reverse applies: the tree has it)";
+		strbuf_addstr(out, info->three_way ?
+			      "already (a three-way merge on its base changes nothing: the tree has it)" :
+			      "already (only its reverse applies: the tree has it)");
+		break;
 	default:
-		return "not checked (no whole patch in git's format)";
+		strbuf_addstr(out, "not checked (no whole patch in git's format)");
 	}
+	/* where the merge found a file the tree keeps under another path */
+	for (size_t i = 0; i + 1 < info->moved.nr; i += 2)
+		strbuf_addf(out, "%s %s for %s", i ? "," : ", to", info->moved.items[i + 1],
+			    info->moved.items[i]);
 }
 
 static void print_one(const struct classify_opts *o, const struct sm_commit *c,
-		      const struct sm_verdict *v, const struct sm_repo_fixes *fixes, int fit)
+		      const struct sm_verdict *v, const struct sm_repo_fixes *fixes, int fit,
+		      const struct sm_patch_fit_info *info)
 {
 	char tv[32];
 
@@ -223,8 +244,21 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		sm_commit_diff_json(c, w);
 		if (fit != not_tried) {
 			json_bool_or_null(w, "applies", fit == SM_PATCH_UNKNOWN ? -1 :
-					  fit == SM_PATCH_APPLIES);
+					  fit == SM_PATCH_APPLIES || fit == SM_PATCH_MERGES);
 			json_bool(w, "applied", fit == SM_PATCH_APPLIED);
+			json_bool(w, "three_way", info->three_way);
+			json_array_begin(w, "conflicts");
+			for (size_t i = 0; i < info->conflicts.nr; i++)
+				json_string(w, NULL, info->conflicts.items[i]);
+			json_array_end(w);
+			json_array_begin(w, "moved");
+			for (size_t i = 0; i + 1 < info->moved.nr; i += 2) {
+				json_object_begin(w, NULL);
+				json_string(w, "from", info->moved.items[i]);
+				json_string(w, "to", info->moved.items[i + 1]);
+				json_object_end(w);
+			}
+			json_array_end(w);
 		}
 		sm_verdict_json(v, w, "verdict");
 		json_object_end(w);
@@ -244,15 +278,20 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		fputs(lines.buf, stdout);
 		strbuf_release(&lines);
 	}
-	if (fit != not_tried)
-		printf("  applies: %s\n", fit_text(fit));
+	if (fit != not_tried) {
+		struct strbuf text = STRBUF_INIT;
+
+		fit_text(fit, info, &text);
+		printf("  applies: %s\n", text.buf);
+		strbuf_release(&text);
+	}
 }
 
 /* --check-applies: how the patch of text (the input as read; a mail
  * decoded first) fits the tree, the veto "present" added to v when the
  * tree has it. not_tried when not asked or there is no text. */
 static int check_applies(struct classify_opts *o, const char *text, size_t len,
-			 struct sm_verdict *v)
+			 struct sm_verdict *v, struct sm_patch_fit_info *info)
 {
 	struct strbuf plain = STRBUF_INIT;
 	int fit;
@@ -264,7 +303,7 @@ static int check_applies(struct classify_opts *o, const char *text, size_t len,
 		len = plain.len;
 	}
 	sm_clear_error();
-	fit = sm_repo_judge_apply(o->judge, o->rules, text, len, v);
+	fit = sm_repo_judge_apply(o->judge, o->rules, text, len, v, info);
 	strbuf_release(&plain);
 	return fit;
 }
@@ -278,15 +317,17 @@ static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const 
 {
 	struct sm_verdict v;
 	struct sm_repo_fixes *fixes = NULL;
+	struct sm_patch_fit_info info = { 0 };
 	int fit = not_tried;
 
 	cli_count_cut_paths(&o->cut, c);
 	sm_classify(o->rules, c, &o->tree, &v);
 	if (o->judge) {
 		sm_repo_judge_commit(o->judge, o->rules, c, patch_id, &v, &fixes);
-		fit = check_applies(o, text, len, &v);
+		fit = check_applies(o, text, len, &v, &info);
 	}
-	print_one(o, c, &v, fixes, fit);
+	print_one(o, c, &v, fixes, fit, &info);
+	sm_patch_fit_info_release(&info);
 	free(fixes);
 	sm_verdict_release(&v);
 	sm_commit_release(c);
@@ -935,8 +976,10 @@ int cmd_classify(int argc, char **argv)
 		OPT_CACHE_DIR(&cache_dir),
 		OPT_BOOL(0, "check-applies", &o.check_applies,
 			 "with --repo and --tree: does the patch apply to the\n"
-			 "tree's tip (git apply --check), or is it there already\n"
-			 "(only its reverse applies: the veto present)"),
+			 "tree's tip (git apply --check; else a three-way merge\n"
+			 "on the patch's base, as git am -3), or is it there\n"
+			 "already (only its reverse applies, or the merge changes\n"
+			 "nothing: the veto present)"),
 		OPT_BOOL(0, "tags", &tags,
 			 "only list the stable tags found in FILE, one a line:\n"
 			 "kind, from, to, prerequisite, the tag; a line folded\n"

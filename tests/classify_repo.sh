@@ -168,6 +168,54 @@ expect "--check-applies: 4.4 has it by patch-id, said once" 0 "$sm" classify --r
 [ "$(grep -c "^ *+0  present" <<< "$out")" = 1 ] && ok "one present reason" || bad "present reasons: $out"
 expect "--check-applies: a patch that conflicts" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies --json "$tmp/w8.eml"
 json "applies false, applied false" "assert d['applies'] is False and d['applied'] is False, d"
+json "no three-way merge took it" "assert d['three_way'] is True and d['conflicts'] == ['net/tls/tls_sw.c'], d"
+# When neither the patch nor its reverse applies exactly, git am -3's
+# three-way merge on the patch's base (the blobs of its index lines, which
+# the repository has): branches of 4.1 where a line of W1's context
+# differs (c41: merges), where W1's line is in as well (a41: merges to
+# the same tree), where the line W1 adds before differs (x41: conflicts),
+# where timer.c moved to another directory and its context differs (s41:
+# merges there), and where it was renamed (m41: not tried). git am -3
+# agrees on all but the last (it looks for a file by content too).
+git -C "$lx" worktree add -q "$tmp/w3w" -b c41 linux-4.1.y
+( cd "$tmp/w3w" && f=sound/core/timer.c &&
+  sed -i 's|^\t\tr1.val = resolution;|&\t/* the new resolution */|' $f && git commit -qam "ALSA: timer: say what r1.val holds" &&
+  git checkout -q -b a41 && sed -i 's|^\t\tr1.event = SNDRV_TIMER_EVENT_RESOLUTION;|\t\tmemset(\&r1, 0, sizeof(r1));\n&|' $f &&
+  git commit -qam "ALSA: timer: zero r1" &&
+  git checkout -q -b x41 c41 && sed -i 's|^\t\tr1.event = SNDRV_TIMER_EVENT_RESOLUTION;|\t\tr1.event = SNDRV_TIMER_EVENT_START;|' $f &&
+  git commit -qam "ALSA: timer: another event" &&
+  git checkout -q -b s41 c41 && git mv $f sound/timer.c && git commit -qm "ALSA: timer: move to sound/" &&
+  git checkout -q -b m41 linux-4.1.y && git mv $f sound/core/timer_user.c && git commit -qm "ALSA: timer: move to timer_user.c" ) ||
+	fail "three-way branches"
+git -C "$lx" worktree remove --force "$tmp/w3w"
+loose=$(git -C "$lx" count-objects | cut -d' ' -f1)
+expect "--check-applies: a patch whose context differs" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "$tmp/w1.eml"
+has "a three-way merge takes it" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ)"
+has "still a candidate" "verdict: candidate"
+expect "--check-applies: the tree has it, its context differs" 0 "$sm" classify --repo "$lx" --tree a41=4.1 --check-applies "$tmp/w1.eml"
+has "already" "  applies: already (a three-way merge on its base changes nothing: the tree has it)"
+has "the veto present" "present                      the patch is in a41 already: a three-way merge on its base changes nothing (git am -3)"
+expect "--check-applies: a three-way conflict" 0 "$sm" classify --repo "$lx" --tree x41=4.1 --check-applies "$tmp/w1.eml"
+has "where" "  applies: no (conflict in sound/core/timer.c, in a three-way merge on its base too)"
+expect "--check-applies: the file moved, its context differs" 0 "$sm" classify --repo "$lx" --tree s41=4.1 --check-applies "$tmp/w1.eml"
+has "merged where the tree has it" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ), to sound/timer.c for sound/core/timer.c"
+expect "--check-applies: the file renamed" 0 "$sm" classify --repo "$lx" --tree m41=4.1 --check-applies "$tmp/w1.eml"
+has "not tried" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file of its name that is like it)"
+expect "--check-applies, JSON: three-way" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "$tmp/w1.eml"
+json "applies, by a three-way merge" "assert d['applies'] is True and d['applied'] is False and d['three_way'] is True and d['conflicts'] == [], d"
+expect "--check-applies, JSON: a moved file" 0 "$sm" classify --repo "$lx" --tree s41=4.1 --check-applies --json "$tmp/w1.eml"
+json "where it went" "assert d['applies'] is True and d['moved'] == [{'from': 'sound/core/timer.c', 'to': 'sound/timer.c'}], d"
+sed 's/^index [0-9a-f]*\.\./index 1234567../' "$tmp/w1.eml" > "$tmp/w1-nobase.eml"
+expect "--check-applies: a base the repository lacks" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "$tmp/w1-nobase.eml"
+has "not tried" "  applies: no (conflict; no three-way merge: its base of sound/core/timer.c, blob 1234567, is not in the repository)"
+[ "$(git -C "$lx" count-objects | cut -d' ' -f1)" = "$loose" ] && ok "nothing written to the repository" ||
+	bad "loose objects: $loose before, $(git -C "$lx" count-objects) after"
+for b in c41 a41 x41 s41; do
+	git -C "$lx" worktree add -q --detach "$tmp/am" $b
+	git -C "$tmp/am" am -3 -q "$tmp/w1.eml" >/dev/null 2>&1 && r=$(git -C "$tmp/am" rev-list --count $b..HEAD) || r=conflict
+	git -C "$lx" worktree remove --force "$tmp/am"
+	case $b:$r in c41:1|a41:0|x41:conflict|s41:1) ok "git am -3 on $b agrees ($r)";; *) bad "git am -3 on $b: $r";; esac
+done
 # a quoted-printable mail is decoded first
 python3 - "$tmp/w1.eml" "$tmp/w1-qp.eml" <<'PY'
 import email, email.policy, sys

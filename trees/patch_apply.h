@@ -2,24 +2,46 @@
  * list, `git format-patch` output) apply to a tree, as `git apply --check`
  * says, and if not, is it in the tree already, as `git apply -R --check`
  * says? libgit2 parses the patch (git's format: "diff --git" headers) and
- * applies it in memory, exactly (no fuzz, no three-way merge); it applies
- * forward only, so the reverse is the patch with its two sides swapped.
- * Nothing is written to the repository. */
+ * applies it in memory, exactly (no fuzz); it applies forward only, so the
+ * reverse is the patch with its two sides swapped. When neither applies,
+ * as `git am -3` does: the patch is applied to its own base (the blobs its
+ * "index" lines name, when the repository has them) and that change is
+ * merged into the tree. Nothing is written to the repository. */
 #ifndef SM_TREES_PATCH_APPLY_H
 #define SM_TREES_PATCH_APPLY_H
 #include <git2.h>
 #include <stddef.h>
+#include "lib/strlist.h"
 
 enum sm_patch_fit {
 	SM_PATCH_UNKNOWN = -1,	/* no patch libgit2 reads (no diff, a plain diff -u) */
 	SM_PATCH_CONFLICTS = 0,	/* it does not apply, nor its reverse */
 	SM_PATCH_APPLIES = 1,	/* it applies */
-	SM_PATCH_APPLIED = 2,	/* only its reverse applies: the tree has it */
+	SM_PATCH_APPLIED = 2,	/* the tree has it: only its reverse applies, or
+				 * the three-way merge changes nothing */
+	SM_PATCH_MERGES = 3,	/* not exactly, but the three-way merge takes it */
+};
+
+/* What sm_patch_fit found besides the answer. */
+struct sm_patch_fit_info {
+	int three_way;			/* 1: the three-way merge decided */
+	struct strlist conflicts;	/* where it conflicts, each path once */
+	/* the files the three-way merge found under another path, in pairs:
+	 * the patch's path, then the tree's (a file of the same name at
+	 * least half alike) */
+	struct strlist moved;
+	/* SM_PATCH_CONFLICTS without a three-way merge: why none was tried
+	 * ("the blob 1234567 of fs/x.c, the patch's base, is not in the
+	 * repository"); else empty */
+	char no_three_way[200];
 };
 
 /* How the patch in text[0..len) (a whole mail or commit: the diff is found
- * in it, from its first "diff --git " line) fits tree, a tree of repo. */
-enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len);
+ * in it, from its first "diff --git " line) fits tree, a tree of repo.
+ * info, when not NULL, is filled in (sm_patch_fit_info_release it). */
+enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len,
+			       struct sm_patch_fit_info *info);
+void sm_patch_fit_info_release(struct sm_patch_fit_info *info);
 
 /* The patch diff[0..len) with its sides swapped, appended to out: "---" and
  * "+++" names, "-" and "+" lines, hunk ranges, index ids, new and deleted

@@ -4,32 +4,17 @@
 #include "lib/strbuf.h"
 #include <string.h>
 
-int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
-		  struct strlist *conflicts)
+int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
+		    git_index **out, struct strlist *conflicts)
 {
-	git_commit *parent = NULL;
-	git_tree *base = NULL, *theirs = NULL;
 	git_index *index = NULL;
 	git_merge_options opts;
-	char hex[41];
-	int ret = -1;
 
 	*out = NULL;
-	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
-	if (git_commit_parentcount(pick) > 1)
-		return sm_error("commit %.12s: is a merge; stablemate does not replay merges", hex);
-	if (git_commit_parentcount(pick) == 0)
-		return sm_error("commit %.12s: is a root commit; nothing to cherry-pick against", hex);
-	/* git_cherrypick_commit's merge, on a tree instead of a commit: the
-	 * change from the first parent to pick, merged onto onto */
 	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
 	opts.flags |= GIT_MERGE_FIND_RENAMES;
-	if (git_commit_parent(&parent, pick, 0) < 0 || git_commit_tree(&base, parent) < 0 ||
-	    git_commit_tree(&theirs, pick) < 0 ||
-	    git_merge_trees(&index, repo, base, onto, theirs, &opts) < 0) {
-		sm_error("commit %.12s: cherry-pick failed (%s)", hex, sm_git_error());
-		goto out;
-	}
+	if (git_merge_trees(&index, repo, base, onto, theirs, &opts) < 0)
+		return -1;
 	if (git_index_has_conflicts(index)) {
 		git_index_conflict_iterator *it = NULL;
 		const git_index_entry *anc, *ours, *theirs_e;
@@ -45,12 +30,32 @@ int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_in
 			git_index_conflict_iterator_free(it);
 		}
 		git_index_free(index);
-		ret = SM_PICK_CONFLICT;
-		goto out;
+		return SM_PICK_CONFLICT;
 	}
 	*out = index;
-	ret = SM_PICK_CLEAN;
-out:
+	return SM_PICK_CLEAN;
+}
+
+int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
+		  struct strlist *conflicts)
+{
+	git_commit *parent = NULL;
+	git_tree *base = NULL, *theirs = NULL;
+	char hex[41];
+	int ret = -1;
+
+	*out = NULL;
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
+	if (git_commit_parentcount(pick) > 1)
+		return sm_error("commit %.12s: is a merge; stablemate does not replay merges", hex);
+	if (git_commit_parentcount(pick) == 0)
+		return sm_error("commit %.12s: is a root commit; nothing to cherry-pick against", hex);
+	/* git_cherrypick_commit's merge, on a tree instead of a commit: the
+	 * change from the first parent to pick, merged onto onto */
+	if (git_commit_parent(&parent, pick, 0) < 0 || git_commit_tree(&base, parent) < 0 ||
+	    git_commit_tree(&theirs, pick) < 0 ||
+	    (ret = sm_merge_change(repo, base, onto, theirs, out, conflicts)) < 0)
+		ret = sm_error("commit %.12s: cherry-pick failed (%s)", hex, sm_git_error());
 	git_tree_free(theirs);
 	git_tree_free(base);
 	git_commit_free(parent);

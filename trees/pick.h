@@ -13,6 +13,13 @@ enum sm_pick_status {
 	SM_PICK_CONFLICT = 1,	/* it did not; nothing was written */
 };
 
+/* Merges the change from base to theirs onto the tree onto, in memory,
+ * finding renames, as git merges a cherry-pick or `git am -3` a patch on
+ * its base. SM_PICK_CLEAN with the merged index in *out (the caller frees
+ * it), SM_PICK_CONFLICT (conflicting paths appended to conflicts when not
+ * NULL, each once), or -1 (libgit2's error, for the caller to name). */
+int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
+		    git_index **out, struct strlist *conflicts);
 /* Merges pick's change (against its first parent) onto the tree onto, in
  * memory, as git cherry-pick does. Returns SM_PICK_CLEAN with the merged
  * index in *out (the caller frees it), SM_PICK_CONFLICT (conflicting

@@ -409,3 +409,17 @@ int sm_commit_load_diff_keep(git_repository *repo, git_commit *c, struct sm_tree
 	strbuf_release(&diff);
 	return 0;
 }
+
+git_hashsig *sm_blob_signature(git_repository *repo, const git_oid *id)
+{
+	git_blob *blob = NULL;
+	git_hashsig *sig = NULL;
+
+	if (git_blob_lookup(&blob, repo, id) == 0 &&
+	    git_hashsig_create(&sig, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
+			       GIT_HASHSIG_SMART_WHITESPACE | GIT_HASHSIG_ALLOW_SMALL_FILES) < 0)
+		sig = NULL;
+	git_blob_free(blob);
+	sm_clear_error();
+	return sig;
+}

@@ -4,6 +4,7 @@
 #ifndef SM_TREES_REPO_H
 #define SM_TREES_REPO_H
 #include "lib/git.h"
+#include <git2/sys/hashsig.h>
 #include "lib/strbuf.h"
 #include "rules/commit.h"
 
@@ -51,6 +52,11 @@ int sm_version_branch(const char *name, char *out, size_t size);
 /* Is there a file (a blob) at path in tree? 1, its id into *blob when
  * blob is not NULL; 0 when there is none (nothing said). */
 int sm_tree_blob_at(git_tree *tree, const char *path, git_oid *blob);
+/* The similarity signature of blob id (libgit2's, as rename detection
+ * uses it: git_hashsig_compare of two gives 0..100), or NULL when it
+ * cannot be read or is too small to compare (nothing said). Free with
+ * git_hashsig_free. */
+git_hashsig *sm_blob_signature(git_repository *repo, const git_oid *id);
 /* Resolves an abbreviated or full hex id to a commit id; 0 or -1 (quiet:
  * no sm_error, this is used for ids found in messages). */
 int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);

@@ -90,25 +90,28 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 }
 
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
-				      const char *text, size_t len, struct sm_verdict *v)
+				      const char *text, size_t len, struct sm_verdict *v,
+				      struct sm_patch_fit_info *info)
 {
 	git_commit *tip = NULL;
 	git_tree *tree = NULL;
 	enum sm_patch_fit fit = SM_PATCH_UNKNOWN;
 
+	memset(info, 0, sizeof(*info));
 	if (!j->has_tree)
 		return fit;
 	if (git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0 &&
 	    git_commit_tree(&tree, tip) == 0)
-		fit = sm_patch_fit(j->tree.repo, tree, text, len);
+		fit = sm_patch_fit(j->tree.repo, tree, text, len, info);
 	sm_clear_error();
 	git_tree_free(tree);
 	git_commit_free(tip);
 	/* said once: a tree commit the index matched already says it */
 	if (fit == SM_PATCH_APPLIED && !sm_verdict_has(v, "present")) {
-		sm_verdict_veto(v, "present",
-				"the patch is in %s already: only its reverse applies (git apply -R --check)",
-				j->spec.name);
+		sm_verdict_veto(v, "present", "the patch is in %s already: %s", j->spec.name,
+				info->three_way ?
+				"a three-way merge on its base changes nothing (git am -3)" :
+				"only its reverse applies (git apply -R --check)");
 		sm_verdict_finish(r, v);
 	}
 	return fit;

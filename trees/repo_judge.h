@@ -49,10 +49,13 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 			  const struct sm_commit *c, const char *patch_id, struct sm_verdict *v,
 			  struct sm_repo_fixes **fixes);
 /* With a tree: how the patch in text[0..len) (a mail or a commit, decoded)
- * fits the tree's tip (trees/patch_apply.h). When the tree has it already
- * (only its reverse applies), v gets the veto "present" and is finished
- * again. SM_PATCH_UNKNOWN without a tree or a patch in git's format. */
+ * fits the tree's tip (trees/patch_apply.h; info filled in, for the caller
+ * to sm_patch_fit_info_release). When the tree has it already (only its
+ * reverse applies, or the three-way merge changes nothing), v gets the
+ * veto "present" and is finished again. SM_PATCH_UNKNOWN without a tree
+ * or a patch in git's format. */
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
-				      const char *text, size_t len, struct sm_verdict *v);
+				      const char *text, size_t len, struct sm_verdict *v,
+				      struct sm_patch_fit_info *info);
 void sm_repo_judge_close(struct sm_repo_judge *j);
 #endif

@@ -102,20 +102,6 @@ static void build_gone(struct sm_tree_files *f)
 	f->gone_built = 1;
 }
 
-static git_hashsig *signature(git_repository *repo, const git_oid *id)
-{
-	git_blob *blob = NULL;
-	git_hashsig *sig = NULL;
-
-	if (git_blob_lookup(&blob, repo, id) == 0 &&
-	    git_hashsig_create(&sig, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
-			       GIT_HASHSIG_SMART_WHITESPACE | GIT_HASHSIG_ALLOW_SMALL_FILES) < 0)
-		sig = NULL;
-	git_blob_free(blob);
-	sm_clear_error();
-	return sig;
-}
-
 /* Do a and b end with the same extension (none for both counts)? */
 static int same_kind(const char *a, const char *b)
 {
@@ -191,9 +177,9 @@ static int maybe_split_from(struct sm_tree_files *f, const char *path, const git
 		    !(was = blob_size(f->tree_repo, git_tree_entry_id(e))) ||
 		    blob_size(f->mainline_repo, git_tree_entry_id(m)) * 100 > was * SPLIT_SHRINK_PCT)
 			continue;
-		if (!*mine && !(*mine = signature(f->mainline_repo, blob)))
+		if (!*mine && !(*mine = sm_blob_signature(f->mainline_repo, blob)))
 			split = 1;	/* cannot tell */
-		else if ((sig = signature(f->tree_repo, git_tree_entry_id(e))) != NULL) {
+		else if ((sig = sm_blob_signature(f->tree_repo, git_tree_entry_id(e))) != NULL) {
 			split = git_hashsig_compare(*mine, sig) >= MOVED_SIMILARITY;
 			git_hashsig_free(sig);
 		}
@@ -219,10 +205,10 @@ static int maybe_moved(struct sm_tree_files *f, const char *path, const git_oid 
 
 		if (!same_kind(path, g->path))
 			continue;
-		if (!mine && !(mine = signature(f->mainline_repo, blob)))
+		if (!mine && !(mine = sm_blob_signature(f->mainline_repo, blob)))
 			return 1;	/* cannot tell */
 		if (!g->sig_state) {
-			g->sig = signature(f->tree_repo, &g->blob);
+			g->sig = sm_blob_signature(f->tree_repo, &g->blob);
 			g->sig_state = g->sig ? 1 : -1;
 		}
 		moved = g->sig && git_hashsig_compare(mine, g->sig) >= MOVED_SIMILARITY;
