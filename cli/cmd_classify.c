@@ -217,8 +217,8 @@ static void fit_text(int fit, const struct sm_patch_fit_info *info, struct strbu
 	}
 	/* where the merge found a file the tree keeps under another path */
 	for (size_t i = 0; i + 1 < info->moved.nr; i += 2)
-		strbuf_addf(out, "%s %s for %s", i ? "," : ", to", info->moved.items[i + 1],
-			    info->moved.items[i]);
+		strbuf_addf(out, "%s %s as %s", i ? "," : "; the tree keeps", info->moved.items[i],
+			    info->moved.items[i + 1]);
 }
 
 static void print_one(const struct classify_opts *o, const struct sm_commit *c,

@@ -49,3 +49,14 @@ void strlist_split(struct strlist *l, const char *s, char sep)
 		s = end + 1;
 	}
 }
+
+void strlist_remove(struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i], s)) {
+			free(l->items[i]);
+			memmove(l->items + i, l->items + i + 1, (l->nr - i - 1) * sizeof(*l->items));
+			l->nr--;
+			return;
+		}
+}

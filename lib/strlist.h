@@ -22,6 +22,9 @@ void strlist_append_nodup(struct strlist *l, char *s);
 /* 1 if some item equals s (strcmp, case-sensitive), else 0; 0 on an empty
  * list. */
 int strlist_contains(const struct strlist *l, const char *s);
+/* Removes the first item equal to s (the rest keep their order); nothing
+ * when there is none. */
+void strlist_remove(struct strlist *l, const char *s);
 /* Frees every item and the array and leaves l empty, ready for reuse. */
 void strlist_clear(struct strlist *l);
 /* Appends the fields of s separated by sep, each trimmed of surrounding

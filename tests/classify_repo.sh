@@ -198,7 +198,7 @@ has "the veto present" "present                      the patch is in a41 already
 expect "--check-applies: a three-way conflict" 0 "$sm" classify --repo "$lx" --tree x41=4.1 --check-applies "$tmp/w1.eml"
 has "where" "  applies: no (conflict in sound/core/timer.c, in a three-way merge on its base too)"
 expect "--check-applies: the file moved, its context differs" 0 "$sm" classify --repo "$lx" --tree s41=4.1 --check-applies "$tmp/w1.eml"
-has "merged where the tree has it" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ), to sound/timer.c for sound/core/timer.c"
+has "merged where the tree has it" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); the tree keeps sound/core/timer.c as sound/timer.c"
 expect "--check-applies: the file renamed" 0 "$sm" classify --repo "$lx" --tree m41=4.1 --check-applies "$tmp/w1.eml"
 has "not tried" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file of its name that is like it)"
 expect "--check-applies, JSON: three-way" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "$tmp/w1.eml"

@@ -46,7 +46,8 @@ grep -qx "  feature missing: new.c does not exist in linux-4.1.y (added by ${N:0
 	fail "new.c not missing, or its commit not named: $(cat moved.out)"
 grep -q "${R2:0:12}" moved.out && fail "R2 named (the move from a.c is R1): $(cat moved.out)"
 
-grep -qx "trial on linux-4.1.y: after these 3, applies cleanly; alone, conflict in a.c, drv/c.c, new.c" moved.out ||
+# drv/c.c conflicts as a.c, the tree's name for it, named once
+grep -qx "trial on linux-4.1.y: after these 3, applies cleanly; alone, conflict in a.c, new.c" moved.out ||
 	fail "deps trial: $(cat moved.out)"
 # Q found by blame, P (before the moves) by the search, under the name a.c
 "$STABLEMATE" deps -C up --no-cache --depth 1 --tree linux-4.1.y "$F" > one.out
@@ -161,4 +162,21 @@ said split.out "$S1" "~linux-4.1.y: candidate" ||
 	fail "a fix to big_64.c, split off big.c, vetoed for 4.1: $(cat split.out)"
 said split.out "$S2" "        file-not-in-tree: feat.c is not in linux-4.1.y: the code it changes came later" ||
 	fail "a fix to feat.c, new next to the split, not vetoed: $(cat split.out)"
-echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one; backports sees the same lines under the old name; scan keeps a fix to a file split off one the tree has"
+# The trial names a moved file once, as the tree has it; the search still
+# reads mainline's name. After the move, Q0 and then Q change the line F
+# fixes: --depth 1 blames Q, and Q needs Q0, which changed drv/c.c (not
+# a.c) and is found only under mainline's name.
+dev_repo mv2
+seq 1 30 | sed 's/^/line /' > a.c
+dev add a.c && dev commit -q -m "base" && dev tag -a -m v4.1 v4.1 && dev branch linux-4.1.y
+mkdir drv && dev mv a.c drv/c.c && dev commit -qm "x: move a.c to drv/c.c"
+sed -i 's/^line 20$/line 20 (Q0)/' drv/c.c && dev commit -qam "x: Q0"
+Q0=$(git rev-parse HEAD)
+sed -i 's/^line 20 (Q0)$/line 20 (Q)/' drv/c.c && dev commit -qam "x: Q"
+sed -i 's/^line 20 (Q)$/line 20 (F)/' drv/c.c && dev commit -qam "x: F, the fix" -m "Cc: stable@vger.kernel.org"
+F2=$(git rev-parse HEAD)
+cd ..
+"$STABLEMATE" deps -C mv2 --no-cache --depth 1 --tree linux-4.1.y "$F2" > mv2.out || fail "deps mv2: $(cat mv2.out)"
+grep -q "conflict in a.c$" mv2.out || fail "the conflict not named once, as the tree has it: $(cat mv2.out)"
+grep -qx "    ${Q0:0:12} x: Q0 (drv/c.c)" mv2.out || fail "the search missed Q0, under mainline's name: $(cat mv2.out)"
+echo "ok: deps says a moved file is in the tree under its old name, and which commit added a missing one; backports sees the same lines under the old name; scan keeps a fix to a file split off one the tree has; a conflict names a moved file once"

@@ -262,6 +262,13 @@ START_TEST(strlist_split_and_clear)
 	ck_assert(strlist_contains(&l, "b c"));
 	ck_assert(strlist_contains(&l, ""));
 	ck_assert(!strlist_contains(&l, "b"));
+	strlist_append(&l, "a");
+	strlist_remove(&l, "a");	/* the first of two */
+	strlist_remove(&l, "b");	/* none: nothing */
+	ck_assert_uint_eq(l.nr, 3);
+	ck_assert_str_eq(l.items[0], "b c");
+	ck_assert_str_eq(l.items[1], "");
+	ck_assert_str_eq(l.items[2], "a");
 	strlist_clear(&l);
 	ck_assert_uint_eq(l.nr, 0);
 	ck_assert_ptr_null(l.items);

@@ -224,7 +224,9 @@ static int try_chain(struct sm_trial *trial, const git_oid *tip, const struct li
 }
 
 /* Where fix conflicts on tip, alone and after deps[0..nr_deps), into paths
- * (sm_pick_merge lists a path once). */
+ * (sm_pick_merge lists a path once), with mainline's names of the files
+ * among them the tree moved: commits made before the move changed the
+ * tree's name, those after it mainline's. */
 static void conflict_paths(struct sm_trial *trial, const git_oid *tip, const char *const *deps,
 			   size_t nr_deps, const char *fix, struct strlist *paths)
 {
@@ -233,9 +235,13 @@ static void conflict_paths(struct sm_trial *trial, const git_oid *tip, const cha
 	for (size_t k = 0; k < nr_deps; k++)
 		ids[k] = deps[k];
 	ids[nr_deps] = fix;
-	sm_trial_apply(trial, tip, &ids[nr_deps], 1, NULL, paths);
-	if (nr_deps)
-		sm_trial_apply(trial, tip, ids, nr_deps + 1, NULL, paths);
+	for (int after = 0; after <= (nr_deps > 0); after++) {
+		sm_trial_apply(trial, tip, after ? ids : &ids[nr_deps], after ? nr_deps + 1 : 1, NULL,
+			       paths);
+		for (size_t k = 0; k < trial->moved_from.nr; k++)
+			if (!strlist_contains(paths, trial->moved_from.items[k]))
+				strlist_append(paths, trial->moved_from.items[k]);
+	}
 	sm_clear_error();
 	free(ids);
 }

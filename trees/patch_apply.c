@@ -470,7 +470,7 @@ static enum sm_patch_fit three_way(git_repository *like, git_tree *tree, const c
 		snprintf(why, size, "cannot hold the patched base (%s)", sm_git_error());
 		goto out;
 	}
-	r = sm_merge_change(t.repo, base, ours, theirs, &merged, &info->conflicts);
+	r = sm_merge_change(t.repo, base, ours, theirs, &merged, &info->conflicts, NULL);
 	if (r < 0) {
 		snprintf(why, size, "the three-way merge failed (%s)", sm_git_error());
 		goto out;

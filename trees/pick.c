@@ -4,8 +4,76 @@
 #include "lib/strbuf.h"
 #include <string.h>
 
+/* Can gone (a conflict's file the tree deleted, its blob before) and
+ * added (one only the tree has, its blob) be one file the tree moved?
+ * Half alike or more, as git calls a rename (libgit2's merge leaves small
+ * files out of its rename search). */
+static int one_file(git_repository *repo, const git_oid *gone, const git_oid *added)
+{
+	git_hashsig *a = sm_blob_signature(repo, gone), *b = a ? sm_blob_signature(repo, added) : NULL;
+	int alike = a && b && git_hashsig_compare(a, b) >= 50;
+
+	git_hashsig_free(a);
+	git_hashsig_free(b);
+	return alike;
+}
+
+/* The paths of index's conflicts, each once, appended to out. A file the
+ * tree moved and the change edits can conflict under both names, as two
+ * entries libgit2 does not tie together: the old name (no "ours": the
+ * tree deleted it there) and the new (only "ours": the tree added it).
+ * When the two are alike, the old name is left out: one file, named as
+ * the tree has it. */
+static void conflict_paths(git_repository *repo, git_index *index, struct strlist *out,
+			   struct strlist *moved_from)
+{
+	git_index_conflict_iterator *it = NULL;
+	const git_index_entry *anc, *ours, *theirs;
+	struct strlist gone = STRLIST_INIT, added = STRLIST_INIT;
+	/* blob ids by the lists' order; no more than the index's entries */
+	size_t most = git_index_entrycount(index) + 1;
+	git_oid *gone_ids, *added_ids;
+
+	if (git_index_conflict_iterator_new(&it, index) < 0)
+		return;
+	gone_ids = xcalloc(most, sizeof(*gone_ids));
+	added_ids = xcalloc(most, sizeof(*added_ids));
+	while (git_index_conflict_next(&anc, &ours, &theirs, it) == 0) {
+		const char *path = ours ? ours->path : theirs ? theirs->path : anc ? anc->path : "?";
+		int listed = strlist_contains(out, path);	/* by an earlier merge */
+
+		if (!listed)
+			strlist_append(out, path);
+		if (!ours && anc) {
+			if (listed)
+				continue;	/* not this merge's to take out */
+			git_oid_cpy(&gone_ids[gone.nr], &anc->id);
+			strlist_append(&gone, path);
+		} else if (ours && !anc && !theirs) {
+			git_oid_cpy(&added_ids[added.nr], &ours->id);
+			strlist_append(&added, path);
+		}
+	}
+	git_index_conflict_iterator_free(it);
+	for (size_t i = 0; i < gone.nr; i++) {
+		int moved = 0;
+
+		for (size_t k = 0; k < added.nr && !moved; k++)
+			moved = one_file(repo, &gone_ids[i], &added_ids[k]);
+		if (!moved)
+			continue;
+		strlist_remove(out, gone.items[i]);
+		if (moved_from)
+			strlist_append(moved_from, gone.items[i]);
+	}
+	free(gone_ids);
+	free(added_ids);
+	strlist_clear(&gone);
+	strlist_clear(&added);
+}
+
 int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
-		    git_index **out, struct strlist *conflicts)
+		    git_index **out, struct strlist *conflicts, struct strlist *moved_from)
 {
 	git_index *index = NULL;
 	git_merge_options opts;
@@ -16,19 +84,8 @@ int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tr
 	if (git_merge_trees(&index, repo, base, onto, theirs, &opts) < 0)
 		return -1;
 	if (git_index_has_conflicts(index)) {
-		git_index_conflict_iterator *it = NULL;
-		const git_index_entry *anc, *ours, *theirs_e;
-
-		if (conflicts && git_index_conflict_iterator_new(&it, index) == 0) {
-			while (git_index_conflict_next(&anc, &ours, &theirs_e, it) == 0) {
-				const char *path = ours ? ours->path : theirs_e ? theirs_e->path :
-						   anc ? anc->path : "?";
-
-				if (!strlist_contains(conflicts, path))
-					strlist_append(conflicts, path);
-			}
-			git_index_conflict_iterator_free(it);
-		}
+		if (conflicts)
+			conflict_paths(repo, index, conflicts, moved_from);
 		git_index_free(index);
 		return SM_PICK_CONFLICT;
 	}
@@ -37,7 +94,7 @@ int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tr
 }
 
 int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
-		  struct strlist *conflicts)
+		  struct strlist *conflicts, struct strlist *moved_from)
 {
 	git_commit *parent = NULL;
 	git_tree *base = NULL, *theirs = NULL;
@@ -54,7 +111,7 @@ int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_in
 	 * change from the first parent to pick, merged onto onto */
 	if (git_commit_parent(&parent, pick, 0) < 0 || git_commit_tree(&base, parent) < 0 ||
 	    git_commit_tree(&theirs, pick) < 0 ||
-	    (ret = sm_merge_change(repo, base, onto, theirs, out, conflicts)) < 0)
+	    (ret = sm_merge_change(repo, base, onto, theirs, out, conflicts, moved_from)) < 0)
 		ret = sm_error("commit %.12s: cherry-pick failed (%s)", hex, sm_git_error());
 	git_tree_free(theirs);
 	git_tree_free(base);
@@ -128,7 +185,7 @@ int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_o
 	if (git_commit_tree(&onto_tree, onto) < 0)
 		return sm_error("commit %.12s: cannot read the tree to pick onto (%s)", hex,
 				sm_git_error());
-	ret = sm_pick_merge(repo, pick, onto_tree, &index, conflicts);
+	ret = sm_pick_merge(repo, pick, onto_tree, &index, conflicts, NULL);
 	git_tree_free(onto_tree);
 	if (ret != SM_PICK_CLEAN)
 		return ret;

@@ -17,17 +17,21 @@ enum sm_pick_status {
  * finding renames, as git merges a cherry-pick or `git am -3` a patch on
  * its base. SM_PICK_CLEAN with the merged index in *out (the caller frees
  * it), SM_PICK_CONFLICT (conflicting paths appended to conflicts when not
- * NULL, each once), or -1 (libgit2's error, for the caller to name). */
+ * NULL, each once), or -1 (libgit2's error, for the caller to name).
+ * A file onto moved that conflicts is listed once, under onto's name; its
+ * other name (base's and theirs') is appended to moved_from when not
+ * NULL, for a caller that reads history under both. */
 int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
-		    git_index **out, struct strlist *conflicts);
+		    git_index **out, struct strlist *conflicts, struct strlist *moved_from);
 /* Merges pick's change (against its first parent) onto the tree onto, in
  * memory, as git cherry-pick does. Returns SM_PICK_CLEAN with the merged
  * index in *out (the caller frees it), SM_PICK_CONFLICT (conflicting
- * paths appended to conflicts when not NULL), or -1 (sm_error: a merge or
+ * paths appended to conflicts when not NULL, and moved_from as
+ * sm_merge_change says), or -1 (sm_error: a merge or
  * root commit, an unreadable object). Merged files are written to repo's
  * object store as blobs (see trees/trial.h for a store that forgets). */
 int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
-		  struct strlist *conflicts);
+		  struct strlist *conflicts, struct strlist *moved_from);
 /* After a clean sm_pick_merge of pick onto onto into merged: 1 when the
  * pick changed nothing there, every file it changes being the same in
  * merged as in onto (the tree has the change already: a commit of its

@@ -87,6 +87,7 @@ static int apply(struct sm_trial *t, const git_oid *onto, const char *const *ids
 	int ret = SM_PICK_CLEAN;
 
 	t->unchanged = 0;
+	strlist_clear(&t->moved_from);
 	if (git_commit_lookup(&base, t->repo, onto) < 0 || git_commit_tree(&cur, base) < 0) {
 		char hex[41];
 
@@ -105,7 +106,7 @@ static int apply(struct sm_trial *t, const git_oid *onto, const char *const *ids
 			ret = -1;
 			break;
 		}
-		ret = sm_pick_merge(t->repo, c, cur, &index, conflicts);
+		ret = sm_pick_merge(t->repo, c, cur, &index, conflicts, &t->moved_from);
 		if (ret == SM_PICK_CLEAN && i + 1 == n)
 			t->unchanged = sm_pick_changes_nothing(t->repo, c, cur, index);
 		git_commit_free(c);
@@ -158,5 +159,6 @@ int sm_trial_applies(struct sm_trial *t, const git_oid *onto, const char *const 
 void sm_trial_release(struct sm_trial *t)
 {
 	git_repository_free(t->repo);	/* frees its object store, and mem with it */
+	strlist_clear(&t->moved_from);
 	memset(t, 0, sizeof(*t));
 }

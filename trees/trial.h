@@ -25,6 +25,11 @@ struct sm_trial {
 	/* After a trial where all apply: 1 when the last one changed nothing
 	 * (sm_pick_changes_nothing: the tree has its change already), else 0. */
 	int unchanged;
+	/* After a trial where one conflicts: the other names of its
+	 * conflicting files the tree moved, which the conflicts list leaves
+	 * out (sm_merge_change): mainline's names, whose history a search
+	 * for what the tree lacks reads too. */
+	struct strlist moved_from;
 };
 
 /* Opens a trial handle on the repository of like. 0 or -1 (sm_error). */
