@@ -22,8 +22,8 @@
 
 static const struct sm_usage usage = {
 	.synopsis = "stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]...\n"
-		    "stablemate classify --repo DIR [--tree BRANCH[=VER] [--check-applies]] [--json]\n"
-		    "                    [FILE|-]...\n"
+		    "stablemate classify --repo DIR [--tree BRANCH[=VER] [--check-applies [--series]]]\n"
+		    "                    [--json] [FILE|-]...\n"
 		    "stablemate classify --tags [FILE|-]...\n"
 		    "stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
 	.description =
@@ -186,8 +186,9 @@ static void fixes_json(struct json_writer *w, const struct sm_repo_fixes *fixes,
 	json_array_end(w);
 }
 
-/* "applies: ..." for --check-applies' answer fit, into out */
-static void fit_text(int fit, const struct sm_patch_fit_info *info, struct strbuf *out)
+/* "applies: ..." for --check-applies' answer fit on c, into out */
+static void fit_text(int fit, const struct sm_patch_fit_info *info, const struct sm_commit *c,
+		     struct strbuf *out)
 {
 	switch (fit) {
 	case SM_PATCH_APPLIES:
@@ -213,12 +214,19 @@ static void fit_text(int fit, const struct sm_patch_fit_info *info, struct strbu
 			      "already (only its reverse applies: the tree has it)");
 		break;
 	default:
-		strbuf_addstr(out, "not checked (no whole patch in git's format)");
+		strbuf_addstr(out, c->is_cover_letter ? "not checked (a cover letter carries no patch)" :
+			      "not checked (no whole patch in git's format)");
 	}
 	/* where the merge found a file the tree keeps under another path */
 	for (size_t i = 0; i + 1 < info->moved.nr; i += 2)
 		strbuf_addf(out, "%s %s as %s", i ? "," : "; the tree keeps", info->moved.items[i],
 			    info->moved.items[i + 1]);
+	if (info->after)
+		strbuf_addf(out, "; after the %u patch%s before it", info->after,
+			    info->after == 1 ? "" : "es");
+	else if (fit == SM_PATCH_CONFLICTS && c->patch_nr > 1)
+		strbuf_addf(out, "; patch %u/%u, tried alone (--series tries it after the ones "
+			    "before it)", c->patch_nr, c->patch_total);
 }
 
 static void print_one(const struct classify_opts *o, const struct sm_commit *c,
@@ -247,6 +255,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 					  fit == SM_PATCH_APPLIES || fit == SM_PATCH_MERGES);
 			json_bool(w, "applied", fit == SM_PATCH_APPLIED);
 			json_bool(w, "three_way", info->three_way);
+			json_int(w, "after", info->after);
 			json_array_begin(w, "conflicts");
 			for (size_t i = 0; i < info->conflicts.nr; i++)
 				json_string(w, NULL, info->conflicts.items[i]);
@@ -281,7 +290,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	if (fit != not_tried) {
 		struct strbuf text = STRBUF_INIT;
 
-		fit_text(fit, info, &text);
+		fit_text(fit, info, c, &text);
 		printf("  applies: %s\n", text.buf);
 		strbuf_release(&text);
 	}
@@ -945,6 +954,7 @@ int cmd_classify(int argc, char **argv)
 	static const char *const default_input[] = { "-", NULL };
 	const char *rules_dir = NULL, *batch = NULL, *repo = NULL, *cache_dir = NULL;
 	struct sm_repo_judge judge;
+	int series = 0;
 	int ret = 0, tags = 0;
 	size_t max_record = SM_MBOX_MAX_MESSAGE;
 	const struct sm_option options[] = {
@@ -980,6 +990,10 @@ int cmd_classify(int argc, char **argv)
 			 "on the patch's base, as git am -3), or is it there\n"
 			 "already (only its reverse applies, or the merge changes\n"
 			 "nothing: the veto present)"),
+		OPT_BOOL(0, "series", &series,
+			 "with --check-applies: try each patch (of an mbox, of\n"
+			 "the FILEs in order) onto the tree the ones before it\n"
+			 "made, as git am applies a series"),
 		OPT_BOOL(0, "tags", &tags,
 			 "only list the stable tags found in FILE, one a line:\n"
 			 "kind, from, to, prerequisite, the tag; a line folded\n"
@@ -994,6 +1008,8 @@ int cmd_classify(int argc, char **argv)
 				       argv[0]);
 	if (o.check_applies && (!repo || !o.tree.version.major))
 		return cli_usage_error("classify", "--check-applies needs --repo and --tree");
+	if (series && !o.check_applies)
+		return cli_usage_error("classify", "--series needs --check-applies");
 	if (repo && (batch || tags))
 		return cli_usage_error("classify", "--repo judges commits one by one: not with %s",
 				       batch ? "--batch" : "--tags");
@@ -1015,6 +1031,7 @@ int cmd_classify(int argc, char **argv)
 			return cli_fail("classify");
 		}
 		o.judge = &judge;
+		judge.in_order = series;
 	}
 	if (batch) {
 		ret = run_batch(&o, batch, max_record);

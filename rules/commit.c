@@ -210,6 +210,8 @@ static char *strip_subject_prefixes(const char *s, struct sm_commit *c)
 	c->is_cover_letter = ps.is_cover;
 	c->is_reply = ps.is_reply;
 	c->has_patch_tag = ps.is_patch;
+	c->patch_nr = ps.nr;
+	c->patch_total = ps.total;
 	c->is_pull_request = ps.is_pull;
 	return xstrdup(s + ps.title_at);
 }

@@ -91,6 +91,7 @@ struct sm_commit {
 	int is_pull_request;	/* a mail "[GIT PULL]" or "[PULL REQUEST]" */
 	int is_mail;		/* the subject is a mail's Subject: header */
 	int has_patch_tag;	/* a mail "[PATCH ...]", "[RFC ...]" */
+	unsigned patch_nr, patch_total;	/* "[PATCH 2/7]": 2, 7; 0 when not numbered */
 	int has_diff;
 	struct sm_diffstat diff;
 	struct sm_diff_file *files;	/* in diff order */

@@ -216,6 +216,37 @@ for b in c41 a41 x41 s41; do
 	git -C "$lx" worktree remove --force "$tmp/am"
 	case $b:$r in c41:1|a41:0|x41:conflict|s41:1) ok "git am -3 on $b agrees ($r)";; *) bad "git am -3 on $b: $r";; esac
 done
+# --series: a series applied in order, as git am applies an mbox. W1b
+# changes the line W1 adds: alone it conflicts everywhere; after W1 it
+# goes in, on c41 by the three-way merge as W1 does.
+git -C "$lx" worktree add -q "$tmp/w1b" -b w1b "$W1"
+sed -i 's|^\t\tmemset(&r1, 0, sizeof(r1));|\t\tmemset(\&r1, 0, sizeof(struct snd_timer_tread));|' "$tmp/w1b/sound/core/timer.c"
+git -C "$tmp/w1b" commit -qam "ALSA: timer: zero the whole tread in snd_timer_user_tinterrupt" -m "Cc: stable@vger.kernel.org"
+git -C "$tmp/w1b" format-patch -q --cover-letter -2 --stdout > "$tmp/series.mbox"
+git -C "$tmp/w1b" format-patch -q -2 --stdout > "$tmp/series-am.mbox"	# git am stops at a cover letter
+git -C "$lx" worktree remove --force "$tmp/w1b"
+expect "--check-applies: a series, each patch alone" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "$tmp/series.mbox"
+has "the cover letter" "  applies: not checked (a cover letter carries no patch)"
+has "2/2 alone conflicts, and says so" "  applies: no (conflict in sound/core/timer.c, in a three-way merge on its base too); patch 2/2, tried alone (--series tries it after the ones before it)"
+expect "--check-applies --series" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --series "$tmp/series.mbox"
+[ "$(grep -c "^  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ)" <<< "$out")" = 2 ] &&
+	grep -qx "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); after the 1 patch before it" <<< "$out" &&
+	ok "1/2 merges, then 2/2 onto it" || bad "--series: $out"
+expect "--check-applies --series, JSON" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --series --json "$tmp/series.mbox"
+python3 -c '
+import json, sys
+s = sys.stdin.read(); dec = json.JSONDecoder(); pos = 0; d = []
+while pos < len(s.rstrip()):
+    o, pos = dec.raw_decode(s, pos); d.append(o)
+    while pos < len(s) and s[pos].isspace(): pos += 1
+assert [(x["applies"], x["after"]) for x in d] == [(None, 0), (True, 0), (True, 1)], d
+' <<< "$out" && ok "applies and after" || bad "--series JSON: $out"
+git -C "$lx" worktree add -q --detach "$tmp/am" c41
+git -C "$tmp/am" am -3 -q "$tmp/series-am.mbox" >/dev/null 2>&1 && [ "$(git -C "$tmp/am" rev-list --count c41..HEAD)" = 2 ] &&
+	ok "git am -3 takes the series on c41 too" || bad "git am -3 of the series on c41"
+git -C "$lx" worktree remove --force "$tmp/am"
+expect "--series needs --check-applies" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --series "$tmp/series.mbox"
+has "says so" "--series needs --check-applies"
 # a quoted-printable mail is decoded first
 python3 - "$tmp/w1.eml" "$tmp/w1-qp.eml" <<'PY'
 import email, email.policy, sys

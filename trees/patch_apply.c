@@ -167,8 +167,10 @@ static const char *patch_of(const char *text, size_t len, size_t *n)
 	return start;
 }
 
-/* Does diff text[0..len) apply to tree? 1 yes, 0 no, -1 unreadable. */
-static int applies(git_repository *repo, git_tree *tree, const char *text, size_t len)
+/* Does diff text[0..len) apply to tree? 1 yes, 0 no, -1 unreadable. With
+ * after not NULL, the tree it makes, written to repo (a trial's). */
+static int applies(git_repository *repo, git_tree *tree, const char *text, size_t len,
+		   git_oid *after)
 {
 	git_diff *diff = NULL;
 	git_index *index = NULL;
@@ -178,8 +180,10 @@ static int applies(git_repository *repo, git_tree *tree, const char *text, size_
 	git_apply_options_init(&opts, GIT_APPLY_OPTIONS_VERSION);
 	if (git_diff_from_buffer(&diff, text, len) < 0)
 		return -1;
-	opts.flags = GIT_APPLY_CHECK;
+	opts.flags = after ? 0 : GIT_APPLY_CHECK;
 	ret = git_apply_to_tree(&index, repo, tree, diff, &opts) == 0;
+	if (ret && after && git_index_write_tree_to(after, index, repo) < 0)
+		ret = -1;
 	git_index_free(index);
 	git_diff_free(diff);
 	return ret;
@@ -425,18 +429,53 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
 	return ret;
 }
 
-/* `git am -3`: the patch applied to its base, and the change from the
- * base to that merged into tree (patch_sides: on the patch's files
- * alone). SM_PATCH_MERGES, SM_PATCH_APPLIED when the merge changes
- * nothing, SM_PATCH_CONFLICTS (info says where, or why no merge was
- * tried). All that it writes goes to a trial's in-memory store
- * (trees/trial.h) and is dropped. */
-static enum sm_patch_fit three_way(git_repository *like, git_tree *tree, const char *patch,
-				   size_t n, struct sm_patch_fit_info *info)
+/* tree with the patch's files (diff's paths) as merged has them, into
+ * *after: the whole tree the three-way merge makes. 0 or -1. */
+static int merged_into(git_repository *repo, git_tree *tree, git_index *merged, git_diff *diff,
+		       git_oid *after)
 {
-	struct sm_trial t;
+	size_t n = git_diff_num_deltas(diff), nr = 0;
+	git_tree_update *ups = xcalloc(2 * n + 1, sizeof(*ups));
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *paths[2] = { d->old_file.path, d->new_file.path };
+
+		for (int k = 0; k < 2; k++) {
+			const git_index_entry *e;
+
+			if (k && !strcmp(paths[0], paths[1]))
+				break;
+			e = git_index_get_bypath(merged, paths[k], 0);
+			if (e) {
+				ups[nr].action = GIT_TREE_UPDATE_UPSERT;
+				git_oid_cpy(&ups[nr].id, &e->id);
+				ups[nr].filemode = (git_filemode_t)e->mode;
+			} else if (sm_tree_blob_at(tree, paths[k], NULL)) {
+				ups[nr].action = GIT_TREE_UPDATE_REMOVE;
+			} else {
+				continue;
+			}
+			ups[nr++].path = paths[k];
+		}
+	}
+	ret = git_tree_create_updated(after, repo, tree, nr, ups);
+	free(ups);
+	return ret < 0 ? -1 : 0;
+}
+
+/* `git am -3`: the patch applied to its base, and the change from the
+ * base to that merged into onto, a tree of t's repository (patch_sides:
+ * on the patch's files alone). SM_PATCH_MERGES (with after not NULL,
+ * the tree it makes into *after), SM_PATCH_APPLIED when the merge
+ * changes nothing, SM_PATCH_CONFLICTS (info says where, or why no merge
+ * was tried). What it writes goes to t's in-memory store. */
+static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const char *patch,
+				   size_t n, struct sm_patch_fit_info *info, git_oid *after)
+{
 	git_diff *diff = NULL;
-	git_tree *onto = NULL, *base = NULL, *ours = NULL, *theirs = NULL;
+	git_tree *base = NULL, *ours = NULL, *theirs = NULL;
 	git_index *applied = NULL, *merged = NULL;
 	git_oid base_id, ours_id, id;
 	enum sm_patch_fit fit = SM_PATCH_CONFLICTS;
@@ -444,38 +483,34 @@ static enum sm_patch_fit three_way(git_repository *like, git_tree *tree, const c
 	size_t size = sizeof(info->no_three_way);
 	int r;
 
-	if (sm_trial_open(&t, like) < 0) {
-		snprintf(why, size, "%s", sm_last_error());
-		return fit;
-	}
-	if (git_diff_from_buffer(&diff, patch, n) < 0 ||
-	    git_tree_lookup(&onto, t.repo, git_tree_id(tree)) < 0) {
-		snprintf(why, size, "cannot read the patch or the tree (%s)", sm_git_error());
+	if (git_diff_from_buffer(&diff, patch, n) < 0) {
+		snprintf(why, size, "cannot read the patch (%s)", sm_git_error());
 		goto out;
 	}
-	if (follow_moves(t.repo, onto, &diff, patch, n, info) < 0) {
+	if (follow_moves(t->repo, onto, &diff, patch, n, info) < 0) {
 		snprintf(why, size, "cannot read the patch on the tree's paths (%s)", sm_git_error());
 		goto out;
 	}
-	if (patch_sides(t.repo, onto, diff, &base_id, &ours_id, why, size) < 0)
+	if (patch_sides(t->repo, onto, diff, &base_id, &ours_id, why, size) < 0)
 		goto out;
-	if (git_tree_lookup(&base, t.repo, &base_id) < 0 ||
-	    git_tree_lookup(&ours, t.repo, &ours_id) < 0 ||
-	    git_apply_to_tree(&applied, t.repo, base, diff, NULL) < 0) {
+	if (git_tree_lookup(&base, t->repo, &base_id) < 0 ||
+	    git_tree_lookup(&ours, t->repo, &ours_id) < 0 ||
+	    git_apply_to_tree(&applied, t->repo, base, diff, NULL) < 0) {
 		snprintf(why, size, "it does not apply to its own base either");
 		goto out;
 	}
-	if (git_index_write_tree_to(&id, applied, t.repo) < 0 ||
-	    git_tree_lookup(&theirs, t.repo, &id) < 0) {
+	if (git_index_write_tree_to(&id, applied, t->repo) < 0 ||
+	    git_tree_lookup(&theirs, t->repo, &id) < 0) {
 		snprintf(why, size, "cannot hold the patched base (%s)", sm_git_error());
 		goto out;
 	}
-	r = sm_merge_change(t.repo, base, ours, theirs, &merged, &info->conflicts, NULL);
+	r = sm_merge_change(t->repo, base, ours, theirs, &merged, &info->conflicts, NULL);
 	if (r < 0) {
 		snprintf(why, size, "the three-way merge failed (%s)", sm_git_error());
 		goto out;
 	}
-	if (r == SM_PICK_CLEAN && git_index_write_tree_to(&id, merged, t.repo) < 0) {
+	if (r == SM_PICK_CLEAN && (git_index_write_tree_to(&id, merged, t->repo) < 0 ||
+				   (after && merged_into(t->repo, onto, merged, diff, after) < 0))) {
 		snprintf(why, size, "cannot hold the merged tree (%s)", sm_git_error());
 		goto out;
 	}
@@ -489,9 +524,7 @@ out:
 	git_tree_free(theirs);
 	git_tree_free(ours);
 	git_tree_free(base);
-	git_tree_free(onto);
 	git_diff_free(diff);
-	sm_trial_release(&t);
 	sm_clear_error();
 	return fit;
 }
@@ -503,32 +536,90 @@ void sm_patch_fit_info_release(struct sm_patch_fit_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len,
-			       struct sm_patch_fit_info *info)
+/* How the patch of text fits onto, a tree of t's repository; with after
+ * not NULL, the tree it makes there when it applies or merges. */
+static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const char *text,
+				  size_t len, struct sm_patch_fit_info *info, git_oid *after)
 {
-	struct sm_patch_fit_info mine;
 	struct strbuf rev = STRBUF_INIT;
 	enum sm_patch_fit fit;
+	git_tree *tree = NULL;
 	const char *patch;
 	size_t n;
 	int fwd, back;
 
-	if (!info)
-		info = &mine;
-	memset(info, 0, sizeof(*info));
 	patch = patch_of(text, len, &n);
 	if (!patch)
 		return SM_PATCH_UNKNOWN;
-	fwd = applies(repo, tree, patch, n);
+	if (git_tree_lookup(&tree, t->repo, onto) < 0) {
+		snprintf(info->no_three_way, sizeof(info->no_three_way), "cannot read the tree (%s)",
+			 sm_git_error());
+		sm_clear_error();
+		return SM_PATCH_UNKNOWN;
+	}
+	fwd = applies(t->repo, tree, patch, n, after);
 	sm_clear_error();
-	if (fwd != 0)
-		return fwd > 0 ? SM_PATCH_APPLIES : SM_PATCH_UNKNOWN;
+	if (fwd != 0) {
+		fit = fwd > 0 ? SM_PATCH_APPLIES : SM_PATCH_UNKNOWN;
+		goto out;
+	}
 	sm_patch_reverse(patch, n, &rev);
-	back = applies(repo, tree, rev.buf, rev.len);
+	back = applies(t->repo, tree, rev.buf, rev.len, NULL);
 	sm_clear_error();
 	strbuf_release(&rev);
-	fit = back > 0 ? SM_PATCH_APPLIED : three_way(repo, tree, patch, n, info);
+	fit = back > 0 ? SM_PATCH_APPLIED : three_way(t, tree, patch, n, info, after);
+out:
+	git_tree_free(tree);
+	return fit;
+}
+
+enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len,
+			       struct sm_patch_fit_info *info)
+{
+	struct sm_patch_series s;
+	enum sm_patch_fit fit;
+
+	if (sm_patch_series_open(&s, repo, git_tree_id(tree)) < 0) {
+		sm_clear_error();
+		return SM_PATCH_UNKNOWN;
+	}
+	fit = sm_patch_series_next(&s, text, len, info);
+	sm_patch_series_release(&s);
+	return fit;
+}
+
+int sm_patch_series_open(struct sm_patch_series *s, git_repository *repo, const git_oid *tree)
+{
+	memset(s, 0, sizeof(*s));
+	if (sm_trial_open(&s->trial, repo) < 0)
+		return -1;
+	git_oid_cpy(&s->tree, tree);
+	return 0;
+}
+
+enum sm_patch_fit sm_patch_series_next(struct sm_patch_series *s, const char *text, size_t len,
+				       struct sm_patch_fit_info *info)
+{
+	struct sm_patch_fit_info mine;
+	enum sm_patch_fit fit;
+	git_oid after;
+
+	if (!info)
+		info = &mine;
+	memset(info, 0, sizeof(*info));
+	info->after = s->applied;
+	fit = fit_onto(&s->trial, &s->tree, text, len, info, &after);
+	if (fit == SM_PATCH_APPLIES || fit == SM_PATCH_MERGES) {
+		git_oid_cpy(&s->tree, &after);
+		s->applied++;
+	}
 	if (info == &mine)
 		sm_patch_fit_info_release(&mine);
 	return fit;
+}
+
+void sm_patch_series_release(struct sm_patch_series *s)
+{
+	sm_trial_release(&s->trial);	/* and what it held in memory */
+	memset(s, 0, sizeof(*s));
 }

@@ -12,6 +12,7 @@
 #include <git2.h>
 #include <stddef.h>
 #include "lib/strlist.h"
+#include "trees/trial.h"
 
 enum sm_patch_fit {
 	SM_PATCH_UNKNOWN = -1,	/* no patch libgit2 reads (no diff, a plain diff -u) */
@@ -34,6 +35,9 @@ struct sm_patch_fit_info {
 	 * ("the blob 1234567 of fs/x.c, the patch's base, is not in the
 	 * repository"); else empty */
 	char no_three_way[200];
+	/* the patches of a series that went in before this one (onto the
+	 * tree they made: sm_patch_series_next); 0 for one tried alone */
+	unsigned after;
 };
 
 /* How the patch in text[0..len) (a whole mail or commit: the diff is found
@@ -42,6 +46,23 @@ struct sm_patch_fit_info {
 enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len,
 			       struct sm_patch_fit_info *info);
 void sm_patch_fit_info_release(struct sm_patch_fit_info *info);
+
+/* A series tried in order, as `git am` applies an mbox: each patch onto
+ * the tree the ones before it made (those that applied or merged; one
+ * that does not is left out and the rest go on). The trees it makes are
+ * held in memory (a trial's store, trees/trial.h) until it is released. */
+struct sm_patch_series {
+	struct sm_trial trial;
+	git_oid tree;		/* where the next patch goes */
+	unsigned applied;	/* how many went in */
+};
+
+/* Starts a series onto tree, a tree of repo. 0 or -1 (sm_error). */
+int sm_patch_series_open(struct sm_patch_series *s, git_repository *repo, const git_oid *tree);
+/* sm_patch_fit of the next patch, onto the tree the series has made. */
+enum sm_patch_fit sm_patch_series_next(struct sm_patch_series *s, const char *text, size_t len,
+				       struct sm_patch_fit_info *info);
+void sm_patch_series_release(struct sm_patch_series *s);
 
 /* The patch diff[0..len) with its sides swapped, appended to out: "---" and
  * "+++" names, "-" and "+" lines, hunk ranges, index ids, new and deleted

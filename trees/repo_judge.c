@@ -101,13 +101,21 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 	if (!j->has_tree)
 		return fit;
 	if (git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0 &&
-	    git_commit_tree(&tree, tip) == 0)
-		fit = sm_patch_fit(j->tree.repo, tree, text, len, info);
+	    git_commit_tree(&tree, tip) == 0) {
+		/* the series starts at the tip with its first patch */
+		if (j->in_order && !j->series_open)
+			j->series_open = sm_patch_series_open(&j->series, j->tree.repo,
+							      git_tree_id(tree)) == 0;
+		if (!j->in_order)
+			fit = sm_patch_fit(j->tree.repo, tree, text, len, info);
+		else if (j->series_open)
+			fit = sm_patch_series_next(&j->series, text, len, info);
+	}
 	sm_clear_error();
 	git_tree_free(tree);
 	git_commit_free(tip);
 	/* said once: a tree commit the index matched already says it */
-	if (fit == SM_PATCH_APPLIED && !sm_verdict_has(v, "present")) {
+	if (fit == SM_PATCH_APPLIED && !info->after && !sm_verdict_has(v, "present")) {
 		sm_verdict_veto(v, "present", "the patch is in %s already: %s", j->spec.name,
 				info->three_way ?
 				"a three-way merge on its base changes nothing (git am -3)" :
@@ -119,6 +127,8 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 
 void sm_repo_judge_close(struct sm_repo_judge *j)
 {
+	if (j->series_open)
+		sm_patch_series_release(&j->series);
 	if (j->has_files)
 		sm_tree_files_release(&j->files);
 	if (j->has_tree)

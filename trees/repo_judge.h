@@ -23,6 +23,12 @@ struct sm_repo_judge {
 	 * veto file-not-in-tree; has_files 0 when no mainline resolved */
 	struct sm_tree_files files;
 	int has_files;
+	/* in_order (set by the caller): sm_repo_judge_apply tries each patch
+	 * onto the tree the ones before it made (series, opened on the
+	 * first) */
+	int in_order;
+	struct sm_patch_series series;
+	int series_open;
 };
 
 /* One Fixes: tag of the commit, as the repository knows it. */
@@ -49,11 +55,13 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 			  const struct sm_commit *c, const char *patch_id, struct sm_verdict *v,
 			  struct sm_repo_fixes **fixes);
 /* With a tree: how the patch in text[0..len) (a mail or a commit, decoded)
- * fits the tree's tip (trees/patch_apply.h; info filled in, for the caller
- * to sm_patch_fit_info_release). When the tree has it already (only its
+ * fits the tree's tip, or with in_order the tree the patches before it
+ * made (trees/patch_apply.h; info filled in, for the caller to
+ * sm_patch_fit_info_release). When the tree has it already (only its
  * reverse applies, or the three-way merge changes nothing), v gets the
- * veto "present" and is finished again. SM_PATCH_UNKNOWN without a tree
- * or a patch in git's format. */
+ * veto "present" and is finished again (not when patches before it went
+ * in: they may be what has it). SM_PATCH_UNKNOWN without a tree or a
+ * patch in git's format. */
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
 				      const char *text, size_t len, struct sm_verdict *v,
 				      struct sm_patch_fit_info *info);
