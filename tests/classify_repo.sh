@@ -216,6 +216,35 @@ for b in c41 a41 x41 s41; do
 	git -C "$lx" worktree remove --force "$tmp/am"
 	case $b:$r in c41:1|a41:0|x41:conflict|s41:1) ok "git am -3 on $b agrees ($r)";; *) bad "git am -3 on $b: $r";; esac
 done
+# Lines the tree added above the hunk: git apply finds the hunk further
+# down ("offset 3 lines"); libgit2 alone would try only the line the hunk
+# names. o41: 4.1 with three lines on top of timer.c; p41: o41 with W1's
+# line in too. Each answer checked against git apply --check (-R).
+git -C "$lx" worktree add -q "$tmp/wo" -b o41 linux-4.1.y
+( cd "$tmp/wo" && sed -i '1i /* one */\n/* two */\n/* three */' sound/core/timer.c && git commit -qam "ALSA: timer: a header" &&
+  git checkout -q -b p41 && sed -i 's|^\t\tr1.event = SNDRV_TIMER_EVENT_RESOLUTION;|\t\tmemset(\&r1, 0, sizeof(r1));\n&|' sound/core/timer.c &&
+  git commit -qam "ALSA: timer: zero r1" ) || fail "offset branches"
+git -C "$lx" worktree remove --force "$tmp/wo"
+expect "--check-applies: the hunk 3 lines further down" 0 "$sm" classify --repo "$lx" --tree o41=4.1 --check-applies "$tmp/w1.eml"
+has "applies where the lines are" "  applies: cleanly"
+expect "--check-applies: in the tree 3 lines further down" 0 "$sm" classify --repo "$lx" --tree p41=4.1 --check-applies "$tmp/w1.eml"
+has "its reverse, where the lines are" "  applies: already (only its reverse applies: the tree has it)"
+for b in o41 p41; do
+	idx=$tmp/idx-$b
+	GIT_INDEX_FILE=$idx git -C "$lx" read-tree $b
+	GIT_INDEX_FILE=$idx git -C "$lx" apply --cached --check "$tmp/w1.eml" 2>/dev/null && r=forward ||
+		{ GIT_INDEX_FILE=$idx git -C "$lx" apply --cached --check -R "$tmp/w1.eml" 2>/dev/null && r=reverse || r=neither; }
+	case $b:$r in o41:forward|p41:reverse) ok "git apply on $b agrees ($r)";; *) bad "git apply on $b: $r";; esac
+done
+# A new file the tree has already, another one: git apply refuses it
+# ("already exists"); libgit2 alone would write over it.
+git -C "$lx" worktree add -q "$tmp/wn" -b nf41 linux-4.1.y
+( cd "$tmp/wn" && printf 'int x;\n' > sound/core/new.c && git add sound/core/new.c && git commit -qm "ALSA: add new.c" &&
+  git format-patch -q -1 --stdout > "$tmp/new.eml" && git checkout -q -b nf41b linux-4.1.y &&
+  printf 'int y;\n' > sound/core/new.c && git add sound/core/new.c && git commit -qm "ALSA: another new.c" ) || fail "new-file branches"
+git -C "$lx" worktree remove --force "$tmp/wn"
+expect "--check-applies: a new file the tree has" 0 "$sm" classify --repo "$lx" --tree nf41b=4.1 --check-applies "$tmp/new.eml"
+has "not written over" "  applies: no (conflict in sound/core/new.c, in a three-way merge on its base too)"
 # --series: a series applied in order, as git am applies an mbox. W1b
 # changes the line W1 adds: alone it conflicts everywhere; after W1 it
 # goes in, on c41 by the three-way merge as W1 does.

@@ -17,6 +17,7 @@
 #include "trees/cve.h"
 #include "trees/mainline.h"
 #include "trees/patch_apply.h"
+#include "trees/patch_offset.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -1255,6 +1256,55 @@ START_TEST(patch_reverse_swaps_sides)
 }
 END_TEST
 
+/* The hunks of a patch moved to where linux-4.1.y's timer.c has their
+ * lines, as git apply finds them: timer_10..12 are at lines 10..12 and
+ * timer_20..22 at 20..22, the patch says 15 and 30 (the second hunk's new
+ * side follows the first's); a hunk whose lines the file lacks, and one of
+ * a file the tree lacks, stay. */
+START_TEST(patch_hunks_moved_to_their_lines)
+{
+	static const char *const patch =
+		"diff --git a/sound/core/timer.c b/sound/core/timer.c\n"
+		"--- a/sound/core/timer.c\n"
+		"+++ b/sound/core/timer.c\n"
+		"@@ -15,3 +15,4 @@ static int x;\n"
+		" \tint timer_10 = 10; /* sound/core/timer.c */\n"
+		"-\tint timer_11 = 11; /* sound/core/timer.c */\n"
+		"+\tint timer_11 = 110;\n"
+		"+\tint timer_11b = 111;\n"
+		" \tint timer_12 = 12; /* sound/core/timer.c */\n"
+		"@@ -30,3 +31,3 @@\n"
+		" \tint timer_20 = 20; /* sound/core/timer.c */\n"
+		"-\tint timer_21 = 21; /* sound/core/timer.c */\n"
+		"+\tint timer_21 = 210;\n"
+		" \tint timer_22 = 22; /* sound/core/timer.c */\n"
+		"@@ -33,1 +34,1 @@\n"
+		"-\tint timer_99 = 99;\n"
+		"+\tint timer_99 = 990;\n"
+		"diff --git a/nowhere.c b/nowhere.c\n"
+		"--- a/nowhere.c\n"
+		"+++ b/nowhere.c\n"
+		"@@ -3 +3 @@\n"
+		"-a\n"
+		"+b\n";
+	git_repository *r = open_repo();
+	git_object *tree = NULL;
+	struct strbuf out = STRBUF_INIT;
+
+	ck_assert(git_revparse_single(&tree, r, "linux-4.1.y^{tree}") == 0);
+	ck_assert_uint_eq(sm_patch_at_offsets(r, (git_tree *)tree, patch, strlen(patch), &out), 2);
+	ck_assert_ptr_nonnull(strstr(out.buf, "+++ b/sound/core/timer.c\n@@ -10,3 +10,4 @@ static int x;\n"
+					      " \tint timer_10"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "@@ -20,3 +21,3 @@\n \tint timer_20"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "@@ -33,1 +34,1 @@\n-\tint timer_99"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "+++ b/nowhere.c\n@@ -3 +3 @@\n-a\n+b\n"));
+	ck_assert_uint_eq(out.len, strlen(patch));	/* each number as long as before */
+	strbuf_release(&out);
+	git_object_free(tree);
+	git_repository_free(r);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
@@ -1277,7 +1327,8 @@ static Suite *make_suite(void)
 						   missing_both_ways,
 						   backports_show_differences, deps_by_blame,
 						   cve_records_decode_escapes, stable_branch_names,
-						   patch_reverse_swaps_sides));
+						   patch_reverse_swaps_sides,
+						   patch_hunks_moved_to_their_lines));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);

@@ -1,5 +1,6 @@
 /* patch_apply: see patch_apply.h. */
 #include "trees/patch_apply.h"
+#include "trees/patch_offset.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
 #include "trees/trial.h"
@@ -180,6 +181,22 @@ static int applies(git_repository *repo, git_tree *tree, const char *text, size_
 	git_apply_options_init(&opts, GIT_APPLY_OPTIONS_VERSION);
 	if (git_diff_from_buffer(&diff, text, len) < 0)
 		return -1;
+	/* Where libgit2 is laxer than git apply: a new file the tree has
+	 * already (git: "already exists"; libgit2 writes over it), and a
+	 * file deleted that is not the one the patch names (git wants every
+	 * line of it removed; libgit2 deletes whatever is left) */
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		git_oid there;
+		int has = sm_tree_blob_at(tree, d->old_file.path, &there);
+
+		if ((d->status == GIT_DELTA_ADDED && sm_tree_blob_at(tree, d->new_file.path, NULL)) ||
+		    (d->status == GIT_DELTA_DELETED && has && d->old_file.id_abbrev &&
+		     git_oid_ncmp(&there, &d->old_file.id, d->old_file.id_abbrev))) {
+			git_diff_free(diff);
+			return 0;
+		}
+	}
 	opts.flags = after ? 0 : GIT_APPLY_CHECK;
 	ret = git_apply_to_tree(&index, repo, tree, diff, &opts) == 0;
 	if (ret && after && git_index_write_tree_to(after, index, repo) < 0)
@@ -541,7 +558,7 @@ void sm_patch_fit_info_release(struct sm_patch_fit_info *info)
 static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const char *text,
 				  size_t len, struct sm_patch_fit_info *info, git_oid *after)
 {
-	struct strbuf rev = STRBUF_INIT;
+	struct strbuf rev = STRBUF_INIT, moved = STRBUF_INIT;
 	enum sm_patch_fit fit;
 	git_tree *tree = NULL;
 	const char *patch;
@@ -557,18 +574,23 @@ static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const
 		sm_clear_error();
 		return SM_PATCH_UNKNOWN;
 	}
-	fwd = applies(t->repo, tree, patch, n, after);
+	/* each hunk where the tree has its lines, as git apply finds them */
+	sm_patch_at_offsets(t->repo, tree, patch, n, &moved);
+	fwd = applies(t->repo, tree, moved.buf, moved.len, after);
 	sm_clear_error();
 	if (fwd != 0) {
 		fit = fwd > 0 ? SM_PATCH_APPLIES : SM_PATCH_UNKNOWN;
 		goto out;
 	}
 	sm_patch_reverse(patch, n, &rev);
-	back = applies(t->repo, tree, rev.buf, rev.len, NULL);
+	strbuf_reset(&moved);
+	sm_patch_at_offsets(t->repo, tree, rev.buf, rev.len, &moved);
+	back = applies(t->repo, tree, moved.buf, moved.len, NULL);
 	sm_clear_error();
-	strbuf_release(&rev);
 	fit = back > 0 ? SM_PATCH_APPLIED : three_way(t, tree, patch, n, info, after);
 out:
+	strbuf_release(&rev);
+	strbuf_release(&moved);
 	git_tree_free(tree);
 	return fit;
 }
