@@ -598,15 +598,22 @@ out:
 enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len,
 			       struct sm_patch_fit_info *info)
 {
-	struct sm_patch_series s;
+	struct sm_patch_fit_info mine;
+	struct sm_trial t;
 	enum sm_patch_fit fit;
 
-	if (sm_patch_series_open(&s, repo, git_tree_id(tree)) < 0) {
+	if (!info)
+		info = &mine;
+	memset(info, 0, sizeof(*info));
+	if (sm_trial_open(&t, repo) < 0) {
 		sm_clear_error();
 		return SM_PATCH_UNKNOWN;
 	}
-	fit = sm_patch_series_next(&s, text, len, info);
-	sm_patch_series_release(&s);
+	/* no tree after it: nothing goes onto it */
+	fit = fit_onto(&t, git_tree_id(tree), text, len, info, NULL);
+	sm_trial_release(&t);
+	if (info == &mine)
+		sm_patch_fit_info_release(&mine);
 	return fit;
 }
 
