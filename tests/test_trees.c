@@ -1267,7 +1267,8 @@ START_TEST(patch_hunks_moved_to_their_lines)
 		"diff --git a/sound/core/timer.c b/sound/core/timer.c\n"
 		"--- a/sound/core/timer.c\n"
 		"+++ b/sound/core/timer.c\n"
-		"@@ -15,3 +15,4 @@ static int x;\n"
+		/* a header longer than 128 bytes: its function name */
+		"@@ -15,3 +15,4 @@ static int a_function_whose_name_is_long_enough_that_the_hunk_header_passes_one_hundred_and_twenty_eight_bytes_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx(void)\n"
 		" \tint timer_10 = 10; /* sound/core/timer.c */\n"
 		"-\tint timer_11 = 11; /* sound/core/timer.c */\n"
 		"+\tint timer_11 = 110;\n"
@@ -1293,8 +1294,9 @@ START_TEST(patch_hunks_moved_to_their_lines)
 
 	ck_assert(git_revparse_single(&tree, r, "linux-4.1.y^{tree}") == 0);
 	ck_assert_uint_eq(sm_patch_at_offsets(r, (git_tree *)tree, patch, strlen(patch), &out), 2);
-	ck_assert_ptr_nonnull(strstr(out.buf, "+++ b/sound/core/timer.c\n@@ -10,3 +10,4 @@ static int x;\n"
-					      " \tint timer_10"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "+++ b/sound/core/timer.c\n@@ -10,3 +10,4 @@ static int "
+					      "a_function_whose_name_is_long_enough"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "xxxx(void)\n \tint timer_10"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "@@ -20,3 +21,3 @@\n \tint timer_20"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "@@ -33,1 +34,1 @@\n-\tint timer_99"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "+++ b/nowhere.c\n@@ -3 +3 @@\n-a\n+b\n"));

@@ -124,8 +124,11 @@ static int hunk_header(const char *line, size_t len, long *a, long *b, long *c, 
 {
 	char buf[128], *p, *e;
 
-	if (len >= sizeof(buf) || len < 4 || memcmp(line, "@@ -", 4))
+	if (len < 4 || memcmp(line, "@@ -", 4))
 		return -1;
+	/* the numbers come first: a long function name after them is cut */
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
 	memcpy(buf, line, len);
 	buf[len] = '\0';
 	p = buf + 4;
