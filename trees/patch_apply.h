@@ -2,7 +2,8 @@
  * list, `git format-patch` output) apply to a tree, as `git apply --check`
  * says, and if not, is it in the tree already, as `git apply -R --check`
  * says? libgit2 parses the patch (git's format: "diff --git" headers) and
- * applies it in memory, exactly (no fuzz); it applies forward only, so the
+ * applies it in memory, each hunk where the tree has its lines
+ * (trees/patch_offset.h), with no fuzz; it applies forward only, so the
  * reverse is the patch with its two sides swapped. When neither applies,
  * as `git am -3` does: the patch is applied to its own base (the blobs its
  * "index" lines name, when the repository has them) and that change is
