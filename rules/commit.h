@@ -113,6 +113,12 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len);
  * the first "--- " line with a "+++ " line and a hunk header after it;
  * NULL when there is none. */
 const char *sm_find_diff(const char *text, const char *end);
+/* The path of a plain diff's "--- " or "+++ " line (s[0..n) after it),
+ * into out (reset first): diff -u's tab and time stamp cut, the first
+ * directory dropped ("a/", "linux-6.1.orig/"), as patch -p1 reads it.
+ * 1, or 0 for /dev/null. */
+struct strbuf;
+int sm_plain_diff_path(const char *s, size_t n, struct strbuf *out);
 /* A hunk header "@@ -a[,b] +c[,d] @@" (line[0..len)): *before = b and
  * *after = d, the lines the hunk holds of each side (1 when absent).
  * Returns 0, or -1 when line is not one. */

@@ -489,10 +489,7 @@ const char *sm_find_diff(const char *text, const char *end)
 	return plain;
 }
 
-/* The path of a plain diff's "--- " or "+++ " line (s[0..n) after it):
- * diff -u's tab and time stamp cut, the first directory dropped ("a/",
- * "linux-6.1.orig/"). 0 for /dev/null. */
-static int plain_path(const char *s, size_t n, struct strbuf *out)
+int sm_plain_diff_path(const char *s, size_t n, struct strbuf *out)
 {
 	const char *tab = memchr(s, '\t', n), *slash;
 
@@ -658,8 +655,8 @@ void sm_commit_parse_diff(struct sm_commit *c, const char *diff, size_t len)
 			hunk_end(&loose);
 			sm_recomment_reset(&rc);
 			in_hunk = 0;
-			old_side = plain_path(s + 4, n - 4, &path);
-			new_side = plain_path(plus.p + 4, plus.len - 4, &path);
+			old_side = sm_plain_diff_path(s + 4, n - 4, &path);
+			new_side = sm_plain_diff_path(plus.p + 4, plus.len - 4, &path);
 			kind = classify_path(path.buf, path.len);
 			cur = add_file(c, path.buf, path.len);
 			if (!old_side) {

@@ -293,8 +293,16 @@ json "decoded, and found there" "assert d['applies'] is False and d['applied'] i
 expect "--check-applies: a mail with a list footer" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/w1-footer.eml"
 has "still applies" "  applies: cleanly"
 printf 'Subject: [PATCH] x: fix a NULL pointer dereference\n\nFix a crash.\n\n--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n' > "$tmp/plain.eml"
-expect "--check-applies: a plain diff -u" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/plain.eml"
-has "not checked" "  applies: not checked (no whole patch in git's format)"
+expect "--check-applies: a plain diff -u of a file the tree lacks" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/plain.eml"
+has "read, and no base to merge on" "  applies: no (conflict; no three-way merge: the patch names no base of x.c (no \"index\" line))"
+# quilt's format, the stable review mails' ("--- a/x" with no "diff --git"
+# line): W1's mail so, on 4.1 (applies) and on p41 (in, 3 lines down)
+sed -e '/^diff --git /d' -e '/^index /d' -e 's|^--- a/sound/core/timer.c|--- a/sound/core/timer.c\t2016-01-01 00:00:00|' "$tmp/w1.eml" > "$tmp/w1-quilt.eml"
+grep -q "^diff --git" "$tmp/w1-quilt.eml" && bad "the quilt mail still has a diff --git line"
+expect "--check-applies: a quilt patch" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/w1-quilt.eml"
+has "applies" "  applies: cleanly"
+expect "--check-applies: a quilt patch the tree has" 0 "$sm" classify --repo "$lx" --tree p41=4.1 --check-applies "$tmp/w1-quilt.eml"
+has "already" "  applies: already (only its reverse applies: the tree has it)"
 # a patch cut off inside its hunk is no patch to try
 head -c "$(($(grep -b -m1 "^+		memset" "$tmp/w1.eml" | cut -d: -f1) + 40))" "$tmp/w1.eml" > "$tmp/w1-cut.eml"
 expect "--check-applies: a patch cut off" 0 "$sm" classify --repo "$lx" --tree linux-4.1.y --check-applies "$tmp/w1-cut.eml"

@@ -168,6 +168,67 @@ static const char *patch_of(const char *text, size_t len, size_t *n)
 	return start;
 }
 
+/* A plain unified diff (quilt's, diff -u's: "--- a/x" and "+++ b/x" with
+ * no "diff --git" line, as the stable review mails are) in git's format,
+ * appended to out: the header libgit2 wants before each file, its paths
+ * read as patch -p1 reads them. The hunks are copied as they are; lines
+ * between files ("Index:", "diff -u", "===") are left out. 1 when text
+ * held one, else 0. */
+static int plain_to_git(const char *text, size_t len, struct strbuf *out)
+{
+	const char *p = sm_find_diff(text, text + len), *end = text + len;
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	int left_old = 0, left_new = 0, files = 0;
+
+	if (!p)
+		return 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *next = p + n + (nl != NULL);
+		int before, after;
+
+		if (left_old > 0 || left_new > 0) {
+			char c = n ? p[0] : ' ';
+
+			if (c != '\\') {
+				left_old -= c != '+';
+				left_new -= c != '-';
+			}
+			strbuf_add(out, p, (size_t)(next - p));
+		} else if (n > 4 && starts_with(p, "--- ") && next < end && starts_with(next, "+++ ")) {
+			const char *plus = next, *pnl = memchr(plus, '\n', (size_t)(end - plus));
+			size_t pn = pnl ? (size_t)(pnl - plus) : (size_t)(end - plus);
+			int has_old = sm_plain_diff_path(p + 4, n - 4, &from);
+			int has_new = sm_plain_diff_path(plus + 4, pn - 4, &to);
+
+			if (!has_old && !has_new)
+				break;
+			strbuf_addf(out, "diff --git a/%s b/%s\n", has_old ? from.buf : to.buf,
+				    has_new ? to.buf : from.buf);
+			if (!has_old)
+				strbuf_addstr(out, "new file mode 100644\n");
+			if (!has_new)
+				strbuf_addstr(out, "deleted file mode 100644\n");
+			strbuf_addf(out, "--- %s%s\n", has_old ? "a/" : "", has_old ? from.buf : "/dev/null");
+			strbuf_addf(out, "+++ %s%s\n", has_new ? "b/" : "", has_new ? to.buf : "/dev/null");
+			files++;
+			next = plus + pn + (pnl != NULL);
+		} else if (files && sm_hunk_counts(p, n, &before, &after) == 0) {
+			left_old = before;
+			left_new = after;
+			strbuf_add(out, p, (size_t)(next - p));
+		} else if (files && !starts_with(p, "Index: ") && !starts_with(p, "diff ") &&
+			   !starts_with(p, "===")) {
+			strbuf_add(out, p, (size_t)(next - p));	/* after the last hunk */
+		}
+		p = next;
+	}
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return files > 0;
+}
+
 /* Does diff text[0..len) apply to tree? 1 yes, 0 no, -1 unreadable. With
  * after not NULL, the tree it makes, written to repo (a trial's). */
 static int applies(git_repository *repo, git_tree *tree, const char *text, size_t len,
@@ -558,7 +619,7 @@ void sm_patch_fit_info_release(struct sm_patch_fit_info *info)
 static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const char *text,
 				  size_t len, struct sm_patch_fit_info *info, git_oid *after)
 {
-	struct strbuf rev = STRBUF_INIT, moved = STRBUF_INIT;
+	struct strbuf rev = STRBUF_INIT, moved = STRBUF_INIT, git_fmt = STRBUF_INIT;
 	enum sm_patch_fit fit;
 	git_tree *tree = NULL;
 	const char *patch;
@@ -566,12 +627,19 @@ static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const
 	int fwd, back;
 
 	patch = patch_of(text, len, &n);
-	if (!patch)
+	if (!patch && plain_to_git(text, len, &git_fmt)) {
+		patch = git_fmt.buf;
+		n = git_fmt.len;
+	}
+	if (!patch) {
+		strbuf_release(&git_fmt);
 		return SM_PATCH_UNKNOWN;
+	}
 	if (git_tree_lookup(&tree, t->repo, onto) < 0) {
 		snprintf(info->no_three_way, sizeof(info->no_three_way), "cannot read the tree (%s)",
 			 sm_git_error());
 		sm_clear_error();
+		strbuf_release(&git_fmt);
 		return SM_PATCH_UNKNOWN;
 	}
 	/* each hunk where the tree has its lines, as git apply finds them */
@@ -591,6 +659,7 @@ static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const
 out:
 	strbuf_release(&rev);
 	strbuf_release(&moved);
+	strbuf_release(&git_fmt);
 	git_tree_free(tree);
 	return fit;
 }
