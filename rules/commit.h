@@ -119,6 +119,15 @@ const char *sm_find_diff(const char *text, const char *end);
  * 1, or 0 for /dev/null. */
 struct strbuf;
 int sm_plain_diff_path(const char *s, size_t n, struct strbuf *out);
+/* A hunk header "@@ -a[,b] +c[,d] @@" (line[0..len)) read into h: each
+ * side's first line and count (1 when absent), and how many bytes of line
+ * that took (up to the space after "+c[,d]"). 0, or -1 when line is not
+ * one. */
+struct sm_hunk {
+	long old_start, old_lines, new_start, new_lines;
+	size_t read;
+};
+int sm_hunk_header(const char *line, size_t len, struct sm_hunk *h);
 /* A hunk header "@@ -a[,b] +c[,d] @@" (line[0..len)): *before = b and
  * *after = d, the lines the hunk holds of each side (1 when absent).
  * Returns 0, or -1 when line is not one. */

@@ -581,26 +581,36 @@ static long read_count(const char **q, const char *end)
 	return n;
 }
 
-int sm_hunk_counts(const char *line, size_t len, int *before, int *after)
+int sm_hunk_header(const char *line, size_t len, struct sm_hunk *h)
 {
 	const char *q = line + 4, *end = line + len;
-	long b = 1, a = 1;
 
-	if (len < 4 || memcmp(line, "@@ -", 4) || read_count(&q, end) < 0)
+	h->old_lines = h->new_lines = 1;
+	if (len < 4 || memcmp(line, "@@ -", 4) || (h->old_start = read_count(&q, end)) < 0)
 		return -1;
-	if (q < end && *q == ',' && (++q, b = read_count(&q, end)) < 0)
+	if (q < end && *q == ',' && (++q, h->old_lines = read_count(&q, end)) < 0)
 		return -1;
 	if (end - q < 2 || q[0] != ' ' || q[1] != '+')
 		return -1;
 	q += 2;
-	if (read_count(&q, end) < 0)
+	if ((h->new_start = read_count(&q, end)) < 0)
 		return -1;
-	if (q < end && *q == ',' && (++q, a = read_count(&q, end)) < 0)
+	if (q < end && *q == ',' && (++q, h->new_lines = read_count(&q, end)) < 0)
 		return -1;
 	if (q >= end || *q != ' ')
 		return -1;
-	*before = (int)b;
-	*after = (int)a;
+	h->read = (size_t)(q - line);
+	return 0;
+}
+
+int sm_hunk_counts(const char *line, size_t len, int *before, int *after)
+{
+	struct sm_hunk h;
+
+	if (sm_hunk_header(line, len, &h) < 0)
+		return -1;
+	*before = (int)h.old_lines;
+	*after = (int)h.new_lines;
 	return 0;
 }
 

@@ -8,9 +8,9 @@
  * it, so that line is worked out from where those landed. */
 #include "trees/patch_offset.h"
 #include "trees/repo.h"
+#include "rules/commit.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,15 +61,14 @@ static size_t after_placed(const struct file_lines *f, size_t at)
 }
 
 /* f: the file at path in tree (f left empty when the tree lacks it) */
-static void file_load(git_repository *repo, git_tree *tree, const char *path, size_t len,
+static void file_load(git_repository *repo, git_tree *tree, const char *path,
 		      struct file_lines *f)
 {
-	char *name = xstrndup(path, len);
 	const char *p, *end;
 	git_oid id;
 
 	file_release(f);
-	if (sm_tree_blob_at(tree, name, &id) && git_blob_lookup(&f->blob, repo, &id) == 0) {
+	if (sm_tree_blob_at(tree, path, &id) && git_blob_lookup(&f->blob, repo, &id) == 0) {
 		p = git_blob_rawcontent(f->blob);
 		end = p + git_blob_rawsize(f->blob);
 		while (p < end) {
@@ -83,7 +82,6 @@ static void file_load(git_repository *repo, git_tree *tree, const char *path, si
 		}
 	}
 	sm_clear_error();
-	free(name);
 }
 
 /* Does f have old[0..nr) at line at, untouched by the hunks so far? */
@@ -118,54 +116,21 @@ static long find_lines(const struct file_lines *f, const struct span *old, size_
 	return -1;
 }
 
-/* "@@ -a[,b] +c[,d] @@rest": 0 and the numbers, rest from *rest; -1 */
+/* "@@ -a[,b] +c[,d] @@rest" (sm_hunk_header, then " @@"): 0 and the
+ * numbers, rest from *rest; -1 */
 static int hunk_header(const char *line, size_t len, long *a, long *b, long *c, long *d,
 		       const char **rest)
 {
-	char buf[128], *p, *e;
+	struct sm_hunk h;
 
-	if (len < 4 || memcmp(line, "@@ -", 4))
+	if (sm_hunk_header(line, len, &h) < 0 || len - h.read < 3 || memcmp(line + h.read, " @@", 3))
 		return -1;
-	/* the numbers come first: a long function name after them is cut */
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, line, len);
-	buf[len] = '\0';
-	p = buf + 4;
-	*a = strtol(p, &e, 10);
-	*b = 1;
-	if (*e == ',')
-		*b = strtol(e + 1, &e, 10);
-	if (strncmp(e, " +", 2))
-		return -1;
-	*c = strtol(e + 2, &e, 10);
-	*d = 1;
-	if (*e == ',')
-		*d = strtol(e + 1, &e, 10);
-	if (strncmp(e, " @@", 3) || *a < 0 || *b < 0 || *c < 0 || *d < 0)
-		return -1;
-	*rest = line + (e - buf) + 3;
+	*a = h.old_start;
+	*b = h.old_lines;
+	*c = h.new_start;
+	*d = h.new_lines;
+	*rest = line + h.read + 3;
 	return 0;
-}
-
-/* The name after "--- " (a/ dropped, a tab and what follows it too), or
- * NULL for /dev/null: *len bytes. */
-static const char *old_name(const char *line, size_t n, size_t *len)
-{
-	const char *name = line + 4, *tab;
-
-	n -= 4;
-	tab = memchr(name, '\t', n);
-	if (tab)
-		n = (size_t)(tab - name);
-	if (n == 9 && !memcmp(name, "/dev/null", 9))
-		return NULL;
-	if (n >= 2 && name[0] == 'a' && name[1] == '/') {
-		name += 2;
-		n -= 2;
-	}
-	*len = n;
-	return name;
 }
 
 unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *patch, size_t len,
@@ -173,6 +138,7 @@ unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *p
 {
 	const char *p = patch, *end = patch + len;
 	struct file_lines f = { 0 };
+	struct strbuf name = STRBUF_INIT;
 	struct span *old = NULL;
 	size_t alloc_old = 0;
 	long offset = 0;	/* of the file's last hunk: where the next is looked for */
@@ -181,17 +147,14 @@ unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *p
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), nr_old = 0;
-		const char *body, *q, *rest, *name;
+		const char *body, *q, *rest;
 		long a, b, c, d, left_old, left_new, at = -1;
 		int leading = 0, trailing = 0, first = 1;
 
 		if (n >= 4 && !memcmp(p, "--- ", 4)) {
 			/* a file's patch begins: its lines as the tree has them */
-			size_t name_len = 0;
-
-			name = old_name(p, n, &name_len);
-			if (name)
-				file_load(repo, tree, name, name_len, &f);
+			if (sm_plain_diff_path(p + 4, n - 4, &name))
+				file_load(repo, tree, name.buf, &f);
 			else
 				file_release(&f);
 			offset = 0;
@@ -254,6 +217,7 @@ unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *p
 		p = q;
 	}
 	file_release(&f);
+	strbuf_release(&name);
 	free(old);
 	return moved;
 }
