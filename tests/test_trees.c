@@ -18,6 +18,8 @@
 #include "trees/mainline.h"
 #include "trees/patch_apply.h"
 #include "trees/patch_offset.h"
+#include "trees/part_tree.h"
+#include "trees/pick.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
@@ -1307,6 +1309,111 @@ START_TEST(patch_hunks_moved_to_their_lines)
 }
 END_TEST
 
+/* ---- merges of a change's files alone (trees/part_tree.h) ---- */
+
+/* A repository with a base commit, a change on it ("theirs": an edit, a
+ * rename with an edit, a directory deleted, one added, a mode change, a
+ * file made a directory) and a tree that moved on ("onto", "clash"). */
+static char *parts_repo(void)
+{
+	char *dir = make_temp_dir("sm-parts"), *out;
+	int st;
+
+	out = run(&st,
+		  "set -e; cd '%s'; git init -q .; git config user.name t; git config user.email t@t;"
+		  "mkdir dir doc keep gone;"
+		  "seq 1 60 | sed 's/^/a line /' > dir/a.c; seq 1 40 | sed 's/^/b line /' > dir/b.c;"
+		  "echo doc > doc/x.txt; echo k > keep/k.c; echo 1 > gone/g1.c; echo 2 > gone/g2.c;"
+		  "echo plain > df; git add -A; git commit -qm base; git branch base;"
+		  "git checkout -qb theirs; sed -i 's/^a line 2$/a line 2 fixed/' dir/a.c;"
+		  "git mv dir/b.c dir/b2.c; sed -i 's/^b line 5$/b line 5 fixed/' dir/b2.c;"
+		  "git rm -q -r gone; mkdir new; echo n > new/n.c; chmod +x doc/x.txt;"
+		  "git rm -q df; mkdir df; echo inner > df/inner.c; git add -A; git commit -qm theirs;"
+		  "git checkout -q -b onto base; sed -i 's/^a line 40$/a line 40 tree/' dir/a.c;"
+		  "sed -i 's/^b line 30$/b line 30 tree/' dir/b.c; echo k2 >> keep/k.c;"
+		  "mkdir other; echo o > other/o.c; git add -A; git commit -qm onto;"
+		  "git checkout -q -b clash base; sed -i 's/^a line 2$/a line 2 otherwise/' dir/a.c;"
+		  "git commit -qam clash 2>&1",
+		  dir);
+	ck_assert_msg(st == 0, "making the repository failed: %s", out);
+	free(out);
+	return dir;
+}
+
+static git_tree *tree_of_rev(git_repository *r, const char *rev)
+{
+	git_object *o = NULL;
+	char spec[64];
+
+	snprintf(spec, sizeof(spec), "%s^{tree}", rev);
+	ck_assert_msg(git_revparse_single(&o, r, spec) == 0, "%s", spec);
+	return (git_tree *)o;
+}
+
+START_TEST(merge_of_parts_is_the_merge_of_trees)
+{
+	char *dir = parts_repo(), *names, *want;
+	git_repository *r;
+	git_tree *base, *theirs, *onto, *clash;
+	git_index *whole = NULL;
+	git_merge_options opts;
+	git_oid merged, want_id;
+	struct strlist paths = STRLIST_INIT, conflicts = STRLIST_INIT;
+	struct strbuf got = STRBUF_INIT;
+	int st;
+
+	ck_assert_msg(sm_repo_open(&r, dir) == 0, "%s", sm_last_error());
+	base = tree_of_rev(r, "base");
+	theirs = tree_of_rev(r, "theirs");
+	onto = tree_of_rev(r, "onto");
+	clash = tree_of_rev(r, "clash");
+
+	/* the paths: git's own list, without rename detection */
+	ck_assert(sm_tree_diff_paths(r, base, theirs, &paths) == 0);
+	for (size_t i = 0; i < paths.nr; i++)
+		strbuf_addf(&got, "%s\n", paths.items[i]);
+	names = run(&st, "cd '%s' && git diff --no-renames --name-only base theirs", dir);
+	ck_assert_int_eq(st, 0);
+	ck_assert_str_eq(got.buf, names);
+	ck_assert_ptr_nonnull(strstr(names, "df/inner.c\n"));
+	ck_assert_ptr_nonnull(strstr(names, "gone/g2.c\n"));
+
+	/* clean: the same tree as libgit2's merge of the whole trees, with
+	 * the tree's own edits kept and the rename carrying onto's edit */
+	st = sm_merge_change(r, base, onto, theirs, &merged, &conflicts, NULL);
+	ck_assert_msg(st == SM_PICK_CLEAN, "%d: %s", st, sm_git_error());
+	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
+	opts.flags |= GIT_MERGE_FIND_RENAMES;
+	ck_assert(git_merge_trees(&whole, r, base, onto, theirs, &opts) == 0);
+	ck_assert(!git_index_has_conflicts(whole));
+	ck_assert(git_index_write_tree_to(&want_id, whole, r) == 0);
+	ck_assert_msg(git_oid_equal(&merged, &want_id), "the merge of the parts differs");
+	want = run(&st, "cd '%s' && git show %s:dir/b2.c | grep -c 'line 30 tree\\|line 5 fixed'", dir,
+		   git_oid_tostr_s(&merged));
+	ck_assert_str_eq(want, "2\n");
+	free(want);
+	git_index_free(whole);
+
+	/* a conflict: named as the whole merge names it */
+	ck_assert_int_eq(sm_merge_change(r, base, clash, theirs, &merged, &conflicts, NULL),
+			 SM_PICK_CONFLICT);
+	ck_assert_uint_eq(conflicts.nr, 1);
+	ck_assert_str_eq(conflicts.items[0], "dir/a.c");
+
+	strlist_clear(&conflicts);
+	strlist_clear(&paths);
+	strbuf_release(&got);
+	free(names);
+	git_tree_free(base);
+	git_tree_free(theirs);
+	git_tree_free(onto);
+	git_tree_free(clash);
+	git_repository_free(r);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
@@ -1330,7 +1437,8 @@ static Suite *make_suite(void)
 						   backports_show_differences, deps_by_blame,
 						   cve_records_decode_escapes, stable_branch_names,
 						   patch_reverse_swaps_sides,
-						   patch_hunks_moved_to_their_lines));
+						   patch_hunks_moved_to_their_lines,
+						   merge_of_parts_is_the_merge_of_trees));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);

@@ -232,8 +232,7 @@ out:
 	return ret;
 }
 
-/* git's tree order: a directory sorts as if its name ended in '/'. */
-static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+int sm_tree_entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
 {
 	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
 	size_t la = strlen(na), lb = strlen(nb), l = la < lb ? la : lb;
@@ -267,7 +266,7 @@ static int diff_trees(struct cd_state *st, git_tree *ot, git_tree *nt)
 	while (!ret && (i < on || j < nn)) {
 		const git_tree_entry *o = i < on ? git_tree_entry_byindex(ot, i) : NULL;
 		const git_tree_entry *n = j < nn ? git_tree_entry_byindex(nt, j) : NULL;
-		int c = !o ? 1 : !n ? -1 : entry_cmp(o, n);
+		int c = !o ? 1 : !n ? -1 : sm_tree_entry_cmp(o, n);
 
 		if (c < 0) {
 			ret = one_side(st, o, NULL);

@@ -1,5 +1,6 @@
 /* patch_apply: see patch_apply.h. */
 #include "trees/patch_apply.h"
+#include "trees/part_tree.h"
 #include "trees/patch_offset.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
@@ -230,12 +231,16 @@ static int plain_to_git(const char *text, size_t len, struct strbuf *out)
 }
 
 /* Does diff text[0..len) apply to tree? 1 yes, 0 no, -1 unreadable. With
- * after not NULL, the tree it makes, written to repo (a trial's). */
+ * after not NULL, the tree it makes, written to repo (a trial's). It is
+ * applied to the patch's files alone (trees/part_tree.h). */
 static int applies(git_repository *repo, git_tree *tree, const char *text, size_t len,
 		   git_oid *after)
 {
 	git_diff *diff = NULL;
 	git_index *index = NULL;
+	git_tree *files = NULL, *result = NULL;
+	struct strlist paths = STRLIST_INIT;
+	git_oid id;
 	git_apply_options opts;
 	int ret;
 
@@ -259,11 +264,20 @@ static int applies(git_repository *repo, git_tree *tree, const char *text, size_
 		}
 	}
 	opts.flags = after ? 0 : GIT_APPLY_CHECK;
-	ret = git_apply_to_tree(&index, repo, tree, diff, &opts) == 0;
-	if (ret && after && git_index_write_tree_to(after, index, repo) < 0)
+	sm_diff_paths(diff, &paths);
+	if (sm_part_tree(repo, tree, &paths, &id) < 0 || git_tree_lookup(&files, repo, &id) < 0)
+		ret = -1;
+	else
+		ret = git_apply_to_tree(&index, repo, files, diff, &opts) == 0;
+	if (ret > 0 && after &&
+	    (git_index_write_tree_to(&id, index, repo) < 0 || git_tree_lookup(&result, repo, &id) < 0 ||
+	     sm_part_overlay(repo, tree, result, &paths, after) < 0))
 		ret = -1;
 	git_index_free(index);
+	git_tree_free(result);
+	git_tree_free(files);
 	git_diff_free(diff);
+	strlist_clear(&paths);
 	return ret;
 }
 
@@ -282,28 +296,6 @@ static int tree_of(git_repository *repo, const git_index_entry *e, size_t n, git
 	return ret;
 }
 
-/* tree's file at path as an index entry (its path borrowed); 0 when the
- * tree has no file there. */
-static int entry_at(git_tree *tree, const char *path, git_index_entry *e)
-{
-	git_tree_entry *te = NULL;
-
-	memset(e, 0, sizeof(*e));
-	if (git_tree_entry_bypath(&te, tree, path) < 0) {
-		sm_clear_error();
-		return 0;
-	}
-	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) {
-		git_tree_entry_free(te);
-		return 0;
-	}
-	e->path = path;
-	e->mode = (uint32_t)git_tree_entry_filemode(te);
-	git_oid_cpy(&e->id, git_tree_entry_id(te));
-	git_tree_entry_free(te);
-	return 1;
-}
-
 /* The two sides the three-way merge starts from, as trees of the patch's
  * files alone (the rest of the tree is the same on every side, and a
  * merge of whole trees reads every one of its files: 0.4 s more for a
@@ -319,53 +311,51 @@ static int entry_at(git_tree *tree, const char *path, git_index_entry *e)
 static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff, git_oid *base,
 		       git_oid *ours, char *why, size_t size)
 {
-	size_t n = git_diff_num_deltas(diff), nr_base = 0, nr_ours = 0;
-	git_index_entry *b = xcalloc(n + 1, sizeof(*b)), *o = xcalloc(2 * n + 1, sizeof(*o));
+	size_t n = git_diff_num_deltas(diff), nr_base = 0;
+	git_index_entry *b = xcalloc(n + 1, sizeof(*b));
+	struct strlist paths = STRLIST_INIT;
 	int ret = -1;
 
 	for (size_t i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const git_diff_file *old = &d->old_file, *new = &d->new_file;
+		const git_diff_file *old = &d->old_file;
+		git_object *blob = NULL;
+		char hex[GIT_OID_HEXSZ + 1];
 
-		if (d->status != GIT_DELTA_ADDED) {
-			git_object *blob = NULL;
-			char hex[GIT_OID_HEXSZ + 1];
-
-			if (git_oid_is_zero(&old->id) || !old->id_abbrev) {
-				snprintf(why, size, "the patch names no base of %s (no \"index\" line)",
-					 old->path);
-				goto out;
-			}
-			if (git_object_lookup_prefix(&blob, repo, &old->id, old->id_abbrev,
-						     GIT_OBJECT_BLOB) < 0) {
-				git_oid_tostr(hex, (size_t)old->id_abbrev + 1, &old->id);
-				snprintf(why, size, "its base of %s, blob %s, is not in the repository",
-					 old->path, hex);
-				goto out;
-			}
-			b[nr_base].path = old->path;
-			b[nr_base].mode = old->mode ? old->mode : GIT_FILEMODE_BLOB;
-			git_oid_cpy(&b[nr_base++].id, git_object_id(blob));
-			git_object_free(blob);
-			/* the merge would see the tree delete it: a
-			 * conflict that says nothing of the patch */
-			if (!entry_at(tree, old->path, &o[nr_ours++])) {
-				snprintf(why, size, "the tree has no %s, nor a file of its name "
-					 "that is like it", old->path);
-				goto out;
-			}
+		if (d->status == GIT_DELTA_ADDED)
+			continue;
+		if (git_oid_is_zero(&old->id) || !old->id_abbrev) {
+			snprintf(why, size, "the patch names no base of %s (no \"index\" line)",
+				 old->path);
+			goto out;
 		}
-		if ((d->status == GIT_DELTA_ADDED || strcmp(new->path, old->path)) &&
-		    entry_at(tree, new->path, &o[nr_ours]))
-			nr_ours++;
+		if (git_object_lookup_prefix(&blob, repo, &old->id, old->id_abbrev,
+					     GIT_OBJECT_BLOB) < 0) {
+			git_oid_tostr(hex, (size_t)old->id_abbrev + 1, &old->id);
+			snprintf(why, size, "its base of %s, blob %s, is not in the repository",
+				 old->path, hex);
+			goto out;
+		}
+		b[nr_base].path = old->path;
+		b[nr_base].mode = old->mode ? old->mode : GIT_FILEMODE_BLOB;
+		git_oid_cpy(&b[nr_base++].id, git_object_id(blob));
+		git_object_free(blob);
+		/* the merge would see the tree delete it: a conflict that
+		 * says nothing of the patch */
+		if (!sm_tree_blob_at(tree, old->path, NULL)) {
+			snprintf(why, size, "the tree has no %s, nor a file of its name "
+				 "that is like it", old->path);
+			goto out;
+		}
 	}
-	if (tree_of(repo, b, nr_base, base) < 0 || tree_of(repo, o, nr_ours, ours) < 0)
+	sm_diff_paths(diff, &paths);
+	if (tree_of(repo, b, nr_base, base) < 0 || sm_part_tree(repo, tree, &paths, ours) < 0)
 		snprintf(why, size, "cannot hold its base (%s)", sm_git_error());
 	else
 		ret = 0;
 out:
 	free(b);
-	free(o);
+	strlist_clear(&paths);
 	return ret;
 }
 
@@ -507,42 +497,6 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
 	return ret;
 }
 
-/* tree with the patch's files (diff's paths) as merged has them, into
- * *after: the whole tree the three-way merge makes. 0 or -1. */
-static int merged_into(git_repository *repo, git_tree *tree, git_index *merged, git_diff *diff,
-		       git_oid *after)
-{
-	size_t n = git_diff_num_deltas(diff), nr = 0;
-	git_tree_update *ups = xcalloc(2 * n + 1, sizeof(*ups));
-	int ret;
-
-	for (size_t i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *paths[2] = { d->old_file.path, d->new_file.path };
-
-		for (int k = 0; k < 2; k++) {
-			const git_index_entry *e;
-
-			if (k && !strcmp(paths[0], paths[1]))
-				break;
-			e = git_index_get_bypath(merged, paths[k], 0);
-			if (e) {
-				ups[nr].action = GIT_TREE_UPDATE_UPSERT;
-				git_oid_cpy(&ups[nr].id, &e->id);
-				ups[nr].filemode = (git_filemode_t)e->mode;
-			} else if (sm_tree_blob_at(tree, paths[k], NULL)) {
-				ups[nr].action = GIT_TREE_UPDATE_REMOVE;
-			} else {
-				continue;
-			}
-			ups[nr++].path = paths[k];
-		}
-	}
-	ret = git_tree_create_updated(after, repo, tree, nr, ups);
-	free(ups);
-	return ret < 0 ? -1 : 0;
-}
-
 /* `git am -3`: the patch applied to its base, and the change from the
  * base to that merged into onto, a tree of t's repository (patch_sides:
  * on the patch's files alone). SM_PATCH_MERGES (with after not NULL,
@@ -553,8 +507,9 @@ static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const cha
 				   size_t n, struct sm_patch_fit_info *info, git_oid *after)
 {
 	git_diff *diff = NULL;
-	git_tree *base = NULL, *ours = NULL, *theirs = NULL;
-	git_index *applied = NULL, *merged = NULL;
+	git_tree *base = NULL, *ours = NULL, *theirs = NULL, *merged = NULL;
+	git_index *applied = NULL;
+	struct strlist paths = STRLIST_INIT;
 	git_oid base_id, ours_id, id;
 	enum sm_patch_fit fit = SM_PATCH_CONFLICTS;
 	char *why = info->no_three_way;
@@ -582,23 +537,27 @@ static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const cha
 		snprintf(why, size, "cannot hold the patched base (%s)", sm_git_error());
 		goto out;
 	}
-	r = sm_merge_change(t->repo, base, ours, theirs, &merged, &info->conflicts, NULL);
+	r = sm_merge_change(t->repo, base, ours, theirs, &id, &info->conflicts, NULL);
 	if (r < 0) {
 		snprintf(why, size, "the three-way merge failed (%s)", sm_git_error());
 		goto out;
 	}
-	if (r == SM_PICK_CLEAN && (git_index_write_tree_to(&id, merged, t->repo) < 0 ||
-				   (after && merged_into(t->repo, onto, merged, diff, after) < 0))) {
-		snprintf(why, size, "cannot hold the merged tree (%s)", sm_git_error());
-		goto out;
+	if (r == SM_PICK_CLEAN && after) {
+		sm_diff_paths(diff, &paths);
+		if (git_tree_lookup(&merged, t->repo, &id) < 0 ||
+		    sm_part_overlay(t->repo, onto, merged, &paths, after) < 0) {
+			snprintf(why, size, "cannot hold the merged tree (%s)", sm_git_error());
+			goto out;
+		}
 	}
 	info->three_way = 1;
 	/* the patch's files as the tree has them: it has the change already */
 	if (r == SM_PICK_CLEAN)
 		fit = git_oid_equal(&id, &ours_id) ? SM_PATCH_APPLIED : SM_PATCH_MERGES;
 out:
-	git_index_free(merged);
+	git_tree_free(merged);
 	git_index_free(applied);
+	strlist_clear(&paths);
 	git_tree_free(theirs);
 	git_tree_free(ours);
 	git_tree_free(base);

@@ -1,5 +1,6 @@
 #include "trees/pick.h"
 #include "trees/repo.h"
+#include "trees/part_tree.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include <string.h>
@@ -72,28 +73,87 @@ static void conflict_paths(git_repository *repo, git_index *index, struct strlis
 	strlist_clear(&added);
 }
 
-int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
-		    git_index **out, struct strlist *conflicts, struct strlist *moved_from)
+/* The merge of whole trees; a clean one's tree into *merged. */
+static int merge_whole(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
+		       const git_merge_options *opts, git_oid *merged, struct strlist *conflicts,
+		       struct strlist *moved_from)
 {
 	git_index *index = NULL;
-	git_merge_options opts;
+	int ret = SM_PICK_CLEAN;
 
-	*out = NULL;
-	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
-	opts.flags |= GIT_MERGE_FIND_RENAMES;
-	if (git_merge_trees(&index, repo, base, onto, theirs, &opts) < 0)
+	if (git_merge_trees(&index, repo, base, onto, theirs, opts) < 0)
 		return -1;
 	if (git_index_has_conflicts(index)) {
 		if (conflicts)
 			conflict_paths(repo, index, conflicts, moved_from);
-		git_index_free(index);
-		return SM_PICK_CONFLICT;
+		ret = SM_PICK_CONFLICT;
+	} else if (git_index_write_tree_to(merged, index, repo) < 0) {
+		ret = -1;
 	}
-	*out = index;
-	return SM_PICK_CLEAN;
+	git_index_free(index);
+	return ret;
 }
 
-int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
+/* The merge of the three trees' files at paths alone (part_tree.h), its
+ * result put back over onto into *merged. */
+static int merge_parts(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
+		       const git_merge_options *opts, const struct strlist *paths,
+		       git_oid *merged, struct strlist *conflicts)
+{
+	git_tree *part[3] = { NULL, NULL, NULL }, *result = NULL;
+	git_tree *whole[3] = { base, onto, theirs };
+	git_oid id;
+	int ret = 0;
+
+	for (int k = 0; k < 3 && !ret; k++)
+		ret = sm_part_tree(repo, whole[k], paths, &id) < 0 ||
+		      git_tree_lookup(&part[k], repo, &id) < 0 ? -1 : 0;
+	if (!ret)
+		ret = merge_whole(repo, part[0], part[1], part[2], opts, &id, conflicts, NULL);
+	if (ret == SM_PICK_CLEAN &&
+	    (git_tree_lookup(&result, repo, &id) < 0 ||
+	     sm_part_overlay(repo, onto, result, paths, merged) < 0))
+		ret = -1;
+	git_tree_free(result);
+	for (int k = 0; k < 3; k++)
+		git_tree_free(part[k]);
+	return ret;
+}
+
+/* Does onto have every file of paths that base has (at that path)? Then
+ * no file the change from base edits, deletes or renames was moved in
+ * onto, and a merge of those files alone is the merge of the trees. */
+static int onto_has_all(git_tree *base, git_tree *onto, const struct strlist *paths)
+{
+	for (size_t i = 0; i < paths->nr; i++)
+		if (sm_tree_blob_at(base, paths->items[i], NULL) &&
+		    !sm_tree_blob_at(onto, paths->items[i], NULL))
+			return 0;
+	return 1;
+}
+
+int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
+		    git_oid *merged, struct strlist *conflicts, struct strlist *moved_from)
+{
+	git_merge_options opts;
+	struct strlist paths = STRLIST_INIT;
+	int ret;
+
+	git_merge_options_init(&opts, GIT_MERGE_OPTIONS_VERSION);
+	opts.flags |= GIT_MERGE_FIND_RENAMES;
+	if (sm_tree_diff_paths(repo, base, theirs, &paths) < 0)
+		ret = -1;
+	/* a file onto moved must be found by libgit2's rename search, which
+	 * reads all of onto: only then are the whole trees merged */
+	else if (onto_has_all(base, onto, &paths))
+		ret = merge_parts(repo, base, onto, theirs, &opts, &paths, merged, conflicts);
+	else
+		ret = merge_whole(repo, base, onto, theirs, &opts, merged, conflicts, moved_from);
+	strlist_clear(&paths);
+	return ret;
+}
+
+int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_oid *merged,
 		  struct strlist *conflicts, struct strlist *moved_from)
 {
 	git_commit *parent = NULL;
@@ -101,7 +161,6 @@ int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_in
 	char hex[41];
 	int ret = -1;
 
-	*out = NULL;
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(pick));
 	if (git_commit_parentcount(pick) > 1)
 		return sm_error("commit %.12s: is a merge; stablemate does not replay merges", hex);
@@ -111,7 +170,7 @@ int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_in
 	 * change from the first parent to pick, merged onto onto */
 	if (git_commit_parent(&parent, pick, 0) < 0 || git_commit_tree(&base, parent) < 0 ||
 	    git_commit_tree(&theirs, pick) < 0 ||
-	    (ret = sm_merge_change(repo, base, onto, theirs, out, conflicts, moved_from)) < 0)
+	    (ret = sm_merge_change(repo, base, onto, theirs, merged, conflicts, moved_from)) < 0)
 		ret = sm_error("commit %.12s: cherry-pick failed (%s)", hex, sm_git_error());
 	git_tree_free(theirs);
 	git_tree_free(base);
@@ -119,53 +178,52 @@ int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_in
 	return ret;
 }
 
-/* Is path the same in merged (stage 0) as in onto: both without it, or
- * both with the same blob and mode? */
-static int same_in_both(git_index *merged, git_tree *onto, const char *path)
+/* Is path the same in merged as in onto: both without it, or both with
+ * the same blob and mode? */
+static int same_in_both(git_tree *merged, git_tree *onto, const char *path)
 {
-	const git_index_entry *e = git_index_get_bypath(merged, path, 0);
-	git_tree_entry *te = NULL;
+	git_tree_entry *a = NULL, *b = NULL;
 	int same;
 
-	if (git_tree_entry_bypath(&te, onto, path) < 0)
-		te = NULL;
-	if (!e || !te)
-		same = !e && !te;
+	if (git_tree_entry_bypath(&a, merged, path) < 0)
+		a = NULL;
+	if (git_tree_entry_bypath(&b, onto, path) < 0)
+		b = NULL;
+	if (!a || !b)
+		same = !a && !b;
 	else
-		same = git_oid_equal(&e->id, git_tree_entry_id(te)) &&
-		       e->mode == (uint32_t)git_tree_entry_filemode(te);
-	git_tree_entry_free(te);
+		same = git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
+		       git_tree_entry_filemode(a) == git_tree_entry_filemode(b);
+	git_tree_entry_free(a);
+	git_tree_entry_free(b);
 	return same;
 }
 
 int sm_pick_changes_nothing(git_repository *repo, git_commit *pick, git_tree *onto,
-			    git_index *merged)
+			    git_tree *merged)
 {
 	git_commit *parent = NULL;
 	git_tree *before = NULL, *after = NULL;
-	git_diff *diff = NULL;
+	struct strlist paths = STRLIST_INIT;
 	int nothing = 0;
 
 	if (git_commit_parent(&parent, pick, 0) < 0 || git_commit_tree(&before, parent) < 0 ||
-	    git_commit_tree(&after, pick) < 0 ||
-	    git_diff_tree_to_tree(&diff, repo, before, after, NULL) < 0)
+	    git_commit_tree(&after, pick) < 0 || sm_tree_diff_paths(repo, before, after, &paths) < 0)
 		goto out;
-	nothing = git_diff_num_deltas(diff) > 0;
-	for (size_t i = 0; nothing && i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
+	nothing = paths.nr > 0;
+	for (size_t i = 0; nothing && i < paths.nr; i++) {
+		const char *path = paths.items[i];
 
 		/* a file the tree lacks at the pick's path (mainline moved
 		 * it): the merge may have changed it under its other name,
 		 * which these paths do not show, so nothing certain */
-		if (d->status != GIT_DELTA_ADDED && !sm_tree_blob_at(onto, d->old_file.path, NULL)) {
+		if (sm_tree_blob_at(before, path, NULL) && !sm_tree_blob_at(onto, path, NULL))
 			nothing = 0;
-			break;
-		}
-		nothing = same_in_both(merged, onto, d->old_file.path) &&
-			  same_in_both(merged, onto, d->new_file.path);
+		else
+			nothing = same_in_both(merged, onto, path);
 	}
 out:
-	git_diff_free(diff);
+	strlist_clear(&paths);
 	git_tree_free(after);
 	git_tree_free(before);
 	git_commit_free(parent);
@@ -177,7 +235,6 @@ int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_o
 		 struct strlist *conflicts)
 {
 	git_tree *onto_tree = NULL;
-	git_index *index = NULL;
 	char hex[41];
 	int ret;
 
@@ -185,15 +242,9 @@ int sm_pick_tree(git_repository *repo, git_commit *pick, git_commit *onto, git_o
 	if (git_commit_tree(&onto_tree, onto) < 0)
 		return sm_error("commit %.12s: cannot read the tree to pick onto (%s)", hex,
 				sm_git_error());
-	ret = sm_pick_merge(repo, pick, onto_tree, &index, conflicts, NULL);
+	ret = sm_pick_merge(repo, pick, onto_tree, tree, conflicts, NULL);
 	git_tree_free(onto_tree);
-	if (ret != SM_PICK_CLEAN)
-		return ret;
-	ret = git_index_write_tree_to(tree, index, repo);
-	git_index_free(index);
-	if (ret < 0)
-		return sm_error("commit %.12s: cannot write the picked tree (%s)", hex, sm_git_error());
-	return SM_PICK_CLEAN;
+	return ret;
 }
 
 char *sm_stable_message(const char *msg, const char *upstream, const char *signoff)

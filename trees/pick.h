@@ -15,22 +15,23 @@ enum sm_pick_status {
 
 /* Merges the change from base to theirs onto the tree onto, in memory,
  * finding renames, as git merges a cherry-pick or `git am -3` a patch on
- * its base. SM_PICK_CLEAN with the merged index in *out (the caller frees
- * it), SM_PICK_CONFLICT (conflicting paths appended to conflicts when not
- * NULL, each once), or -1 (libgit2's error, for the caller to name).
- * A file onto moved that conflicts is listed once, under onto's name; its
- * other name (base's and theirs') is appended to moved_from when not
- * NULL, for a caller that reads history under both. */
+ * its base. SM_PICK_CLEAN with the merged tree in *merged (written to
+ * repo's object store, as the merged files: see trees/trial.h for a store
+ * that forgets), SM_PICK_CONFLICT (conflicting paths appended to
+ * conflicts when not NULL, each once), or -1 (libgit2's error, for the
+ * caller to name). When onto has every file the change edits at its path,
+ * only those files are merged (trees/part_tree.h: a kernel tree's other
+ * 80,000 are not read); else the whole trees, so that libgit2 finds a
+ * file onto moved. Such a file that conflicts is listed once, under
+ * onto's name; its other name (base's and theirs') is appended to
+ * moved_from when not NULL, for a caller that reads history under both. */
 int sm_merge_change(git_repository *repo, git_tree *base, git_tree *onto, git_tree *theirs,
-		    git_index **out, struct strlist *conflicts, struct strlist *moved_from);
+		    git_oid *merged, struct strlist *conflicts, struct strlist *moved_from);
 /* Merges pick's change (against its first parent) onto the tree onto, in
- * memory, as git cherry-pick does. Returns SM_PICK_CLEAN with the merged
- * index in *out (the caller frees it), SM_PICK_CONFLICT (conflicting
- * paths appended to conflicts when not NULL, and moved_from as
- * sm_merge_change says), or -1 (sm_error: a merge or
- * root commit, an unreadable object). Merged files are written to repo's
- * object store as blobs (see trees/trial.h for a store that forgets). */
-int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_index **out,
+ * memory, as git cherry-pick does: sm_merge_change's answers, or -1
+ * (sm_error, naming the commit: a merge or root commit, an unreadable
+ * object). */
+int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_oid *merged,
 		  struct strlist *conflicts, struct strlist *moved_from);
 /* After a clean sm_pick_merge of pick onto onto into merged: 1 when the
  * pick changed nothing there, every file it changes being the same in
@@ -39,7 +40,7 @@ int sm_pick_merge(git_repository *repo, git_commit *pick, git_tree *onto, git_in
  * 0, and 0 when unsure (a file of the pick that onto lacks at that path,
  * one mainline moved, or a pick that changes no file). */
 int sm_pick_changes_nothing(git_repository *repo, git_commit *pick, git_tree *onto,
-			    git_index *merged);
+			    git_tree *merged);
 /* Applies pick's change (against its first parent) onto onto. Returns
  * SM_PICK_CLEAN and sets *tree when clean, SM_PICK_CONFLICT on a conflict
  * (conflicting paths appended to conflicts when not NULL), -1 on error

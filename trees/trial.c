@@ -98,7 +98,6 @@ static int apply(struct sm_trial *t, const git_oid *onto, const char *const *ids
 	git_commit_free(base);
 	for (size_t i = 0; i < n && ret == SM_PICK_CLEAN; i++) {
 		git_commit *c = NULL;
-		git_index *index = NULL;
 		git_tree *next = NULL;
 		git_oid tree;
 
@@ -106,25 +105,24 @@ static int apply(struct sm_trial *t, const git_oid *onto, const char *const *ids
 			ret = -1;
 			break;
 		}
-		ret = sm_pick_merge(t->repo, c, cur, &index, conflicts, &t->moved_from);
-		if (ret == SM_PICK_CLEAN && i + 1 == n)
-			t->unchanged = sm_pick_changes_nothing(t->repo, c, cur, index);
+		/* the next one merges onto this result (or the last is
+		 * compared with it): its tree, in memory */
+		ret = sm_pick_merge(t->repo, c, cur, &tree, conflicts, &t->moved_from);
+		if (ret == SM_PICK_CLEAN && git_tree_lookup(&next, t->repo, &tree) < 0)
+			ret = sm_error("commit %.12s: cannot hold the picked tree (%s)", ids[i],
+				       sm_git_error());
+		if (ret == SM_PICK_CLEAN && i + 1 == n) {
+			t->unchanged = sm_pick_changes_nothing(t->repo, c, cur, next);
+			if (patch && landed_change(t, cur, next, stat, patch) < 0)
+				ret = -1;
+		}
 		git_commit_free(c);
 		if (ret == SM_PICK_CONFLICT && failed)
 			*failed = i;
-		if (ret != SM_PICK_CLEAN || (i + 1 == n && !patch)) {
-			git_index_free(index);
+		if (ret != SM_PICK_CLEAN) {
+			git_tree_free(next);
 			break;
 		}
-		/* the next one merges onto this result (or the last is
-		 * compared with it): its tree, in memory */
-		if (git_index_write_tree_to(&tree, index, t->repo) < 0 ||
-		    git_tree_lookup(&next, t->repo, &tree) < 0)
-			ret = sm_error("commit %.12s: cannot hold the picked tree (%s)", ids[i],
-				       sm_git_error());
-		else if (i + 1 == n && landed_change(t, cur, next, stat, patch) < 0)
-			ret = -1;
-		git_index_free(index);
 		git_tree_free(cur);
 		cur = next;
 	}
