@@ -1313,7 +1313,8 @@ END_TEST
 
 /* A repository with a base commit, a change on it ("theirs": an edit, a
  * rename with an edit, a directory deleted, one added, a mode change, a
- * file made a directory) and a tree that moved on ("onto", "clash"). */
+ * file made a directory, a submodule moved to another commit) and a tree
+ * that moved on ("onto", "clash"). */
 static char *parts_repo(void)
 {
 	char *dir = make_temp_dir("sm-parts"), *out;
@@ -1324,11 +1325,15 @@ static char *parts_repo(void)
 		  "mkdir dir doc keep gone;"
 		  "seq 1 60 | sed 's/^/a line /' > dir/a.c; seq 1 40 | sed 's/^/b line /' > dir/b.c;"
 		  "echo doc > doc/x.txt; echo k > keep/k.c; echo 1 > gone/g1.c; echo 2 > gone/g2.c;"
-		  "echo plain > df; git add -A; git commit -qm base; git branch base;"
+		  "echo plain > df; git add -A;"
+		  "git update-index --add --cacheinfo 160000,1111111111111111111111111111111111111111,sub;"
+		  "mkdir sub; git commit -qm base; git branch base;"
 		  "git checkout -qb theirs; sed -i 's/^a line 2$/a line 2 fixed/' dir/a.c;"
 		  "git mv dir/b.c dir/b2.c; sed -i 's/^b line 5$/b line 5 fixed/' dir/b2.c;"
 		  "git rm -q -r gone; mkdir new; echo n > new/n.c; chmod +x doc/x.txt;"
-		  "git rm -q df; mkdir df; echo inner > df/inner.c; git add -A; git commit -qm theirs;"
+		  "git rm -q df; mkdir df; echo inner > df/inner.c; git add -A;"
+		  "git update-index --cacheinfo 160000,2222222222222222222222222222222222222222,sub;"
+		  "git commit -qm theirs;"
 		  "git checkout -q -b onto base; sed -i 's/^a line 40$/a line 40 tree/' dir/a.c;"
 		  "sed -i 's/^b line 30$/b line 30 tree/' dir/b.c; echo k2 >> keep/k.c;"
 		  "mkdir other; echo o > other/o.c; git add -A; git commit -qm onto;"
@@ -1377,6 +1382,7 @@ START_TEST(merge_of_parts_is_the_merge_of_trees)
 	ck_assert_str_eq(got.buf, names);
 	ck_assert_ptr_nonnull(strstr(names, "df/inner.c\n"));
 	ck_assert_ptr_nonnull(strstr(names, "gone/g2.c\n"));
+	ck_assert_ptr_nonnull(strstr(names, "sub\n"));
 
 	/* clean: the same tree as libgit2's merge of the whole trees, with
 	 * the tree's own edits kept and the rename carrying onto's edit */

@@ -100,13 +100,15 @@ int sm_tree_diff_paths(git_repository *repo, git_tree *a, git_tree *b, struct st
 	return ret;
 }
 
-/* tree's blob at path as an index entry (its path borrowed); 0 when the
- * tree has none there. */
-static int blob_entry(git_tree *tree, const char *path, git_index_entry *e)
+/* tree's file at path as an index entry (its path borrowed): a blob (a
+ * file or a link) or a submodule's commit, whose id a change may move as
+ * it changes a file; 0 when the tree has neither there. */
+static int file_entry(git_tree *tree, const char *path, git_index_entry *e)
 {
 	git_tree_entry *te = NULL;
 	int found = git_tree_entry_bypath(&te, tree, path) == 0 &&
-		    git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+		    (git_tree_entry_type(te) == GIT_OBJECT_BLOB ||
+		     git_tree_entry_type(te) == GIT_OBJECT_COMMIT);
 
 	memset(e, 0, sizeof(*e));
 	if (found) {
@@ -126,7 +128,7 @@ int sm_part_tree(git_repository *repo, git_tree *tree, const struct strlist *pat
 	for (size_t i = 0; i < paths->nr && !ret; i++) {
 		git_index_entry e;
 
-		if (blob_entry(tree, paths->items[i], &e))
+		if (file_entry(tree, paths->items[i], &e))
 			ret = git_index_add(index, &e);
 	}
 	if (!ret)
@@ -148,10 +150,10 @@ int sm_part_overlay(git_repository *repo, git_tree *onto, git_tree *part,
 
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < paths->nr; i++) {
-			git_index_entry e;
-			int has = blob_entry(part, paths->items[i], &e);
+			git_index_entry e, there;
+			int has = file_entry(part, paths->items[i], &e);
 
-			if (pass == 0 && !has && sm_tree_blob_at(onto, paths->items[i], NULL)) {
+			if (pass == 0 && !has && file_entry(onto, paths->items[i], &there)) {
 				ups[nr].action = GIT_TREE_UPDATE_REMOVE;
 			} else if (pass == 1 && has) {
 				ups[nr].action = GIT_TREE_UPDATE_UPSERT;

@@ -20,9 +20,9 @@ void sm_diff_paths(git_diff *diff, struct strlist *out);
  * not read. 0, or -1 (libgit2's error) when a tree cannot be read. */
 int sm_tree_diff_paths(git_repository *repo, git_tree *a, git_tree *b, struct strlist *out);
 
-/* The files tree has at paths (blobs: files and links; a path it lacks,
- * or where it has a directory, is left out), as a tree of their own
- * written to repo, into *out. 0 or a libgit2 error. */
+/* The files tree has at paths (blobs: files and links; and submodules'
+ * commits; a path it lacks, or where it has a directory, is left out), as
+ * a tree of their own written to repo, into *out. 0 or a libgit2 error. */
 int sm_part_tree(git_repository *repo, git_tree *tree, const struct strlist *paths, git_oid *out);
 
 /* onto with the files at paths as part has them (part: what a patch or a
