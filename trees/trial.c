@@ -1,4 +1,5 @@
 #include "trees/trial.h"
+#include "trees/part_tree.h"
 #include "trees/pick.h"
 #include "trees/repo.h"
 #include "lib/strbuf.h"
@@ -71,7 +72,7 @@ static int landed_change(struct sm_trial *t, git_tree *a, git_tree *b, struct st
 	int ret = 0;
 
 	sm_diff_options_init(&opts);
-	if (git_diff_tree_to_tree(&d, t->repo, a, b, &opts) < 0 || sm_diff_show(d, stat, patch) < 0)
+	if (sm_diff_changed_files(&d, t->repo, a, b, &opts) < 0 || sm_diff_show(d, stat, patch) < 0)
 		ret = sm_error("cannot diff the picked tree (%s)", sm_git_error());
 	git_diff_free(d);
 	return ret;
