@@ -296,6 +296,29 @@ static int tree_of(git_repository *repo, const git_index_entry *e, size_t n, git
 	return ret;
 }
 
+/* The blob f's abbreviated "index" id names, when repo holds it (once):
+ * its full id into *out, 1; else 0. git_odb_expand_ids does not reload
+ * the object store on a miss, as a lookup by prefix does (a readdir and a
+ * stat of each pack: a quarter of a list's check, whose bases are mostly
+ * in no repository at hand). */
+static int base_blob(git_repository *repo, const git_diff_file *f, git_oid *out)
+{
+	git_odb *odb = NULL;
+	git_odb_expand_id q;
+	int found;
+
+	memset(&q, 0, sizeof(q));
+	git_oid_cpy(&q.id, &f->id);
+	q.length = f->id_abbrev;
+	q.type = GIT_OBJECT_BLOB;
+	found = f->id_abbrev && git_repository_odb(&odb, repo) == 0 &&
+		git_odb_expand_ids(odb, &q, 1) == 0 && q.length;
+	if (found)
+		git_oid_cpy(out, &q.id);
+	git_odb_free(odb);
+	return found;
+}
+
 /* The two sides the three-way merge starts from, as trees of the patch's
  * files alone (the rest of the tree is the same on every side, and a
  * merge of whole trees reads every one of its files: 0.4 s more for a
@@ -319,7 +342,6 @@ static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff, git
 	for (size_t i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		const git_diff_file *old = &d->old_file;
-		git_object *blob = NULL;
 		char hex[GIT_OID_HEXSZ + 1];
 
 		if (d->status == GIT_DELTA_ADDED)
@@ -329,17 +351,14 @@ static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff, git
 				 old->path);
 			goto out;
 		}
-		if (git_object_lookup_prefix(&blob, repo, &old->id, old->id_abbrev,
-					     GIT_OBJECT_BLOB) < 0) {
+		if (!base_blob(repo, old, &b[nr_base].id)) {
 			git_oid_tostr(hex, (size_t)old->id_abbrev + 1, &old->id);
 			snprintf(why, size, "its base of %s, blob %s, is not in the repository",
 				 old->path, hex);
 			goto out;
 		}
 		b[nr_base].path = old->path;
-		b[nr_base].mode = old->mode ? old->mode : GIT_FILEMODE_BLOB;
-		git_oid_cpy(&b[nr_base++].id, git_object_id(blob));
-		git_object_free(blob);
+		b[nr_base++].mode = old->mode ? old->mode : GIT_FILEMODE_BLOB;
 		/* the merge would see the tree delete it: a conflict that
 		 * says nothing of the patch */
 		if (!sm_tree_blob_at(tree, old->path, NULL)) {
@@ -466,16 +485,13 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
 	strbuf_add(&cur, patch, n);
 	for (size_t i = 0; i < git_diff_num_deltas(*diff); i++) {
 		const git_diff_delta *d = git_diff_get_delta(*diff, i);
-		git_object *blob = NULL;
+		git_oid base;
 		char *to;
 
 		if (d->status != GIT_DELTA_MODIFIED || strcmp(d->old_file.path, d->new_file.path) ||
-		    sm_tree_blob_at(tree, d->old_file.path, NULL) || !d->old_file.id_abbrev ||
-		    git_object_lookup_prefix(&blob, repo, &d->old_file.id, d->old_file.id_abbrev,
-					     GIT_OBJECT_BLOB) < 0)
+		    sm_tree_blob_at(tree, d->old_file.path, NULL) || !base_blob(repo, &d->old_file, &base))
 			continue;
-		to = moved_to(repo, tree, d->old_file.path, git_object_id(blob));
-		git_object_free(blob);
+		to = moved_to(repo, tree, d->old_file.path, &base);
 		if (!to)
 			continue;
 		strlist_append(&info->moved, d->old_file.path);
