@@ -9,7 +9,6 @@
 #include "lib/git.h"
 #include "lib/util.h"
 #include "trees/part_tree.h"
-#include "trees/trial.h"
 #include <errno.h>
 #include <fnmatch.h>
 #include <git2.h>
@@ -31,10 +30,6 @@ struct ctx {
 	const struct sm_report_opts *o;
 	const struct sm_bot_config *cfg;
 	git_repository *repo;
-	/* a handle on repo whose writes stay in memory, for the diffs of
-	 * the changed files alone (sm_diff_changed_files); repo NULL when
-	 * it cannot be opened: the whole trees are diffed then */
-	struct sm_trial diffs;
 	struct cand_info *info;		/* one per scan item */
 	unsigned long maildir_seq;
 };
@@ -50,10 +45,9 @@ static void short_id(const char *id, char out[13])
 }
 
 /* The commit's patch and stat, and the files it touches, into ci. Diffed
- * on the files it changes alone through diffs (when it is open): a kernel
- * tree's 5,000 subtrees are 20 ms a commit. */
-static int diff_commit(git_repository *repo, struct sm_trial *diffs, const char *id,
-		       struct cand_info *ci)
+ * on the files it changes alone: a kernel tree's 5,000 subtrees are 20 ms
+ * a commit. */
+static int diff_commit(git_repository *repo, const char *id, struct cand_info *ci)
 {
 	git_oid oid;
 	git_commit *c = NULL, *parent = NULL;
@@ -69,8 +63,7 @@ static int diff_commit(git_repository *repo, struct sm_trial *diffs, const char 
 	    (git_commit_parent(&parent, c, 0) || git_commit_tree(&pt, parent)))
 		goto out;
 	sm_diff_options_init(&opts);
-	if (diffs->repo ? sm_diff_changed_files(&d, diffs->repo, pt, t, &opts) :
-			  git_diff_tree_to_tree(&d, repo, pt, t, &opts))
+	if (sm_diff_changed_files(&d, repo, pt, t, &opts))
 		goto out;
 	for (size_t i = 0; i < git_diff_num_deltas(d); i++) {
 		const git_diff_delta *dl = git_diff_get_delta(d, i);
@@ -140,7 +133,7 @@ static struct cand_info *item_info(struct ctx *x, size_t idx)
 	if (ci->done)
 		return ci;
 	ci->done = 1;
-	if (diff_commit(x->repo, &x->diffs, id, ci)) {
+	if (diff_commit(x->repo, id, ci)) {
 		sm_warn("%s", sm_last_error());
 		ci->failed = 1;
 	}
@@ -660,7 +653,7 @@ static int report_one(struct ctx *x, struct sm_bot_state *st, const struct sm_bo
 int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 		      struct sm_report_stats *stats)
 {
-	struct ctx x = { o, o->cfg, NULL, { 0 }, NULL, 0 };
+	struct ctx x = { o, o->cfg, NULL, NULL, 0 };
 	int ret = 0;
 
 	sm_git_init();
@@ -670,8 +663,6 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 		ret = sm_error_wrap("%s: upstream.repo", o->cfg->path);
 		goto out;
 	}
-	if (sm_trial_open(&x.diffs, x.repo) < 0)
-		sm_clear_error();	/* only slower: each diff reads the whole trees */
 	x.info = xcalloc(o->scan->nr ? o->scan->nr : 1, sizeof(*x.info));
 	for (size_t i = 0; i < o->scan->nr; i++) {
 		strbuf_init(&x.info[i].stat, 0);
@@ -688,7 +679,6 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 	}
 	free(x.info);
 out:
-	sm_trial_release(&x.diffs);
 	git_repository_free(x.repo);
 	return ret;
 }

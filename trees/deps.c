@@ -1,5 +1,6 @@
 #include "trees/deps.h"
 #include "trees/deps_search.h"
+#include "trees/part_tree.h"
 #include "trees/patchid.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
@@ -127,7 +128,7 @@ static int blame_changes(git_repository *repo, git_commit *c, git_commit *tip,
 	}
 	sm_diff_options_init(&dopts);
 	dopts.context_lines = 0;
-	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &dopts) < 0) {
+	if (sm_diff_changed_files(&diff, repo, old_tree, new_tree, &dopts) < 0) {
 		sm_error("%.12s: cannot diff (%s)", hex, sm_git_error());
 		goto out;
 	}

@@ -181,37 +181,24 @@ int sm_part_overlay(git_repository *repo, git_tree *onto, git_tree *part,
 	return ret;
 }
 
-/* sm_part_tree of tree, or none for a NULL tree */
-static int part_or_none(git_repository *repo, git_tree *tree, const struct strlist *paths,
-			git_tree **out)
-{
-	git_oid id;
-
-	*out = NULL;
-	if (!tree)
-		return 0;
-	if (sm_part_tree(repo, tree, paths, &id) < 0)
-		return -1;
-	return git_tree_lookup(out, repo, &id);
-}
-
 int sm_diff_changed_files(git_diff **out, git_repository *repo, git_tree *a, git_tree *b,
 			  const git_diff_options *opts)
 {
 	struct strlist paths = STRLIST_INIT;
-	git_tree *part_a = NULL, *part_b = NULL;
+	git_diff_options o = *opts;
 	int ret;
 
 	*out = NULL;
 	ret = sm_tree_diff_paths(repo, a, b, &paths);
-	if (!ret)
-		ret = part_or_none(repo, a, &paths, &part_a);
-	if (!ret)
-		ret = part_or_none(repo, b, &paths, &part_b);
-	if (!ret)
-		ret = git_diff_tree_to_tree(out, repo, part_a, part_b, opts);
-	git_tree_free(part_a);
-	git_tree_free(part_b);
+	if (!ret) {
+		/* a literal path list: libgit2's tree iterators then open only
+		 * the directories on those paths */
+		o.pathspec.strings = paths.items;
+		o.pathspec.count = paths.nr;
+		o.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+		ret = paths.nr ? git_diff_tree_to_tree(out, repo, a, b, &o) :
+				 git_diff_tree_to_tree(out, repo, NULL, NULL, &o);
+	}
 	strlist_clear(&paths);
 	return ret;
 }

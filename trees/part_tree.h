@@ -33,11 +33,11 @@ int sm_part_overlay(git_repository *repo, git_tree *onto, git_tree *part,
 		    const struct strlist *paths, git_oid *out);
 
 /* git_diff_tree_to_tree of a and b (either may be NULL: an empty tree)
- * with opts, made on the files that differ alone: the same deltas, and so
- * the same text, without opening every subtree of both (libgit2's diff of
- * two kernel trees takes 20 ms for a one-line change). The trees of those
- * files are written to repo: give a handle whose writes stay in memory (a
- * trial's, trees/trial.h). *out to git_diff_free. 0 or a libgit2 error. */
+ * with opts, limited to the files that differ (sm_tree_diff_paths, given
+ * as a literal path list): the same deltas, and so the same text, without
+ * opening every subtree of both (libgit2's diff of two kernel trees takes
+ * 20 ms for a one-line change). Writes nothing. *out to git_diff_free.
+ * 0 or a libgit2 error. */
 int sm_diff_changed_files(git_diff **out, git_repository *repo, git_tree *a, git_tree *b,
 			  const git_diff_options *opts);
 
