@@ -1,6 +1,7 @@
 /* path_origin: see path_origin.h. */
 #include "trees/path_origin.h"
 #include "trees/deps_search.h"
+#include "trees/part_tree.h"
 #include "trees/repo.h"
 #include "lib/git.h"
 #include "lib/util.h"
@@ -15,10 +16,12 @@ int sm_path_change_in(git_repository *repo, git_commit *c, const char *path, cha
 	git_commit *parent = NULL;
 	git_tree *old_tree = NULL, *new_tree = NULL;
 	git_diff *diff = NULL;
+	git_diff_options opts;
 	char hex[GIT_OID_HEXSZ + 1];
 	int ret = -1;
 
 	*from = NULL;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
 	if (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&old_tree, parent) < 0 ||
 	    git_commit_tree(&new_tree, c) < 0) {
@@ -29,7 +32,9 @@ int sm_path_change_in(git_repository *repo, git_commit *c, const char *path, cha
 		ret = SM_PATH_KEPT;
 		goto out;
 	}
-	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, NULL) < 0 ||
+	/* renames pair files the commit deletes and adds: all of them are
+	 * among the files it changes */
+	if (sm_diff_changed_files(&diff, repo, old_tree, new_tree, &opts) < 0 ||
 	    sm_diff_find_renames(diff) < 0) {
 		sm_error("%.12s: cannot diff (%s)", hex, sm_git_error());
 		goto out;
