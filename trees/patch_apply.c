@@ -254,10 +254,10 @@ static int applies(git_repository *repo, git_tree *tree, const char *text, size_
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		git_oid there;
-		int has = sm_tree_blob_at(tree, d->old_file.path, &there);
 
 		if ((d->status == GIT_DELTA_ADDED && sm_tree_blob_at(tree, d->new_file.path, NULL)) ||
-		    (d->status == GIT_DELTA_DELETED && has && d->old_file.id_abbrev &&
+		    (d->status == GIT_DELTA_DELETED && d->old_file.id_abbrev &&
+		     sm_tree_blob_at(tree, d->old_file.path, &there) &&
 		     git_oid_ncmp(&there, &d->old_file.id, d->old_file.id_abbrev))) {
 			git_diff_free(diff);
 			return 0;
@@ -326,17 +326,18 @@ static int base_blob(git_repository *repo, const git_diff_file *f, git_oid *out)
  * - *base: each file the patch changes as it was before the patch (the
  *   blob its "index" line names, found in repo by the abbreviated id), as
  *   `git apply --build-fake-ancestor` makes it for `git am -3`;
- * - *ours: the same files as tree has them, and those the patch adds or
- *   renames to when tree has them.
+ * - *ours: the files at paths (sm_diff_paths of diff) as tree has them:
+ *   those the patch changes, and those it adds or renames to when tree
+ *   has them.
  * 0, or -1 with the reason in why (size bytes): a base blob repo lacks, or
  * a file the patch changes that the tree lacks at its path (follow_moves
  * has renamed those it found under another path). */
-static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff, git_oid *base,
-		       git_oid *ours, char *why, size_t size)
+static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff,
+		       const struct strlist *paths, git_oid *base, git_oid *ours, char *why,
+		       size_t size)
 {
 	size_t n = git_diff_num_deltas(diff), nr_base = 0;
 	git_index_entry *b = xcalloc(n + 1, sizeof(*b));
-	struct strlist paths = STRLIST_INIT;
 	int ret = -1;
 
 	for (size_t i = 0; i < n; i++) {
@@ -367,14 +368,12 @@ static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff, git
 			goto out;
 		}
 	}
-	sm_diff_paths(diff, &paths);
-	if (tree_of(repo, b, nr_base, base) < 0 || sm_part_tree(repo, tree, &paths, ours) < 0)
+	if (tree_of(repo, b, nr_base, base) < 0 || sm_part_tree(repo, tree, paths, ours) < 0)
 		snprintf(why, size, "cannot hold its base (%s)", sm_git_error());
 	else
 		ret = 0;
 out:
 	free(b);
-	strlist_clear(&paths);
 	return ret;
 }
 
@@ -540,7 +539,8 @@ static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const cha
 		snprintf(why, size, "cannot read the patch on the tree's paths (%s)", sm_git_error());
 		goto out;
 	}
-	if (patch_sides(t->repo, onto, diff, &base_id, &ours_id, why, size) < 0)
+	sm_diff_paths(diff, &paths);
+	if (patch_sides(t->repo, onto, diff, &paths, &base_id, &ours_id, why, size) < 0)
 		goto out;
 	if (git_tree_lookup(&base, t->repo, &base_id) < 0 ||
 	    git_tree_lookup(&ours, t->repo, &ours_id) < 0 ||
@@ -559,7 +559,6 @@ static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const cha
 		goto out;
 	}
 	if (r == SM_PICK_CLEAN && after) {
-		sm_diff_paths(diff, &paths);
 		if (git_tree_lookup(&merged, t->repo, &id) < 0 ||
 		    sm_part_overlay(t->repo, onto, merged, &paths, after) < 0) {
 			snprintf(why, size, "cannot hold the merged tree (%s)", sm_git_error());

@@ -116,21 +116,12 @@ static long find_lines(const struct file_lines *f, const struct span *old, size_
 	return -1;
 }
 
-/* "@@ -a[,b] +c[,d] @@rest" (sm_hunk_header, then " @@"): 0 and the
- * numbers, rest from *rest; -1 */
-static int hunk_header(const char *line, size_t len, long *a, long *b, long *c, long *d,
-		       const char **rest)
+/* A hunk header of git's, "@@ -a[,b] +c[,d] @@rest": h read (sm_hunk_header)
+ * and 0, or -1 */
+static int hunk_header(const char *line, size_t len, struct sm_hunk *h)
 {
-	struct sm_hunk h;
-
-	if (sm_hunk_header(line, len, &h) < 0 || len - h.read < 3 || memcmp(line + h.read, " @@", 3))
-		return -1;
-	*a = h.old_start;
-	*b = h.old_lines;
-	*c = h.new_start;
-	*d = h.new_lines;
-	*rest = line + h.read + 3;
-	return 0;
+	return sm_hunk_header(line, len, h) < 0 || len - h->read < 3 ||
+	       memcmp(line + h->read, " @@", 3) ? -1 : 0;
 }
 
 unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *patch, size_t len,
@@ -148,7 +139,8 @@ unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *p
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), nr_old = 0;
 		const char *body, *q, *rest;
-		long a, b, c, d, left_old, left_new, at = -1;
+		struct sm_hunk h;
+		long left_old, left_new, at = -1;
 		int leading = 0, trailing = 0, first = 1;
 
 		if (n >= 4 && !memcmp(p, "--- ", 4)) {
@@ -159,15 +151,16 @@ unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *p
 				file_release(&f);
 			offset = 0;
 		}
-		if (hunk_header(p, n, &a, &b, &c, &d, &rest) < 0) {
+		if (hunk_header(p, n, &h) < 0) {
 			strbuf_add(out, p, n + (nl != NULL));
 			p += n + (nl != NULL);
 			continue;
 		}
 		/* the hunk's old lines (context and removed), read ahead */
+		rest = p + h.read + 3;	/* after " @@" */
 		body = q = p + n + (nl != NULL);
-		left_old = b;
-		left_new = d;
+		left_old = h.old_lines;
+		left_new = h.new_lines;
 		while (q < end && (left_old > 0 || left_new > 0)) {
 			const char *qn = memchr(q, '\n', (size_t)(end - q));
 			size_t m = qn ? (size_t)(qn - q) : (size_t)(end - q);
@@ -189,26 +182,28 @@ unsigned sm_patch_at_offsets(git_repository *repo, git_tree *tree, const char *p
 			}
 			q += m + (qn != NULL);
 		}
-		if (f.blob && nr_old && (size_t)b == nr_old) {
-			long want = (a > 0 ? a - 1 : 0) + offset;
+		if (f.blob && nr_old && (size_t)h.old_lines == nr_old) {
+			long want = (h.old_start > 0 ? h.old_start - 1 : 0) + offset;
 
 			at = find_lines(&f, old, nr_old, want > 0 ? (size_t)want : 0,
-					a <= 1 && !leading, !trailing);
+					h.old_start <= 1 && !leading, !trailing);
 		}
 		if (at >= 0) {
 			long new_at = (long)after_placed(&f, (size_t)at) + 1;
 
-			if (at + 1 != a || new_at != c) {
-				strbuf_addf(out, "@@ -%ld,%ld +%ld,%ld @@", at + 1, b, new_at, d);
+			if (at + 1 != h.old_start || new_at != h.new_start) {
+				strbuf_addf(out, "@@ -%ld,%ld +%ld,%ld @@", at + 1, h.old_lines, new_at,
+					    h.new_lines);
 				strbuf_add(out, rest, (size_t)(p + n - rest));
 				strbuf_addch(out, '\n');
 				moved++;
 			} else {
 				strbuf_add(out, p, n + (nl != NULL));
 			}
-			offset = at + 1 - a;
+			offset = at + 1 - h.old_start;
 			ALLOC_GROW(f.placed, f.nr_placed + 1, f.alloc_placed);
-			f.placed[f.nr_placed++] = (struct placed){ (size_t)at, (size_t)b, (size_t)d };
+			f.placed[f.nr_placed++] =
+				(struct placed){ (size_t)at, (size_t)h.old_lines, (size_t)h.new_lines };
 		} else {
 			strbuf_add(out, p, n + (nl != NULL));
 		}
