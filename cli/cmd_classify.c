@@ -8,6 +8,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
+#include "mail/message.h"
 #include "mail/plain.h"
 #include "mail/stream.h"
 #include "rules/classify.h"
@@ -22,7 +23,7 @@
 
 static const struct sm_usage usage = {
 	.synopsis = "stablemate classify [--tree VERSION] [--json] [--rules DIR] [FILE|-]...\n"
-		    "stablemate classify --repo DIR [--tree BRANCH[=VER] [--check-applies [--series]]]\n"
+		    "stablemate classify --repo DIR [--tree BRANCH[=VER] [--check-applies [--series|--alone]]]\n"
 		    "                    [--json] [FILE|-]...\n"
 		    "stablemate classify --tags [FILE|-]...\n"
 		    "stablemate classify --batch FILE [--tree VERSION] [--rules DIR]",
@@ -67,6 +68,7 @@ struct classify_opts {
 	struct cli_cut_paths cut;	/* of the input so far */
 	struct sm_repo_judge *judge;	/* --repo, or NULL */
 	int check_applies;		/* --check-applies: with judge and a tree */
+	int by_thread;			/* and neither --series nor --alone */
 };
 
 /* What --check-applies found of one input (enum sm_patch_fit), printed
@@ -296,23 +298,50 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	}
 }
 
+/* The place of c, a numbered patch mail of a series ("[PATCH 2/5]", not
+ * a reply), in its mail thread (part->thread: the thread's first
+ * Message-ID, in *m: sm_mail_release it). 0 when c is none or its thread
+ * is unknown. */
+static int series_part(const struct classify_opts *o, const struct sm_commit *c,
+		       const char *text, size_t len, struct sm_mail *m,
+		       struct sm_series_part *part)
+{
+	memset(m, 0, sizeof(*m));
+	if (!o->by_thread || !c->is_mail || c->is_reply || c->is_cover_letter ||
+	    c->patch_total < 2 || !c->patch_nr)
+		return 0;
+	if (sm_mail_parse(m, text, len, o->path) < 0) {
+		sm_clear_error();	/* the patch is still tried, alone */
+		return 0;
+	}
+	part->thread = sm_mail_thread_root(m);
+	part->nr = c->patch_nr;
+	part->total = c->patch_total;
+	return 1;
+}
+
 /* --check-applies: how the patch of text (the input as read; a mail
  * decoded first) fits the tree, the veto "present" added to v when the
- * tree has it. not_tried when not asked or there is no text. */
-static int check_applies(struct classify_opts *o, const char *text, size_t len,
-			 struct sm_verdict *v, struct sm_patch_fit_info *info)
+ * tree has it. A patch of a series in its mail thread goes onto what the
+ * patches before it made. not_tried when not asked or there is no text. */
+static int check_applies(struct classify_opts *o, const struct sm_commit *c, const char *text,
+			 size_t len, struct sm_verdict *v, struct sm_patch_fit_info *info)
 {
 	struct strbuf plain = STRBUF_INIT;
-	int fit;
+	struct sm_series_part part;
+	struct sm_mail m;
+	int fit, in_thread;
 
 	if (!o->check_applies || !text)
 		return not_tried;
+	in_thread = series_part(o, c, text, len, &m, &part);
 	if (sm_mail_is_encoded(text, len) && sm_mail_to_plain(text, len, o->path, &plain) == 0) {
 		text = plain.buf;
 		len = plain.len;
 	}
 	sm_clear_error();
-	fit = sm_repo_judge_apply(o->judge, o->rules, text, len, v, info);
+	fit = sm_repo_judge_apply(o->judge, o->rules, in_thread ? &part : NULL, text, len, v, info);
+	sm_mail_release(&m);
 	strbuf_release(&plain);
 	return fit;
 }
@@ -333,7 +362,7 @@ static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const 
 	sm_classify(o->rules, c, &o->tree, &v);
 	if (o->judge) {
 		sm_repo_judge_commit(o->judge, o->rules, c, patch_id, &v, &fixes);
-		fit = check_applies(o, text, len, &v, &info);
+		fit = check_applies(o, c, text, len, &v, &info);
 	}
 	print_one(o, c, &v, fixes, fit, &info);
 	sm_patch_fit_info_release(&info);
@@ -954,7 +983,7 @@ int cmd_classify(int argc, char **argv)
 	static const char *const default_input[] = { "-", NULL };
 	const char *rules_dir = NULL, *batch = NULL, *repo = NULL, *cache_dir = NULL;
 	struct sm_repo_judge judge;
-	int series = 0;
+	int series = 0, alone = 0;
 	int ret = 0, tags = 0;
 	size_t max_record = SM_MBOX_MAX_MESSAGE;
 	const struct sm_option options[] = {
@@ -993,7 +1022,12 @@ int cmd_classify(int argc, char **argv)
 		OPT_BOOL(0, "series", &series,
 			 "with --check-applies: try each patch (of an mbox, of\n"
 			 "the FILEs in order) onto the tree the ones before it\n"
-			 "made, as git am applies a series"),
+			 "made, as git am applies a series (default: only the\n"
+			 "numbered patches of one mail thread, in turn)"),
+		OPT_BOOL(0, "alone", &alone,
+			 "with --check-applies: try every patch alone onto the\n"
+			 "tree's tip, as git apply --check does, also a patch\n"
+			 "whose thread holds the patches before it"),
 		OPT_BOOL(0, "tags", &tags,
 			 "only list the stable tags found in FILE, one a line:\n"
 			 "kind, from, to, prerequisite, the tag; a line folded\n"
@@ -1008,8 +1042,11 @@ int cmd_classify(int argc, char **argv)
 				       argv[0]);
 	if (o.check_applies && (!repo || !o.tree.version.major))
 		return cli_usage_error("classify", "--check-applies needs --repo and --tree");
-	if (series && !o.check_applies)
-		return cli_usage_error("classify", "--series needs --check-applies");
+	if ((series || alone) && !o.check_applies)
+		return cli_usage_error("classify", "--%s needs --check-applies",
+				       series ? "series" : "alone");
+	if (series && alone)
+		return cli_usage_error("classify", "--series and --alone: choose one");
 	if (repo && (batch || tags))
 		return cli_usage_error("classify", "--repo judges commits one by one: not with %s",
 				       batch ? "--batch" : "--tags");
@@ -1032,6 +1069,7 @@ int cmd_classify(int argc, char **argv)
 		}
 		o.judge = &judge;
 		judge.in_order = series;
+		o.by_thread = !series && !alone;
 	}
 	if (batch) {
 		ret = run_batch(&o, batch, max_record);

@@ -291,6 +291,13 @@ int sm_mail_parse(struct sm_mail *m, const char *data, size_t len, const char *n
 	return 0;
 }
 
+const char *sm_mail_thread_root(const struct sm_mail *m)
+{
+	if (m->references.nr)
+		return m->references.items[0];
+	return m->in_reply_to ? m->in_reply_to : m->message_id;
+}
+
 int sm_mail_parse_file(struct sm_mail *m, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;

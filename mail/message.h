@@ -34,6 +34,11 @@ int sm_mail_parse(struct sm_mail *m, const char *data, size_t len, const char *n
 int sm_mail_parse_file(struct sm_mail *m, const char *path);
 void sm_mail_release(struct sm_mail *m);
 
+/* The Message-ID that starts m's thread, as git send-email threads a
+ * series: the first of its References, else its In-Reply-To, else its
+ * own (borrowed from m). */
+const char *sm_mail_thread_root(const struct sm_mail *m);
+
 /* Starts gmime once per process (the parse functions call it). */
 void sm_mail_library_init(void);
 

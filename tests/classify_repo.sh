@@ -253,6 +253,9 @@ sed -i 's|^\t\tmemset(&r1, 0, sizeof(r1));|\t\tmemset(\&r1, 0, sizeof(struct snd
 git -C "$tmp/w1b" commit -qam "ALSA: timer: zero the whole tread in snd_timer_user_tinterrupt" -m "Cc: stable@vger.kernel.org"
 git -C "$tmp/w1b" format-patch -q --cover-letter -2 --stdout > "$tmp/series.mbox"
 git -C "$tmp/w1b" format-patch -q -2 --stdout > "$tmp/series-am.mbox"	# git am stops at a cover letter
+# the same series as git send-email sends it: a mail a patch, each a
+# reply to the cover letter (Message-ID, In-Reply-To, References)
+git -C "$tmp/w1b" format-patch -q --cover-letter --thread -2 -o "$tmp/sent"
 git -C "$lx" worktree remove --force "$tmp/w1b"
 expect "--check-applies: a series, each patch alone" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "$tmp/series.mbox"
 has "the cover letter" "  applies: not checked (a cover letter carries no patch)"
@@ -276,6 +279,35 @@ git -C "$tmp/am" am -3 -q "$tmp/series-am.mbox" >/dev/null 2>&1 && [ "$(git -C "
 git -C "$lx" worktree remove --force "$tmp/am"
 expect "--series needs --check-applies" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --series "$tmp/series.mbox"
 has "says so" "--series needs --check-applies"
+# Without --series, the numbered patches of one mail thread go in order:
+# the mails of the same series, each on its own, as a list delivers them.
+sent=("$tmp"/sent/0000-*.patch "$tmp"/sent/0001-*.patch "$tmp"/sent/0002-*.patch)
+grep -q "^In-Reply-To: " "${sent[2]}" || bad "format-patch --thread wrote no In-Reply-To"
+expect "--check-applies: the mails of a thread" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "${sent[@]}"
+python3 -c '
+import json, sys
+s = sys.stdin.read(); dec = json.JSONDecoder(); pos = 0; d = []
+while pos < len(s.rstrip()):
+    o, pos = dec.raw_decode(s, pos); d.append(o)
+    while pos < len(s) and s[pos].isspace(): pos += 1
+assert [(x["applies"], x["after"]) for x in d] == [(None, 0), (True, 0), (True, 1)], d
+' <<< "$out" && ok "2/2 goes in after 1/2 of its thread" || bad "thread series: $out"
+expect "--check-applies --alone: the same mails" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --alone "${sent[@]}"
+has "2/2 alone conflicts" "  applies: no (conflict in sound/core/timer.c, in a three-way merge on its base too); patch 2/2, tried alone (--series tries it after the ones before it)"
+# the series sent again in the same thread: 1/2 starts at the tip again
+expect "a thread's series twice" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "${sent[1]}" "${sent[2]}" "${sent[1]}" "${sent[2]}"
+[ "$(grep -c "after the 1 patch before it$" <<< "$out")" = 2 ] && [ "$(grep -c "after the 2 patches" <<< "$out")" = 0 ] &&
+	ok "each round starts at the tip" || bad "sent again: $out"
+# 2/2 of another thread (its own Message-ID and References) is alone
+sed -e 's/^\(In-Reply-To\|References\): <\(.*\)>/\1: <other-\2>/' "${sent[2]}" > "$tmp/other-thread.patch"
+grep -q "^References: <other-" "$tmp/other-thread.patch" || bad "the other thread's mail"
+expect "2/2 of another thread" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "${sent[1]}" "$tmp/other-thread.patch"
+has "tried alone" "; patch 2/2, tried alone (--series tries it after the ones before it)"
+hasnt "not after 1/2" "after the 1 patch"
+expect "--series and --alone" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --series --alone "${sent[@]}"
+has "says so" "--series and --alone: choose one"
+expect "--alone needs --check-applies" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --alone "${sent[@]}"
+has "says so" "--alone needs --check-applies"
 # a quoted-printable mail is decoded first
 python3 - "$tmp/w1.eml" "$tmp/w1-qp.eml" <<'PY'
 import email, email.policy, sys

@@ -89,8 +89,51 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 	*fixes = f;
 }
 
+/* The series of part, made when first seen: where its next patch goes. */
+static struct sm_thread_series *thread_series(struct sm_repo_judge *j,
+					      const struct sm_series_part *part)
+{
+	char *key = xasprintf("%s %u", part->thread, part->total);
+	size_t i;
+
+	if (strmap_get(&j->by_thread, key, &i)) {
+		free(key);
+		return &j->threads[i];
+	}
+	ALLOC_GROW(j->threads, j->nr_threads + 1, j->alloc_threads);
+	i = j->nr_threads++;
+	memset(&j->threads[i], 0, sizeof(j->threads[i]));
+	j->threads[i].key = key;
+	strmap_put(&j->by_thread, key, i);
+	return &j->threads[i];
+}
+
+/* part's patch onto the tree its series has made so far (tip: the tree's) */
+static enum sm_patch_fit apply_in_thread(struct sm_repo_judge *j, const struct sm_series_part *part,
+					 const git_oid *tip, const char *text, size_t len,
+					 struct sm_patch_fit_info *info)
+{
+	struct sm_thread_series *t = thread_series(j, part);
+	enum sm_patch_fit fit;
+
+	if (part->nr <= t->last_nr || !t->last_nr) {
+		/* its first patch, or the series sent again */
+		git_oid_cpy(&t->tree, tip);
+		t->applied = 0;
+	}
+	/* the one store holds every series' trees */
+	git_oid_cpy(&j->series.tree, &t->tree);
+	j->series.applied = t->applied;
+	fit = sm_patch_series_next(&j->series, text, len, info);
+	git_oid_cpy(&t->tree, &j->series.tree);
+	t->applied = j->series.applied;
+	t->last_nr = part->nr;
+	return fit;
+}
+
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
-				      const char *text, size_t len, struct sm_verdict *v,
+				      const struct sm_series_part *part, const char *text,
+				      size_t len, struct sm_verdict *v,
 				      struct sm_patch_fit_info *info)
 {
 	git_commit *tip = NULL;
@@ -100,13 +143,17 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 	memset(info, 0, sizeof(*info));
 	if (!j->has_tree)
 		return fit;
+	if (j->in_order)
+		part = NULL;
 	if (git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0 &&
 	    git_commit_tree(&tree, tip) == 0) {
-		/* the series starts at the tip with its first patch */
-		if (j->in_order && !j->series_open)
+		/* a series starts at the tip with its first patch */
+		if ((j->in_order || part) && !j->series_open)
 			j->series_open = sm_patch_series_open(&j->series, j->tree.repo,
 							      git_tree_id(tree)) == 0;
-		if (!j->in_order)
+		if (part && j->series_open)
+			fit = apply_in_thread(j, part, git_tree_id(tree), text, len, info);
+		else if (!j->in_order)
 			fit = sm_patch_fit(j->tree.repo, tree, text, len, info);
 		else if (j->series_open)
 			fit = sm_patch_series_next(&j->series, text, len, info);
@@ -129,6 +176,10 @@ void sm_repo_judge_close(struct sm_repo_judge *j)
 {
 	if (j->series_open)
 		sm_patch_series_release(&j->series);
+	for (size_t i = 0; i < j->nr_threads; i++)
+		free(j->threads[i].key);
+	free(j->threads);
+	strmap_clear(&j->by_thread);
 	if (j->has_files)
 		sm_tree_files_release(&j->files);
 	if (j->has_tree)

@@ -10,6 +10,7 @@
 #include "trees/tree_judge.h"
 #include "trees/tree_files.h"
 #include "trees/patch_apply.h"
+#include "trees/strmap.h"
 
 struct sm_progress;
 
@@ -29,6 +30,26 @@ struct sm_repo_judge {
 	int in_order;
 	struct sm_patch_series series;
 	int series_open;
+	/* the series found by their mail threads (struct sm_series_part),
+	 * each where its patches so far have got to; their trees are held
+	 * in series' store */
+	struct sm_thread_series {
+		char *key;		/* the thread's first Message-ID, " ", the length */
+		git_oid tree;		/* what its patches so far made */
+		unsigned applied;	/* how many of them went in */
+		unsigned last_nr;	/* the number of the last one tried */
+	} *threads;
+	size_t nr_threads, alloc_threads;
+	struct strmap by_thread;	/* key -> index in threads */
+};
+
+/* A patch mail's place in a series of its mail thread: "[PATCH 2/5]" in
+ * the thread that starts at the Message-ID thread, as git send-email
+ * threads a series (each patch a reply to the cover letter or to the
+ * first patch). */
+struct sm_series_part {
+	const char *thread;
+	unsigned nr, total;
 };
 
 /* One Fixes: tag of the commit, as the repository knows it. */
@@ -56,14 +77,18 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 			  struct sm_repo_fixes **fixes);
 /* With a tree: how the patch in text[0..len) (a mail or a commit, decoded)
  * fits the tree's tip, or with in_order the tree the patches before it
- * made (trees/patch_apply.h; info filled in, for the caller to
+ * made, or with part (not NULL, and not in_order) the tree the patches
+ * of its series tried before it made: patch 1, or a number no higher
+ * than the last one tried of that series (the series sent again),
+ * starts again at the tip (trees/patch_apply.h; info filled in, for the caller to
  * sm_patch_fit_info_release). When the tree has it already (only its
  * reverse applies, or the three-way merge changes nothing), v gets the
  * veto "present" and is finished again (not when patches before it went
  * in: they may be what has it). SM_PATCH_UNKNOWN without a tree or a
  * patch in git's format. */
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
-				      const char *text, size_t len, struct sm_verdict *v,
+				      const struct sm_series_part *part, const char *text,
+				      size_t len, struct sm_verdict *v,
 				      struct sm_patch_fit_info *info);
 void sm_repo_judge_close(struct sm_repo_judge *j);
 #endif
