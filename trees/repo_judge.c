@@ -4,6 +4,7 @@
 #include "trees/mainline.h"
 #include "lib/strlist.h"
 #include "lib/util.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* Mainline's files for the tree's veto file-not-in-tree: mainline's
@@ -23,10 +24,18 @@ static void open_files(struct sm_repo_judge *j, const char *cache_dir)
 	free(ref);
 }
 
+static unsigned thread_series_max(void)
+{
+	const char *v = getenv("SM_THREAD_SERIES_MAX");
+
+	return v && atoi(v) > 0 ? (unsigned)atoi(v) : SM_THREAD_SERIES_MAX_PATCHES;
+}
+
 int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct sm_tree_spec *spec,
 		       const char *cache_dir, struct sm_progress *progress)
 {
 	memset(j, 0, sizeof(*j));
+	j->thread_patches_max = thread_series_max();
 	if (sm_repo_open(&j->repo, path) < 0)
 		return -1;
 	if (sm_release_tags_load(&j->tags, j->repo) < 0)
@@ -108,6 +117,21 @@ static struct sm_thread_series *thread_series(struct sm_repo_judge *j,
 	return &j->threads[i];
 }
 
+/* Forgets every series found by its thread, and the trees they made. */
+static void forget_threads(struct sm_repo_judge *j)
+{
+	if (j->series_open)
+		sm_patch_series_release(&j->series);
+	j->series_open = 0;
+	for (size_t i = 0; i < j->nr_threads; i++)
+		free(j->threads[i].key);
+	free(j->threads);
+	j->threads = NULL;
+	j->nr_threads = j->alloc_threads = 0;
+	strmap_clear(&j->by_thread);
+	j->thread_patches = 0;
+}
+
 /* part's patch onto the tree its series has made so far (tip: the tree's) */
 static enum sm_patch_fit apply_in_thread(struct sm_repo_judge *j, const struct sm_series_part *part,
 					 const git_oid *tip, const char *text, size_t len,
@@ -145,6 +169,9 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 		return fit;
 	if (j->in_order)
 		part = NULL;
+	if (part && j->thread_patches >= j->thread_patches_max)
+		forget_threads(j);
+	j->thread_patches += part != NULL;
 	if (git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0 &&
 	    git_commit_tree(&tree, tip) == 0) {
 		/* a series starts at the tip with its first patch */
@@ -174,12 +201,7 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 
 void sm_repo_judge_close(struct sm_repo_judge *j)
 {
-	if (j->series_open)
-		sm_patch_series_release(&j->series);
-	for (size_t i = 0; i < j->nr_threads; i++)
-		free(j->threads[i].key);
-	free(j->threads);
-	strmap_clear(&j->by_thread);
+	forget_threads(j);
 	if (j->has_files)
 		sm_tree_files_release(&j->files);
 	if (j->has_tree)

@@ -41,7 +41,16 @@ struct sm_repo_judge {
 	} *threads;
 	size_t nr_threads, alloc_threads;
 	struct strmap by_thread;	/* key -> index in threads */
+	unsigned thread_patches;	/* tried since the store was opened */
+	unsigned thread_patches_max;	/* SM_THREAD_SERIES_MAX_PATCHES */
 };
+
+/* The store of the series found by their threads holds the trees of this
+ * many patches (tens of KiB each on a kernel tree), then starts afresh:
+ * the series open then go on from the tip, as if their next patch came
+ * alone. The environment's SM_THREAD_SERIES_MAX sets another number (the
+ * tests' 3). */
+#define SM_THREAD_SERIES_MAX_PATCHES 1000
 
 /* A patch mail's place in a series of its mail thread: "[PATCH 2/5]" in
  * the thread that starts at the Message-ID thread, as git send-email
