@@ -47,7 +47,12 @@ static const struct sm_usage usage = {
 "subject), the prerequisites it lacks, and whether it has the files the\n"
 "patch changes (the veto file-not-in-tree; a file mainline moved counts\n"
 "as there). The patch need not be in DIR:\n"
-"a patch mail from the list is judged as it is.\n",
+"a patch mail from the list is judged as it is.\n"
+"\n"
+"With --check-applies, the patch is tried on the tree too, as git am -3\n"
+"would apply it; a numbered patch of a mail thread ([PATCH 2/5] in the\n"
+"thread of 1/5) goes onto what the patches of its series before it\n"
+"made (--series: every patch given, in order; --alone: each alone).\n",
 	.epilog =
 "Exit status: 0 when all went well, 1 on an error (a message naming the\n"
 "file) or when a record or mail of FILE could not be read (each named;\n"
@@ -55,7 +60,8 @@ static const struct sm_usage usage = {
 "\n"
 "Examples:\n"
 "  git show e4ec8cc8039a | stablemate classify --tree 6.1\n"
-"  b4 am -o - <msgid> | stablemate classify --repo ~/linux --tree linux-6.1.y\n",
+"  b4 am -o - <msgid> | stablemate classify --repo ~/linux --tree linux-6.1.y\n"
+"  stablemate classify --repo ~/linux --tree linux-6.1.y --check-applies ~/Mail/stable/cur/*\n",
 };
 
 struct classify_opts {
