@@ -245,6 +245,18 @@ git -C "$lx" worktree add -q "$tmp/wn" -b nf41 linux-4.1.y
 git -C "$lx" worktree remove --force "$tmp/wn"
 expect "--check-applies: a new file the tree has" 0 "$sm" classify --repo "$lx" --tree nf41b=4.1 --check-applies "$tmp/new.eml"
 has "not written over" "  applies: no (conflict in sound/core/new.c, in a three-way merge on its base too)"
+# applies_after WANT: the JSON verdicts in $out, one after another, have
+# these [applies, after] pairs (WANT in JSON)
+applies_after() {
+	python3 -c '
+import json, sys
+s = sys.stdin.read(); dec = json.JSONDecoder(); pos = 0; d = []
+while pos < len(s.rstrip()):
+    o, pos = dec.raw_decode(s, pos); d.append(o)
+    while pos < len(s) and s[pos].isspace(): pos += 1
+assert [[x["applies"], x["after"]] for x in d] == json.loads(sys.argv[1]), d
+' "$1" <<< "$out"
+}
 # --series: a series applied in order, as git am applies an mbox. W1b
 # changes the line W1 adds: alone it conflicts everywhere; after W1 it
 # goes in, on c41 by the three-way merge as W1 does.
@@ -265,14 +277,7 @@ expect "--check-applies --series" 0 "$sm" classify --repo "$lx" --tree c41=4.1 -
 	grep -qx "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); after the 1 patch before it" <<< "$out" &&
 	ok "1/2 merges, then 2/2 onto it" || bad "--series: $out"
 expect "--check-applies --series, JSON" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --series --json "$tmp/series.mbox"
-python3 -c '
-import json, sys
-s = sys.stdin.read(); dec = json.JSONDecoder(); pos = 0; d = []
-while pos < len(s.rstrip()):
-    o, pos = dec.raw_decode(s, pos); d.append(o)
-    while pos < len(s) and s[pos].isspace(): pos += 1
-assert [(x["applies"], x["after"]) for x in d] == [(None, 0), (True, 0), (True, 1)], d
-' <<< "$out" && ok "applies and after" || bad "--series JSON: $out"
+applies_after '[[null, 0], [true, 0], [true, 1]]' && ok "applies and after" || bad "--series JSON: $out"
 git -C "$lx" worktree add -q --detach "$tmp/am" c41
 git -C "$tmp/am" am -3 -q "$tmp/series-am.mbox" >/dev/null 2>&1 && [ "$(git -C "$tmp/am" rev-list --count c41..HEAD)" = 2 ] &&
 	ok "git am -3 takes the series on c41 too" || bad "git am -3 of the series on c41"
@@ -284,14 +289,7 @@ has "says so" "--series needs --check-applies"
 sent=("$tmp"/sent/0000-*.patch "$tmp"/sent/0001-*.patch "$tmp"/sent/0002-*.patch)
 grep -q "^In-Reply-To: " "${sent[2]}" || bad "format-patch --thread wrote no In-Reply-To"
 expect "--check-applies: the mails of a thread" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "${sent[@]}"
-python3 -c '
-import json, sys
-s = sys.stdin.read(); dec = json.JSONDecoder(); pos = 0; d = []
-while pos < len(s.rstrip()):
-    o, pos = dec.raw_decode(s, pos); d.append(o)
-    while pos < len(s) and s[pos].isspace(): pos += 1
-assert [(x["applies"], x["after"]) for x in d] == [(None, 0), (True, 0), (True, 1)], d
-' <<< "$out" && ok "2/2 goes in after 1/2 of its thread" || bad "thread series: $out"
+applies_after '[[null, 0], [true, 0], [true, 1]]' && ok "2/2 goes in after 1/2 of its thread" || bad "thread series: $out"
 expect "--check-applies --alone: the same mails" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --alone "${sent[@]}"
 has "2/2 alone conflicts" "  applies: no (conflict in sound/core/timer.c, in a three-way merge on its base too); patch 2/2, tried alone (--series tries it after the ones before it)"
 # the series sent again in the same thread: 1/2 starts at the tip again
