@@ -11,6 +11,7 @@
 #include "mail/message.h"
 #include "mail/plain.h"
 #include "mail/stream.h"
+#include "mail/thread_series.h"
 #include "rules/classify.h"
 #include "rules/gitlog.h"
 #include "rules/json_record.h"
@@ -75,6 +76,23 @@ struct classify_opts {
 	struct sm_repo_judge *judge;	/* --repo, or NULL */
 	int check_applies;		/* --check-applies: with judge and a tree */
 	int by_thread;			/* and neither --series nor --alone */
+	/* by_thread: every input is read first (collecting), its numbered
+	 * patch mails grouped into their series (parts) and each series
+	 * tried in patch order; the inputs are then judged in their order,
+	 * each such mail taking its fit from thread_fits. seq numbers the
+	 * texts both passes read, alike. */
+	int collecting;
+	size_t seq, seq_now;
+	struct sm_thread_parts parts;
+	struct thread_fit {
+		size_t seq;
+		char *text;		/* decoded, until tried */
+		size_t len;
+		enum sm_patch_fit fit;
+		struct sm_patch_fit_info info;
+		int taken;
+	} *thread_fits;			/* in seq order */
+	size_t nr_thread_fits, alloc_thread_fits;
 };
 
 /* What --check-applies found of one input (enum sm_patch_fit), printed
@@ -304,50 +322,115 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	}
 }
 
-/* The place of c, a numbered patch mail of a series ("[PATCH 2/5]", not
- * a reply), in its mail thread (part->thread: the thread's first
- * Message-ID, in *m: sm_mail_release it). 0 when c is none or its thread
- * is unknown. */
-static int series_part(const struct classify_opts *o, const struct sm_commit *c,
-		       const char *text, size_t len, struct sm_mail *m,
-		       struct sm_series_part *part)
+/* text decoded when it is an encoded mail (into plain): what is tried */
+static void decoded(const struct classify_opts *o, const char **text, size_t *len,
+		    struct strbuf *plain)
 {
-	memset(m, 0, sizeof(*m));
-	if (!o->by_thread || !c->is_mail || c->is_reply || c->is_cover_letter ||
-	    c->patch_total < 2 || !c->patch_nr)
-		return 0;
-	if (sm_mail_parse(m, text, len, o->path) < 0) {
-		sm_clear_error();	/* the patch is still tried, alone */
-		return 0;
+	if (sm_mail_is_encoded(*text, *len) && sm_mail_to_plain(*text, *len, o->path, plain) == 0) {
+		*text = plain->buf;
+		*len = plain->len;
 	}
-	part->thread = sm_mail_thread_root(m);
-	part->nr = c->patch_nr;
-	part->total = c->patch_total;
-	return 1;
+	sm_clear_error();
+}
+
+/* The first pass of by_thread: text, the input's text number seq, kept
+ * when it is a numbered patch mail of a series. */
+static void collect_part(struct classify_opts *o, const char *text, size_t len, size_t seq)
+{
+	struct strbuf plain = STRBUF_INIT;
+	struct sm_mail m;
+	struct thread_fit *f;
+
+	if (sm_mail_parse(&m, text, len, o->path) < 0 ||
+	    !sm_thread_parts_add(&o->parts, &m, o->nr_thread_fits)) {
+		sm_mail_release(&m);
+		sm_clear_error();	/* a mail gmime cannot read is tried alone */
+		return;
+	}
+	sm_mail_release(&m);
+	decoded(o, &text, &len, &plain);
+	ALLOC_GROW(o->thread_fits, o->nr_thread_fits + 1, o->alloc_thread_fits);
+	f = &o->thread_fits[o->nr_thread_fits++];
+	memset(f, 0, sizeof(*f));
+	f->seq = seq;
+	f->text = xmalloc(len + 1);
+	memcpy(f->text, text, len);
+	f->text[len] = '\0';
+	f->len = len;
+	strbuf_release(&plain);
+}
+
+/* A round of a series: its mails (indexes into thread_fits) in patch
+ * order, tried so (sm_thread_round_fn). */
+static int try_round(const size_t *ats, size_t n, void *ctx)
+{
+	struct classify_opts *o = ctx;
+	const char **texts = xcalloc(n, sizeof(*texts));
+	size_t *lens = xcalloc(n, sizeof(*lens));
+	enum sm_patch_fit *fits = xcalloc(n, sizeof(*fits));
+	struct sm_patch_fit_info *infos = xcalloc(n, sizeof(*infos));
+
+	for (size_t i = 0; i < n; i++) {
+		texts[i] = o->thread_fits[ats[i]].text;
+		lens[i] = o->thread_fits[ats[i]].len;
+	}
+	sm_repo_judge_series(o->judge, texts, lens, n, fits, infos);
+	for (size_t i = 0; i < n; i++) {
+		struct thread_fit *f = &o->thread_fits[ats[i]];
+
+		f->fit = fits[i];
+		f->info = infos[i];	/* moved */
+		free(f->text);
+		f->text = NULL;
+	}
+	free(infos);
+	free(fits);
+	free(lens);
+	free(texts);
+	return 0;
+}
+
+/* The fit the series of its thread found for text number seq, or NULL */
+static struct thread_fit *thread_fit_of(struct classify_opts *o, size_t seq)
+{
+	size_t lo = 0, hi = o->nr_thread_fits;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->thread_fits[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < o->nr_thread_fits && o->thread_fits[lo].seq == seq &&
+	       !o->thread_fits[lo].taken ? &o->thread_fits[lo] : NULL;
 }
 
 /* --check-applies: how the patch of text (the input as read; a mail
  * decoded first) fits the tree, the veto "present" added to v when the
- * tree has it. A patch of a series in its mail thread goes onto what the
- * patches before it made. not_tried when not asked or there is no text. */
-static int check_applies(struct classify_opts *o, const struct sm_commit *c, const char *text,
-			 size_t len, struct sm_verdict *v, struct sm_patch_fit_info *info)
+ * tree has it. A numbered patch of a series in its mail thread takes what
+ * its series, tried in patch order, found. not_tried when not asked or
+ * there is no text. */
+static int check_applies(struct classify_opts *o, const char *text, size_t len,
+			 struct sm_verdict *v, struct sm_patch_fit_info *info)
 {
 	struct strbuf plain = STRBUF_INIT;
-	struct sm_series_part part;
-	struct sm_mail m;
-	int fit, in_thread;
+	struct thread_fit *f;
+	int fit;
 
 	if (!o->check_applies || !text)
 		return not_tried;
-	in_thread = series_part(o, c, text, len, &m, &part);
-	if (sm_mail_is_encoded(text, len) && sm_mail_to_plain(text, len, o->path, &plain) == 0) {
-		text = plain.buf;
-		len = plain.len;
+	f = o->by_thread ? thread_fit_of(o, o->seq_now) : NULL;
+	if (f) {
+		f->taken = 1;
+		*info = f->info;	/* moved: the caller releases it */
+		memset(&f->info, 0, sizeof(f->info));
+		sm_repo_judge_present(o->judge, o->rules, f->fit, info, v);
+		return f->fit;
 	}
-	sm_clear_error();
-	fit = sm_repo_judge_apply(o->judge, o->rules, in_thread ? &part : NULL, text, len, v, info);
-	sm_mail_release(&m);
+	decoded(o, &text, &len, &plain);
+	fit = sm_repo_judge_apply(o->judge, o->rules, text, len, v, info);
 	strbuf_release(&plain);
 	return fit;
 }
@@ -368,7 +451,7 @@ static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const 
 	sm_classify(o->rules, c, &o->tree, &v);
 	if (o->judge) {
 		sm_repo_judge_commit(o->judge, o->rules, c, patch_id, &v, &fixes);
-		fit = check_applies(o, c, text, len, &v, &info);
+		fit = check_applies(o, text, len, &v, &info);
 	}
 	print_one(o, c, &v, fixes, fit, &info);
 	sm_patch_fit_info_release(&info);
@@ -408,6 +491,11 @@ static int classify_text(struct classify_opts *o, const char *text, size_t len,
 	struct sm_commit c;
 	char patch_id[41] = "";
 
+	o->seq_now = o->seq++;
+	if (o->collecting) {
+		collect_part(o, text, len, o->seq_now);
+		return 0;
+	}
 	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
 		sm_warn("%s: message %u: %s (skipped)", o->path, o->nr_mails, sm_last_error());
 		o->nr_bad++;
@@ -871,49 +959,97 @@ static void classify_json(struct classify_opts *o, const char *text, size_t len)
 	strbuf_release(&in.err);
 }
 
-/* FILE (or standard input): one commit or mail, an mbox or `git log` of
- * several, or JSON records. */
-static int classify_input(struct classify_opts *o, const char *path)
+/* FILE (or standard input), read into buf: one commit or mail, an mbox
+ * or `git log` of several, or JSON records. Collecting (by_thread's first
+ * pass), its texts are only numbered, as the second pass numbers them,
+ * and kept when they are patch mails of a series; nothing is said. */
+static int classify_buffer(struct classify_opts *o, const char *path, struct strbuf *buf)
 {
-	struct strbuf buf = STRBUF_INIT;
 	struct sm_commit c;
 	char patch_id[41];
 	int ret = 0;
 
-	if (read_file(path, &buf)) {
-		ret = cli_fail("classify");
-		goto out;
-	}
-	strbuf_setlen(&buf, strip_bom_and_colour(buf.buf, buf.len));
-	if (!buf.len) {
-		sm_error("%s: empty input", path);
-		ret = cli_fail("classify");
-	} else if (refuse_messageless(path, buf.buf, strcspn(buf.buf, "\n")) < 0) {
-		ret = cli_fail("classify");
-	} else if (sm_json_records_start(buf.buf, buf.len)) {
-		classify_json(o, buf.buf, buf.len);
-		ret = o->nr_bad ? 1 : 0;
-	} else if (looks_like_mbox(buf.buf, buf.len)) {
+	if (!buf->len) {
+		if (!o->collecting) {
+			sm_error("%s: empty input", path);
+			ret = cli_fail("classify");
+		}
+	} else if (refuse_messageless(path, buf->buf, strcspn(buf->buf, "\n")) < 0) {
+		if (!o->collecting)
+			ret = cli_fail("classify");
+		sm_clear_error();
+	} else if (sm_json_records_start(buf->buf, buf->len)) {
+		if (!o->collecting) {
+			classify_json(o, buf->buf, buf->len);
+			ret = o->nr_bad ? 1 : 0;
+		}
+	} else if (looks_like_mbox(buf->buf, buf->len)) {
 		struct sm_mbox_parser *p = sm_mbox_parser_new(SIZE_MAX, classify_mbox_message, o);
 
-		if (sm_mbox_parser_feed(buf.buf, buf.len, p) >= 0)
+		if (sm_mbox_parser_feed(buf->buf, buf->len, p) >= 0)
 			sm_mbox_parser_finish(p);
 		sm_mbox_parser_free(p);
 		ret = o->nr_bad ? 1 : 0;
-	} else if (starts_git_log(buf.buf, buf.len)) {
+	} else if (starts_git_log(buf->buf, buf->len)) {
 		/* `git log` of one commit or many: each is judged */
-		sm_gitlog_split(buf.buf, buf.len, SIZE_MAX, classify_log_commit, o);
+		sm_gitlog_split(buf->buf, buf->len, SIZE_MAX, classify_log_commit, o);
 		ret = o->nr_bad ? 1 : 0;
-	} else if (parse_commit_or_mail(&c, buf.buf, buf.len, o->path, 0)) {
-		sm_error_wrap("%s", path);
-		ret = cli_fail("classify");
 	} else {
-		judge_and_print(o, &c, text_patch_id(o, buf.buf, buf.len, patch_id), buf.buf,
-				buf.len);
+		o->seq_now = o->seq++;
+		if (o->collecting) {
+			collect_part(o, buf->buf, buf->len, o->seq_now);
+		} else if (parse_commit_or_mail(&c, buf->buf, buf->len, o->path, 0)) {
+			sm_error_wrap("%s", path);
+			ret = cli_fail("classify");
+		} else {
+			judge_and_print(o, &c, text_patch_id(o, buf->buf, buf->len, patch_id),
+					buf->buf, buf->len);
+		}
 	}
-out:
-	strbuf_release(&buf);
 	return ret;
+}
+
+/* FILE (or standard input) into buf, as classify reads it: -1 (said) when
+ * it cannot be read */
+static int read_input(const char *path, struct strbuf *buf)
+{
+	if (read_file(path, buf))
+		return cli_fail("classify");
+	strbuf_setlen(buf, strip_bom_and_colour(buf->buf, buf->len));
+	return 0;
+}
+
+static const char *input_name(const char *arg)
+{
+	return !strcmp(arg, "-") ? "(standard input)" : arg;
+}
+
+/* by_thread's first pass over every input read (bufs[i]; unread[i] when
+ * it could not be): each series of a mail thread found, tried in patch
+ * order. */
+static void try_thread_series(struct classify_opts *o, int argc, char **argv, struct strbuf *bufs,
+			      const char *unread)
+{
+	o->collecting = 1;
+	for (int i = 0; i < argc; i++) {
+		if (unread[i])
+			continue;
+		o->path = input_name(argv[i]);
+		classify_buffer(o, o->path, &bufs[i]);
+	}
+	o->collecting = 0;
+	o->seq = 0;
+	sm_thread_parts_each_round(&o->parts, try_round, o);
+}
+
+static void release_thread_fits(struct classify_opts *o)
+{
+	for (size_t i = 0; i < o->nr_thread_fits; i++) {
+		free(o->thread_fits[i].text);
+		sm_patch_fit_info_release(&o->thread_fits[i].info);
+	}
+	free(o->thread_fits);
+	sm_thread_parts_release(&o->parts);
 }
 
 static int opt_tree(const struct sm_option *opt, const char *arg)
@@ -1075,17 +1211,37 @@ int cmd_classify(int argc, char **argv)
 		}
 		o.judge = &judge;
 		judge.in_order = series;
-		o.by_thread = !series && !alone;
+		o.by_thread = o.check_applies && !series && !alone;
 	}
 	if (batch) {
 		ret = run_batch(&o, batch, max_record);
 		warn_cut_paths(&o, batch);
 	}
-	for (int i = 0; !batch && i < argc; i++) {
-		o.path = !strcmp(argv[i], "-") ? "(standard input)" : argv[i];
-		o.nr_mails = o.nr_bad = 0;
-		ret |= classify_input(&o, argv[i]);
-		warn_cut_paths(&o, argv[i]);
+	if (!batch) {
+		/* by_thread: every input is read first, and held */
+		struct strbuf *bufs = xcalloc((size_t)argc, sizeof(*bufs));
+		char *unread = xcalloc((size_t)argc, 1);
+
+		for (int i = 0; i < argc; i++) {
+			strbuf_init(&bufs[i], 0);
+			if (o.by_thread && read_input(argv[i], &bufs[i]) < 0)
+				unread[i] = 1;
+		}
+		if (o.by_thread)
+			try_thread_series(&o, argc, argv, bufs, unread);
+		for (int i = 0; i < argc; i++) {
+			o.path = input_name(argv[i]);
+			o.nr_mails = o.nr_bad = 0;
+			if (unread[i] || (!o.by_thread && read_input(argv[i], &bufs[i]) < 0))
+				ret = 1;	/* said when read */
+			else
+				ret |= classify_buffer(&o, o.path, &bufs[i]);
+			strbuf_release(&bufs[i]);
+			warn_cut_paths(&o, argv[i]);
+		}
+		free(unread);
+		free(bufs);
+		release_thread_fits(&o);
 	}
 	if (o.judge)
 		sm_repo_judge_close(o.judge);

@@ -302,11 +302,14 @@ grep -q "^References: <other-" "$tmp/other-thread.patch" || bad "the other threa
 expect "2/2 of another thread" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "${sent[1]}" "$tmp/other-thread.patch"
 has "tried alone" "; patch 2/2, tried alone (--series tries it after the ones before it)"
 hasnt "not after 1/2" "after the 1 patch"
-# the store of the threads' series starts afresh after SM_THREAD_SERIES_MAX
-# patches: the series open then go on from the tip
-expect "a store of 3 patches" 0 env SM_THREAD_SERIES_MAX=3 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "${sent[1]}" "${sent[2]}" "${sent[1]}" "${sent[2]}"
-[ "$(grep -c "after the 1 patch before it$" <<< "$out")" = 1 ] && [ "$(grep -c "; patch 2/2, tried alone" <<< "$out")" = 1 ] &&
-	ok "after 3 patches the store starts afresh: the fourth goes alone" || bad "store cap: $out"
+# a list delivers the mails in any order: 2/2 before 1/2 still goes in
+# after it, and the output keeps the order given
+expect "2/2 given before 1/2" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "${sent[2]}" "${sent[0]}" "${sent[1]}"
+applies_after '[[true, 1], [null, 0], [true, 0]]' && ok "2/2 after 1/2, printed first" || bad "out of order: $out"
+# an unreadable input among them is named, and the rest still judged
+expect "a missing input among the mails" 1 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "$tmp/no-such.eml" "${sent[@]}"
+has "named" "no-such.eml"
+has "the rest judged" "after the 1 patch before it"
 expect "--series and --alone" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --series --alone "${sent[@]}"
 has "says so" "--series and --alone: choose one"
 expect "--alone needs --check-applies" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --alone "${sent[@]}"

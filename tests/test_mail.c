@@ -6,6 +6,7 @@
 #include "mail/ident.h"
 #include "mail/msgid.h"
 #include "mail/thread.h"
+#include "mail/thread_series.h"
 #include "mail/mbox.h"
 #include "mail/objection.h"
 #include "mail/review.h"
@@ -1323,6 +1324,62 @@ START_TEST(corpus_every_mail)
 }
 END_TEST
 
+/* A list's patch mails as the series they were sent as: two series
+ * interleaved and out of order, a v2 in the same thread, a series sent
+ * again, a reply and a cover letter left out, a lone patch. */
+struct rounds_seen {
+	struct strbuf s;
+};
+
+static int note_round(const size_t *ats, size_t n, void *ctx)
+{
+	struct rounds_seen *r = ctx;
+
+	strbuf_addch(&r->s, '[');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&r->s, "%s%zu", i ? " " : "", ats[i]);
+	strbuf_addch(&r->s, ']');
+	return 0;
+}
+
+static void add_part(struct sm_thread_parts *p, const char *subject, const char *id,
+		     const char *in_reply_to, size_t at, int want)
+{
+	struct sm_mail m;
+	char *text = xasprintf("Message-ID: <%s>\n%s%s%sSubject: %s\n\nbody\n", id,
+			       in_reply_to ? "In-Reply-To: <" : "", in_reply_to ? in_reply_to : "",
+			       in_reply_to ? ">\n" : "", subject);
+
+	ck_assert_int_eq(sm_mail_parse(&m, text, strlen(text), "part"), 0);
+	ck_assert_int_eq(sm_thread_parts_add(p, &m, at), want);
+	sm_mail_release(&m);
+	free(text);
+}
+
+START_TEST(thread_series_rounds)
+{
+	struct sm_thread_parts p = SM_THREAD_PARTS_INIT;
+	struct rounds_seen r = { STRBUF_INIT };
+
+	add_part(&p, "[PATCH 0/3] x: cover", "a0@x", NULL, 0, 0);
+	add_part(&p, "[PATCH 2/3] x: two", "a2@x", "a0@x", 1, 1);
+	add_part(&p, "[PATCH 1/2] y: one", "b1@y", NULL, 2, 1);
+	add_part(&p, "[PATCH 1/3] x: one", "a1@x", "a0@x", 3, 1);
+	add_part(&p, "Re: [PATCH 1/3] x: one", "r1@x", "a1@x", 4, 0);
+	add_part(&p, "[PATCH 2/2] y: two", "b2@y", "b1@y", 5, 1);
+	add_part(&p, "[PATCH 3/3] x: three", "a3@x", "a0@x", 6, 1);
+	add_part(&p, "[PATCH v2 1/3] x: one", "c1@x", "a0@x", 7, 1);
+	add_part(&p, "[PATCH 1/2] y: one", "b1@y", NULL, 8, 1);	/* sent again */
+	add_part(&p, "[PATCH] z: alone", "d@z", NULL, 9, 0);
+	add_part(&p, "[PATCH 2/2] y: two", "b2@y", "b1@y", 10, 1);
+	ck_assert_int_eq(sm_thread_parts_each_round(&p, note_round, &r), 0);
+	/* rounds by their first mail; each in patch order */
+	ck_assert_str_eq(r.s.buf, "[3 1 6][2 5][7][8 10]");
+	strbuf_release(&r.s);
+	sm_thread_parts_release(&p);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mail");
@@ -1340,7 +1397,8 @@ static Suite *make_suite(void)
 						  cover_reply_names_its_patch,
 						  backport_cover_reply_names_in_own_words,
 						  thread_real_hwmon_nack, b4_trailer_comparison,
-						  patchwork_series, corpus_every_mail));
+						  patchwork_series, thread_series_rounds,
+						  corpus_every_mail));
 
 	tcase_set_timeout(tc, 120);
 	return s;

@@ -4,7 +4,6 @@
 #include "trees/mainline.h"
 #include "lib/strlist.h"
 #include "lib/util.h"
-#include <stdlib.h>
 #include <string.h>
 
 /* Mainline's files for the tree's veto file-not-in-tree: mainline's
@@ -24,18 +23,10 @@ static void open_files(struct sm_repo_judge *j, const char *cache_dir)
 	free(ref);
 }
 
-static unsigned thread_series_max(void)
-{
-	const char *v = getenv("SM_THREAD_SERIES_MAX");
-
-	return v && atoi(v) > 0 ? (unsigned)atoi(v) : SM_THREAD_SERIES_MAX_PATCHES;
-}
-
 int sm_repo_judge_open(struct sm_repo_judge *j, const char *path, const struct sm_tree_spec *spec,
 		       const char *cache_dir, struct sm_progress *progress)
 {
 	memset(j, 0, sizeof(*j));
-	j->thread_patches_max = thread_series_max();
 	if (sm_repo_open(&j->repo, path) < 0)
 		return -1;
 	if (sm_release_tags_load(&j->tags, j->repo) < 0)
@@ -98,66 +89,8 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 	*fixes = f;
 }
 
-/* The series of part, made when first seen: where its next patch goes. */
-static struct sm_thread_series *thread_series(struct sm_repo_judge *j,
-					      const struct sm_series_part *part)
-{
-	char *key = xasprintf("%s %u", part->thread, part->total);
-	size_t i;
-
-	if (strmap_get(&j->by_thread, key, &i)) {
-		free(key);
-		return &j->threads[i];
-	}
-	ALLOC_GROW(j->threads, j->nr_threads + 1, j->alloc_threads);
-	i = j->nr_threads++;
-	memset(&j->threads[i], 0, sizeof(j->threads[i]));
-	j->threads[i].key = key;
-	strmap_put(&j->by_thread, key, i);
-	return &j->threads[i];
-}
-
-/* Forgets every series found by its thread, and the trees they made. */
-static void forget_threads(struct sm_repo_judge *j)
-{
-	if (j->series_open)
-		sm_patch_series_release(&j->series);
-	j->series_open = 0;
-	for (size_t i = 0; i < j->nr_threads; i++)
-		free(j->threads[i].key);
-	free(j->threads);
-	j->threads = NULL;
-	j->nr_threads = j->alloc_threads = 0;
-	strmap_clear(&j->by_thread);
-	j->thread_patches = 0;
-}
-
-/* part's patch onto the tree its series has made so far (tip: the tree's) */
-static enum sm_patch_fit apply_in_thread(struct sm_repo_judge *j, const struct sm_series_part *part,
-					 const git_oid *tip, const char *text, size_t len,
-					 struct sm_patch_fit_info *info)
-{
-	struct sm_thread_series *t = thread_series(j, part);
-	enum sm_patch_fit fit;
-
-	if (part->nr <= t->last_nr || !t->last_nr) {
-		/* its first patch, or the series sent again */
-		git_oid_cpy(&t->tree, tip);
-		t->applied = 0;
-	}
-	/* the one store holds every series' trees */
-	git_oid_cpy(&j->series.tree, &t->tree);
-	j->series.applied = t->applied;
-	fit = sm_patch_series_next(&j->series, text, len, info);
-	git_oid_cpy(&t->tree, &j->series.tree);
-	t->applied = j->series.applied;
-	t->last_nr = part->nr;
-	return fit;
-}
-
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
-				      const struct sm_series_part *part, const char *text,
-				      size_t len, struct sm_verdict *v,
+				      const char *text, size_t len, struct sm_verdict *v,
 				      struct sm_patch_fit_info *info)
 {
 	git_commit *tip = NULL;
@@ -167,20 +100,13 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 	memset(info, 0, sizeof(*info));
 	if (!j->has_tree)
 		return fit;
-	if (j->in_order)
-		part = NULL;
-	if (part && j->thread_patches >= j->thread_patches_max)
-		forget_threads(j);
-	j->thread_patches += part != NULL;
 	if (git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0 &&
 	    git_commit_tree(&tree, tip) == 0) {
-		/* a series starts at the tip with its first patch */
-		if ((j->in_order || part) && !j->series_open)
+		/* the series starts at the tip with its first patch */
+		if (j->in_order && !j->series_open)
 			j->series_open = sm_patch_series_open(&j->series, j->tree.repo,
 							      git_tree_id(tree)) == 0;
-		if (part && j->series_open)
-			fit = apply_in_thread(j, part, git_tree_id(tree), text, len, info);
-		else if (!j->in_order)
+		if (!j->in_order)
 			fit = sm_patch_fit(j->tree.repo, tree, text, len, info);
 		else if (j->series_open)
 			fit = sm_patch_series_next(&j->series, text, len, info);
@@ -188,6 +114,14 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 	sm_clear_error();
 	git_tree_free(tree);
 	git_commit_free(tip);
+	sm_repo_judge_present(j, r, fit, info, v);
+	return fit;
+}
+
+void sm_repo_judge_present(struct sm_repo_judge *j, const struct sm_rules *r,
+			   enum sm_patch_fit fit, const struct sm_patch_fit_info *info,
+			   struct sm_verdict *v)
+{
 	/* said once: a tree commit the index matched already says it */
 	if (fit == SM_PATCH_APPLIED && !info->after && !sm_verdict_has(v, "present")) {
 		sm_verdict_veto(v, "present", "the patch is in %s already: %s", j->spec.name,
@@ -196,12 +130,32 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 				"only its reverse applies (git apply -R --check)");
 		sm_verdict_finish(r, v);
 	}
-	return fit;
+}
+
+void sm_repo_judge_series(struct sm_repo_judge *j, const char *const *texts, const size_t *lens,
+			  size_t n, enum sm_patch_fit *fits, struct sm_patch_fit_info *infos)
+{
+	struct sm_patch_series s;
+	git_commit *tip = NULL;
+	int open = 0;
+
+	if (j->has_tree && git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0)
+		open = sm_patch_series_open(&s, j->tree.repo, git_commit_tree_id(tip)) == 0;
+	for (size_t i = 0; i < n; i++) {
+		memset(&infos[i], 0, sizeof(infos[i]));
+		fits[i] = open ? sm_patch_series_next(&s, texts[i], lens[i], &infos[i]) :
+				 SM_PATCH_UNKNOWN;
+	}
+	if (open)
+		sm_patch_series_release(&s);
+	sm_clear_error();
+	git_commit_free(tip);
 }
 
 void sm_repo_judge_close(struct sm_repo_judge *j)
 {
-	forget_threads(j);
+	if (j->series_open)
+		sm_patch_series_release(&j->series);
 	if (j->has_files)
 		sm_tree_files_release(&j->files);
 	if (j->has_tree)

@@ -10,7 +10,6 @@
 #include "trees/tree_judge.h"
 #include "trees/tree_files.h"
 #include "trees/patch_apply.h"
-#include "trees/strmap.h"
 
 struct sm_progress;
 
@@ -30,35 +29,6 @@ struct sm_repo_judge {
 	int in_order;
 	struct sm_patch_series series;
 	int series_open;
-	/* the series found by their mail threads (struct sm_series_part),
-	 * each where its patches so far have got to; their trees are held
-	 * in series' store */
-	struct sm_thread_series {
-		char *key;		/* the thread's first Message-ID, " ", the length */
-		git_oid tree;		/* what its patches so far made */
-		unsigned applied;	/* how many of them went in */
-		unsigned last_nr;	/* the number of the last one tried */
-	} *threads;
-	size_t nr_threads, alloc_threads;
-	struct strmap by_thread;	/* key -> index in threads */
-	unsigned thread_patches;	/* tried since the store was opened */
-	unsigned thread_patches_max;	/* SM_THREAD_SERIES_MAX_PATCHES */
-};
-
-/* The store of the series found by their threads holds the trees of this
- * many patches (tens of KiB each on a kernel tree), then starts afresh:
- * the series open then go on from the tip, as if their next patch came
- * alone. The environment's SM_THREAD_SERIES_MAX sets another number (the
- * tests' 3). */
-#define SM_THREAD_SERIES_MAX_PATCHES 1000
-
-/* A patch mail's place in a series of its mail thread: "[PATCH 2/5]" in
- * the thread that starts at the Message-ID thread, as git send-email
- * threads a series (each patch a reply to the cover letter or to the
- * first patch). */
-struct sm_series_part {
-	const char *thread;
-	unsigned nr, total;
 };
 
 /* One Fixes: tag of the commit, as the repository knows it. */
@@ -86,18 +56,28 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 			  struct sm_repo_fixes **fixes);
 /* With a tree: how the patch in text[0..len) (a mail or a commit, decoded)
  * fits the tree's tip, or with in_order the tree the patches before it
- * made, or with part (not NULL, and not in_order) the tree the patches
- * of its series tried before it made: patch 1, or a number no higher
- * than the last one tried of that series (the series sent again),
- * starts again at the tip (trees/patch_apply.h; info filled in, for the caller to
+ * made (trees/patch_apply.h; info filled in, for the caller to
  * sm_patch_fit_info_release). When the tree has it already (only its
  * reverse applies, or the three-way merge changes nothing), v gets the
  * veto "present" and is finished again (not when patches before it went
  * in: they may be what has it). SM_PATCH_UNKNOWN without a tree or a
  * patch in git's format. */
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
-				      const struct sm_series_part *part, const char *text,
-				      size_t len, struct sm_verdict *v,
+				      const char *text, size_t len, struct sm_verdict *v,
 				      struct sm_patch_fit_info *info);
+/* With a tree: the patches texts[0..n) (lens[i] bytes each) tried in that
+ * order onto the tree's tip as one series, each onto the tree the ones
+ * before it made (sm_patch_series); fits[i] and infos[i] (for the caller
+ * to sm_patch_fit_info_release) say how each went. The trees it makes
+ * are dropped when it returns, whatever in_order says. Without a tree
+ * (or when the tip cannot be read): SM_PATCH_UNKNOWN for each. */
+void sm_repo_judge_series(struct sm_repo_judge *j, const char *const *texts, const size_t *lens,
+			  size_t n, enum sm_patch_fit *fits, struct sm_patch_fit_info *infos);
+/* What sm_repo_judge_apply adds to v for a patch it tried: the veto
+ * "present" when the tree has it already, and none when patches before it
+ * went in (info->after). For fits found by sm_repo_judge_series. */
+void sm_repo_judge_present(struct sm_repo_judge *j, const struct sm_rules *r,
+			   enum sm_patch_fit fit, const struct sm_patch_fit_info *info,
+			   struct sm_verdict *v);
 void sm_repo_judge_close(struct sm_repo_judge *j);
 #endif
