@@ -8,10 +8,9 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
-#include "mail/message.h"
 #include "mail/plain.h"
 #include "mail/stream.h"
-#include "mail/thread_series.h"
+#include "mail/series_fits.h"
 #include "rules/classify.h"
 #include "rules/gitlog.h"
 #include "rules/json_record.h"
@@ -76,23 +75,12 @@ struct classify_opts {
 	struct sm_repo_judge *judge;	/* --repo, or NULL */
 	int check_applies;		/* --check-applies: with judge and a tree */
 	int by_thread;			/* and neither --series nor --alone */
-	/* by_thread: every input is read first (collecting), its numbered
-	 * patch mails grouped into their series (parts) and each series
-	 * tried in patch order; the inputs are then judged in their order,
-	 * each such mail taking its fit from thread_fits. seq numbers the
-	 * texts both passes read, alike. */
+	/* by_thread: every input is read first (collecting), and its
+	 * series tried (series_fits); the inputs are then judged in their
+	 * order. seq numbers the texts both passes read, alike. */
 	int collecting;
 	size_t seq, seq_now;
-	struct sm_thread_parts parts;
-	struct thread_fit {
-		size_t seq;
-		char *text;		/* decoded, until tried */
-		size_t len;
-		enum sm_patch_fit fit;
-		struct sm_patch_fit_info info;
-		int taken;
-	} *thread_fits;			/* in seq order */
-	size_t nr_thread_fits, alloc_thread_fits;
+	struct sm_series_fits series_fits;
 };
 
 /* What --check-applies found of one input (enum sm_patch_fit), printed
@@ -322,91 +310,6 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 	}
 }
 
-/* text decoded when it is an encoded mail (into plain): what is tried */
-static void decoded(const struct classify_opts *o, const char **text, size_t *len,
-		    struct strbuf *plain)
-{
-	if (sm_mail_is_encoded(*text, *len) && sm_mail_to_plain(*text, *len, o->path, plain) == 0) {
-		*text = plain->buf;
-		*len = plain->len;
-	}
-	sm_clear_error();
-}
-
-/* The first pass of by_thread: text, the input's text number seq, kept
- * when it is a numbered patch mail of a series. */
-static void collect_part(struct classify_opts *o, const char *text, size_t len, size_t seq)
-{
-	struct strbuf plain = STRBUF_INIT;
-	struct sm_mail m;
-	struct thread_fit *f;
-
-	if (sm_mail_parse(&m, text, len, o->path) < 0 ||
-	    !sm_thread_parts_add(&o->parts, &m, o->nr_thread_fits)) {
-		sm_mail_release(&m);
-		sm_clear_error();	/* a mail gmime cannot read is tried alone */
-		return;
-	}
-	sm_mail_release(&m);
-	decoded(o, &text, &len, &plain);
-	ALLOC_GROW(o->thread_fits, o->nr_thread_fits + 1, o->alloc_thread_fits);
-	f = &o->thread_fits[o->nr_thread_fits++];
-	memset(f, 0, sizeof(*f));
-	f->seq = seq;
-	f->text = xmalloc(len + 1);
-	memcpy(f->text, text, len);
-	f->text[len] = '\0';
-	f->len = len;
-	strbuf_release(&plain);
-}
-
-/* A round of a series: its mails (indexes into thread_fits) in patch
- * order, tried so (sm_thread_round_fn). */
-static int try_round(const size_t *ats, size_t n, void *ctx)
-{
-	struct classify_opts *o = ctx;
-	const char **texts = xcalloc(n, sizeof(*texts));
-	size_t *lens = xcalloc(n, sizeof(*lens));
-	enum sm_patch_fit *fits = xcalloc(n, sizeof(*fits));
-	struct sm_patch_fit_info *infos = xcalloc(n, sizeof(*infos));
-
-	for (size_t i = 0; i < n; i++) {
-		texts[i] = o->thread_fits[ats[i]].text;
-		lens[i] = o->thread_fits[ats[i]].len;
-	}
-	sm_repo_judge_series(o->judge, texts, lens, n, fits, infos);
-	for (size_t i = 0; i < n; i++) {
-		struct thread_fit *f = &o->thread_fits[ats[i]];
-
-		f->fit = fits[i];
-		f->info = infos[i];	/* moved */
-		free(f->text);
-		f->text = NULL;
-	}
-	free(infos);
-	free(fits);
-	free(lens);
-	free(texts);
-	return 0;
-}
-
-/* The fit the series of its thread found for text number seq, or NULL */
-static struct thread_fit *thread_fit_of(struct classify_opts *o, size_t seq)
-{
-	size_t lo = 0, hi = o->nr_thread_fits;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->thread_fits[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < o->nr_thread_fits && o->thread_fits[lo].seq == seq &&
-	       !o->thread_fits[lo].taken ? &o->thread_fits[lo] : NULL;
-}
-
 /* --check-applies: how the patch of text (the input as read; a mail
  * decoded first) fits the tree, the veto "present" added to v when the
  * tree has it. A numbered patch of a series in its mail thread takes what
@@ -416,20 +319,20 @@ static int check_applies(struct classify_opts *o, const char *text, size_t len,
 			 struct sm_verdict *v, struct sm_patch_fit_info *info)
 {
 	struct strbuf plain = STRBUF_INIT;
-	struct thread_fit *f;
+	enum sm_patch_fit found;
 	int fit;
 
 	if (!o->check_applies || !text)
 		return not_tried;
-	f = o->by_thread ? thread_fit_of(o, o->seq_now) : NULL;
-	if (f) {
-		f->taken = 1;
-		*info = f->info;	/* moved: the caller releases it */
-		memset(&f->info, 0, sizeof(f->info));
-		sm_repo_judge_present(o->judge, o->rules, f->fit, info, v);
-		return f->fit;
+	if (o->by_thread && sm_series_fits_take(&o->series_fits, o->seq_now, &found, info)) {
+		sm_repo_judge_present(o->judge, o->rules, found, info, v);
+		return found;
 	}
-	decoded(o, &text, &len, &plain);
+	if (sm_mail_is_encoded(text, len) && sm_mail_to_plain(text, len, o->path, &plain) == 0) {
+		text = plain.buf;
+		len = plain.len;
+	}
+	sm_clear_error();
 	fit = sm_repo_judge_apply(o->judge, o->rules, text, len, v, info);
 	strbuf_release(&plain);
 	return fit;
@@ -493,7 +396,7 @@ static int classify_text(struct classify_opts *o, const char *text, size_t len,
 
 	o->seq_now = o->seq++;
 	if (o->collecting) {
-		collect_part(o, text, len, o->seq_now);
+		sm_series_fits_add(&o->series_fits, text, len, o->seq_now, o->path);
 		return 0;
 	}
 	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
@@ -997,7 +900,8 @@ static int classify_buffer(struct classify_opts *o, const char *path, struct str
 	} else {
 		o->seq_now = o->seq++;
 		if (o->collecting) {
-			collect_part(o, buf->buf, buf->len, o->seq_now);
+			sm_series_fits_add(&o->series_fits, buf->buf, buf->len, o->seq_now,
+					   o->path);
 		} else if (parse_commit_or_mail(&c, buf->buf, buf->len, o->path, 0)) {
 			sm_error_wrap("%s", path);
 			ret = cli_fail("classify");
@@ -1039,17 +943,7 @@ static void try_thread_series(struct classify_opts *o, int argc, char **argv, st
 	}
 	o->collecting = 0;
 	o->seq = 0;
-	sm_thread_parts_each_round(&o->parts, try_round, o);
-}
-
-static void release_thread_fits(struct classify_opts *o)
-{
-	for (size_t i = 0; i < o->nr_thread_fits; i++) {
-		free(o->thread_fits[i].text);
-		sm_patch_fit_info_release(&o->thread_fits[i].info);
-	}
-	free(o->thread_fits);
-	sm_thread_parts_release(&o->parts);
+	sm_series_fits_try(&o->series_fits, o->judge);
 }
 
 static int opt_tree(const struct sm_option *opt, const char *arg)
@@ -1241,7 +1135,7 @@ int cmd_classify(int argc, char **argv)
 		}
 		free(unread);
 		free(bufs);
-		release_thread_fits(&o);
+		sm_series_fits_release(&o.series_fits);
 	}
 	if (o.judge)
 		sm_repo_judge_close(o.judge);
