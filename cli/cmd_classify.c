@@ -238,6 +238,11 @@ static void fit_text(int fit, const struct sm_patch_fit_info *info, const struct
 	if (info->after)
 		strbuf_addf(out, "; after the %u patch%s before it", info->after,
 			    info->after == 1 ? "" : "es");
+	else if (fit == SM_PATCH_CONFLICTS && info->tried_before == 1)
+		strbuf_addstr(out, "; onto the tip: the patch of its series before it did not go in");
+	else if (fit == SM_PATCH_CONFLICTS && info->tried_before)
+		strbuf_addf(out, "; onto the tip: none of the %u patches of its series before it "
+			    "went in", info->tried_before);
 	else if (fit == SM_PATCH_CONFLICTS && c->patch_nr > 1)
 		strbuf_addf(out, "; patch %u/%u, tried alone (--series tries it after the ones "
 			    "before it)", c->patch_nr, c->patch_total);
@@ -270,6 +275,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 			json_bool(w, "applied", fit == SM_PATCH_APPLIED);
 			json_bool(w, "three_way", info->three_way);
 			json_int(w, "after", info->after);
+			json_int(w, "tried_before", info->tried_before);
 			json_array_begin(w, "conflicts");
 			for (size_t i = 0; i < info->conflicts.nr; i++)
 				json_string(w, NULL, info->conflicts.items[i]);

@@ -310,6 +310,12 @@ applies_after '[[true, 1], [null, 0], [true, 0]]' && ok "2/2 after 1/2, printed 
 expect "a missing input among the mails" 1 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "$tmp/no-such.eml" "${sent[@]}"
 has "named" "no-such.eml"
 has "the rest judged" "after the 1 patch before it"
+# on x41 1/2 conflicts: 2/2 goes onto the tip, and says why
+expect "a thread's series whose first patch conflicts" 0 "$sm" classify --repo "$lx" --tree x41=4.1 --check-applies "${sent[@]}"
+has "2/2 says 1/2 did not go in" "; onto the tip: the patch of its series before it did not go in"
+hasnt "no tried-alone hint" "tried alone"
+expect "--series on x41: the cover letter is no patch before 1/2" 0 "$sm" classify --repo "$lx" --tree x41=4.1 --check-applies --series "$tmp/series.mbox"
+[ "$(grep -c "did not go in" <<< "$out")" = 1 ] && ok "only 2/2 says so" || bad "--series on x41: $out"
 expect "--series and --alone" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --series --alone "${sent[@]}"
 has "says so" "--series and --alone: choose one"
 expect "--alone needs --check-applies" 2 "$sm" classify --repo "$lx" --tree c41=4.1 --alone "${sent[@]}"

@@ -680,7 +680,10 @@ enum sm_patch_fit sm_patch_series_next(struct sm_patch_series *s, const char *te
 		info = &mine;
 	memset(info, 0, sizeof(*info));
 	info->after = s->applied;
+	info->tried_before = s->tried;
 	fit = fit_onto(&s->trial, &s->tree, text, len, info, &after);
+	if (fit != SM_PATCH_UNKNOWN)	/* a cover letter is no patch */
+		s->tried++;
 	if (fit == SM_PATCH_APPLIES || fit == SM_PATCH_MERGES) {
 		git_oid_cpy(&s->tree, &after);
 		s->applied++;

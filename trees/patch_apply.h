@@ -39,6 +39,9 @@ struct sm_patch_fit_info {
 	/* the patches of a series that went in before this one (onto the
 	 * tree they made: sm_patch_series_next); 0 for one tried alone */
 	unsigned after;
+	/* the patches of its series tried before it, whether or not they
+	 * went in (not a cover letter: no patch); 0 for one tried alone */
+	unsigned tried_before;
 };
 
 /* How the patch in text[0..len) (a whole mail or commit: the diff is found
@@ -56,6 +59,7 @@ struct sm_patch_series {
 	struct sm_trial trial;
 	git_oid tree;		/* where the next patch goes */
 	unsigned applied;	/* how many went in */
+	unsigned tried;		/* how many patches were tried */
 };
 
 /* Starts a series onto tree, a tree of repo. 0 or -1 (sm_error). */
