@@ -32,7 +32,7 @@ int sm_thread_parts_add(struct sm_thread_parts *p, const struct sm_mail *m, size
 	size_t i;
 
 	if (!sm_patch_subject_parse(m->subject, &ps) || ps.is_reply || ps.is_cover ||
-	    ps.total < 2 || !ps.nr || ps.nr > ps.total)
+	    ps.total < 2 || ps.total > SM_THREAD_SERIES_MAX || !ps.nr || ps.nr > ps.total)
 		return 0;
 	i = series_of(p, xasprintf("%s v%u /%u", sm_mail_thread_root(m), ps.version, ps.total),
 		      ps.total);
@@ -52,7 +52,7 @@ int sm_thread_parts_add(struct sm_thread_parts *p, const struct sm_mail *m, size
 	return 1;
 }
 
-/* series, then round, then the first given; nr within a round */
+/* by series, then round, then number (then the order given) */
 static int by_round_then_nr(const void *a, const void *b)
 {
 	const struct sm_thread_part *x = *(const struct sm_thread_part *const *)a;

@@ -35,6 +35,10 @@ struct sm_thread_parts {
 
 #define SM_THREAD_PARTS_INIT { NULL, 0, 0, NULL, 0, 0, STRMAP_INIT }
 
+/* The longest series taken: the stable reviews' run to about 1,000
+ * patches; "[PATCH 1/4294967295]" is no series. */
+#define SM_THREAD_SERIES_MAX 9999
+
 /* Adds m, the caller's mail number at, when it is a numbered patch of a
  * series of two or more (not its cover letter, not a reply). 1 when
  * added, else 0. */

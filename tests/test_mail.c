@@ -1372,6 +1372,7 @@ START_TEST(thread_series_rounds)
 	add_part(&p, "[PATCH 1/2] y: one", "b1@y", NULL, 8, 1);	/* sent again */
 	add_part(&p, "[PATCH] z: alone", "d@z", NULL, 9, 0);
 	add_part(&p, "[PATCH 2/2] y: two", "b2@y", "b1@y", 10, 1);
+	add_part(&p, "[PATCH 2/4294967295] w: huge", "e@w", NULL, 11, 0);
 	ck_assert_int_eq(sm_thread_parts_each_round(&p, note_round, &r), 0);
 	/* rounds by their first mail; each in patch order */
 	ck_assert_str_eq(r.s.buf, "[3 1 6][2 5][7][8 10]");
