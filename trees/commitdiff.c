@@ -1,6 +1,7 @@
 /* commitdiff: a commit's patch against its first parent, in git's patch
  * format, with as little work as git itself does: the two trees are walked
- * side by side and a subtree whose id did not change is never opened, then
+ * side by side and a subtree whose id did not change is never opened
+ * (trees/tree_walk.h), then
  * each changed file's two blobs are diffed as plain buffers (libgit2's
  * xdiff, no repository: no config snapshot, no attribute look-ups, no
  * re-hashing of the blobs).
@@ -18,6 +19,7 @@
  * the text bumps DIFF_CACHE_VERSION in trees/diff_cache.c. */
 #include "trees/repo.h"
 #include "trees/part_tree.h"
+#include "trees/tree_walk.h"
 #include "lib/util.h"
 #include <stdatomic.h>
 #include <string.h>
@@ -28,7 +30,7 @@ struct cd_state {
 	git_repository *repo;
 	struct sm_tree_keep *keep;	/* may be NULL */
 	struct strbuf *out;
-	struct strbuf path;	/* directory prefix of the entries walked, "dir/" */
+	struct strbuf path;	/* the path of the file diffed */
 	git_diff_options opts;	/* git's (sm_diff_options_init) */
 	unsigned added, deleted;	/* files so far */
 };
@@ -122,14 +124,15 @@ static int load_blob(git_repository *repo, const git_tree_entry *e, git_blob **o
 	return git_blob_lookup(out, repo, git_tree_entry_id(e)) < 0 ? -1 : 0;
 }
 
-/* One file added (o NULL), deleted (n NULL) or changed in place. */
-static int diff_file(struct cd_state *st, const git_tree_entry *o, const git_tree_entry *n)
+/* One file added (o NULL), deleted (n NULL) or changed in place, in dir
+ * (sm_tree_walk). */
+static int diff_file(void *ctx, const char *dir, const git_tree_entry *o, const git_tree_entry *n)
 {
+	struct cd_state *st = ctx;
 	const git_tree_entry *e = n ? n : o;
 	git_blob *ob = NULL, *nb = NULL;
 	git_patch *patch = NULL;
 	const char *path;
-	size_t dir_len = st->path.len;
 	char oa[8], na[8];
 	int ret = FAST_ERROR;
 
@@ -141,6 +144,8 @@ static int diff_file(struct cd_state *st, const git_tree_entry *o, const git_tre
 	st->deleted += !n;
 	if (st->added && st->deleted)	/* a rename, maybe: libgit2 tells */
 		return FAST_FALLBACK;
+	strbuf_reset(&st->path);
+	strbuf_addstr(&st->path, dir);
 	strbuf_addstr(&st->path, git_tree_entry_name(e));
 	path = st->path.buf;
 	if (!plain_name(path)) {
@@ -180,11 +185,8 @@ out:
 	git_patch_free(patch);
 	git_blob_free(ob);
 	git_blob_free(nb);
-	strbuf_setlen(&st->path, dir_len);
 	return ret;
 }
-
-static int diff_trees(struct cd_state *st, git_tree *ot, git_tree *nt);
 
 void sm_tree_keep_release(struct sm_tree_keep *k)
 {
@@ -195,8 +197,9 @@ void sm_tree_keep_release(struct sm_tree_keep *k)
 
 /* git_tree_lookup through st->keep: a tree kept is handed out again (a
  * reference of its own for the caller), one looked up is kept. */
-static int tree_lookup(struct cd_state *st, git_tree **out, const git_oid *id)
+static int tree_lookup(void *ctx, git_tree **out, const git_oid *id)
 {
+	struct cd_state *st = ctx;
 	struct sm_tree_keep *k = st->keep;
 
 	if (!k)
@@ -215,83 +218,6 @@ static int tree_lookup(struct cd_state *st, git_tree **out, const git_oid *id)
 		git_oid_cpy(&k->id[k->next], id);
 	k->next = (k->next + 1) % SM_TREE_KEEP;
 	return 0;
-}
-
-/* A whole subtree added or deleted, or a changed one walked. */
-static int diff_subtree(struct cd_state *st, const git_tree_entry *o, const git_tree_entry *n)
-{
-	git_tree *ot = NULL, *nt = NULL;
-	size_t dir_len = st->path.len;
-	int ret = FAST_ERROR;
-
-	if ((o && tree_lookup(st, &ot, git_tree_entry_id(o)) < 0) ||
-	    (n && tree_lookup(st, &nt, git_tree_entry_id(n)) < 0))
-		goto out;
-	strbuf_addstr(&st->path, git_tree_entry_name(o ? o : n));
-	strbuf_addch(&st->path, '/');
-	ret = diff_trees(st, ot, nt);
-out:
-	strbuf_setlen(&st->path, dir_len);
-	git_tree_free(ot);
-	git_tree_free(nt);
-	return ret;
-}
-
-int sm_tree_entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
-{
-	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
-	size_t la = strlen(na), lb = strlen(nb), l = la < lb ? la : lb;
-	int c = memcmp(na, nb, l);
-	unsigned char ca, cb;
-
-	if (c)
-		return c;
-	ca = la > l ? (unsigned char)na[l] :
-	     git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0;
-	cb = lb > l ? (unsigned char)nb[l] :
-	     git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0;
-	return ca < cb ? -1 : ca > cb;
-}
-
-static int one_side(struct cd_state *st, const git_tree_entry *o, const git_tree_entry *n)
-{
-	const git_tree_entry *e = o ? o : n;
-
-	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
-		return diff_subtree(st, o, n);
-	return diff_file(st, o, n);
-}
-
-static int diff_trees(struct cd_state *st, git_tree *ot, git_tree *nt)
-{
-	size_t i = 0, j = 0, on = ot ? git_tree_entrycount(ot) : 0;
-	size_t nn = nt ? git_tree_entrycount(nt) : 0;
-	int ret = FAST_OK;
-
-	while (!ret && (i < on || j < nn)) {
-		const git_tree_entry *o = i < on ? git_tree_entry_byindex(ot, i) : NULL;
-		const git_tree_entry *n = j < nn ? git_tree_entry_byindex(nt, j) : NULL;
-		int c = !o ? 1 : !n ? -1 : sm_tree_entry_cmp(o, n);
-
-		if (c < 0) {
-			ret = one_side(st, o, NULL);
-			i++;
-		} else if (c > 0) {
-			ret = one_side(st, NULL, n);
-			j++;
-		} else {
-			i++;
-			j++;
-			if (!git_oid_cmp(git_tree_entry_id(o), git_tree_entry_id(n)) &&
-			    git_tree_entry_filemode(o) == git_tree_entry_filemode(n))
-				continue;
-			if (git_tree_entry_type(o) == GIT_OBJECT_TREE)
-				ret = diff_subtree(st, o, n);
-			else
-				ret = diff_file(st, o, n);
-		}
-	}
-	return ret;
 }
 
 /* Both texts, compared: SM_DIFF_CHECK=1 in the environment (tests). */
@@ -359,7 +285,9 @@ int sm_commit_diff_text_keep(git_repository *repo, git_commit *c, struct sm_tree
 		git_oid_cpy(&keep->last_tree, git_commit_tree_id(c));
 		keep->has_last = 1;
 	}
-	r = diff_trees(&st, old_tree, new_tree);
+	r = sm_tree_walk(&(struct sm_tree_walk){ .repo = repo, .lookup = tree_lookup,
+						 .file = diff_file, .ctx = &st },
+			 old_tree, new_tree);
 	if (r == FAST_ERROR)
 		goto out;
 	if (r == FAST_FALLBACK) {

@@ -1,5 +1,6 @@
 #include "trees/part_tree.h"
 #include "trees/repo.h"
+#include "trees/tree_walk.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <string.h>
@@ -15,89 +16,23 @@ void sm_diff_paths(git_diff *diff, struct strlist *out)
 	}
 }
 
-static int changed_paths(git_repository *repo, git_tree *a, git_tree *b, struct strbuf *dir,
-			 struct strlist *out);
-
-/* The directory ea of a, eb of b (one of them NULL: a directory only one
- * side has), walked. */
-static int changed_dir(git_repository *repo, const git_tree_entry *ea, const git_tree_entry *eb,
-		       struct strbuf *dir, struct strlist *out)
+/* A file that differs (sm_tree_walk): its path, to out. */
+static int add_path(void *out, const char *dir, const git_tree_entry *a, const git_tree_entry *b)
 {
-	git_tree *a = NULL, *b = NULL;
-	size_t len = dir->len;
-	int ret = -1;
+	struct strbuf path = STRBUF_INIT;
 
-	if ((ea && git_tree_lookup(&a, repo, git_tree_entry_id(ea)) < 0) ||
-	    (eb && git_tree_lookup(&b, repo, git_tree_entry_id(eb)) < 0))
-		goto out;
-	strbuf_addstr(dir, git_tree_entry_name(ea ? ea : eb));
-	strbuf_addch(dir, '/');
-	ret = changed_paths(repo, a, b, dir, out);
-	strbuf_setlen(dir, len);
-out:
-	git_tree_free(a);
-	git_tree_free(b);
-	return ret;
-}
-
-/* One side's entry e: a file (or a link, a submodule) is a path; a
- * directory, every path under it. */
-static int one_side(git_repository *repo, const git_tree_entry *ea, const git_tree_entry *eb,
-		    struct strbuf *dir, struct strlist *out)
-{
-	const git_tree_entry *e = ea ? ea : eb;
-	size_t len = dir->len;
-
-	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
-		return changed_dir(repo, ea, eb, dir, out);
-	strbuf_addstr(dir, git_tree_entry_name(e));
-	strlist_append(out, dir->buf);
-	strbuf_setlen(dir, len);
+	strbuf_addstr(&path, dir);
+	strbuf_addstr(&path, git_tree_entry_name(a ? a : b));
+	strlist_append(out, path.buf);
+	strbuf_release(&path);
 	return 0;
-}
-
-/* a and b (either may be NULL) side by side, in git's order: a subtree
- * whose id did not change is never opened (a commit's diff reads a few
- * trees, not the 5,000 of a kernel tree, as libgit2's diff does). */
-static int changed_paths(git_repository *repo, git_tree *a, git_tree *b, struct strbuf *dir,
-			 struct strlist *out)
-{
-	size_t i = 0, j = 0, na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
-	int ret = 0;
-
-	while (!ret && (i < na || j < nb)) {
-		const git_tree_entry *ea = i < na ? git_tree_entry_byindex(a, i) : NULL;
-		const git_tree_entry *eb = j < nb ? git_tree_entry_byindex(b, j) : NULL;
-		int c = !ea ? 1 : !eb ? -1 : sm_tree_entry_cmp(ea, eb);
-
-		if (c < 0) {
-			ret = one_side(repo, ea, NULL, dir, out);
-			i++;
-		} else if (c > 0) {
-			ret = one_side(repo, NULL, eb, dir, out);
-			j++;
-		} else {
-			i++;
-			j++;
-			if (git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)) &&
-			    git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb))
-				continue;
-			if (git_tree_entry_type(ea) == GIT_OBJECT_TREE)
-				ret = changed_dir(repo, ea, eb, dir, out);
-			else
-				ret = one_side(repo, ea, NULL, dir, out);
-		}
-	}
-	return ret;
 }
 
 int sm_tree_diff_paths(git_repository *repo, git_tree *a, git_tree *b, struct strlist *out)
 {
-	struct strbuf dir = STRBUF_INIT;
-	int ret = changed_paths(repo, a, b, &dir, out);
+	const struct sm_tree_walk w = { .repo = repo, .file = add_path, .ctx = out };
 
-	strbuf_release(&dir);
-	return ret;
+	return sm_tree_walk(&w, a, b);
 }
 
 /* tree's file at path as an index entry (its path borrowed): a blob (a

@@ -52,9 +52,6 @@ int sm_version_branch(const char *name, char *out, size_t size);
 /* Is there a file (a blob) at path in tree? 1, its id into *blob when
  * blob is not NULL; 0 when there is none (nothing said). */
 int sm_tree_blob_at(git_tree *tree, const char *path, git_oid *blob);
-/* git's order of a tree's entries: a directory sorts as if its name ended
- * in '/'. <0, 0 or >0, as strcmp. */
-int sm_tree_entry_cmp(const git_tree_entry *a, const git_tree_entry *b);
 /* The similarity signature of blob id (libgit2's, as rename detection
  * uses it: git_hashsig_compare of two gives 0..100), or NULL when it
  * cannot be read or is too small to compare (nothing said). Free with
