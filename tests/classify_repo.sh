@@ -175,8 +175,10 @@ json "no three-way merge took it" "assert d['three_way'] is True and d['conflict
 # differs (c41: merges), where W1's line is in as well (a41: merges to
 # the same tree), where the line W1 adds before differs (x41: conflicts),
 # where timer.c moved to another directory and its context differs (s41:
-# merges there), and where it was renamed (m41: not tried). git am -3
-# agrees on all but the last (it looks for a file by content too).
+# merges there), where it was renamed in its directory (m41: found by
+# content there, as git am -3 finds it) and where it was renamed into
+# another directory (n41: not tried; git am -3 looks through the whole
+# tree by content). git am -3 agrees on all but the last.
 git -C "$lx" worktree add -q "$tmp/w3w" -b c41 linux-4.1.y
 ( cd "$tmp/w3w" && f=sound/core/timer.c &&
   sed -i 's|^\t\tr1.val = resolution;|&\t/* the new resolution */|' $f && git commit -qam "ALSA: timer: say what r1.val holds" &&
@@ -185,7 +187,8 @@ git -C "$lx" worktree add -q "$tmp/w3w" -b c41 linux-4.1.y
   git checkout -q -b x41 c41 && sed -i 's|^\t\tr1.event = SNDRV_TIMER_EVENT_RESOLUTION;|\t\tr1.event = SNDRV_TIMER_EVENT_START;|' $f &&
   git commit -qam "ALSA: timer: another event" &&
   git checkout -q -b s41 c41 && git mv $f sound/timer.c && git commit -qm "ALSA: timer: move to sound/" &&
-  git checkout -q -b m41 linux-4.1.y && git mv $f sound/core/timer_user.c && git commit -qm "ALSA: timer: move to timer_user.c" ) ||
+  git checkout -q -b m41 linux-4.1.y && git mv $f sound/core/timer_user.c && git commit -qm "ALSA: timer: move to timer_user.c" &&
+  git checkout -q -b n41 linux-4.1.y && git mv $f sound/timer_user.c && git commit -qm "ALSA: timer: move to sound/timer_user.c" ) ||
 	fail "three-way branches"
 git -C "$lx" worktree remove --force "$tmp/w3w"
 loose=$(git -C "$lx" count-objects | cut -d' ' -f1)
@@ -199,8 +202,10 @@ expect "--check-applies: a three-way conflict" 0 "$sm" classify --repo "$lx" --t
 has "where" "  applies: no (conflict in sound/core/timer.c, in a three-way merge on its base too)"
 expect "--check-applies: the file moved, its context differs" 0 "$sm" classify --repo "$lx" --tree s41=4.1 --check-applies "$tmp/w1.eml"
 has "merged where the tree has it" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); the tree keeps sound/core/timer.c as sound/timer.c"
-expect "--check-applies: the file renamed" 0 "$sm" classify --repo "$lx" --tree m41=4.1 --check-applies "$tmp/w1.eml"
-has "not tried" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file of its name that is like it)"
+expect "--check-applies: the file renamed in its directory" 0 "$sm" classify --repo "$lx" --tree m41=4.1 --check-applies "$tmp/w1.eml"
+has "found by its content" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); the tree keeps sound/core/timer.c as sound/core/timer_user.c"
+expect "--check-applies: the file renamed into another directory" 0 "$sm" classify --repo "$lx" --tree n41=4.1 --check-applies "$tmp/w1.eml"
+has "not tried" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file like it of its name or in its directory)"
 expect "--check-applies, JSON: three-way" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "$tmp/w1.eml"
 json "applies, by a three-way merge" "assert d['applies'] is True and d['applied'] is False and d['three_way'] is True and d['conflicts'] == [], d"
 expect "--check-applies, JSON: a moved file" 0 "$sm" classify --repo "$lx" --tree s41=4.1 --check-applies --json "$tmp/w1.eml"
@@ -210,11 +215,11 @@ expect "--check-applies: a base the repository lacks" 0 "$sm" classify --repo "$
 has "not tried" "  applies: no (conflict; no three-way merge: its base of sound/core/timer.c, blob 1234567, is not in the repository)"
 [ "$(git -C "$lx" count-objects | cut -d' ' -f1)" = "$loose" ] && ok "nothing written to the repository" ||
 	bad "loose objects: $loose before, $(git -C "$lx" count-objects) after"
-for b in c41 a41 x41 s41; do
+for b in c41 a41 x41 s41 m41; do
 	git -C "$lx" worktree add -q --detach "$tmp/am" $b
 	git -C "$tmp/am" am -3 -q "$tmp/w1.eml" >/dev/null 2>&1 && r=$(git -C "$tmp/am" rev-list --count $b..HEAD) || r=conflict
 	git -C "$lx" worktree remove --force "$tmp/am"
-	case $b:$r in c41:1|a41:0|x41:conflict|s41:1) ok "git am -3 on $b agrees ($r)";; *) bad "git am -3 on $b: $r";; esac
+	case $b:$r in c41:1|a41:0|x41:conflict|s41:1|m41:1) ok "git am -3 on $b agrees ($r)";; *) bad "git am -3 on $b: $r";; esac
 done
 # Lines the tree added above the hunk: git apply finds the hunk further
 # down ("offset 3 lines"); libgit2 alone would try only the line the hunk

@@ -363,8 +363,8 @@ static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff,
 		/* the merge would see the tree delete it: a conflict that
 		 * says nothing of the patch */
 		if (!sm_tree_blob_at(tree, old->path, NULL)) {
-			snprintf(why, size, "the tree has no %s, nor a file of its name "
-				 "that is like it", old->path);
+			snprintf(why, size, "the tree has no %s, nor a file like it of its "
+				 "name or in its directory", old->path);
 			goto out;
 		}
 	}
@@ -392,29 +392,96 @@ static int collect_same_name(const char *root, const git_tree_entry *e, void *pa
 	return 0;
 }
 
+/* The files of the tree's directory dir (len bytes of a path, with its
+ * '/'; 0: the top) whose names end in ext (".c") and are not name,
+ * their paths appended to found. */
+static void collect_same_dir(git_tree *tree, const char *dir, size_t len, const char *name,
+			     const char *ext, struct strlist *found)
+{
+	git_tree_entry *at = NULL;
+	git_tree *sub = NULL;
+	const git_tree *in = tree;
+	char *path = xstrndup(dir, len);
+
+	if (len) {
+		path[len - 1] = '\0';	/* libgit2 wants the directory without its '/' */
+		if (git_tree_entry_bypath(&at, tree, path) || git_tree_entry_type(at) != GIT_OBJECT_TREE ||
+		    git_tree_lookup(&sub, git_tree_owner(tree), git_tree_entry_id(at)))
+			goto out;
+		in = sub;
+	}
+	for (size_t i = 0; i < git_tree_entrycount(in); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(in, i);
+		const char *n = git_tree_entry_name(e);
+		size_t nl = strlen(n), el = strlen(ext);
+
+		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB && strcmp(n, name) && nl > el &&
+		    !strcmp(n + nl - el, ext))
+			strlist_append_nodup(found, xasprintf("%.*s%s", (int)len, dir, n));
+	}
+out:
+	git_tree_free(sub);
+	git_tree_entry_free(at);
+	free(path);
+}
+
+/* The size of blob id in repo's object store (its header alone), or 0 */
+static size_t blob_size(git_odb *odb, const git_oid *id)
+{
+	size_t len = 0;
+	git_object_t type;
+
+	if (!odb || git_odb_read_header(&len, &type, odb, id) < 0)
+		len = 0;
+	return len;
+}
+
+/* Can files of sizes a and b be half alike? Not when one is under a third
+ * of the other: libgit2's similarity is about 2 * shared / (a + b). This
+ * spares reading and hashing most files of a big directory. */
+static int sizes_may_be_alike(size_t a, size_t b)
+{
+	return !a || !b || (a <= 3 * b && b <= 3 * a);
+}
+
 /* Where the tree keeps the file the patch calls path, which it lacks at
- * that path: of its files of the same base name, the one most like base
- * (the patch's blob before), when half alike or more, as git calls a
- * rename. That is the common move: a directory renamed or a driver moved
- * out of staging, the file keeping its name. NULL when none;
- * the caller frees. It reads every directory of the tree, so it is asked
- * only when the patch has no other way in. */
+ * that path: the file most like base (the patch's blob before), when half
+ * alike or more, as git calls a rename, of
+ * - the tree's files of the same base name, anywhere: a directory renamed
+ *   or a driver moved out of staging, the file keeping its name;
+ * - the files of path's own directory with its extension: a file renamed
+ *   where it is (sound/core/timer.c, once timer_user.c), which git am -3
+ *   finds by content as well.
+ * Ties go to the file of the same name. NULL when none; the caller frees.
+ * It reads every directory of the tree, so it is asked only when the
+ * patch has no other way in. */
 static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 		      const git_oid *base)
 {
-	const char *slash = strrchr(path, '/');
-	struct same_name s = { slash ? slash + 1 : path, STRLIST_INIT };
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	const char *ext = strrchr(name, '.');
+	struct same_name s = { name, STRLIST_INIT };
 	git_hashsig *mine = sm_blob_signature(repo, base);
+	git_odb *odb = NULL;
+	size_t size;
 	char *best = NULL;
 	int best_score = 49;
 
+	if (git_repository_odb(&odb, repo) < 0)
+		odb = NULL;
+	size = blob_size(odb, base);
+
 	if (mine && git_tree_walk(tree, GIT_TREEWALK_PRE, collect_same_name, &s) == 0) {
+		/* a name of only an extension (".config") names no kind of file */
+		if (ext && ext != name)
+			collect_same_dir(tree, path, (size_t)(name - path), name, ext, &s.found);
 		for (size_t i = 0; i < s.found.nr; i++) {
 			git_oid id;
 			git_hashsig *theirs;
 			int score;
 
 			if (!sm_tree_blob_at(tree, s.found.items[i], &id) ||
+			    !sizes_may_be_alike(size, blob_size(odb, &id)) ||
 			    !(theirs = sm_blob_signature(repo, &id)))
 				continue;
 			score = git_hashsig_compare(mine, theirs);
@@ -427,6 +494,7 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 		}
 	}
 	sm_clear_error();
+	git_odb_free(odb);
 	git_hashsig_free(mine);
 	strlist_clear(&s.found);
 	return best;
