@@ -923,8 +923,10 @@ static int classify_buffer(struct classify_opts *o, const char *path, struct str
  * it cannot be read */
 static int read_input(const char *path, struct strbuf *buf)
 {
-	if (read_file(path, buf))
-		return cli_fail("classify");
+	if (read_file(path, buf)) {
+		cli_fail("classify");
+		return -1;
+	}
 	strbuf_setlen(buf, strip_bom_and_colour(buf->buf, buf->len));
 	return 0;
 }

@@ -200,6 +200,26 @@ int sm_text_has_diff(const char *t)
 	return 0;
 }
 
+/* The subject as gmime decodes it; when that leaves nothing of a subject
+ * that has text ("=?UTF-8?B?!!!?=", base64 gmime cannot read), the
+ * header as it was sent: a mail read as subject-less would have the first
+ * line of its body taken for its title. */
+static char *subject_of(GMimeMessage *msg)
+{
+	char *subject = clean_header(g_mime_message_get_subject(msg));
+	GMimeHeader *h;
+
+	if (*subject)
+		return subject;
+	h = g_mime_header_list_get_header(g_mime_object_get_header_list(GMIME_OBJECT(msg)),
+					  "Subject");
+	if (h && g_mime_header_get_raw_value(h)) {
+		free(subject);
+		subject = clean_header(g_mime_header_get_raw_value(h));
+	}
+	return subject;
+}
+
 static void fill_from(struct sm_mail *m, GMimeMessage *msg)
 {
 	InternetAddressList *l = g_mime_message_get_from(msg);
@@ -268,7 +288,7 @@ int sm_mail_parse(struct sm_mail *m, const char *data, size_t len, const char *n
 		m->message_id = xasprintf("notmuch-sha1-%s", sum);
 		g_free(sum);
 	}
-	m->subject = clean_header(g_mime_message_get_subject(msg));
+	m->subject = subject_of(msg);
 	m->date = clean_header(g_mime_object_get_header(obj, "Date"));
 	dt = g_mime_message_get_date(msg);
 	m->time = dt ? (time_t)g_date_time_to_unix(dt) : 0;

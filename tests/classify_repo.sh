@@ -315,6 +315,15 @@ applies_after '[[true, 1], [null, 0], [true, 0]]' && ok "2/2 after 1/2, printed 
 expect "a missing input among the mails" 1 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies "$tmp/no-such.eml" "${sent[@]}"
 has "named" "no-such.eml"
 has "the rest judged" "after the 1 patch before it"
+[ "$(grep -c "no-such.eml" <<< "$out")" = 1 ] && ok "in one line" || bad "said more than once: $out"
+hasnt "not called empty" "empty input"
+# the same without a repository, and a directory given as a file
+mkdir -p "$tmp/a-dir"
+expect "a missing input and a directory" 1 "$sm" classify "$tmp/no-such.eml" "$tmp/a-dir" "${sent[1]}"
+[ "$(grep -c "^stablemate classify: " <<< "$out")" = 2 ] && ok "a line each" || bad "not a line each: $out"
+has "the directory named" "a-dir: read: Is a directory"
+hasnt "neither called empty" "empty input"
+has "the rest judged" "verdict:"
 # on x41 1/2 conflicts: 2/2 goes onto the tip, and says why
 expect "a thread's series whose first patch conflicts" 0 "$sm" classify --repo "$lx" --tree x41=4.1 --check-applies "${sent[@]}"
 has "2/2 says 1/2 did not go in" "; onto the tip: the patch of its series before it did not go in"

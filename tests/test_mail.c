@@ -522,6 +522,31 @@ START_TEST(parse_broken)
 }
 END_TEST
 
+/* A subject gmime decodes to nothing (base64 it cannot read) keeps its
+ * text as sent, not "": a subject-less mail would have its body's first
+ * line taken for its title. An encoded word that decodes is decoded. */
+START_TEST(parse_subject_undecodable)
+{
+	static const char *const cases[][2] = {
+		{ "=?UTF-8?B?!!!?=", "=?UTF-8?B?!!!?=" },
+		{ " =?UTF-8?B?!!!?=\n =?UTF-8?B?***?=", "=?UTF-8?B?!!!?= =?UTF-8?B?***?=" },
+		{ "=?UTF-8?Q?hwmon:_caf=C3=A9?= fix", "hwmon: caf\xc3\xa9 fix" },
+		{ "", "" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *msg = xasprintf("From: A <a@example.org>\nSubject: %s\nMessage-ID: <s%zu@x>\n\n"
+				      "The body's first line.\n", cases[i][0], i);
+		struct sm_mail m;
+
+		ck_assert_int_eq(sm_mail_parse(&m, msg, strlen(msg), "subject.eml"), 0);
+		ck_assert_str_eq(m.subject, cases[i][1]);
+		sm_mail_release(&m);
+		free(msg);
+	}
+}
+END_TEST
+
 /* Real patchwork mails with invalid charsets and header bytes: parsed, valid UTF-8. */
 START_TEST(parse_patchwork_charsets)
 {
@@ -1391,7 +1416,8 @@ static Suite *make_suite(void)
 						  reply_trailer_identity, msgid_checks,
 						  msgid_from_commit_trailers,
 						  parse_latin1_qp_rfc2047, parse_base64,
-						  parse_broken, parse_patchwork_charsets,
+						  parse_broken, parse_subject_undecodable,
+						  parse_patchwork_charsets,
 						  thread_cover_reply_and_bot, objection_lines,
 						  objection_where_it_stands,
 						  objection_is_a_nak_of_the_patch_answered,
