@@ -23,7 +23,7 @@ void sm_features_extract(const struct sm_rules *r, const struct sm_commit *c, sm
  * model) knows them: bit sm_feature_filter_bit(hash) of its
  * SM_FEATURE_FILTER_BITS is set for each. It may hold more (two names may
  * share a bit), never fewer. */
-#define SM_FEATURE_FILTER_BITS 65536
+#define SM_FEATURE_FILTER_BITS 262144
 static inline size_t sm_feature_filter_bit(uint64_t hash)
 {
 	return (size_t)(hash >> 33) & (SM_FEATURE_FILTER_BITS - 1);

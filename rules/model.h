@@ -35,9 +35,11 @@ struct sm_model {
 	uint32_t *name_at;
 	char *names;			/* the file's text, names NUL-terminated in it */
 	/* Bit sm_feature_filter_bit(hash) set for each feature in slots: a
-	 * clear bit answers "no weight" from 8 KiB that stay in the
+	 * clear bit answers "no weight" from 32 KiB that stay in the
 	 * first-level cache (most word pairs are not in the model); the
-	 * feature extraction drops those features before they are asked. */
+	 * feature extraction drops those features before they are asked.
+	 * With 15,000 features, 1 name in 17 the model lacks passes it (1 in
+	 * 5 with 8 KiB, which cost 4% more time). */
 	uint64_t present[SM_FEATURE_FILTER_BITS / 64];
 };
 
