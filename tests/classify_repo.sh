@@ -203,7 +203,7 @@ has "where" "  applies: no (conflict in sound/core/timer.c, in a three-way merge
 expect "--check-applies: the file moved, its context differs" 0 "$sm" classify --repo "$lx" --tree s41=4.1 --check-applies "$tmp/w1.eml"
 has "merged where the tree has it" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); the tree keeps sound/core/timer.c as sound/timer.c"
 expect "--check-applies: the file renamed in its directory" 0 "$sm" classify --repo "$lx" --tree m41=4.1 --check-applies "$tmp/w1.eml"
-has "found by its content" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); the tree keeps sound/core/timer.c as sound/core/timer_user.c"
+has "found by its content" "  applies: with a three-way merge, as git am -3 takes it (the tree's file is its base, under another path); the tree keeps sound/core/timer.c as sound/core/timer_user.c"
 expect "--check-applies: the file renamed into another directory" 0 "$sm" classify --repo "$lx" --tree n41=4.1 --check-applies "$tmp/w1.eml"
 has "not tried" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file like it of its name or in its directory)"
 expect "--check-applies, JSON: three-way" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "$tmp/w1.eml"

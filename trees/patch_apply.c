@@ -634,6 +634,7 @@ static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const cha
 		}
 	}
 	info->three_way = 1;
+	info->base_as_is = info->moved.nr && git_oid_equal(&base_id, &ours_id);
 	/* the patch's files as the tree has them: it has the change already */
 	if (r == SM_PICK_CLEAN)
 		fit = git_oid_equal(&id, &ours_id) ? SM_PATCH_APPLIED : SM_PATCH_MERGES;

@@ -29,9 +29,12 @@ struct sm_patch_fit_info {
 	int three_way;			/* 1: the three-way merge decided */
 	struct strlist conflicts;	/* where it conflicts, each path once */
 	/* the files the three-way merge found under another path, in pairs:
-	 * the patch's path, then the tree's (a file of the same name at
-	 * least half alike) */
+	 * the patch's path, then the tree's (a file at least half alike, of
+	 * the same name or in the same directory) */
 	struct strlist moved;
+	/* 1: the tree's files are the patch's base as they are, some at
+	 * another path (moved): only the path made a merge needed */
+	int base_as_is;
 	/* SM_PATCH_CONFLICTS without a three-way merge: why none was tried
 	 * ("the blob 1234567 of fs/x.c, the patch's base, is not in the
 	 * repository"); else empty */
