@@ -367,4 +367,18 @@ expect "--check-applies: a patch cut off" 0 "$sm" classify --repo "$lx" --tree l
 has "not checked either" "  applies: not checked (no whole patch in git's format)"
 expect "--check-applies needs a tree" 2 "$sm" classify --repo "$lx" --check-applies "$tmp/w1.eml"
 has "says so" "--check-applies needs --repo and --tree"
+# A patch to two near copies, x1.c and x2.c, on a tree that dropped x1.c:
+# x2.c is like x1.c, but the patch changes it too, so it is not where x1.c
+# went (both parts on x2.c made a patch its own base refused). git am -3
+# stops on x1.c, deleted on one side.
+git init -q "$tmp/tw" && (
+	cd "$tmp/tw" && seq 1 40 | sed 's/^/line /' > x1.c &&
+	{ seq 1 38 | sed 's/^/line /'; echo "line v2 a"; echo "line v2 b"; } > x2.c &&
+	git add . && git commit -qm base && git branch old &&
+	sed -i 's/^line 20$/line 20 fixed/' x1.c x2.c && git commit -qam "x: fix a leak in x1 and x2" &&
+	git format-patch -q -1 -o "$tmp/tw-p" && git checkout -q old && git rm -q x1.c &&
+	git commit -qm "x: remove x1.c" ) || fail "near copies"
+expect "--check-applies: near copies, one gone" 0 "$sm" classify --repo "$tmp/tw" --tree old=4.1 --check-applies "$tmp"/tw-p/*.patch
+has "not moved onto the other copy" "  applies: no (conflict; no three-way merge: the tree has no x1.c, nor a file like it of its name or in its directory)"
+hasnt "no move claimed" "the tree keeps"
 checks_done classify_repo

@@ -446,7 +446,7 @@ static int sizes_may_be_alike(size_t a, size_t b)
 
 /* Where the tree keeps the file the patch calls path, which it lacks at
  * that path: the file most like base (the patch's blob before), when half
- * alike or more, as git calls a rename, of
+ * alike or more, as git calls a rename, and not one of taken, of
  * - the tree's files of the same base name, anywhere: a directory renamed
  *   or a driver moved out of staging, the file keeping its name;
  * - the files of path's own directory with its extension: a file renamed
@@ -456,7 +456,7 @@ static int sizes_may_be_alike(size_t a, size_t b)
  * It reads every directory of the tree, so it is asked only when the
  * patch has no other way in. */
 static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
-		      const git_oid *base)
+		      const git_oid *base, const struct strlist *taken)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 	const char *ext = strrchr(name, '.');
@@ -480,7 +480,8 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 			git_hashsig *theirs;
 			int score;
 
-			if (!sm_tree_blob_at(tree, s.found.items[i], &id) ||
+			if (strlist_contains(taken, s.found.items[i]) ||
+			    !sm_tree_blob_at(tree, s.found.items[i], &id) ||
 			    !sizes_may_be_alike(size, blob_size(odb, &id)) ||
 			    !(theirs = sm_blob_signature(repo, &id)))
 				continue;
@@ -547,8 +548,13 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
 			size_t n, struct sm_patch_fit_info *info)
 {
 	struct strbuf cur = STRBUF_INIT, next = STRBUF_INIT, swap;
+	/* no file the patch itself names, nor one already moved to, can be
+	 * where another of its files went: a patch to two near copies (x1.c,
+	 * x2.c) on a tree without x1.c would have both its parts on x2.c */
+	struct strlist taken = STRLIST_INIT;
 	int ret = 0;
 
+	sm_diff_paths(*diff, &taken);
 	strbuf_add(&cur, patch, n);
 	for (size_t i = 0; i < git_diff_num_deltas(*diff); i++) {
 		const git_diff_delta *d = git_diff_get_delta(*diff, i);
@@ -558,9 +564,10 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
 		if (d->status != GIT_DELTA_MODIFIED || strcmp(d->old_file.path, d->new_file.path) ||
 		    sm_tree_blob_at(tree, d->old_file.path, NULL) || !base_blob(repo, &d->old_file, &base))
 			continue;
-		to = moved_to(repo, tree, d->old_file.path, &base);
+		to = moved_to(repo, tree, d->old_file.path, &base, &taken);
 		if (!to)
 			continue;
+		strlist_append(&taken, to);
 		strlist_append(&info->moved, d->old_file.path);
 		strlist_append_nodup(&info->moved, to);
 		strbuf_reset(&next);
@@ -575,6 +582,7 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
 		*diff = NULL;
 		ret = git_diff_from_buffer(diff, cur.buf, cur.len);
 	}
+	strlist_clear(&taken);
 	strbuf_release(&cur);
 	strbuf_release(&next);
 	return ret;
