@@ -396,6 +396,19 @@ static const char *text_patch_id(const struct classify_opts *o, const char *text
 	return out;
 }
 
+/* Numbers the text, one commit or mail, as both passes of by_thread
+ * must number it alike (o->seq_now, the number check_applies looks its
+ * series' answer up by); collecting, keeps it when it is a patch of a
+ * series and says 1: nothing more to do with it in this pass. */
+static int numbered_collected(struct classify_opts *o, const char *text, size_t len)
+{
+	o->seq_now = o->seq++;
+	if (!o->collecting)
+		return 0;
+	sm_series_fits_add(&o->series_fits, text, len, o->seq_now, o->path);
+	return 1;
+}
+
 /* One commit or mail of o's input; from: its mbox "From " line, or "". */
 static int classify_text(struct classify_opts *o, const char *text, size_t len,
 			 const char *from)
@@ -403,11 +416,8 @@ static int classify_text(struct classify_opts *o, const char *text, size_t len,
 	struct sm_commit c;
 	char patch_id[41] = "";
 
-	o->seq_now = o->seq++;
-	if (o->collecting) {
-		sm_series_fits_add(&o->series_fits, text, len, o->seq_now, o->path);
+	if (numbered_collected(o, text, len))
 		return 0;
-	}
 	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
 		sm_warn("%s: message %u: %s (skipped)", o->path, o->nr_mails, sm_last_error());
 		o->nr_bad++;
@@ -906,12 +916,8 @@ static int classify_buffer(struct classify_opts *o, const char *path, struct str
 		/* `git log` of one commit or many: each is judged */
 		sm_gitlog_split(buf->buf, buf->len, SIZE_MAX, classify_log_commit, o);
 		ret = o->nr_bad ? 1 : 0;
-	} else {
-		o->seq_now = o->seq++;
-		if (o->collecting) {
-			sm_series_fits_add(&o->series_fits, buf->buf, buf->len, o->seq_now,
-					   o->path);
-		} else if (parse_commit_or_mail(&c, buf->buf, buf->len, o->path, 0)) {
+	} else if (!numbered_collected(o, buf->buf, buf->len)) {
+		if (parse_commit_or_mail(&c, buf->buf, buf->len, o->path, 0)) {
 			sm_error_wrap("%s", path);
 			ret = cli_fail("classify");
 		} else {
