@@ -166,7 +166,7 @@ int cmd_missing(int argc, char **argv)
 	if (json) {
 		struct cli_json j;
 
-		sm_missing_result_json(&r, cli_json_begin(&j));
+		sm_missing_result_json(&r, cli_json_begin_streamed(&j));
 		cli_json_end(&j);
 	} else {
 		const char *s = r.in_both == 1 ? "" : "s";

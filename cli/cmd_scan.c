@@ -281,7 +281,7 @@ int cmd_scan(int argc, char **argv)
 		if (json) {
 			struct cli_json j;
 
-			sm_scan_result_json(&r, &o, cli_json_begin(&j));
+			sm_scan_result_json(&r, &o, cli_json_begin_streamed(&j));
 			cli_json_end(&j);
 		} else {
 			print_text(&r, &o, candidates);

@@ -15,12 +15,21 @@ struct json_writer *cli_json_begin(struct cli_json *j)
 	return &j->w;
 }
 
+struct json_writer *cli_json_begin_streamed(struct cli_json *j)
+{
+	json_stream_to(cli_json_begin(j), stdout);
+	return &j->w;
+}
+
 void cli_json_flush(struct cli_json *j)
 {
+	FILE *sink = j->w.sink;	/* the next document of a streamed one streams too */
+
 	strbuf_addch(&j->buf, '\n');
 	fwrite(j->buf.buf, 1, j->buf.len, stdout);
 	strbuf_reset(&j->buf);
 	json_init(&j->w, &j->buf);
+	json_stream_to(&j->w, sink);
 }
 
 void cli_json_end(struct cli_json *j)

@@ -21,6 +21,10 @@ struct cli_json {
 
 /* Starts an empty document in j; returns its writer. */
 struct json_writer *cli_json_begin(struct cli_json *j);
+/* The same for a long document made from a finished result (scan,
+ * missing): it goes to stdout as it grows (json_stream_to), so
+ * cli_json_discard can no longer take it back. */
+struct json_writer *cli_json_begin_streamed(struct cli_json *j);
 /* Writes the document and a newline to stdout, and empties j for the next
  * document (the buffer is kept: a loop of records reuses it). */
 void cli_json_flush(struct cli_json *j);

@@ -106,8 +106,17 @@ void json_quote(struct strbuf *out, const char *str, size_t len)
 	strbuf_addch(out, '"');
 }
 
+void json_stream_to(struct json_writer *w, FILE *f)
+{
+	w->sink = f;
+}
+
 static void json_key_len(struct json_writer *w, const char *key, size_t len)
 {
+	if (w->sink && w->out->len >= JSON_STREAM_CHUNK) {
+		fwrite(w->out->buf, 1, w->out->len, w->sink);
+		strbuf_reset(w->out);
+	}
 	if (w->need_comma[w->depth])
 		strbuf_addch(w->out, ',');
 	w->need_comma[w->depth] = 1;

@@ -4,14 +4,27 @@
 #define SM_JSON_H
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
+#include <stdio.h>
 
 struct json_writer {
 	struct strbuf *out;
+	FILE *sink;		/* NULL, or where out is emptied to (json_stream_to) */
 	int depth;
 	unsigned char need_comma[64];
 };
 
+/* How much text a streamed writer holds before it writes it out */
+#define JSON_STREAM_CHUNK 65536
+
 void json_init(struct json_writer *w, struct strbuf *out);
+/* From now on, before each member or element, w writes out to f and
+ * empties it once it holds JSON_STREAM_CHUNK bytes or more: a long
+ * document (scan's thousands of commits, 16 MB for 3,000) is never held
+ * whole, nor copied as its buffer doubles. The text is the same; the
+ * caller writes what out holds at the end. Only for a document whose
+ * every part is known when it starts: what was written is not taken
+ * back. A write error is left to the caller's check of f (ferror). */
+void json_stream_to(struct json_writer *w, FILE *f);
 void json_object_begin(struct json_writer *w, const char *key);
 void json_object_end(struct json_writer *w);
 void json_array_begin(struct json_writer *w, const char *key);

@@ -312,6 +312,60 @@ START_TEST(json_groups_of_members)
 }
 END_TEST
 
+/* A streamed writer writes the same text as a buffered one, in chunks:
+ * it never holds much more than JSON_STREAM_CHUNK bytes. */
+START_TEST(json_streamed_as_buffered)
+{
+	struct strbuf whole = STRBUF_INIT, part = STRBUF_INIT, back = STRBUF_INIT;
+	struct json_writer a, b;
+	FILE *f = tmpfile();
+	size_t most = 0;
+	char buf[4096];
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	json_init(&a, &whole);
+	json_init(&b, &part);
+	json_stream_to(&b, f);
+	json_object_begin(&a, NULL);
+	json_object_begin(&b, NULL);
+	json_array_begin(&a, "commits");
+	json_array_begin(&b, "commits");
+	for (int i = 0; i < 20000; i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "c%d \"q\"", i);
+		json_object_begin(&a, NULL);
+		json_object_begin(&b, NULL);
+		json_string(&a, "id", id);
+		json_string(&b, "id", id);
+		json_int(&a, "n", i);
+		json_int(&b, "n", i);
+		json_object_end(&a);
+		json_object_end(&b);
+		if (part.len > most)
+			most = part.len;
+	}
+	json_array_end(&a);
+	json_array_end(&b);
+	json_object_end(&a);
+	json_object_end(&b);
+	ck_assert_uint_gt(whole.len, 4 * JSON_STREAM_CHUNK);
+	ck_assert_uint_lt(most, JSON_STREAM_CHUNK + 64);
+	ck_assert_uint_gt((size_t)ftell(f), 0);	/* written out before the end */
+	fwrite(part.buf, 1, part.len, f);
+	rewind(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&back, buf, n);
+	ck_assert_uint_eq(back.len, whole.len);
+	ck_assert(!memcmp(back.buf, whole.buf, whole.len));
+	fclose(f);
+	strbuf_release(&whole);
+	strbuf_release(&part);
+	strbuf_release(&back);
+}
+END_TEST
+
 /* json_int prints what "%lld" does; json_quote copies a plain string whole
  * and escapes the rest (the fast path and the slow one give one text). */
 START_TEST(json_numbers_and_strings)
@@ -445,7 +499,7 @@ static Suite *make_suite(void)
 					       options_stop_at_subcommand, options_usage));
 	add_tcase(s, "errors", SM_TESTS(error_wrap_keeps_both_texts));
 	add_tcase(s, "strings", SM_TESTS(strbuf_never_null, masked_controls, strlist_split_and_clear,
-					 text_lines, json_groups_of_members,
+					 text_lines, json_groups_of_members, json_streamed_as_buffered,
 					 json_numbers_and_strings, ansi_escapes_stripped));
 	add_tcase(s, "files", SM_TESTS(atomic_writes_from_two_threads, xdg_directories));
 	return s;
