@@ -58,7 +58,32 @@ struct train_cli {
 	unsigned no_tree_could;
 	struct cli_cut_paths cut;	/* of the labelled commits */
 	struct sm_progress *progress;	/* lib/progress.h, or NULL */
+	struct strbuf *features;	/* --features: the lines to write, or NULL */
 };
+
+/* --features: a line for the commit just added to t->set (id, label, its
+ * feature names, tab-separated), for fitting other models to the same
+ * facts (bench/selection-models). A name holds no tab or newline of its
+ * own: a subject's subsystem prefix could, so those become spaces. */
+static void note_features(struct train_cli *t, const char *id, int stable)
+{
+	const struct sm_trainset *s = &t->set;
+	size_t d = s->nr_docs - 1;
+
+	if (!t->features)
+		return;
+	strbuf_addf(t->features, "%s\t%s", id, stable ? "stable" : "not-stable");
+	for (size_t i = s->start[d]; i < s->start[d + 1]; i++) {
+		size_t at = t->features->len + 1;
+
+		strbuf_addch(t->features, '\t');
+		strbuf_addstr(t->features, s->names[s->feat[i]]);
+		for (char *p = t->features->buf + at; *p; p++)
+			if (*p == '\t' || *p == '\n')
+				*p = ' ';
+	}
+	strbuf_addch(t->features, '\n');
+}
 
 /* The TSV's labels: id -> label | line << 1 (the line for a conflict's
  * message). Ids may be abbreviated, as people write them: lengths holds
@@ -171,6 +196,7 @@ static int add_message(struct train_cli *t, const struct labels *labels, const c
 	else if (rc > 0) {
 		cli_count_cut_paths(&t->cut, &c);
 		sm_trainset_add(&t->set, t->rules, &c, (int)label);
+		note_features(t, c.id, (int)label);
 	}
 	sm_progress_update(t->progress, t->set.nr_docs);
 	sm_commit_release(&c);
@@ -356,6 +382,7 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 			continue;
 		}
 		sm_trainset_add(&t->set, t->rules, &c, stable);
+		note_features(t, c.id, stable);
 		sm_commit_release(&c);
 		sm_progress_update(t->progress, t->set.nr_docs);
 	}
@@ -421,6 +448,8 @@ int cmd_train(int argc, char **argv)
 {
 	const char *mbox = NULL, *labels = NULL, *upstream = NULL, *range = NULL, *trees = NULL;
 	const char *tree_repo = NULL, *cache_dir = NULL, *output = "model.rules", *rules_dir = NULL;
+	const char *features_out = NULL;
+	struct strbuf features = STRBUF_INIT;
 	struct train_cli t = { 0 };
 	struct sm_train_opts o;
 	struct sm_train_result res;
@@ -453,6 +482,9 @@ int cmd_train(int argc, char **argv)
 		OPT_CALLBACK(0, "rate", &o.rate, "X", "AdaGrad's step (default 0.1)", opt_number),
 		OPT_CALLBACK(0, "smoothing", &o.smoothing, "X", "label smoothing (default 0.02)",
 			     opt_number),
+		OPT_GROUP("output:"),
+		OPT_STRING(0, "features", &features_out, "FILE",
+			   "also write each labelled commit's features, a line each"),
 		OPT_QUIET(&quiet),
 		OPT_END()
 	};
@@ -476,6 +508,8 @@ int cmd_train(int argc, char **argv)
 	if (sm_rules_load(&t.rules, rules_dir))
 		return cli_fail("train");
 	sm_trainset_init(&t.set, t.rules);
+	if (features_out)
+		t.features = &features;
 	t.progress = o.progress = sm_progress_start("Reading commits", 0);
 	if (mbox ? from_mbox(&t, mbox, labels, &source) :
 	    from_trees(&t, upstream, range, trees, tree_repo, cache_dir, &source)) {
@@ -490,7 +524,8 @@ int cmd_train(int argc, char **argv)
 	}
 	sm_progress_stop(&t.progress);
 	o.progress = NULL;
-	if (sm_train_write(&t.set, &o, &res, source.buf, output))
+	if (sm_train_write(&t.set, &o, &res, source.buf, output) ||
+	    (features_out && write_file_atomic(features_out, features.buf, features.len)))
 		ret = cli_fail("train");
 	else if (!quiet)
 		fprintf(stderr,
@@ -508,5 +543,6 @@ out:
 	sm_trainset_release(&t.set);
 	sm_rules_free(t.rules);
 	strbuf_release(&source);
+	strbuf_release(&features);
 	return ret;
 }

@@ -30,6 +30,23 @@ cmp -s "$rules/model.rules" "$TMP/again.rules" || fail "two fits of the same com
 git -C "$repo" show "$W7" | "$STABLEMATE" classify --json --rules "$rules" > "$TMP/w7.json"
 grep -q '"code":"model:bias"' "$TMP/w7.json" || fail "the verdict does not come from the model: $(cat "$TMP/w7.json")"
 echo "train --upstream: 13 commits, 4 stable, deterministic"
+# --features: a line for each labelled commit, its label and the feature
+# names the model reads; the model written is the same
+"$STABLEMATE" train -q --upstream "$repo" --range v4.4..v4.5 --trees linux-4.1.y,linux-4.4.y \
+	--no-cache -o "$TMP/f.rules" --features "$TMP/features.tsv"
+cmp -s "$rules/model.rules" "$TMP/f.rules" || fail "--features changed the model"
+[ "$(wc -l < "$TMP/features.tsv")" = 13 ] || fail "--features: $(wc -l < "$TMP/features.tsv") lines, not 13"
+[ "$(cut -f2 "$TMP/features.tsv" | grep -c '^stable$')" = 4 ] || fail "--features: not 4 stable: $(cut -f1,2 "$TMP/features.tsv")"
+awk -F '\t' -v id="$W7" '$1 == id && $2 == "stable" { for (i = 3; i <= NF; i++) f[$i] = 1 }
+	END { exit !(f["stable-tag"] && f["diff:top:virt"] && f["trailer:cc"] == 0) }' "$TMP/features.tsv" ||
+	fail "--features: W7's line lacks its facts: $(grep "^$W7" "$TMP/features.tsv")"
+if "$STABLEMATE" train -q --upstream "$repo" --range v4.4..v4.5 --trees linux-4.4.y --no-cache \
+	-o "$TMP/f2.rules" --features "$TMP/no/such/dir/f.tsv" 2> "$TMP/f.err"; then
+	fail "--features into a missing directory succeeded"
+fi
+[ "$(wc -l < "$TMP/f.err")" = 1 ] && grep -q "^stablemate train: $TMP/no/such/dir/f.tsv: " "$TMP/f.err" ||
+	fail "--features error: $(cat "$TMP/f.err")"
+echo "train --features: 13 lines, W7's facts, the same model"
 # labelled by linux-4.1.y alone: E1 changes only fs/ext4/fc_replay.c, which
 # 4.1 lacks (C3 made it after v4.1): no choice of 4.1's maintainer, so it is
 # left out rather than taught as "not stable"
