@@ -18,23 +18,29 @@ struct sm_verdict_block {
 	char data[];
 };
 
+/* Room for n more bytes of strings in v's newest block, or a new block
+ * of size bytes (at least n) in front. */
+static struct sm_verdict_block *verdict_room(struct sm_verdict *v, size_t n, size_t size)
+{
+	struct sm_verdict_block *b = v->blocks;
+
+	if (!b || b->size - b->used < n) {
+		b = xmalloc(sizeof(*b) + (size < n ? n : size));
+		b->next = v->blocks;
+		b->used = 0;
+		b->size = size < n ? n : size;
+		v->blocks = b;
+	}
+	return b;
+}
+
 /* A copy of s[0..n) among v's strings. */
 static char *verdict_strndup(struct sm_verdict *v, const char *s, size_t n)
 {
-	struct sm_verdict_block *b = v->blocks;
+	/* blocks of 512 bytes, then each twice the last */
+	struct sm_verdict_block *b = verdict_room(v, n + 1, v->blocks ? 2 * v->blocks->size : 512);
 	char *p;
 
-	if (!b || b->size - b->used < n + 1) {
-		size_t size = b ? 2 * b->size : 512;
-
-		while (size < n + 1)
-			size *= 2;
-		b = xmalloc(sizeof(*b) + size);
-		b->next = v->blocks;
-		b->used = 0;
-		b->size = size;
-		v->blocks = b;
-	}
 	p = b->data + b->used;
 	memcpy(p, s, n);
 	p[n] = '\0';
@@ -95,6 +101,22 @@ void sm_verdict_add(struct sm_verdict *v, const char *code, int weight, const ch
 
 void sm_verdict_add_reasons(struct sm_verdict *v, const struct sm_verdict *from)
 {
+	size_t need = 0;
+
+	/* One block for all of from's strings and the few reasons a tree adds
+	 * after them: a scan keeps a copy per tree of every commit, and the
+	 * doubling blocks of one string at a time held twice what they used. */
+	for (size_t i = 0; i < from->nr_reasons; i++) {
+		need += strlen(from->reasons[i].code) + 1;
+		if (!v->codes_only && from->reasons[i].text)
+			need += strlen(from->reasons[i].text) + 1;
+	}
+	if (need)
+		verdict_room(v, need, need + 256);
+	if (v->nr_reasons + from->nr_reasons + 4 > v->alloc_reasons) {
+		v->alloc_reasons = v->nr_reasons + from->nr_reasons + 4;
+		v->reasons = xrealloc(v->reasons, v->alloc_reasons * sizeof(*v->reasons));
+	}
 	for (size_t i = 0; i < from->nr_reasons; i++) {
 		const struct sm_reason *f = &from->reasons[i];
 

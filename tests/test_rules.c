@@ -2907,6 +2907,53 @@ START_TEST(train_is_deterministic)
 }
 END_TEST
 
+/* A copy of another verdict's reasons keeps every code and text whole, with
+ * reasons before it (a veto) and after it (a tree's), strings of every
+ * size among them: the copy reserves one block for them all. */
+START_TEST(verdict_copies_reasons_whole)
+{
+	struct sm_verdict from, v;
+	char code[32], text[700];
+
+	sm_verdict_init(&from);
+	sm_verdict_init(&v);
+	for (int i = 0; i < 40; i++) {
+		int n = (i * 37) % (int)(sizeof(text) - 1);
+
+		memset(text, 'a' + i % 26, (size_t)n);
+		text[n] = '\0';
+		snprintf(code, sizeof(code), "model:f%d", i);
+		sm_verdict_add(&from, code, i, "%s", text);
+	}
+	sm_verdict_veto(&v, "merge", "merge commit");
+	sm_verdict_add_reasons(&v, &from);
+	for (int i = 0; i < 30; i++)
+		sm_verdict_add(&v, "tree:late", -i, "added after the copy, %d", i);
+	ck_assert_uint_eq(v.nr_reasons, 1 + 40 + 30);
+	ck_assert_str_eq(v.reasons[0].code, "merge");
+	ck_assert_str_eq(v.reasons[0].text, "merge commit");
+	for (int i = 0; i < 40; i++) {
+		const struct sm_reason *r = &v.reasons[1 + i];
+		size_t n = (size_t)((i * 37) % (int)(sizeof(text) - 1));
+
+		snprintf(code, sizeof(code), "model:f%d", i);
+		ck_assert_str_eq(r->code, code);
+		ck_assert_int_eq(r->weight, i);
+		ck_assert_uint_eq(strlen(r->text), n);
+		ck_assert(strspn(r->text, (char[]){ (char)('a' + i % 26), 0 }) == n);
+		ck_assert_ptr_ne(r->text, from.reasons[i].text);	/* a copy, not a loan */
+	}
+	for (int i = 0; i < 30; i++) {
+		snprintf(text, sizeof(text), "added after the copy, %d", i);
+		ck_assert_str_eq(v.reasons[41 + i].text, text);
+	}
+	sm_verdict_release(&from);
+	/* the copy outlives what it copied */
+	ck_assert_str_eq(v.reasons[40].code, "model:f39");
+	sm_verdict_release(&v);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -2944,6 +2991,7 @@ static Suite *make_suite(void)
 					      mails_that_carry_no_patch, mail_headers_other_tools_write,
 					      crlf_diff_reads_as_lf,
 					      model_scores_and_explains, model_lists_no_zero_weights,
+					      verdict_copies_reasons_whole,
 					      model_file_errors,
 					      rules_files_with_crlf_and_bom,
 					      train_is_deterministic));
