@@ -265,6 +265,7 @@ int cmd_scan(int argc, char **argv)
 		return cli_fail("scan");
 	}
 	o.rules = rules;
+	o.forget_bodies = 1;	/* the reports print subjects, never bodies */
 	o.progress = sm_progress_start("Scanning", 0);
 	ret = sm_scan(&o, &r);
 	if (ret < 0)

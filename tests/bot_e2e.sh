@@ -170,6 +170,10 @@ grep -q "^Subject: \[PATCH 6.1 0[1-9]/0$ng\] hwmon: (occ) Fix division by zero i
 	fail "patch subject: $(hdr "$patch" Subject)"
 [ "$(sed '1,/^$/d' "$patch" | sed -n 1p)" = "commit $OCC upstream." ] || fail "patch body does not start with the upstream line"
 grep -q '^diff --git a/drivers/hwmon/occ/common.c' "$patch" || fail "patch has no diff"
+# the commit's message between the upstream line and the diff (the bot's
+# scan keeps the bodies that `stablemate scan` frees once judged)
+grep -q '^The code in occ_get_powr_avg() invokes div64_u64() without checking the$' "$patch" ||
+	fail "patch mail does not carry the commit's message"
 ls state/queue | grepq . && fail "mails left in the queue"
 [ "$(wc -l < state/sent.log)" -eq "$(wc -l < picks1)" ] || fail "sent.log has $(wc -l < state/sent.log) lines, not $(wc -l < picks1)"
 

@@ -393,6 +393,11 @@ static int scan_commit(struct scan_ctx *s, struct sm_scan_item *it)
 	for (size_t ti = 0; ti < s->o->nr_trees; ti++)
 		judge_tree(s, it, model, &in, ti);
 	sm_verdict_release(model);
+	if (s->o->forget_bodies) {
+		free(it->commit.body);
+		it->commit.body = NULL;
+		it->commit.body_text_len = 0;
+	}
 	free(tg);
 	free(at);
 	return 0;

@@ -107,6 +107,11 @@ struct sm_scan_opts {
 	/* Added by the progress work: a meter (lib/progress.h) the scan counts
 	 * its index builds and commits on, or NULL. */
 	struct sm_progress *progress;
+	/* The caller reads no commit's body from the result (scan's reports
+	 * and steal print subjects only; the bot's mails quote bodies): each
+	 * is freed once its commit is judged, a third of what a judged commit
+	 * kept (commit.body NULL then). */
+	int forget_bodies;
 };
 
 /* What scan found about a tree's branch itself, for the reader. */

@@ -358,6 +358,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	so.cache_dir = o->cache_dir;
 	so.upstream_ref = o->upstream_ref;
 	so.min_soak_days = o->min_soak_days;
+	so.forget_bodies = 1;	/* the branch's entries name subjects */
 	so.queue_dir = o->queue_dir;
 	so.check_applies = o->search > 0;	/* the search follows a trial */
 	so.search = o->search;
