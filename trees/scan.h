@@ -109,8 +109,8 @@ struct sm_scan_opts {
 	struct sm_progress *progress;
 	/* The caller reads no commit's body from the result (scan's reports
 	 * and steal print subjects only; the bot's mails quote bodies): each
-	 * is freed once its commit is judged, a third of what a judged commit
-	 * kept (commit.body NULL then). */
+	 * is freed once its commit is judged, about a quarter of what a judged
+	 * commit kept (commit.body NULL then). */
 	int forget_bodies;
 };
 
