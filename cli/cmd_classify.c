@@ -209,10 +209,9 @@ static void fit_text(int fit, const struct sm_patch_fit_info *info, const struct
 		strbuf_addstr(out, "cleanly");
 		break;
 	case SM_PATCH_MERGES:
+		strbuf_addstr(out, "with a three-way merge, as git am -3 takes it ");
 		strbuf_addstr(out, info->base_as_is ?
-			      "with a three-way merge, as git am -3 takes it (the tree's file is its "
-			      "base, under another path)" :
-			      "with a three-way merge, as git am -3 takes it "
+			      "(the tree's file is its base, under another path)" :
 			      "(not exactly: the tree's lines around it differ)");
 		break;
 	case SM_PATCH_CONFLICTS:

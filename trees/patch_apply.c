@@ -410,13 +410,14 @@ static void collect_same_dir(git_tree *tree, const char *dir, size_t len, const 
 			goto out;
 		in = sub;
 	}
-	for (size_t i = 0; i < git_tree_entrycount(in); i++) {
+	for (size_t i = 0, el = strlen(ext); i < git_tree_entrycount(in); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(in, i);
 		const char *n = git_tree_entry_name(e);
-		size_t nl = strlen(n), el = strlen(ext);
+		size_t nl = strlen(n);
 
+		/* more than the extension: ".c" alone names no file of its kind */
 		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB && strcmp(n, name) && nl > el &&
-		    !strcmp(n + nl - el, ext))
+		    ends_with_n(n, nl, ext))
 			strlist_append_nodup(found, xasprintf("%.*s%s", (int)len, dir, n));
 	}
 out:
