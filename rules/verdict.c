@@ -25,10 +25,12 @@ static struct sm_verdict_block *verdict_room(struct sm_verdict *v, size_t n, siz
 	struct sm_verdict_block *b = v->blocks;
 
 	if (!b || b->size - b->used < n) {
-		b = xmalloc(sizeof(*b) + (size < n ? n : size));
+		if (size < n)
+			size = n;
+		b = xmalloc(sizeof(*b) + size);
 		b->next = v->blocks;
 		b->used = 0;
-		b->size = size < n ? n : size;
+		b->size = size;
 		v->blocks = b;
 	}
 	return b;
