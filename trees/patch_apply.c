@@ -364,7 +364,7 @@ static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff,
 		 * says nothing of the patch */
 		if (!sm_tree_blob_at(tree, old->path, NULL)) {
 			snprintf(why, size, "the tree has no %s, nor a file like it of its "
-				 "name or in its directory", old->path);
+				 "name or in its directory, nor one that is its base", old->path);
 			goto out;
 		}
 	}
@@ -377,19 +377,43 @@ out:
 	return ret;
 }
 
-/* The tree's files named name, their paths appended to found */
+/* The tree's files named name, their paths appended to found, and those
+ * holding blob base, whatever their name, to same_content */
 struct same_name {
 	const char *name;
-	struct strlist found;
+	const git_oid *base;
+	struct strlist found, same_content;
 };
 
 static int collect_same_name(const char *root, const git_tree_entry *e, void *payload)
 {
 	struct same_name *s = payload;
+	const char *name = git_tree_entry_name(e);
 
-	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB && !strcmp(git_tree_entry_name(e), s->name))
-		strlist_append_nodup(&s->found, xasprintf("%s%s", root, s->name));
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	if (!strcmp(name, s->name))
+		strlist_append_nodup(&s->found, xasprintf("%s%s", root, name));
+	if (git_oid_equal(git_tree_entry_id(e), s->base))
+		strlist_append_nodup(&s->same_content, xasprintf("%s%s", root, name));
 	return 0;
+}
+
+/* The one file of same_content not taken, when there is one and only
+ * one: a blob held by two files (a copy, an empty file) says nothing of
+ * which of them was this one. */
+static const char *only_other(const struct strlist *same_content, const struct strlist *taken)
+{
+	const char *only = NULL;
+
+	for (size_t i = 0; i < same_content->nr; i++) {
+		if (strlist_contains(taken, same_content->items[i]))
+			continue;
+		if (only)
+			return NULL;
+		only = same_content->items[i];
+	}
+	return only;
 }
 
 /* The files of the tree's directory dir (len bytes of a path, with its
@@ -453,15 +477,19 @@ static int sizes_may_be_alike(size_t a, size_t b)
  * - the files of path's own directory with its extension: a file renamed
  *   where it is (sound/core/timer.c, once timer_user.c), which git am -3
  *   finds by content as well.
- * Ties go to the file of the same name. NULL when none; the caller frees.
- * It reads every directory of the tree, so it is asked only when the
- * patch has no other way in. */
+ * Ties go to the file of the same name. Failing a file that is base
+ * itself among those, the one file anywhere that is base, whatever its
+ * name and directory (git am -3's exact rename; its search by likeness
+ * through the whole tree is one git skips on a tree of the kernel's
+ * size, over merge.renameLimit). NULL when none; the caller frees. It
+ * reads every directory of the tree, so it is asked only when the patch
+ * has no other way in. */
 static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 		      const git_oid *base, const struct strlist *taken)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
-	const char *ext = strrchr(name, '.');
-	struct same_name s = { name, STRLIST_INIT };
+	const char *ext = strrchr(name, '.'), *identical;
+	struct same_name s = { name, base, STRLIST_INIT, STRLIST_INIT };
 	git_hashsig *mine = sm_blob_signature(repo, base);
 	git_odb *odb = NULL;
 	size_t size;
@@ -472,11 +500,11 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 		odb = NULL;
 	size = blob_size(odb, base);
 
-	if (mine && git_tree_walk(tree, GIT_TREEWALK_PRE, collect_same_name, &s) == 0) {
+	if (size && git_tree_walk(tree, GIT_TREEWALK_PRE, collect_same_name, &s) == 0) {
 		/* a name of only an extension (".config") names no kind of file */
 		if (ext && ext != name)
 			collect_same_dir(tree, path, (size_t)(name - path), name, ext, &s.found);
-		for (size_t i = 0; i < s.found.nr; i++) {
+		for (size_t i = 0; mine && i < s.found.nr; i++) {
 			git_oid id;
 			git_hashsig *theirs;
 			int score;
@@ -494,11 +522,16 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 				best = xstrdup(s.found.items[i]);
 			}
 		}
+		if (best_score < 100 && (identical = only_other(&s.same_content, taken))) {
+			free(best);
+			best = xstrdup(identical);
+		}
 	}
 	sm_clear_error();
 	git_odb_free(odb);
 	git_hashsig_free(mine);
 	strlist_clear(&s.found);
+	strlist_clear(&s.same_content);
 	return best;
 }
 
