@@ -211,7 +211,7 @@ has "found by its content" "  applies: with a three-way merge, as git am -3 take
 expect "--check-applies: the file renamed into another directory" 0 "$sm" classify --repo "$lx" --tree n41=4.1 --check-applies "$tmp/w1.eml"
 has "found by its blob" "  applies: with a three-way merge, as git am -3 takes it (the tree's file is its base, under another path); the tree keeps sound/core/timer.c as sound/timer_user.c"
 expect "--check-applies: two files are its base" 0 "$sm" classify --repo "$lx" --tree d41=4.1 --check-applies "$tmp/w1.eml"
-has "neither taken" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file like it of its name or in its directory, nor one that is its base)"
+has "neither taken" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file like it of its name or in its directory, nor one file alone that is its base)"
 hasnt "no move claimed" "the tree keeps"
 expect "--check-applies, JSON: three-way" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "$tmp/w1.eml"
 json "applies, by a three-way merge" "assert d['applies'] is True and d['applied'] is False and d['three_way'] is True and d['conflicts'] == [], d"
@@ -386,6 +386,6 @@ git init -q "$tmp/tw" && (
 	git format-patch -q -1 -o "$tmp/tw-p" && git checkout -q old && git rm -q x1.c &&
 	git commit -qm "x: remove x1.c" ) || fail "near copies"
 expect "--check-applies: near copies, one gone" 0 "$sm" classify --repo "$tmp/tw" --tree old=4.1 --check-applies "$tmp"/tw-p/*.patch
-has "not moved onto the other copy" "  applies: no (conflict; no three-way merge: the tree has no x1.c, nor a file like it of its name or in its directory, nor one that is its base)"
+has "not moved onto the other copy" "  applies: no (conflict; no three-way merge: the tree has no x1.c, nor a file like it of its name or in its directory, nor one file alone that is its base)"
 hasnt "no move claimed" "the tree keeps"
 checks_done classify_repo

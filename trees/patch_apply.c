@@ -364,7 +364,7 @@ static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff,
 		 * says nothing of the patch */
 		if (!sm_tree_blob_at(tree, old->path, NULL)) {
 			snprintf(why, size, "the tree has no %s, nor a file like it of its "
-				 "name or in its directory, nor one that is its base", old->path);
+				 "name or in its directory, nor one file alone that is its base", old->path);
 			goto out;
 		}
 	}
