@@ -178,9 +178,11 @@ json "no three-way merge took it" "assert d['three_way'] is True and d['conflict
 # merges there), where it was renamed in its directory (m41: found by
 # content there, as git am -3 finds it), where it was renamed into
 # another directory (n41: the one file that is W1's base, found by its
-# blob, as git am -3's exact rename finds it) and where two files are its
-# base (d41: a copy; neither is taken for it). git am -3 agrees on all
-# but the last, where it takes one of the two.
+# blob, as git am -3's exact rename finds it), where it was renamed into
+# another directory and its context differs (r41: found among the files
+# mainline, master, lacks, as git am -3's rename detection finds it) and
+# where two files are its base (d41: a copy; neither is taken for it).
+# git am -3 agrees on all but the last, where it takes one of the two.
 git -C "$lx" worktree add -q "$tmp/w3w" -b c41 linux-4.1.y
 ( cd "$tmp/w3w" && f=sound/core/timer.c &&
   sed -i 's|^\t\tr1.val = resolution;|&\t/* the new resolution */|' $f && git commit -qam "ALSA: timer: say what r1.val holds" &&
@@ -191,6 +193,7 @@ git -C "$lx" worktree add -q "$tmp/w3w" -b c41 linux-4.1.y
   git checkout -q -b s41 c41 && git mv $f sound/timer.c && git commit -qm "ALSA: timer: move to sound/" &&
   git checkout -q -b m41 linux-4.1.y && git mv $f sound/core/timer_user.c && git commit -qm "ALSA: timer: move to timer_user.c" &&
   git checkout -q -b n41 linux-4.1.y && git mv $f sound/timer_user.c && git commit -qm "ALSA: timer: move to sound/timer_user.c" &&
+  git checkout -q -b r41 c41 && git mv $f sound/timer_moved.c && git commit -qm "ALSA: timer: move to sound/timer_moved.c" &&
   git checkout -q -b d41 n41 && cp sound/timer_user.c sound/timer_copy.c && git add sound/timer_copy.c &&
   git commit -qm "ALSA: timer: a copy" ) ||
 	fail "three-way branches"
@@ -210,8 +213,10 @@ expect "--check-applies: the file renamed in its directory" 0 "$sm" classify --r
 has "found by its content" "  applies: with a three-way merge, as git am -3 takes it (the tree's file is its base, under another path); the tree keeps sound/core/timer.c as sound/core/timer_user.c"
 expect "--check-applies: the file renamed into another directory" 0 "$sm" classify --repo "$lx" --tree n41=4.1 --check-applies "$tmp/w1.eml"
 has "found by its blob" "  applies: with a three-way merge, as git am -3 takes it (the tree's file is its base, under another path); the tree keeps sound/core/timer.c as sound/timer_user.c"
+expect "--check-applies: the file moved and renamed, its context differs" 0 "$sm" classify --repo "$lx" --tree r41=4.1 --check-applies "$tmp/w1.eml"
+has "found among the files mainline lacks" "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); the tree keeps sound/core/timer.c as sound/timer_moved.c"
 expect "--check-applies: two files are its base" 0 "$sm" classify --repo "$lx" --tree d41=4.1 --check-applies "$tmp/w1.eml"
-has "neither taken" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file like it of its name or in its directory, nor one file alone that is its base)"
+has "neither taken" "  applies: no (conflict; no three-way merge: the tree has no sound/core/timer.c, nor a file like it under another path)"
 hasnt "no move claimed" "the tree keeps"
 expect "--check-applies, JSON: three-way" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --json "$tmp/w1.eml"
 json "applies, by a three-way merge" "assert d['applies'] is True and d['applied'] is False and d['three_way'] is True and d['conflicts'] == [], d"
@@ -222,11 +227,11 @@ expect "--check-applies: a base the repository lacks" 0 "$sm" classify --repo "$
 has "not tried" "  applies: no (conflict; no three-way merge: its base of sound/core/timer.c, blob 1234567, is not in the repository)"
 [ "$(git -C "$lx" count-objects | cut -d' ' -f1)" = "$loose" ] && ok "nothing written to the repository" ||
 	bad "loose objects: $loose before, $(git -C "$lx" count-objects) after"
-for b in c41 a41 x41 s41 m41 n41; do
+for b in c41 a41 x41 s41 m41 n41 r41; do
 	git -C "$lx" worktree add -q --detach "$tmp/am" $b
 	git -C "$tmp/am" am -3 -q "$tmp/w1.eml" >/dev/null 2>&1 && r=$(git -C "$tmp/am" rev-list --count $b..HEAD) || r=conflict
 	git -C "$lx" worktree remove --force "$tmp/am"
-	case $b:$r in c41:1|a41:0|x41:conflict|s41:1|m41:1|n41:1) ok "git am -3 on $b agrees ($r)";; *) bad "git am -3 on $b: $r";; esac
+	case $b:$r in c41:1|a41:0|x41:conflict|s41:1|m41:1|n41:1|r41:1) ok "git am -3 on $b agrees ($r)";; *) bad "git am -3 on $b: $r";; esac
 done
 # Lines the tree added above the hunk: git apply finds the hunk further
 # down ("offset 3 lines"); libgit2 alone would try only the line the hunk
@@ -386,6 +391,6 @@ git init -q "$tmp/tw" && (
 	git format-patch -q -1 -o "$tmp/tw-p" && git checkout -q old && git rm -q x1.c &&
 	git commit -qm "x: remove x1.c" ) || fail "near copies"
 expect "--check-applies: near copies, one gone" 0 "$sm" classify --repo "$tmp/tw" --tree old=4.1 --check-applies "$tmp"/tw-p/*.patch
-has "not moved onto the other copy" "  applies: no (conflict; no three-way merge: the tree has no x1.c, nor a file like it of its name or in its directory, nor one file alone that is its base)"
+has "not moved onto the other copy" "  applies: no (conflict; no three-way merge: the tree has no x1.c, nor a file like it under another path)"
 hasnt "no move claimed" "the tree keeps"
 checks_done classify_repo

@@ -5,6 +5,7 @@
 #include "trees/pick.h"
 #include "trees/repo.h"
 #include "trees/trial.h"
+#include "trees/tree_files.h"
 #include "rules/commit.h"
 #include "lib/git.h"
 #include "lib/strbuf.h"
@@ -363,8 +364,8 @@ static int patch_sides(git_repository *repo, git_tree *tree, git_diff *diff,
 		/* the merge would see the tree delete it: a conflict that
 		 * says nothing of the patch */
 		if (!sm_tree_blob_at(tree, old->path, NULL)) {
-			snprintf(why, size, "the tree has no %s, nor a file like it of its "
-				 "name or in its directory, nor one file alone that is its base", old->path);
+			snprintf(why, size, "the tree has no %s, nor a file like it under another path",
+				 old->path);
 			goto out;
 		}
 	}
@@ -450,25 +451,6 @@ out:
 	free(path);
 }
 
-/* The size of blob id in repo's object store (its header alone), or 0 */
-static size_t blob_size(git_odb *odb, const git_oid *id)
-{
-	size_t len = 0;
-	git_object_t type;
-
-	if (!odb || git_odb_read_header(&len, &type, odb, id) < 0)
-		len = 0;
-	return len;
-}
-
-/* Can files of sizes a and b be half alike? Not when one is under a third
- * of the other: libgit2's similarity is about 2 * shared / (a + b). This
- * spares reading and hashing most files of a big directory. */
-static int sizes_may_be_alike(size_t a, size_t b)
-{
-	return !a || !b || (a <= 3 * b && b <= 3 * a);
-}
-
 /* Where the tree keeps the file the patch calls path, which it lacks at
  * that path: the file most like base (the patch's blob before), when half
  * alike or more, as git calls a rename, and not one of taken, of
@@ -476,29 +458,26 @@ static int sizes_may_be_alike(size_t a, size_t b)
  *   or a driver moved out of staging, the file keeping its name;
  * - the files of path's own directory with its extension: a file renamed
  *   where it is (sound/core/timer.c, once timer_user.c), which git am -3
- *   finds by content as well.
- * Ties go to the file of the same name. Failing a file that is base
- * itself among those, the one file anywhere that is base, whatever its
- * name and directory (git am -3's exact rename; its search by likeness
- * through the whole tree is one git skips on a tree of the kernel's
- * size, over merge.renameLimit). NULL when none; the caller frees. It
- * reads every directory of the tree, so it is asked only when the patch
- * has no other way in. */
+ *   finds by content as well;
+ * - with gone (NULL: no mainline known), the tree's files of its kind that
+ *   mainline lacks at their path: where mainline moved a file from, under
+ *   any name (sm_tree_files_most_like), as git am -3's rename detection
+ *   finds it among all the tree's files; these are the ones it can be.
+ * Ties go to the file of the same name, then to one in its directory.
+ * Failing a file that is base itself among those, the one file anywhere
+ * that is base, blob for blob (git am -3's exact rename). NULL when none;
+ * the caller frees. It reads every directory of the tree, so it is asked
+ * only when the patch has no other way in. */
 static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
-		      const git_oid *base, const struct strlist *taken)
+		      const git_oid *base, const struct strlist *taken, struct sm_tree_files *gone)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 	const char *ext = strrchr(name, '.'), *identical;
 	struct same_name s = { name, base, STRLIST_INIT, STRLIST_INIT };
 	git_hashsig *mine = sm_blob_signature(repo, base);
-	git_odb *odb = NULL;
-	size_t size;
+	size_t size = sm_blob_size(repo, base);
 	char *best = NULL;
 	int best_score = 49;
-
-	if (git_repository_odb(&odb, repo) < 0)
-		odb = NULL;
-	size = blob_size(odb, base);
 
 	if (size && git_tree_walk(tree, GIT_TREEWALK_PRE, collect_same_name, &s) == 0) {
 		/* a name of only an extension (".config") names no kind of file */
@@ -511,7 +490,7 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 
 			if (strlist_contains(taken, s.found.items[i]) ||
 			    !sm_tree_blob_at(tree, s.found.items[i], &id) ||
-			    !sizes_may_be_alike(size, blob_size(odb, &id)) ||
+			    !sm_sizes_may_be_alike(size, sm_blob_size(repo, &id)) ||
 			    !(theirs = sm_blob_signature(repo, &id)))
 				continue;
 			score = git_hashsig_compare(mine, theirs);
@@ -522,13 +501,25 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 				best = xstrdup(s.found.items[i]);
 			}
 		}
+		if (mine && gone && best_score < 100) {
+			int score;
+			const char *like = sm_tree_files_most_like(gone, path, mine, size, taken,
+								   best_score + 1, &score);
+
+			/* gone's files are the tree's tip's: a patch of a
+			 * series before this one may have taken it away */
+			if (like && sm_tree_blob_at(tree, like, NULL)) {
+				best_score = score;
+				free(best);
+				best = xstrdup(like);
+			}
+		}
 		if (best_score < 100 && (identical = only_other(&s.same_content, taken))) {
 			free(best);
 			best = xstrdup(identical);
 		}
 	}
 	sm_clear_error();
-	git_odb_free(odb);
 	git_hashsig_free(mine);
 	strlist_clear(&s.found);
 	strlist_clear(&s.same_content);
@@ -579,7 +570,7 @@ static void retarget(const char *patch, size_t len, const char *from, const char
  * each pair appended to info->moved. 0, or -1 when the renamed patch
  * cannot be read. */
 static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, const char *patch,
-			size_t n, struct sm_patch_fit_info *info)
+			size_t n, struct sm_tree_files *gone, struct sm_patch_fit_info *info)
 {
 	struct strbuf cur = STRBUF_INIT, next = STRBUF_INIT, swap;
 	/* no file the patch itself names, nor one already moved to, can be
@@ -598,7 +589,7 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
 		if (d->status != GIT_DELTA_MODIFIED || strcmp(d->old_file.path, d->new_file.path) ||
 		    sm_tree_blob_at(tree, d->old_file.path, NULL) || !base_blob(repo, &d->old_file, &base))
 			continue;
-		to = moved_to(repo, tree, d->old_file.path, &base, &taken);
+		to = moved_to(repo, tree, d->old_file.path, &base, &taken, gone);
 		if (!to)
 			continue;
 		strlist_append(&taken, to);
@@ -629,7 +620,8 @@ static int follow_moves(git_repository *repo, git_tree *tree, git_diff **diff, c
  * changes nothing, SM_PATCH_CONFLICTS (info says where, or why no merge
  * was tried). What it writes goes to t's in-memory store. */
 static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const char *patch,
-				   size_t n, struct sm_patch_fit_info *info, git_oid *after)
+				   size_t n, struct sm_tree_files *gone,
+				   struct sm_patch_fit_info *info, git_oid *after)
 {
 	git_diff *diff = NULL;
 	git_tree *base = NULL, *ours = NULL, *theirs = NULL, *merged = NULL;
@@ -645,7 +637,7 @@ static enum sm_patch_fit three_way(struct sm_trial *t, git_tree *onto, const cha
 		snprintf(why, size, "cannot read the patch (%s)", sm_git_error());
 		goto out;
 	}
-	if (follow_moves(t->repo, onto, &diff, patch, n, info) < 0) {
+	if (follow_moves(t->repo, onto, &diff, patch, n, gone, info) < 0) {
 		snprintf(why, size, "cannot read the patch on the tree's paths (%s)", sm_git_error());
 		goto out;
 	}
@@ -699,10 +691,12 @@ void sm_patch_fit_info_release(struct sm_patch_fit_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-/* How the patch of text fits onto, a tree of t's repository; with after
- * not NULL, the tree it makes there when it applies or merges. */
+/* How the patch of text fits onto, a tree of t's repository (gone: see
+ * moved_to); with after not NULL, the tree it makes there when it applies
+ * or merges. */
 static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const char *text,
-				  size_t len, struct sm_patch_fit_info *info, git_oid *after)
+				  size_t len, struct sm_tree_files *gone,
+				  struct sm_patch_fit_info *info, git_oid *after)
 {
 	struct strbuf rev = STRBUF_INIT, moved = STRBUF_INIT, git_fmt = STRBUF_INIT;
 	enum sm_patch_fit fit;
@@ -740,7 +734,7 @@ static enum sm_patch_fit fit_onto(struct sm_trial *t, const git_oid *onto, const
 	sm_patch_at_offsets(t->repo, tree, rev.buf, rev.len, &moved);
 	back = applies(t->repo, tree, moved.buf, moved.len, NULL);
 	sm_clear_error();
-	fit = back > 0 ? SM_PATCH_APPLIED : three_way(t, tree, patch, n, info, after);
+	fit = back > 0 ? SM_PATCH_APPLIED : three_way(t, tree, patch, n, gone, info, after);
 out:
 	strbuf_release(&rev);
 	strbuf_release(&moved);
@@ -750,7 +744,7 @@ out:
 }
 
 enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len,
-			       struct sm_patch_fit_info *info)
+			       struct sm_tree_files *gone, struct sm_patch_fit_info *info)
 {
 	struct sm_patch_fit_info mine;
 	struct sm_trial t;
@@ -764,16 +758,18 @@ enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char 
 		return SM_PATCH_UNKNOWN;
 	}
 	/* no tree after it: nothing goes onto it */
-	fit = fit_onto(&t, git_tree_id(tree), text, len, info, NULL);
+	fit = fit_onto(&t, git_tree_id(tree), text, len, gone, info, NULL);
 	sm_trial_release(&t);
 	if (info == &mine)
 		sm_patch_fit_info_release(&mine);
 	return fit;
 }
 
-int sm_patch_series_open(struct sm_patch_series *s, git_repository *repo, const git_oid *tree)
+int sm_patch_series_open(struct sm_patch_series *s, git_repository *repo, const git_oid *tree,
+			 struct sm_tree_files *gone)
 {
 	memset(s, 0, sizeof(*s));
+	s->gone = gone;
 	if (sm_trial_open(&s->trial, repo) < 0)
 		return -1;
 	git_oid_cpy(&s->tree, tree);
@@ -792,7 +788,7 @@ enum sm_patch_fit sm_patch_series_next(struct sm_patch_series *s, const char *te
 	memset(info, 0, sizeof(*info));
 	info->after = s->applied;
 	info->tried_before = s->tried;
-	fit = fit_onto(&s->trial, &s->tree, text, len, info, &after);
+	fit = fit_onto(&s->trial, &s->tree, text, len, s->gone, info, &after);
 	if (fit != SM_PATCH_UNKNOWN)	/* a cover letter is no patch */
 		s->tried++;
 	if (fit == SM_PATCH_APPLIES || fit == SM_PATCH_MERGES) {

@@ -30,7 +30,8 @@ struct sm_patch_fit_info {
 	struct strlist conflicts;	/* where it conflicts, each path once */
 	/* the files the three-way merge found under another path, in pairs:
 	 * the patch's path, then the tree's (a file at least half alike, of
-	 * the same name or in the same directory) */
+	 * the same name, in the same directory or where mainline moved it
+	 * from; or the one file that is the patch's base) */
 	struct strlist moved;
 	/* 1: the tree's files are the patch's base as they are, some at
 	 * another path (moved): only the path made a merge needed */
@@ -49,9 +50,13 @@ struct sm_patch_fit_info {
 
 /* How the patch in text[0..len) (a whole mail or commit: the diff is found
  * in it, from its first "diff --git " line) fits tree, a tree of repo.
- * info, when not NULL, is filled in (sm_patch_fit_info_release it). */
+ * gone, when not NULL, is the tree against mainline (trees/tree_files.h):
+ * a file the patch changes that the tree lacks is looked for among the
+ * tree's files mainline lacks, where mainline moved it from. info, when
+ * not NULL, is filled in (sm_patch_fit_info_release it). */
+struct sm_tree_files;
 enum sm_patch_fit sm_patch_fit(git_repository *repo, git_tree *tree, const char *text, size_t len,
-			       struct sm_patch_fit_info *info);
+			       struct sm_tree_files *gone, struct sm_patch_fit_info *info);
 void sm_patch_fit_info_release(struct sm_patch_fit_info *info);
 
 /* A series tried in order, as `git am` applies an mbox: each patch onto
@@ -60,13 +65,16 @@ void sm_patch_fit_info_release(struct sm_patch_fit_info *info);
  * held in memory (a trial's store, trees/trial.h) until it is released. */
 struct sm_patch_series {
 	struct sm_trial trial;
+	struct sm_tree_files *gone;	/* borrowed, or NULL (sm_patch_fit) */
 	git_oid tree;		/* where the next patch goes */
 	unsigned applied;	/* how many went in */
 	unsigned tried;		/* how many patches were tried */
 };
 
-/* Starts a series onto tree, a tree of repo. 0 or -1 (sm_error). */
-int sm_patch_series_open(struct sm_patch_series *s, git_repository *repo, const git_oid *tree);
+/* Starts a series onto tree, a tree of repo (gone: as sm_patch_fit's).
+ * 0 or -1 (sm_error). */
+int sm_patch_series_open(struct sm_patch_series *s, git_repository *repo, const git_oid *tree,
+			 struct sm_tree_files *gone);
 /* sm_patch_fit of the next patch, onto the tree the series has made. */
 enum sm_patch_fit sm_patch_series_next(struct sm_patch_series *s, const char *text, size_t len,
 				       struct sm_patch_fit_info *info);

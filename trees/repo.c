@@ -410,6 +410,19 @@ int sm_commit_load_diff_keep(git_repository *repo, git_commit *c, struct sm_tree
 	return 0;
 }
 
+size_t sm_blob_size(git_repository *repo, const git_oid *id)
+{
+	git_odb *odb = NULL;
+	size_t len = 0;
+	git_object_t type;
+
+	if (git_repository_odb(&odb, repo) < 0 || git_odb_read_header(&len, &type, odb, id) < 0)
+		len = 0;
+	git_odb_free(odb);
+	sm_clear_error();
+	return len;
+}
+
 git_hashsig *sm_blob_signature(git_repository *repo, const git_oid *id)
 {
 	git_blob *blob = NULL;

@@ -57,6 +57,17 @@ int sm_tree_blob_at(git_tree *tree, const char *path, git_oid *blob);
  * cannot be read or is too small to compare (nothing said). Free with
  * git_hashsig_free. */
 git_hashsig *sm_blob_signature(git_repository *repo, const git_oid *id);
+/* The size of blob id in repo, or 0 when unknown (nothing said). The
+ * object's header only: the content is not read. */
+size_t sm_blob_size(git_repository *repo, const git_oid *id);
+/* Can files of sizes a and b (0: unknown) be half alike, as git calls a
+ * rename? Not when one is under a third of the other: libgit2's
+ * similarity is about 2 * shared / (a + b). This spares reading and
+ * hashing most files a search by likeness meets. */
+static inline int sm_sizes_may_be_alike(size_t a, size_t b)
+{
+	return !a || !b || (a <= 3 * b && b <= 3 * a);
+}
 /* Resolves an abbreviated or full hex id to a commit id; 0 or -1 (quiet:
  * no sm_error, this is used for ids found in messages). */
 int sm_resolve_hex(git_repository *repo, const char *hex, git_oid *out);

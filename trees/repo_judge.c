@@ -89,6 +89,13 @@ void sm_repo_judge_commit(struct sm_repo_judge *j, const struct sm_rules *r,
 	*fixes = f;
 }
 
+/* The tree against mainline, for a patch's file the tree keeps where
+ * mainline moved it from (sm_patch_fit), or NULL */
+static struct sm_tree_files *judge_gone(struct sm_repo_judge *j)
+{
+	return j->has_files ? &j->files : NULL;
+}
+
 enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_rules *r,
 				      const char *text, size_t len, struct sm_verdict *v,
 				      struct sm_patch_fit_info *info)
@@ -105,9 +112,9 @@ enum sm_patch_fit sm_repo_judge_apply(struct sm_repo_judge *j, const struct sm_r
 		/* the series starts at the tip with its first patch */
 		if (j->in_order && !j->series_open)
 			j->series_open = sm_patch_series_open(&j->series, j->tree.repo,
-							      git_tree_id(tree)) == 0;
+							      git_tree_id(tree), judge_gone(j)) == 0;
 		if (!j->in_order)
-			fit = sm_patch_fit(j->tree.repo, tree, text, len, info);
+			fit = sm_patch_fit(j->tree.repo, tree, text, len, judge_gone(j), info);
 		else if (j->series_open)
 			fit = sm_patch_series_next(&j->series, text, len, info);
 	}
@@ -140,7 +147,7 @@ void sm_repo_judge_series(struct sm_repo_judge *j, const char *const *texts, con
 	int open = 0;
 
 	if (j->has_tree && git_commit_lookup(&tip, j->tree.repo, &j->tree.tip) == 0)
-		open = sm_patch_series_open(&s, j->tree.repo, git_commit_tree_id(tip)) == 0;
+		open = sm_patch_series_open(&s, j->tree.repo, git_commit_tree_id(tip), judge_gone(j)) == 0;
 	for (size_t i = 0; i < n; i++) {
 		memset(&infos[i], 0, sizeof(infos[i]));
 		fits[i] = open ? sm_patch_series_next(&s, texts[i], lens[i], &infos[i]) :

@@ -110,21 +110,6 @@ static int same_kind(const char *a, const char *b)
 	return (!da && !db) || (da && db && !strcmp(da, db));
 }
 
-/* The size of blob id in repo, or 0 when unknown. The header only: the
- * content is not read. */
-static size_t blob_size(git_repository *repo, const git_oid *id)
-{
-	git_odb *odb = NULL;
-	size_t len = 0;
-	git_object_t type;
-
-	if (git_repository_odb(&odb, repo) < 0 || git_odb_read_header(&len, &type, odb, id) < 0)
-		len = 0;
-	git_odb_free(odb);
-	sm_clear_error();
-	return len;
-}
-
 /* Can path (with signature *mine, made here when NULL, in mainline) be
  * part of a file mainline split? A split (x86's signal.c into signal_32.c
  * and signal_64.c in 6.2) leaves the old file in place, shrunk, so it is
@@ -174,8 +159,8 @@ static int maybe_split_from(struct sm_tree_files *f, const char *path, const git
 		m = git_tree_entry_byname(there, git_tree_entry_name(e));
 		if (!m || git_tree_entry_type(m) != GIT_OBJECT_BLOB ||
 		    git_oid_equal(git_tree_entry_id(m), git_tree_entry_id(e)) ||
-		    !(was = blob_size(f->tree_repo, git_tree_entry_id(e))) ||
-		    blob_size(f->mainline_repo, git_tree_entry_id(m)) * 100 > was * SPLIT_SHRINK_PCT)
+		    !(was = sm_blob_size(f->tree_repo, git_tree_entry_id(e))) ||
+		    sm_blob_size(f->mainline_repo, git_tree_entry_id(m)) * 100 > was * SPLIT_SHRINK_PCT)
 			continue;
 		if (!*mine && !(*mine = sm_blob_signature(f->mainline_repo, blob)))
 			split = 1;	/* cannot tell */
@@ -188,6 +173,16 @@ static int maybe_split_from(struct sm_tree_files *f, const char *path, const git
 	git_tree_free(here);
 	sm_clear_error();
 	return split;
+}
+
+/* g's signature, made when first asked for (NULL: none can be made) */
+static const git_hashsig *gone_signature(struct sm_tree_files *f, struct sm_gone_file *g)
+{
+	if (!g->sig_state) {
+		g->sig = sm_blob_signature(f->tree_repo, &g->blob);
+		g->sig_state = g->sig ? 1 : -1;
+	}
+	return g->sig;
 }
 
 /* Can path (blob in mainline) be a file of the tree mainline moved, or
@@ -207,11 +202,7 @@ static int maybe_moved(struct sm_tree_files *f, const char *path, const git_oid 
 			continue;
 		if (!mine && !(mine = sm_blob_signature(f->mainline_repo, blob)))
 			return 1;	/* cannot tell */
-		if (!g->sig_state) {
-			g->sig = sm_blob_signature(f->tree_repo, &g->blob);
-			g->sig_state = g->sig ? 1 : -1;
-		}
-		moved = g->sig && git_hashsig_compare(mine, g->sig) >= MOVED_SIMILARITY;
+		moved = gone_signature(f, g) && git_hashsig_compare(mine, g->sig) >= MOVED_SIMILARITY;
 	}
 	if (!moved)
 		moved = maybe_split_from(f, path, blob, &mine);
@@ -274,6 +265,42 @@ void sm_tree_files_judge(struct sm_tree_files *f, const struct sm_rules *r,
 		sm_verdict_veto(v, "file-not-in-tree",
 				"none of the %zu files it changes is in %s (%s and %zu more): the code came later",
 				nr, tree, first, nr - 1);
+}
+
+const char *sm_tree_files_most_like(struct sm_tree_files *f, const char *path,
+				    const git_hashsig *sig, size_t size, const struct strlist *taken,
+				    int min, int *score)
+{
+	const char *best = NULL;
+	int tied = 0;
+
+	*score = 0;
+	if (load(f) < 0)
+		return NULL;
+	if (!f->gone_built)
+		build_gone(f);
+	for (size_t i = 0; i < f->nr_gone; i++) {
+		struct sm_gone_file *g = &f->gone[i];
+		int s;
+
+		/* the size first: a file that cannot be half alike is not
+		 * read (its signature may be made for another file yet) */
+		if (!same_kind(path, g->path) || strlist_contains(taken, g->path) ||
+		    (!g->sig_state && !sm_sizes_may_be_alike(size, sm_blob_size(f->tree_repo, &g->blob))) ||
+		    !gone_signature(f, g))
+			continue;
+		s = git_hashsig_compare(sig, g->sig);
+		if (s < min || s < *score)
+			continue;
+		tied = s == *score;
+		*score = s;
+		best = g->path;
+	}
+	sm_clear_error();
+	/* two as alike (a copy): nothing says which one it was */
+	if (tied)
+		best = NULL;
+	return best;
 }
 
 void sm_tree_files_release(struct sm_tree_files *f)
