@@ -20,12 +20,14 @@
 #include "trees/patch_offset.h"
 #include "trees/part_tree.h"
 #include "trees/pick.h"
+#include "trees/tree_files.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/git.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include <dirent.h>
+#include <git2/sys/hashsig.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -1448,6 +1450,82 @@ START_TEST(merge_of_parts_is_the_merge_of_trees)
 }
 END_TEST
 
+/* sm_tree_files_most_like: of the tree's files mainline lacks at their
+ * path, the one of the same kind most like a mainline file; none when
+ * two are as alike (a copy), when it is taken, or under the minimum. */
+START_TEST(tree_files_most_like_a_moved_file)
+{
+	char *dir = make_temp_dir("sm-gone"), *out;
+	git_repository *r;
+	struct sm_tree_files f;
+	struct strlist taken = STRLIST_INIT;
+	git_oid tip, mainline, blob;
+	git_tree *mt;
+	git_hashsig *sig, *copy_sig;
+	int st, score;
+	const char *got;
+
+	/* old: the tree, with x.c under lib/ and two copies of y.c; master:
+	 * mainline, which moved x.c to core/x2.c (and changed it), y.c to
+	 * core/y.c, and has z.h, like x.c but another kind */
+	out = run(&st,
+		  "set -e; cd '%s'; git init -q -b old .; git config user.name t; git config user.email t@t;"
+		  "mkdir lib; seq 1 60 | sed 's/^/x line /' > lib/x.c;"
+		  "seq 1 50 | sed 's/^/y line /' > lib/y1.c; cp lib/y1.c lib/y2.c; echo s > lib/same.c;"
+		  "git add -A; git commit -qm old; git checkout -qb master; mkdir core;"
+		  "git mv lib/x.c core/x2.c; sed -i 's/^x line 7$/x line 7 changed/' core/x2.c;"
+		  "git mv lib/y1.c core/y.c; git rm -q lib/y2.c; seq 1 60 | sed 's/^/x line /' > core/z.h;"
+		  "git add -A; git commit -qm master 2>&1",
+		  dir);
+	ck_assert_msg(st == 0, "making the repository failed: %s", out);
+	free(out);
+	ck_assert(sm_repo_open(&r, dir) == 0);
+	ck_assert(sm_resolve_commit(r, "old", &tip) == 0);
+	ck_assert(sm_resolve_commit(r, "master", &mainline) == 0);
+	mt = tree_of_rev(r, "master");
+	sm_tree_files_init(&f, r, &tip, r, &mainline);
+
+	ck_assert(sm_tree_blob_at(mt, "core/x2.c", &blob));
+	sig = sm_blob_signature(r, &blob);
+	ck_assert_ptr_nonnull(sig);
+	got = sm_tree_files_most_like(&f, "core/x2.c", sig, sm_blob_size(r, &blob), &taken, 50,
+				      &score);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, "lib/x.c");
+	ck_assert_int_ge(score, 90);
+	ck_assert_int_lt(score, 100);
+	/* asked for more alike than it is: none */
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.c", sig, 0, &taken, score + 1,
+						   &score));
+	/* another kind (core/x2.h): lib/x.c is no header */
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.h", sig, 0, &taken, 50, &score));
+	/* taken by another file of the patch */
+	strlist_append(&taken, "lib/x.c");
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.c", sig, 0, &taken, 50, &score));
+	strlist_clear(&taken);
+
+	/* y.c: lib/y1.c and lib/y2.c are the same file, nothing tells which */
+	ck_assert(sm_tree_blob_at(mt, "core/y.c", &blob));
+	copy_sig = sm_blob_signature(r, &blob);
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/y.c", copy_sig, 0, &taken, 50, &score));
+	/* with one of them taken, the other is it */
+	strlist_append(&taken, "lib/y2.c");
+	got = sm_tree_files_most_like(&f, "core/y.c", copy_sig, 0, &taken, 50, &score);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, "lib/y1.c");
+	ck_assert_int_eq(score, 100);
+
+	strlist_clear(&taken);
+	git_hashsig_free(sig);
+	git_hashsig_free(copy_sig);
+	sm_tree_files_release(&f);
+	git_tree_free(mt);
+	git_repository_free(r);
+	remove_tree(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
@@ -1472,7 +1550,8 @@ static Suite *make_suite(void)
 						   cve_records_decode_escapes, stable_branch_names,
 						   patch_reverse_swaps_sides,
 						   patch_hunks_moved_to_their_lines,
-						   merge_of_parts_is_the_merge_of_trees));
+						   merge_of_parts_is_the_merge_of_trees,
+						   tree_files_most_like_a_moved_file));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);
