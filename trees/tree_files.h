@@ -59,11 +59,10 @@ struct sm_rules;
 struct sm_verdict;
 void sm_tree_files_judge(struct sm_tree_files *f, const struct sm_rules *r,
 			 const struct sm_commit *c, const char *tree, struct sm_verdict *v);
-/* Of the tree's files mainline lacks at their path ("gone": the files of
- * the tree a mainline patch cannot name, so where mainline's files it
- * moved stand), the one of path's kind (extension) most like sig, the
- * signature of a mainline file the tree lacks at path (of size bytes, 0:
- * unknown), and not in taken.
+/* Of the tree's files mainline lacks at their path ("gone": among them,
+ * under their old paths, the files mainline moved), the one of path's
+ * kind (extension) most like sig, the signature of a mainline file the
+ * tree lacks at path (of size bytes, 0: unknown), and not in taken.
  * Its path (borrowed from f) with *score its likeness (0..100), or NULL
  * when none is at least min alike, when two are the most alike (a copy:
  * nothing tells which it was) or the trees cannot be read. Each gone
