@@ -293,6 +293,12 @@ expect "--check-applies --series" 0 "$sm" classify --repo "$lx" --tree c41=4.1 -
 [ "$(grep -c "^  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ)" <<< "$out")" = 2 ] &&
 	grep -qx "  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); after the 1 patch before it" <<< "$out" &&
 	ok "1/2 merges, then 2/2 onto it" || bad "--series: $out"
+# r41 keeps timer.c as sound/timer_moved.c: each patch of the series finds
+# it there among the files mainline lacks, 2/2 on what 1/2 made of it
+expect "--check-applies --series, the file moved and renamed" 0 "$sm" classify --repo "$lx" --tree r41=4.1 --check-applies --series "$tmp/series.mbox"
+[ "$(grep -c "^  applies: with a three-way merge, as git am -3 takes it (not exactly: the tree's lines around it differ); .*the tree keeps sound/core/timer.c as sound/timer_moved.c" <<< "$out")" = 2 ] &&
+	grep -q "^  applies: with a three-way merge.*after the 1 patch before it" <<< "$out" &&
+	ok "1/2 and 2/2 on sound/timer_moved.c" || bad "--series on r41: $out"
 expect "--check-applies --series, JSON" 0 "$sm" classify --repo "$lx" --tree c41=4.1 --check-applies --series --json "$tmp/series.mbox"
 applies_after '[[null, 0], [true, 0], [true, 1]]' && ok "applies and after" || bad "--series JSON: $out"
 git -C "$lx" worktree add -q --detach "$tmp/am" c41
