@@ -479,7 +479,9 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 	char *best = NULL;
 	int best_score = 49;
 
-	if (size && git_tree_walk(tree, GIT_TREEWALK_PRE, collect_same_name, &s) == 0) {
+	/* by likeness with its signature, by its blob with its size (an
+	 * empty base, or one not read, is no blob to look for) */
+	if ((mine || size) && git_tree_walk(tree, GIT_TREEWALK_PRE, collect_same_name, &s) == 0) {
 		/* a name of only an extension (".config") names no kind of file */
 		if (ext && ext != name)
 			collect_same_dir(tree, path, (size_t)(name - path), name, ext, &s.found);
@@ -514,7 +516,7 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 				best = xstrdup(like);
 			}
 		}
-		if (best_score < 100 && (identical = only_other(&s.same_content, taken))) {
+		if (size && best_score < 100 && (identical = only_other(&s.same_content, taken))) {
 			free(best);
 			best = xstrdup(identical);
 		}
