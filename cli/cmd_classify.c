@@ -3,13 +3,12 @@
 #include "cli/output.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
-#include "lib/json_read.h"
 #include "lib/progress.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
 #include "mail/plain.h"
-#include "mail/stream.h"
+#include "mail/records.h"
 #include "mail/series_fits.h"
 #include "rules/classify.h"
 #include "rules/gitlog.h"
@@ -92,46 +91,6 @@ static const int not_tried = -2;
 static void warn_cut_paths(struct classify_opts *o, const char *input)
 {
 	cli_warn_cut_paths(input, &o->cut, "their directories are unknown (no docs-only, no diff:top)");
-}
-
-/* -1 (sm_error) when text[0..len) is binary data: a verdict on random
- * bytes is noise, and printing their "subject" garbles the terminal. */
-static int refuse_binary(const char *text, size_t len)
-{
-	long nul = binary_nul_offset(text, len);
-
-	if (nul < 0)
-		return 0;
-	return sm_error("binary data (a NUL byte at offset %ld): not a commit, a mail or JSON", nul);
-}
-
-/* Parses text, a commit or a mail: message n of the mbox path, or the
- * file path itself when n is 0 (for a warning). A mail whose text is
- * encoded (sm_mail_is_encoded: quoted-printable, base64, RFC 2047,
- * multipart, another charset) is decoded first; one gmime cannot read is
- * parsed as it is, with a warning. */
-static int parse_commit_or_mail(struct sm_commit *c, const char *text, size_t len,
-				const char *path, unsigned n)
-{
-	struct strbuf plain = STRBUF_INIT;
-	char what[300];
-	int ret;
-
-	if (refuse_binary(text, len) < 0)
-		return -1;
-	if (!sm_mail_is_encoded(text, len))
-		return sm_commit_parse(c, text, len);
-	if (n)
-		snprintf(what, sizeof(what), "%s: message %u", path, n);
-	else
-		snprintf(what, sizeof(what), "%s", path);
-	if (sm_mail_to_plain(text, len, what, &plain)) {
-		sm_warn("%s; classified undecoded", sm_last_error());
-		return sm_commit_parse(c, text, len);
-	}
-	ret = sm_commit_parse(c, plain.buf, plain.len);
-	strbuf_release(&plain);
-	return ret;
 }
 
 /* " (first released in v6.3)", " (in no release yet)", " (not in the
@@ -371,16 +330,6 @@ static void judge_and_print(struct classify_opts *o, struct sm_commit *c, const 
 	sm_commit_release(c);
 }
 
-/* git format-patch's mbox separator "From <sha> Mon Sep 17 ..." names the
- * commit of a patch that does not name its own (a cover letter's is the
- * series' tip: not its id). */
-static void id_from_separator(struct sm_commit *c, const char *from)
-{
-	if (!c->id && !c->is_cover_letter && strlen(from) > 40 && from[40] == ' ' &&
-	    is_hex_string(from, 40))
-		c->id = xstrndup(from, 40);
-}
-
 /* With --repo, the patch-id of the diff in text (the tree may carry the
  * patch under another id and message), in out; NULL without a diff. */
 static const char *text_patch_id(const struct classify_opts *o, const char *text, size_t len,
@@ -417,12 +366,12 @@ static int classify_text(struct classify_opts *o, const char *text, size_t len,
 
 	if (numbered_collected(o, text, len))
 		return 0;
-	if (parse_commit_or_mail(&c, text, len, o->path, ++o->nr_mails)) {
+	if (sm_record_parse(&c, text, len, o->path, ++o->nr_mails)) {
 		sm_warn("%s: message %u: %s (skipped)", o->path, o->nr_mails, sm_last_error());
 		o->nr_bad++;
 		return 0;
 	}
-	id_from_separator(&c, from);
+	sm_record_id_from_separator(&c, from);
 	judge_and_print(o, &c, text_patch_id(o, text, len, patch_id), text, len);
 	return 0;
 }
@@ -445,20 +394,6 @@ static int starts_git_log(const char *buf, size_t len)
 	const char *nl = memchr(buf, '\n', len);
 
 	return sm_gitlog_is_header(buf, nl ? (size_t)(nl - buf) : len);
-}
-
-/* -1 (sm_error naming path) when the first line, line[0..len), starts git
- * output with no message in (git log --oneline or --graph, git cherry, ids):
- * one record of all its lines would be judged as one message, a verdict on
- * nothing. */
-static int refuse_messageless(const char *path, const char *line, size_t len)
-{
-	const char *what = sm_gitlog_messageless(line, len);
-
-	if (!what)
-		return 0;
-	return sm_error("%s: looks like %s: give `git log`, `git log --numstat` or `git log -p`",
-			path, what);
 }
 
 static int looks_like_mbox(const char *buf, size_t len)
@@ -485,156 +420,24 @@ static void batch_line(const struct classify_opts *o, const char *id, const stru
 	cli_json_flush(out);
 }
 
+/* --batch: one record's verdict (reason codes only) as one JSON line
+ * (sm_record_fn) */
 struct batch_ctx {
 	struct classify_opts *o;
 	struct cli_json out;	/* one record's line at a time */
-	unsigned records, bad;
-	/* The input, read as a stream: */
-	const char *path;
-	size_t max_record;
-	/* 0 until the first non-blank byte; then 'f' until the first line is
-	 * whole, then 'j' JSONL, 'a' another JSON text (read whole into doc),
-	 * 'g' git log or 'm' mbox */
-	int mode;
-	unsigned bom;		/* bytes of a UTF-8 byte-order mark read at the start */
-	int past_bom;		/* 1 once a byte that is not one was */
-	struct strbuf first;	/* in mode 'f': the first line so far */
-	struct sm_lines lines;	/* JSONL and git log */
-	struct sm_gitlog log;
-	int colored;		/* git log under color.ui=always: escapes stripped */
-	struct strbuf plain_line;	/* a line without them */
-	struct sm_mbox_parser *mbox;
-	struct sm_json_record rec;	/* a JSON record's members, kept */
-	struct strbuf err;	/* why a record was skipped */
-	struct strbuf doc;	/* mode 'a' */
 };
 
-/* Judges c for the batch (reason codes only), prints its line, and
- * releases c. id names the record when c has none of its own. */
-static void batch_judge(struct batch_ctx *b, const char *id, struct sm_commit *c)
+static int batch_judge(struct sm_commit *c, const char *name, void *ctx)
 {
+	struct batch_ctx *b = ctx;
 	struct sm_verdict v;
 
 	cli_count_cut_paths(&b->o->cut, c);
 	sm_classify_codes(b->o->rules, c, &b->o->tree, &v);
-	batch_line(b->o, id, c, &v, &b->out);
+	batch_line(b->o, name, c, &v, &b->out);
 	sm_verdict_release(&v);
 	sm_commit_release(c);
-}
-
-static int batch_mbox_one(const struct sm_mbox_msg *m, void *ctx)
-{
-	struct batch_ctx *b = ctx;
-	struct sm_commit c;
-
-	b->records++;
-	if (m->too_big) {
-		sm_warn("%s: message %u%s%s: %zu bytes, over the %zu-byte record size limit (skipped)",
-			b->path, m->n, *m->msgid ? " " : "", m->msgid, m->size, b->max_record);
-		b->bad++;
-		return 0;
-	}
-	if (parse_commit_or_mail(&c, m->data, m->len, b->path, m->n)) {
-		sm_warn("%s: message %u: %s (skipped)", b->path, m->n, sm_last_error());
-		b->bad++;
-		return 0;
-	}
-	id_from_separator(&c, m->from);
-	batch_judge(b, NULL, &c);
 	return 0;
-}
-
-/* A commit of `git log` output (sm_gitlog_fn) */
-static int batch_log_commit(const char *text, size_t len, unsigned n, int too_big, void *ctx)
-{
-	struct batch_ctx *b = ctx;
-	struct sm_commit c;
-
-	b->records++;
-	if (too_big) {
-		sm_warn("%s: commit %u %s: %zu bytes, over the %zu-byte record size limit (skipped)",
-			b->path, n, b->log.id, len, b->max_record);
-		b->bad++;
-		return 0;
-	}
-	if (sm_commit_parse(&c, text, len)) {
-		sm_warn("%s: commit %u %s: %s (skipped)", b->path, n, b->log.id, sm_last_error());
-		b->bad++;
-		return 0;
-	}
-	batch_judge(b, NULL, &c);
-	return 0;
-}
-
-/* A line of `git log` output (sm_line_fn) */
-static int batch_log_line(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
-{
-	struct batch_ctx *b = ctx;
-
-	(void)lineno, (void)too_long;	/* line is NULL when too long */
-	if (b->colored && line) {
-		strbuf_reset(&b->plain_line);
-		strbuf_add(&b->plain_line, line, n);
-		strbuf_setlen(&b->plain_line, strip_ansi_escapes(b->plain_line.buf, n));
-		line = b->plain_line.buf;
-		n = b->plain_line.len;
-	}
-	return sm_gitlog_line(&b->log, line, n);
-}
-
-/* A line of spaces, tabs and a CR at most: no record. */
-static int is_blank(const char *s, size_t n)
-{
-	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
-		s++, n--;
-	return !n;
-}
-
-/* One JSON record, from line lineno of the input. */
-static int batch_record(const char *json, size_t n, unsigned long lineno, void *ctx)
-{
-	struct batch_ctx *b = ctx;
-	struct sm_commit c;
-	const char *id;
-
-	b->records++;
-	strbuf_reset(&b->err);
-	if (sm_json_record_read(&b->rec, json, n, &c, &id, &b->err)) {
-		sm_warn("%s:%lu: %s (skipped)", b->path, lineno, b->err.buf);
-		b->bad++;
-		return 0;
-	}
-	batch_judge(b, id, &c);
-	return 0;
-}
-
-/* One JSONL line (the input is read a line at a time). */
-static int batch_jsonl(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
-{
-	struct batch_ctx *b = ctx;
-
-	if (!too_long && is_blank(line, n))
-		return 0;
-	if (too_long) {
-		sm_warn("%s:%lu: %zu bytes, over the %zu-byte record size limit (skipped)", b->path,
-			lineno, n, b->max_record);
-		b->records++;
-		b->bad++;
-		return 0;
-	}
-	return batch_record(line, n, lineno, b);
-}
-
-/* Mode 'a' ends: the records of the JSON text read whole. */
-static void batch_document(struct batch_ctx *b)
-{
-	unsigned long line;
-
-	if (sm_json_records_each(b->doc.buf, b->doc.len, batch_record, b, &line) < 0) {
-		sm_warn("%s:%lu: not JSON from here on (the rest skipped)", b->path, line);
-		b->records++;
-		b->bad++;
-	}
 }
 
 /* Appends the line at p to sb, without its "\n" or "\r\n"; returns the
@@ -681,164 +484,21 @@ static int list_tags(const char *path)
 	return 0;
 }
 
-/* A first line longer than this is no "commit <id> (refs)" line, nor the
- * "{" or "[" that opens a JSON text laid out over lines */
-#define FIRST_LINE_MAX 4096
-
-/* Is line[0..len) one whole JSON value, as a JSONL line is? */
-static int whole_json_line(const char *line, size_t len)
-{
-	size_t end;
-
-	return !json_value_end(line, len, &end) && is_blank(line + end, len - end);
-}
-
-/* Mode 'f' ends: the first line (b->first, whole, up to FIRST_LINE_MAX or
- * the input's end) picks the reader and is handed to it: JSONL when it is
- * a JSON object on its own (or too long to be the "{" of a JSON text laid
- * out over lines), another JSON text to read whole, `git log` output or an
- * mbox. */
-static int batch_choose(struct batch_ctx *b)
-{
-	const char *nl = memchr(b->first.buf, '\n', b->first.len);
-	size_t len = nl ? (size_t)(nl - b->first.buf) : b->first.len;
-	struct strbuf plain = STRBUF_INIT;
-	int refused, log;
-
-	if (b->first.buf[0] == '{' &&
-	    ((!nl && b->first.len >= FIRST_LINE_MAX) || whole_json_line(b->first.buf, len))) {
-		b->mode = 'j';
-		sm_lines_init(&b->lines, b->max_record, batch_jsonl, b);
-		return sm_lines_feed(b->first.buf, b->first.len, &b->lines);
-	}
-	if (sm_json_records_start(b->first.buf, len)) {
-		b->mode = 'a';
-		strbuf_add(&b->doc, b->first.buf, b->first.len);
-		return 0;
-	}
-	/* `git log` under color.ui=always: each line's escapes go (batch_log_line) */
-	strbuf_add(&plain, b->first.buf, len);
-	strbuf_setlen(&plain, strip_ansi_escapes(plain.buf, len));
-	refused = refuse_messageless(b->path, plain.buf, plain.len) < 0;
-	log = sm_gitlog_is_header(plain.buf, plain.len);
-	b->colored = log && plain.len < len;
-	strbuf_release(&plain);
-	if (refused)
-		return -1;
-	if (log) {
-		b->mode = 'g';
-		sm_gitlog_init(&b->log, b->max_record, batch_log_commit, b);
-		sm_lines_init(&b->lines, b->max_record, batch_log_line, b);
-		return sm_lines_feed(b->first.buf, b->first.len, &b->lines);
-	}
-	b->mode = 'm';
-	b->mbox = sm_mbox_parser_new(b->max_record, batch_mbox_one, b);
-	return sm_mbox_parser_feed(b->first.buf, b->first.len, b->mbox);
-}
-
-/* The batch input as it is read (gzip too): the first line picks JSONL, a
- * JSON text, `git log` output or an mbox (batch_choose); then one line or
- * one message in memory at a time (a JSON text other than JSONL whole, up
- * to the record size limit). */
-static int batch_input(const char *buf, size_t len, void *ctx)
-{
-	struct batch_ctx *b = ctx;
-
-	if (!b->mode) {
-		static const unsigned char bom[3] = { 0xef, 0xbb, 0xbf };
-		size_t skip = 0;
-
-		/* A byte-order mark, as some editors write one, then blank
-		 * lines; the first bytes may come alone (the gzip test). */
-		for (; skip < len; skip++) {
-			unsigned char ch = (unsigned char)buf[skip];
-
-			if (!b->past_bom && b->bom < 3 && ch == bom[b->bom]) {
-				b->bom++;
-				continue;
-			}
-			b->past_bom = 1;
-			if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n')
-				break;
-		}
-		if (skip == len)
-			return 0;
-		b->mode = 'f';
-		buf += skip;
-		len -= skip;
-	}
-	if (b->mode == 'f') {
-		/* up to the first line's end, which may come in a later call */
-		const char *nl = memchr(buf, '\n', len);
-		size_t n = nl ? (size_t)(nl + 1 - buf) : len;
-
-		strbuf_add(&b->first, buf, n);
-		buf += n;
-		len -= n;
-		if (!nl && b->first.len < FIRST_LINE_MAX)
-			return 0;
-		if (batch_choose(b) < 0)
-			return -1;
-	}
-	if (!len)
-		return 0;
-	if (b->mode == 'a') {
-		strbuf_add(&b->doc, buf, len);
-		if (b->doc.len > b->max_record)
-			return sm_error("%s: a JSON text over the %zu-byte record size limit: give it "
-					"as JSON lines (jq -c '.[]') or raise --max-record-size",
-					b->path, b->max_record);
-		return 0;
-	}
-	return b->mode == 'm' ? sm_mbox_parser_feed(buf, len, b->mbox) :
-				sm_lines_feed(buf, len, &b->lines);
-}
-
-/* The end of the input: what the readers still hold. */
-static int batch_finish(struct batch_ctx *b)
-{
-	if (b->mode == 'f' && batch_choose(b) < 0)
-		return -1;
-	switch (b->mode) {
-	case 'j':
-		return sm_lines_finish(&b->lines);
-	case 'a':
-		batch_document(b);
-		return 0;
-	case 'g':
-		return sm_lines_finish(&b->lines) < 0 ? -1 : sm_gitlog_finish(&b->log);
-	case 'm':
-		return sm_mbox_parser_finish(b->mbox);
-	}
-	return 0;
-}
-
 static int run_batch(struct classify_opts *o, const char *path, size_t max_record)
 {
-	struct batch_ctx b = { .o = o, .path = path, .max_record = max_record,
-			       .rec = SM_JSON_RECORD_INIT, .err = STRBUF_INIT, .first = STRBUF_INIT,
-			       .plain_line = STRBUF_INIT, .doc = STRBUF_INIT };
+	struct batch_ctx b = { .o = o };
+	struct sm_records in = { .path = path, .max_record = max_record, .fn = batch_judge,
+				 .ctx = &b };
 	int rc;
 
 	cli_json_begin(&b.out);
-	rc = sm_stream_file(path, batch_input, &b);
-
-	if (rc >= 0)
-		rc = batch_finish(&b);
+	rc = sm_records_read(&in);
 	fflush(stdout);
 	if (rc >= 0)
-		fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", b.records, b.bad);
-	sm_lines_release(&b.lines);
-	sm_gitlog_release(&b.log);
-	strbuf_release(&b.first);
-	sm_mbox_parser_free(b.mbox);
-	sm_json_record_release(&b.rec);
-	strbuf_release(&b.err);
-	strbuf_release(&b.doc);
-	strbuf_release(&b.plain_line);
+		fprintf(stderr, "stablemate classify: %u records, %u unreadable\n", in.records, in.bad);
 	cli_json_discard(&b.out);
 	/* each unreadable record was named; the status says not all were read */
-	return rc < 0 ? cli_fail("classify") : b.bad ? 1 : 0;
+	return rc < 0 ? cli_fail("classify") : in.bad ? 1 : 0;
 }
 
 /* classify FILE of JSON records (sm_json_record_fn) */
@@ -895,7 +555,7 @@ static int classify_buffer(struct classify_opts *o, const char *path, struct str
 			sm_error("%s: empty input", path);
 			ret = cli_fail("classify");
 		}
-	} else if (refuse_messageless(path, buf->buf, strcspn(buf->buf, "\n")) < 0) {
+	} else if (sm_records_refuse_messageless(path, buf->buf, strcspn(buf->buf, "\n")) < 0) {
 		if (!o->collecting)
 			ret = cli_fail("classify");
 		sm_clear_error();
@@ -916,7 +576,7 @@ static int classify_buffer(struct classify_opts *o, const char *path, struct str
 		sm_gitlog_split(buf->buf, buf->len, SIZE_MAX, classify_log_commit, o);
 		ret = o->nr_bad ? 1 : 0;
 	} else if (!numbered_collected(o, buf->buf, buf->len)) {
-		if (parse_commit_or_mail(&c, buf->buf, buf->len, o->path, 0)) {
+		if (sm_record_parse(&c, buf->buf, buf->len, o->path, 0)) {
 			sm_error_wrap("%s", path);
 			ret = cli_fail("classify");
 		} else {

@@ -7,8 +7,9 @@
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "mail/mbox.h"
+#include "mail/records.h"
 #include "rules/classify.h"
-#include "rules/gitlog.h"
 #include "rules/train.h"
 #include "trees/repo.h"
 #include "trees/scan.h"
@@ -31,8 +32,9 @@ static const struct sm_usage usage = {
 "file (`classify`, `scan` and the bot read model.rules from the rules\n"
 "directory). The fit is deterministic: the same commits give the same file.\n"
 "\n"
-"Labels come from an mbox of format-patch mails (\"From <sha>\" lines), or\n"
-"`git log` output with the messages (-p, --stat, --numstat), and a\n"
+"Labels come from an mbox of format-patch mails (\"From <sha>\" lines),\n"
+"`git log` output with the messages (-p, --stat, --numstat) or JSON records\n"
+"with an \"id\" (read as classify --batch reads them, gzipped or not), and a\n"
 "TSV whose first two columns are the id (full or 7+ hex digits) and\n"
 "\"stable\" or \"not-stable\" (a header line \"id ...\" is skipped; mails the\n"
 "TSV does not name are left out; an id labelled both ways is an error);\n"
@@ -52,7 +54,7 @@ static const struct sm_usage usage = {
 struct train_cli {
 	struct sm_rules *rules;
 	struct sm_trainset set;
-	unsigned skipped, unlabelled, without_id;
+	unsigned unlabelled, without_id;
 	/* --trees: commits of the range whose files no tree has, so no tree
 	 * could take them (trees/tree_files.h): left out, not labelled */
 	unsigned no_tree_could;
@@ -171,51 +173,36 @@ static int label_of(const struct labels *labels, const char *id, const char *tsv
 	return found != 0;
 }
 
-/* Message n of mbox, labelled from tsv. -1 on an error in the labels or
- * binary data: a model fitted around random bytes is not the one asked
- * for, so nothing is written. */
-static int add_message(struct train_cli *t, const struct labels *labels, const char *tsv,
-		       const char *mbox, unsigned n, const char *msg, size_t len)
-{
-	struct sm_commit c;
-	size_t label = 0;
-	long nul = binary_nul_offset(msg, len);
-	int rc = 0;
-
-	if (nul >= 0)
-		return sm_error("%s: message %u: binary data (a NUL byte at offset %ld): not a commit "
-				"or a mail", mbox, n, nul);
-	if (sm_commit_parse(&c, msg, len)) {
-		t->skipped++;
-		return 0;
-	}
-	if (!c.id || strlen(c.id) != 40)
-		t->unlabelled++, t->without_id++;
-	else if (!(rc = label_of(labels, c.id, tsv, &label)))
-		t->unlabelled++;
-	else if (rc > 0) {
-		cli_count_cut_paths(&t->cut, &c);
-		sm_trainset_add(&t->set, t->rules, &c, (int)label);
-		note_features(t, c.id, (int)label);
-	}
-	sm_progress_update(t->progress, t->set.nr_docs);
-	sm_commit_release(&c);
-	return rc < 0 ? -1 : 0;
-}
-
-/* A commit of `git log` output given as --mbox (sm_gitlog_fn) */
-struct log_input {
+/* The labelled commits of --mbox, as classify --batch reads them */
+struct labelled_input {
 	struct train_cli *t;
 	const struct labels *labels;
-	const char *tsv, *mbox;
+	const char *tsv;
 };
 
-static int add_log_commit(const char *text, size_t len, unsigned n, int too_big, void *data)
+/* One commit of the input (sm_record_fn), added to the training set when
+ * the TSV labels it. -1 on an error in the labels. */
+static int add_commit(struct sm_commit *c, const char *name, void *ctx)
 {
-	struct log_input *in = data;
+	struct labelled_input *in = ctx;
+	struct train_cli *t = in->t;
+	size_t label = 0;
+	int rc = 0;
 
-	(void)too_big;	/* the whole text is in memory: nothing is too big */
-	return add_message(in->t, in->labels, in->tsv, in->mbox, n, text, len);
+	if (!c->id && name)	/* a JSON record's "id" */
+		c->id = xstrdup(name);
+	if (!c->id || strlen(c->id) != 40 || !is_hex_string(c->id, 40))
+		t->unlabelled++, t->without_id++;
+	else if (!(rc = label_of(in->labels, c->id, in->tsv, &label)))
+		t->unlabelled++;
+	else if (rc > 0) {
+		cli_count_cut_paths(&t->cut, c);
+		sm_trainset_add(&t->set, t->rules, c, (int)label);
+		note_features(t, c->id, (int)label);
+	}
+	sm_progress_update(t->progress, t->set.nr_docs);
+	sm_commit_release(c);
+	return rc < 0 ? -1 : 0;
 }
 
 static const char *base_name(const char *path)
@@ -227,49 +214,19 @@ static const char *base_name(const char *path)
 
 static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, struct strbuf *source)
 {
-	struct strbuf buf = STRBUF_INIT, lbuf = STRBUF_INIT;
+	struct strbuf lbuf = STRBUF_INIT;
 	struct labels labels = { STRMAP_INIT, 0 };
-	const char *text, *p, *end, *start = NULL;
-	unsigned n = 0;
+	struct labelled_input in = { t, &labels, tsv };
+	/* strict: a model fitted around an unreadable record (binary data,
+	 * a mail over the size limit) is not the one asked for */
+	struct sm_records records = { .path = mbox, .max_record = SM_MBOX_MAX_MESSAGE, .strict = 1,
+				      .fn = add_commit, .ctx = &in };
 	int ret = 0;
 
-	if (read_labels(tsv, &lbuf, &labels) || read_file(mbox, &buf)) {
+	if (read_labels(tsv, &lbuf, &labels) || sm_records_read(&records) < 0) {
 		ret = -1;
 		goto out;
 	}
-	strbuf_setlen(&buf, strip_bom_and_colour(buf.buf, buf.len));
-	text = buf.buf;
-	if (sm_gitlog_is_header(text, strcspn(text, "\n"))) {
-		/* `git log` output (with -p, --stat or --numstat): as classify reads it */
-		struct log_input in = { t, &labels, tsv, mbox };
-
-		if (sm_gitlog_split(text, buf.len - (size_t)(text - buf.buf), SIZE_MAX, add_log_commit,
-				    &in) < 0) {
-			ret = -1;
-			goto out;
-		}
-		goto counted;
-	}
-	/* Messages start at "From " lines, which stay: format-patch's
-	 * "From <sha> Mon Sep 17 ..." names the commit. */
-	for (p = text, end = buf.buf + buf.len; p < end; ) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *next = nl ? nl + 1 : end;
-
-		if ((size_t)(end - p) > 5 && !memcmp(p, "From ", 5) && (p == text || p[-1] == '\n')) {
-			if (start && add_message(t, &labels, tsv, mbox, ++n, start, (size_t)(p - start))) {
-				ret = -1;
-				goto out;
-			}
-			start = p;
-		}
-		p = next;
-	}
-	if (start && add_message(t, &labels, tsv, mbox, ++n, start, (size_t)(end - start))) {
-		ret = -1;
-		goto out;
-	}
-counted:
 	if (!t->set.nr_docs && t->without_id == t->unlabelled)
 		ret = sm_error("%s: no message names its commit (the \"From <40-digit id>\" line "
 			       "git format-patch writes, or git log's \"commit <40-digit id>\"): "
@@ -284,7 +241,6 @@ counted:
 out:
 	strmap_clear(&labels.map);
 	strbuf_release(&lbuf);
-	strbuf_release(&buf);
 	return ret;
 }
 
@@ -458,8 +414,9 @@ int cmd_train(int argc, char **argv)
 	const struct sm_option options[] = {
 		OPT_GROUP("labels:"),
 		OPT_STRING(0, "mbox", &mbox, "FILE",
-			   "commits as format-patch mails or `git log -p`\n"
-			   "output (- for stdin)"),
+			   "commits as format-patch mails, `git log -p` output\n"
+			   "or JSON records, as classify --batch reads them,\n"
+			   "gzipped or not (- for stdin)"),
 		OPT_STRING(0, "labels", &labels, "TSV", "id<TAB>stable|not-stable for the mbox"),
 		OPT_REPO(&upstream, "the mainline repository to label from"),
 		OPT_STRING(0, "range", &range, "A..B", "the commits to label (with --repo)"),

@@ -4,6 +4,7 @@
  * the size cap; Message-IDs named for skipped mails. */
 #include "mail/stream.h"
 #include "mail/mbox.h"
+#include "mail/records.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -268,12 +269,84 @@ START_TEST(sizes)
 }
 END_TEST
 
+/* Each record as "name|id|subject;" */
+static int record_seen(struct sm_commit *c, const char *name, void *data)
+{
+	strbuf_addf(data, "%s|%s|%s;", name ? name : "-", c->id ? c->id : "-",
+		    c->subject ? c->subject : "-");
+	sm_commit_release(c);
+	return 0;
+}
+
+/* The record stream of classify --batch and train: the first line picks
+ * the reader, whatever piece it ends in (a byte-order mark, blank lines
+ * and the first line cut anywhere); the same records come in whole or in
+ * pieces, a bad one skipped and counted, or (strict) stopping the read
+ * with its line named. */
+START_TEST(records_in_pieces)
+{
+	static const char *const inputs[][2] = {
+		{ "\xef\xbb\xbf\n{\"id\": \"a1\", \"message\": \"net: fix a leak\\n\\nbody\"}\n\n"
+		  "{\"id\": \"a2\", \"subject\": \"x\", \"files\": [{\"file\": \"a.c\", \"added\": -3}]}\n"
+		  "{\"cve\": \"CVE-2024-1\", \"description\": \"mm: fix a crash\"}",
+		  "a1|-|net: fix a leak;CVE-2024-1|-|mm: fix a crash;" },
+		{ "[\n  {\"id\": 7, \"message\": \"x86: fix\"},\n  {\"message\": \"y: z\"}\n]\n",
+		  "7|-|x86: fix;-|-|y: z;" },
+		{ "\033[33mcommit 0123456789012345678901234567890123456789\033[m\nAuthor: A <a@b>\n"
+		  "Date:   Mon Jul 1 09:00:00 2024 +0000\n\n    net: fix a leak\n\n"
+		  "commit 1111111111111111111111111111111111111111\nAuthor: A <a@b>\n\n    mm: fix\n",
+		  "-|0123456789012345678901234567890123456789|net: fix a leak;"
+		  "-|1111111111111111111111111111111111111111|mm: fix;" },
+		{ "From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
+		  "From: A <a@b>\nSubject: [PATCH] net: fix a leak\n\nbody\n"
+		  "From 3333333333333333333333333333333333333333 Mon Sep 17 00:00:00 2001\n"
+		  "From: A <a@b>\nSubject: =?UTF-8?q?mm=3A_fix_caf=C3=A9?=\nMIME-Version: 1.0\n"
+		  "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: quoted-printable\n\n"
+		  "a =3D b\n",
+		  "-|2222222222222222222222222222222222222222|net: fix a leak;"
+		  "-|3333333333333333333333333333333333333333|mm: fix caf\xc3\xa9;" },
+	};
+	static const size_t pieces[] = { 0, 1, 2, 3, 5, 64 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(inputs); i++) {
+		const char *in = inputs[i][0];
+
+		for (size_t k = 0; k < ARRAY_SIZE(pieces); k++) {
+			struct strbuf got = STRBUF_INIT;
+			struct sm_records r = { .path = "in", .max_record = 1 << 20, .fn = record_seen,
+						.ctx = &got };
+
+			sm_set_quiet(1);
+			ck_assert_int_eq(sm_records_read_mem(&r, in, strlen(in), pieces[k]), 0);
+			sm_set_quiet(0);
+			ck_assert_msg(!strcmp(got.buf, inputs[i][1]), "input %zu in pieces of %zu: %s", i,
+				      pieces[k], got.buf);
+			ck_assert_uint_eq(r.bad, i == 0);
+			ck_assert_uint_eq(r.records, i == 0 ? 3 : 2);
+			strbuf_release(&got);
+		}
+	}
+	/* strict: the bad record stops the read, named by its line */
+	{
+		struct strbuf got = STRBUF_INIT;
+		struct sm_records r = { .path = "in.jsonl", .max_record = 1 << 20, .strict = 1,
+					.fn = record_seen, .ctx = &got };
+
+		ck_assert_int_eq(sm_records_read_mem(&r, inputs[0][0], strlen(inputs[0][0]), 3), -1);
+		ck_assert_msg(starts_with(sm_last_error(), "in.jsonl:4: files[0]"), "%s", sm_last_error());
+		ck_assert_str_eq(got.buf, "a1|-|net: fix a leak;");
+		sm_clear_error();
+		strbuf_release(&got);
+	}
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("stream");
 
 	add_tcase(s, "stream", SM_TESTS(pieces_edge_cases, pieces_real_mboxes,
 					gzip_members_truncation_corruption, lines_bounded,
-					sizes));
+					sizes, records_in_pieces));
 	return s;
 }
