@@ -151,6 +151,35 @@ for i in range(0, len(f) - 1, 2):
 "$STABLEMATE" train --mbox "$TMP/w.jsonl" --labels "$TMP/labels.tsv" -o "$TMP/json.rules" 2> "$TMP/json.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/json.err" || fail "JSON records: $(cat "$TMP/json.err")"
 echo "train --mbox: gzip, quoted-printable mails and JSON records read as classify --batch reads them"
+# train/serve skew: the features of a commit read from the repository (as
+# scan and train --upstream read it) are those of the same commit as text
+# (classify, train --mbox): the same with `git log --format=fuller -p`,
+# and the same but for the committer, which format-patch does not write
+same_features() {	# FILE_A FILE_B IGNORED_PREFIX: 0 when each id has the same names
+	python3 - "$@" <<'PY'
+import sys
+def load(path):
+    out = {}
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        out[f[0]] = {n for n in f[2:] if not (sys.argv[3] and n.startswith(sys.argv[3]))}
+    return out
+a, b = load(sys.argv[1]), load(sys.argv[2])
+bad = [k[:12] + ": " + " ".join(sorted(a[k] ^ b.get(k, set()))) for k in a if a[k] != b.get(k)]
+print("\n".join(bad))
+sys.exit(1 if bad or len(a) != len(b) or not a else 0)
+PY
+}
+git -C "$repo" log --format=fuller -p --reverse --no-merges v4.4..v4.5 > "$TMP/wf.log"
+"$STABLEMATE" train -q --mbox "$TMP/wf.log" --labels "$TMP/labels.tsv" -o "$TMP/wf.rules" \
+	--features "$TMP/wf.tsv"
+same_features "$TMP/features.tsv" "$TMP/wf.tsv" "" > "$TMP/skew.out" ||
+	fail "features of git log --format=fuller -p differ from the repository's: $(cat "$TMP/skew.out")"
+"$STABLEMATE" train -q --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/wm.rules" \
+	--features "$TMP/wm.tsv"
+same_features "$TMP/features.tsv" "$TMP/wm.tsv" "committer:" > "$TMP/skew.out" ||
+	fail "features of format-patch mails differ from the repository's: $(cat "$TMP/skew.out")"
+echo "train: a commit's features are the same read from the repository, git log and format-patch"
 # the same labels as people write them: 12-digit ids, upper case, CRLF
 awk -F'\t' 'NR > 1 { printf "%s\t%s\r\n", toupper(substr($1, 1, 12)), $2 }' "$TMP/labels.tsv" > "$TMP/short.tsv"
 "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/short.tsv" -o "$TMP/short.rules" 2> "$TMP/short.err"
