@@ -1460,14 +1460,15 @@ START_TEST(tree_files_most_like_a_moved_file)
 	struct sm_tree_files f;
 	struct strlist taken = STRLIST_INIT;
 	git_oid tip, mainline, blob;
-	git_tree *mt;
+	git_tree *mt, *later;
 	git_hashsig *sig, *copy_sig;
 	int st, score;
 	const char *got;
 
 	/* old: the tree, with x.c under lib/ and two copies of y.c; master:
 	 * mainline, which moved x.c to core/x2.c (and changed it), y.c to
-	 * core/y.c, and has z.h, like x.c but another kind */
+	 * core/y.c, and has z.h, like x.c but another kind; later: old
+	 * without lib/y2.c and lib/x.c */
 	out = run(&st,
 		  "set -e; cd '%s'; git init -q -b old .; git config user.name t; git config user.email t@t;"
 		  "mkdir lib; seq 1 60 | sed 's/^/x line /' > lib/x.c;"
@@ -1475,7 +1476,8 @@ START_TEST(tree_files_most_like_a_moved_file)
 		  "git add -A; git commit -qm old; git checkout -qb master; mkdir core;"
 		  "git mv lib/x.c core/x2.c; sed -i 's/^x line 7$/x line 7 changed/' core/x2.c;"
 		  "git mv lib/y1.c core/y.c; git rm -q lib/y2.c; seq 1 60 | sed 's/^/x line /' > core/z.h;"
-		  "git add -A; git commit -qm master 2>&1",
+		  "git add -A; git commit -qm master; git checkout -qb later old;"
+		  "git rm -q lib/y2.c lib/x.c; git commit -qm later 2>&1",
 		  dir);
 	ck_assert_msg(st == 0, "making the repository failed: %s", out);
 	free(out);
@@ -1488,34 +1490,48 @@ START_TEST(tree_files_most_like_a_moved_file)
 	ck_assert(sm_tree_blob_at(mt, "core/x2.c", &blob));
 	sig = sm_blob_signature(r, &blob);
 	ck_assert_ptr_nonnull(sig);
-	got = sm_tree_files_most_like(&f, "core/x2.c", sig, sm_blob_size(r, &blob), &taken, 50,
-				      &score);
+	got = sm_tree_files_most_like(&f, "core/x2.c", sig, sm_blob_size(r, &blob), &taken, NULL,
+				      50, &score);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_str_eq(got, "lib/x.c");
 	ck_assert_int_ge(score, 90);
 	ck_assert_int_lt(score, 100);
 	/* asked for more alike than it is: none */
-	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.c", sig, 0, &taken, score + 1,
-						   &score));
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.c", sig, 0, &taken, NULL,
+						   score + 1, &score));
 	/* another kind (core/x2.h): lib/x.c is no header */
-	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.h", sig, 0, &taken, 50, &score));
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.h", sig, 0, &taken, NULL, 50,
+						   &score));
 	/* taken by another file of the patch */
 	strlist_append(&taken, "lib/x.c");
-	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.c", sig, 0, &taken, 50, &score));
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.c", sig, 0, &taken, NULL, 50,
+						   &score));
 	strlist_clear(&taken);
 
 	/* y.c: lib/y1.c and lib/y2.c are the same file, nothing tells which */
 	ck_assert(sm_tree_blob_at(mt, "core/y.c", &blob));
 	copy_sig = sm_blob_signature(r, &blob);
-	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/y.c", copy_sig, 0, &taken, 50, &score));
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/y.c", copy_sig, 0, &taken, NULL, 50,
+						   &score));
 	/* with one of them taken, the other is it */
 	strlist_append(&taken, "lib/y2.c");
-	got = sm_tree_files_most_like(&f, "core/y.c", copy_sig, 0, &taken, 50, &score);
+	got = sm_tree_files_most_like(&f, "core/y.c", copy_sig, 0, &taken, NULL, 50, &score);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_str_eq(got, "lib/y1.c");
 	ck_assert_int_eq(score, 100);
-
 	strlist_clear(&taken);
+	/* onto a tree that lacks lib/y2.c (a patch of a series before this
+	 * one removed it): lib/y1.c ties with none */
+	later = tree_of_rev(r, "later");
+	got = sm_tree_files_most_like(&f, "core/y.c", copy_sig, 0, &taken, later, 50, &score);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_str_eq(got, "lib/y1.c");
+	ck_assert_int_eq(score, 100);
+	/* nor is a file it lacks taken */
+	ck_assert_ptr_null(sm_tree_files_most_like(&f, "core/x2.c", sig, 0, &taken, later, 50,
+						   &score));
+	git_tree_free(later);
+
 	git_hashsig_free(sig);
 	git_hashsig_free(copy_sig);
 	sm_tree_files_release(&f);

@@ -506,11 +506,9 @@ static char *moved_to(git_repository *repo, git_tree *tree, const char *path,
 		if (mine && gone && best_score < 100) {
 			int score;
 			const char *like = sm_tree_files_most_like(gone, path, mine, size, taken,
-								   best_score + 1, &score);
+								   tree, best_score + 1, &score);
 
-			/* gone's files are the tree's tip's: a patch of a
-			 * series before this one may have taken it away */
-			if (like && sm_tree_blob_at(tree, like, NULL)) {
+			if (like) {
 				best_score = score;
 				free(best);
 				best = xstrdup(like);

@@ -269,7 +269,7 @@ void sm_tree_files_judge(struct sm_tree_files *f, const struct sm_rules *r,
 
 const char *sm_tree_files_most_like(struct sm_tree_files *f, const char *path,
 				    const git_hashsig *sig, size_t size, const struct strlist *taken,
-				    int min, int *score)
+				    git_tree *now, int min, int *score)
 {
 	const char *best = NULL;
 	int tied = 0;
@@ -290,7 +290,8 @@ const char *sm_tree_files_most_like(struct sm_tree_files *f, const char *path,
 		    !gone_signature(f, g))
 			continue;
 		s = git_hashsig_compare(sig, g->sig);
-		if (s < min || s < *score)
+		/* one the tree the patch goes onto lacks is none to tie with */
+		if (s < min || s < *score || (now && !sm_tree_blob_at(now, g->path, NULL)))
 			continue;
 		tied = s == *score;
 		*score = s;

@@ -62,15 +62,18 @@ void sm_tree_files_judge(struct sm_tree_files *f, const struct sm_rules *r,
 /* Of the tree's files mainline lacks at their path ("gone": among them,
  * under their old paths, the files mainline moved), the one of path's
  * kind (extension) most like sig, the signature of a mainline file the
- * tree lacks at path (of size bytes, 0: unknown), and not in taken.
- * Its path (borrowed from f) with *score its likeness (0..100), or NULL
- * when none is at least min alike, when two are the most alike (a copy:
- * nothing tells which it was) or the trees cannot be read. Each gone
- * file's signature is made once, for this and sm_tree_files_lacks. */
+ * tree lacks at path (of size bytes, 0: unknown), not in taken, and in
+ * now, the tree the patch goes onto (NULL: the tip; a patch of a series
+ * before it may have removed one). Its path (borrowed from f) with
+ * *score its likeness (0..100), or NULL when none is at least min alike,
+ * when two are the most alike (a copy: nothing tells which it was) or the
+ * trees cannot be read. Each gone file's signature is made once, for this
+ * and sm_tree_files_lacks. */
 struct git_hashsig;
 const char *sm_tree_files_most_like(struct sm_tree_files *f, const char *path,
 				    const struct git_hashsig *sig, size_t size,
-				    const struct strlist *taken, int min, int *score);
+				    const struct strlist *taken, git_tree *now, int min,
+				    int *score);
 void sm_tree_files_release(struct sm_tree_files *f);
 
 #endif
