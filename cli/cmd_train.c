@@ -221,22 +221,26 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	 * a mail over the size limit) is not the one asked for */
 	struct sm_records records = { .path = mbox, .max_record = SM_MBOX_MAX_MESSAGE, .strict = 1,
 				      .fn = add_commit, .ctx = &in };
+	const char *name = strcmp(mbox, "-") ? mbox : "(standard input)";
 	int ret = 0;
 
 	if (read_labels(tsv, &lbuf, &labels) || sm_records_read(&records) < 0) {
 		ret = -1;
 		goto out;
 	}
-	if (!t->set.nr_docs && t->without_id == t->unlabelled)
+	if (!records.records)
+		ret = sm_error("%s: no commit in it (give format-patch mails, `git log` output with "
+			       "the messages or JSON records)", name);
+	else if (!t->set.nr_docs && t->without_id == t->unlabelled)
 		ret = sm_error("%s: no message names its commit (the \"From <40-digit id>\" line "
 			       "git format-patch writes, or git log's \"commit <40-digit id>\"): "
-			       "nothing to look up in %s", mbox, tsv);
+			       "nothing to look up in %s", name, tsv);
 	else if (!t->set.nr_docs)
-		ret = sm_error("%s: no message of it is labelled in %s", mbox, tsv);
+		ret = sm_error("%s: no message of it is labelled in %s", name, tsv);
 	else	/* the model learns from what it is given: say what it was not */
 		cli_warn_cut_paths(mbox, &t->cut, "the model learns nothing of their directories");
 	/* base names: the file says what, not where on one machine */
-	strbuf_addf(source, "%s with labels %s", strcmp(mbox, "-") ? base_name(mbox) : "(standard input)",
+	strbuf_addf(source, "%s with labels %s", strcmp(mbox, "-") ? base_name(mbox) : name,
 		    base_name(tsv));
 out:
 	strmap_clear(&labels.map);

@@ -19,6 +19,7 @@
 
 struct reader {
 	struct sm_records *r;
+	const char *name;	/* r->path in messages: "-" is "(standard input)" */
 	/* 0 until the first non-blank byte; then 'f' until the first line is
 	 * whole, then 'j' JSONL, 'a' another JSON text (read whole into doc),
 	 * 'g' git log or 'm' mbox */
@@ -111,10 +112,10 @@ static int mbox_message(const struct sm_mbox_msg *m, void *ctx)
 	rd->r->records++;
 	if (m->too_big)
 		return unreadable(rd, "%s: message %u%s%s: %zu bytes, over the %zu-byte record size limit",
-				  rd->r->path, m->n, *m->msgid ? " " : "", m->msgid, m->size,
+				  rd->name, m->n, *m->msgid ? " " : "", m->msgid, m->size,
 				  rd->r->max_record);
-	if (sm_record_parse(&c, m->data, m->len, rd->r->path, m->n))
-		return unreadable(rd, "%s: message %u: %s", rd->r->path, m->n, sm_last_error());
+	if (sm_record_parse(&c, m->data, m->len, rd->name, m->n))
+		return unreadable(rd, "%s: message %u: %s", rd->name, m->n, sm_last_error());
 	sm_record_id_from_separator(&c, m->from);
 	return rd->r->fn(&c, NULL, rd->r->ctx);
 }
@@ -128,10 +129,10 @@ static int log_commit(const char *text, size_t len, unsigned n, int too_big, voi
 	rd->r->records++;
 	if (too_big)
 		return unreadable(rd, "%s: commit %u %s: %zu bytes, over the %zu-byte record size limit",
-				  rd->r->path, n, rd->log.id, len, rd->r->max_record);
+				  rd->name, n, rd->log.id, len, rd->r->max_record);
 	/* a NUL byte ends a line in git log -z output: no binary data here */
 	if (sm_commit_parse(&c, text, len))
-		return unreadable(rd, "%s: commit %u %s: %s", rd->r->path, n, rd->log.id,
+		return unreadable(rd, "%s: commit %u %s: %s", rd->name, n, rd->log.id,
 				  sm_last_error());
 	return rd->r->fn(&c, NULL, rd->r->ctx);
 }
@@ -174,7 +175,7 @@ static int json_record(const char *json, size_t n, unsigned long lineno, void *c
 	if (rd->mode == 'a')	/* lineno is the line of the JSON text read */
 		lineno += rd->blank_lines;
 	if (sm_json_record_read(&rd->rec, json, n, &c, &name, &rd->err))
-		rc = unreadable(rd, "%s:%lu: %s", rd->r->path, lineno, rd->err.buf);
+		rc = unreadable(rd, "%s:%lu: %s", rd->name, lineno, rd->err.buf);
 	else
 		rc = rd->r->fn(&c, name, rd->r->ctx);
 	/* sm_json_records_each's -1 also means "not JSON": told apart */
@@ -192,7 +193,7 @@ static int jsonl_line(const char *line, size_t n, unsigned long lineno, int too_
 	if (too_long) {
 		rd->r->records++;
 		return unreadable(rd, "%s:%lu: %zu bytes, over the %zu-byte record size limit",
-				  rd->r->path, lineno, n, rd->r->max_record);
+				  rd->name, lineno, n, rd->r->max_record);
 	}
 	return json_record(line, n, lineno, rd);
 }
@@ -208,8 +209,8 @@ static int json_document(struct reader *rd)
 	line += rd->blank_lines;
 	rd->r->records++;
 	if (rd->r->strict)
-		return sm_error("%s:%lu: not JSON from here on", rd->r->path, line);
-	sm_warn("%s:%lu: not JSON from here on (the rest skipped)", rd->r->path, line);
+		return sm_error("%s:%lu: not JSON from here on", rd->name, line);
+	sm_warn("%s:%lu: not JSON from here on (the rest skipped)", rd->name, line);
 	rd->r->bad++;
 	return 0;
 }
@@ -249,7 +250,7 @@ static int choose(struct reader *rd)
 	/* `git log` under color.ui=always: each line's escapes go (log_line) */
 	strbuf_add(&plain, rd->first.buf, len);
 	strbuf_setlen(&plain, strip_ansi_escapes(plain.buf, len));
-	refused = sm_records_refuse_messageless(rd->r->path, plain.buf, plain.len) < 0;
+	refused = sm_records_refuse_messageless(rd->name, plain.buf, plain.len) < 0;
 	log = sm_gitlog_is_header(plain.buf, plain.len);
 	rd->colored = log && plain.len < len;
 	strbuf_release(&plain);
@@ -318,7 +319,7 @@ static int feed(const char *buf, size_t len, void *ctx)
 		if (rd->doc.len > rd->r->max_record)
 			return sm_error("%s: a JSON text over the %zu-byte record size limit: give it "
 					"as JSON lines (jq -c '.[]') or raise --max-record-size",
-					rd->r->path, rd->r->max_record);
+					rd->name, rd->r->max_record);
 		return 0;
 	}
 	return rd->mode == 'm' ? sm_mbox_parser_feed(buf, len, rd->mbox) :
@@ -350,7 +351,8 @@ static int finish(struct reader *rd)
  * NULL, handed on chunk bytes at a time (0: at once). */
 static int read_records(struct sm_records *r, const char *buf, size_t len, size_t chunk)
 {
-	struct reader rd = { .r = r, .rec = SM_JSON_RECORD_INIT, .err = STRBUF_INIT,
+	struct reader rd = { .r = r, .name = strcmp(r->path, "-") ? r->path : "(standard input)",
+			     .rec = SM_JSON_RECORD_INIT, .err = STRBUF_INIT,
 			     .first = STRBUF_INIT, .plain_line = STRBUF_INIT, .doc = STRBUF_INIT };
 	int rc = 0;
 

@@ -180,6 +180,12 @@ same_features "$TMP/features.tsv" "$TMP/wf.tsv" "" > "$TMP/skew.out" ||
 same_features "$TMP/features.tsv" "$TMP/wm.tsv" "committer:" > "$TMP/skew.out" ||
 	fail "features of format-patch mails differ from the repository's: $(cat "$TMP/skew.out")"
 echo "train: a commit's features are the same read from the repository, git log and format-patch"
+# an input of no commit at all, on standard input: said so, by that name
+if printf '\n\n' | "$STABLEMATE" train --mbox - --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/e.err"; then
+	fail "an empty input was trained on"
+fi
+[ "$(cat "$TMP/e.err")" = "stablemate train: (standard input): no commit in it (give format-patch mails, \`git log\` output with the messages or JSON records)" ] ||
+	fail "empty input: $(cat "$TMP/e.err")"
 # the same labels as people write them: 12-digit ids, upper case, CRLF
 awk -F'\t' 'NR > 1 { printf "%s\t%s\r\n", toupper(substr($1, 1, 12)), $2 }' "$TMP/labels.tsv" > "$TMP/short.tsv"
 "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/short.tsv" -o "$TMP/short.rules" 2> "$TMP/short.err"
