@@ -7,7 +7,6 @@
 #include "lib/fileio.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
-#include "mail/mbox.h"
 #include "mail/records.h"
 #include "rules/classify.h"
 #include "rules/train.h"
@@ -189,8 +188,11 @@ static int add_commit(struct sm_commit *c, const char *name, void *ctx)
 	size_t label = 0;
 	int rc = 0;
 
-	if (!c->id && name)	/* a JSON record's "id" */
+	if (!c->id && name) {	/* a JSON record's "id", in any case */
 		c->id = xstrdup(name);
+		for (char *p = c->id; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+	}
 	if (!c->id || strlen(c->id) != 40 || !is_hex_string(c->id, 40))
 		t->unlabelled++, t->without_id++;
 	else if (!(rc = label_of(in->labels, c->id, in->tsv, &label)))
@@ -218,8 +220,10 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	struct labels labels = { STRMAP_INIT, 0 };
 	struct labelled_input in = { t, &labels, tsv };
 	/* strict: a model fitted around an unreadable record (binary data,
-	 * a mail over the size limit) is not the one asked for */
-	struct sm_records records = { .path = mbox, .max_record = SM_MBOX_MAX_MESSAGE, .strict = 1,
+	 * a bad JSON record) is not the one asked for. No size limit: a
+	 * commit of generated register headers is tens of megabytes of diff,
+	 * and one record at a time is in memory. */
+	struct sm_records records = { .path = mbox, .max_record = SIZE_MAX, .strict = 1,
 				      .fn = add_commit, .ctx = &in };
 	const char *name = strcmp(mbox, "-") ? mbox : "(standard input)";
 	int ret = 0;

@@ -142,12 +142,12 @@ grep -q '=3D' "$TMP/qp.mbox" || fail "the quoted-printable mbox encodes nothing"
 "$STABLEMATE" train -q --mbox "$TMP/qp.mbox" --labels "$TMP/labels.tsv" -o "$TMP/qp.rules"
 diff <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/qp.rules") ||
 	fail "train on quoted-printable mails: another model than on the plain ones"
-# ... and JSON records, named by their "id"
+# ... and JSON records, named by their "id" (in upper case here)
 git -C "$repo" log --reverse --no-merges --format='%H%x00%B%x00' v4.4..v4.5 |
 	python3 -c 'import json, sys
 f = sys.stdin.read().split("\0")
 for i in range(0, len(f) - 1, 2):
-    print(json.dumps({"id": f[i].strip(), "message": f[i + 1]}))' > "$TMP/w.jsonl"
+    print(json.dumps({"id": f[i].strip().upper(), "message": f[i + 1]}))' > "$TMP/w.jsonl"
 "$STABLEMATE" train --mbox "$TMP/w.jsonl" --labels "$TMP/labels.tsv" -o "$TMP/json.rules" 2> "$TMP/json.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/json.err" || fail "JSON records: $(cat "$TMP/json.err")"
 echo "train --mbox: gzip, quoted-printable mails and JSON records read as classify --batch reads them"
