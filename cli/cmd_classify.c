@@ -501,43 +501,24 @@ static int run_batch(struct classify_opts *o, const char *path, size_t max_recor
 	return rc < 0 ? cli_fail("classify") : in.bad ? 1 : 0;
 }
 
-/* classify FILE of JSON records (sm_json_record_fn) */
-struct json_input {
-	struct classify_opts *o;
-	struct sm_json_record rec;
-	struct strbuf err;
-};
-
-static int classify_json_record(const char *json, size_t n, unsigned long line, void *ctx)
+/* A JSON record of FILE (sm_record_fn), its verdict in full */
+static int judge_json_record(struct sm_commit *c, const char *name, void *ctx)
 {
-	struct json_input *in = ctx;
-	struct sm_commit c;
-	const char *id;
-
-	strbuf_reset(&in->err);
-	if (sm_json_record_read(&in->rec, json, n, &c, &id, &in->err)) {
-		sm_warn("%s:%lu: %s (skipped)", in->o->path, line, in->err.buf);
-		in->o->nr_bad++;
-		return 0;
-	}
-	if (!c.id && id)
-		c.id = xstrdup(id);
-	judge_and_print(in->o, &c, NULL, NULL, 0);
+	if (!c->id && name)
+		c->id = xstrdup(name);
+	judge_and_print(ctx, c, NULL, NULL, 0);
 	return 0;
 }
 
-/* FILE's JSON records, as --batch reads them, each verdict in full */
+/* FILE's JSON records, read as --batch reads them (no size limit: FILE
+ * is in memory already) */
 static void classify_json(struct classify_opts *o, const char *text, size_t len)
 {
-	struct json_input in = { o, SM_JSON_RECORD_INIT, STRBUF_INIT };
-	unsigned long line;
+	struct sm_records in = { .path = o->path, .max_record = SIZE_MAX, .fn = judge_json_record,
+				 .ctx = o };
 
-	if (sm_json_records_each(text, len, classify_json_record, &in, &line) < 0) {
-		sm_warn("%s:%lu: not JSON from here on (the rest skipped)", o->path, line);
-		o->nr_bad++;
-	}
-	sm_json_record_release(&in.rec);
-	strbuf_release(&in.err);
+	sm_records_read_mem(&in, text, len, 0);
+	o->nr_bad += in.bad;
 }
 
 /* FILE (or standard input), read into buf: one commit or mail, an mbox

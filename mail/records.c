@@ -39,6 +39,8 @@ struct reader {
 	struct strbuf err;	/* why a record is unreadable */
 	struct strbuf doc;	/* mode 'a' */
 	int stopped;		/* a JSON record's callback stopped the reading */
+	struct strbuf open;	/* mode 'j': an object laid out over lines, so far */
+	unsigned long open_line;	/* the line it began on */
 };
 
 int sm_record_parse(struct sm_commit *c, const char *text, size_t len, const char *path,
@@ -161,41 +163,100 @@ static int is_blank(const char *s, size_t n)
 	return !n;
 }
 
+/* The commit of the JSON record json[0..n), from line lineno, handed
+ * on; an unreadable one said so with why (rd->err). */
+static int json_judged(struct reader *rd, int ok, struct sm_commit *c, const char *name,
+		       unsigned long lineno)
+{
+	int rc = ok ? rd->r->fn(c, name, rd->r->ctx) :
+		      unreadable(rd, "%s:%lu: %s", rd->name, lineno, rd->err.buf);
+
+	/* sm_json_records_each's -1 also means "not JSON": told apart */
+	rd->stopped = rc < 0;
+	return rc;
+}
+
 /* One JSON record, from line lineno of the input (sm_json_record_fn). */
 static int json_record(const char *json, size_t n, unsigned long lineno, void *ctx)
 {
 	struct reader *rd = ctx;
 	struct sm_commit c;
 	const char *name;
-
-	int rc;
+	int ok;
 
 	rd->r->records++;
 	strbuf_reset(&rd->err);
 	if (rd->mode == 'a')	/* lineno is the line of the JSON text read */
 		lineno += rd->blank_lines;
-	if (sm_json_record_read(&rd->rec, json, n, &c, &name, &rd->err))
-		rc = unreadable(rd, "%s:%lu: %s", rd->name, lineno, rd->err.buf);
-	else
-		rc = rd->r->fn(&c, name, rd->r->ctx);
-	/* sm_json_records_each's -1 also means "not JSON": told apart */
-	rd->stopped = rc < 0;
+	ok = !sm_json_record_read(&rd->rec, json, n, &c, &name, &rd->err);
+	return json_judged(rd, ok, &c, name, lineno);
+}
+
+/* The object begun on line rd->open_line, handed on when closed; else a
+ * record cut short (another began, or the input ended), said as such. */
+static int flush_open(struct reader *rd)
+{
+	size_t end;
+	int rc;
+
+	if (!json_value_end(rd->open.buf, rd->open.len, &end)) {
+		rc = json_record(rd->open.buf, rd->open.len, rd->open_line, rd);
+	} else {
+		rd->r->records++;
+		rc = unreadable(rd, "%s:%lu: not JSON (an object begun here is not closed)", rd->name,
+				rd->open_line);
+	}
+	strbuf_reset(&rd->open);
 	return rc;
 }
 
-/* One JSONL line (the input is read a line at a time). */
+/* One JSONL line (the input is read a line at a time). Amid JSON lines,
+ * an object may be laid out over lines, as jq prints one: a line that
+ * opens an object it does not close gathers the lines after it, up to
+ * the one that closes it or the next that opens another at its start. */
 static int jsonl_line(const char *line, size_t n, unsigned long lineno, int too_long, void *ctx)
 {
 	struct reader *rd = ctx;
+	struct sm_commit c;
+	const char *name;
+	size_t end;
+	int rc;
 
-	if (!too_long && is_blank(line, n))
-		return 0;
+	if (rd->open.len && !too_long && (!n || line[0] != '{')) {
+		strbuf_addch(&rd->open, '\n');
+		strbuf_add(&rd->open, line, n);
+		if (rd->open.len > rd->r->max_record) {
+			rd->r->records++;
+			strbuf_reset(&rd->open);
+			return unreadable(rd, "%s:%lu: an object over the %zu-byte record size limit",
+					  rd->name, rd->open_line, rd->r->max_record);
+		}
+		if (json_value_end(rd->open.buf, rd->open.len, &end) ||
+		    !is_blank(rd->open.buf + end, rd->open.len - end))
+			return 0;
+		return flush_open(rd);
+	}
+	if (rd->open.len && (rc = flush_open(rd)) < 0)
+		return rc;
 	if (too_long) {
 		rd->r->records++;
 		return unreadable(rd, "%s:%lu: %zu bytes, over the %zu-byte record size limit",
 				  rd->name, lineno, n, rd->r->max_record);
 	}
-	return json_record(line, n, lineno, rd);
+	if (is_blank(line, n))
+		return 0;
+	rd->r->records++;
+	strbuf_reset(&rd->err);
+	if (!sm_json_record_read(&rd->rec, line, n, &c, &name, &rd->err))
+		return json_judged(rd, 1, &c, name, lineno);
+	/* not read: the first line of an object laid out over lines? */
+	if (line[0] == '{' && json_value_end(line, n, &end)) {
+		rd->r->records--;	/* counted when it closes */
+		strbuf_add(&rd->open, line, n);
+		rd->open_line = lineno;
+		return 0;
+	}
+	return json_judged(rd, 0, NULL, NULL, lineno);
 }
 
 /* Mode 'a' ends: the records of the JSON text read whole. */
@@ -333,7 +394,9 @@ static int finish(struct reader *rd)
 		return -1;
 	switch (rd->mode) {
 	case 'j':
-		return sm_lines_finish(&rd->lines);
+		if (sm_lines_finish(&rd->lines) < 0)
+			return -1;
+		return rd->open.len ? flush_open(rd) : 0;
 	case 'a':
 		return json_document(rd);
 	case 'g':
@@ -353,7 +416,8 @@ static int read_records(struct sm_records *r, const char *buf, size_t len, size_
 {
 	struct reader rd = { .r = r, .name = strcmp(r->path, "-") ? r->path : "(standard input)",
 			     .rec = SM_JSON_RECORD_INIT, .err = STRBUF_INIT,
-			     .first = STRBUF_INIT, .plain_line = STRBUF_INIT, .doc = STRBUF_INIT };
+			     .first = STRBUF_INIT, .plain_line = STRBUF_INIT, .doc = STRBUF_INIT,
+			     .open = STRBUF_INIT };
 	int rc = 0;
 
 	r->records = r->bad = 0;
@@ -380,6 +444,7 @@ static int read_records(struct sm_records *r, const char *buf, size_t len, size_
 	strbuf_release(&rd.err);
 	strbuf_release(&rd.doc);
 	strbuf_release(&rd.plain_line);
+	strbuf_release(&rd.open);
 	return rc < 0 ? rc : 0;
 }
 

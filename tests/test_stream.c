@@ -285,18 +285,21 @@ static int record_seen(struct sm_commit *c, const char *name, void *data)
  * with its line named. */
 START_TEST(records_in_pieces)
 {
-	static const char *const inputs[][2] = {
+	static const struct {
+		const char *in, *want;
+		unsigned records, bad;
+	} inputs[] = {
 		{ "\xef\xbb\xbf\n{\"id\": \"a1\", \"message\": \"net: fix a leak\\n\\nbody\"}\n\n"
 		  "{\"id\": \"a2\", \"subject\": \"x\", \"files\": [{\"file\": \"a.c\", \"added\": -3}]}\n"
 		  "{\"cve\": \"CVE-2024-1\", \"description\": \"mm: fix a crash\"}",
-		  "a1|-|net: fix a leak;CVE-2024-1|-|mm: fix a crash;" },
+		  "a1|-|net: fix a leak;CVE-2024-1|-|mm: fix a crash;", 3, 1 },
 		{ "[\n  {\"id\": 7, \"message\": \"x86: fix\"},\n  {\"message\": \"y: z\"}\n]\n",
-		  "7|-|x86: fix;-|-|y: z;" },
+		  "7|-|x86: fix;-|-|y: z;", 2, 0 },
 		{ "\033[33mcommit 0123456789012345678901234567890123456789\033[m\nAuthor: A <a@b>\n"
 		  "Date:   Mon Jul 1 09:00:00 2024 +0000\n\n    net: fix a leak\n\n"
 		  "commit 1111111111111111111111111111111111111111\nAuthor: A <a@b>\n\n    mm: fix\n",
 		  "-|0123456789012345678901234567890123456789|net: fix a leak;"
-		  "-|1111111111111111111111111111111111111111|mm: fix;" },
+		  "-|1111111111111111111111111111111111111111|mm: fix;", 2, 0 },
 		{ "From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
 		  "From: A <a@b>\nSubject: [PATCH] net: fix a leak\n\nbody\n"
 		  "From 3333333333333333333333333333333333333333 Mon Sep 17 00:00:00 2001\n"
@@ -304,12 +307,17 @@ START_TEST(records_in_pieces)
 		  "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: quoted-printable\n\n"
 		  "a =3D b\n",
 		  "-|2222222222222222222222222222222222222222|net: fix a leak;"
-		  "-|3333333333333333333333333333333333333333|mm: fix caf\xc3\xa9;" },
+		  "-|3333333333333333333333333333333333333333|mm: fix caf\xc3\xa9;", 2, 0 },
+		/* JSON lines with an object laid out over lines amid them, as jq
+		 * prints one, and one cut short at the end */
+		{ "{\"id\": \"b1\", \"message\": \"x: fix\"}\n{\n  \"id\": \"b2\",\n  \"message\": \"y: fix\"\n}\n"
+		  "{\"id\": \"b3\", \"message\": \"z: fix\"}\n{\"id\": \"b4\",\n  \"message\": \"w",
+		  "b1|-|x: fix;b2|-|y: fix;b3|-|z: fix;", 4, 1 },
 	};
 	static const size_t pieces[] = { 0, 1, 2, 3, 5, 64 };
 
 	for (size_t i = 0; i < ARRAY_SIZE(inputs); i++) {
-		const char *in = inputs[i][0];
+		const char *in = inputs[i].in;
 
 		for (size_t k = 0; k < ARRAY_SIZE(pieces); k++) {
 			struct strbuf got = STRBUF_INIT;
@@ -319,10 +327,10 @@ START_TEST(records_in_pieces)
 			sm_set_quiet(1);
 			ck_assert_int_eq(sm_records_read_mem(&r, in, strlen(in), pieces[k]), 0);
 			sm_set_quiet(0);
-			ck_assert_msg(!strcmp(got.buf, inputs[i][1]), "input %zu in pieces of %zu: %s", i,
+			ck_assert_msg(!strcmp(got.buf, inputs[i].want), "input %zu in pieces of %zu: %s", i,
 				      pieces[k], got.buf);
-			ck_assert_uint_eq(r.bad, i == 0);
-			ck_assert_uint_eq(r.records, i == 0 ? 3 : 2);
+			ck_assert_uint_eq(r.bad, inputs[i].bad);
+			ck_assert_uint_eq(r.records, inputs[i].records);
 			strbuf_release(&got);
 		}
 	}
@@ -332,9 +340,16 @@ START_TEST(records_in_pieces)
 		struct sm_records r = { .path = "in.jsonl", .max_record = 1 << 20, .strict = 1,
 					.fn = record_seen, .ctx = &got };
 
-		ck_assert_int_eq(sm_records_read_mem(&r, inputs[0][0], strlen(inputs[0][0]), 3), -1);
+		ck_assert_int_eq(sm_records_read_mem(&r, inputs[0].in, strlen(inputs[0].in), 3), -1);
 		ck_assert_msg(starts_with(sm_last_error(), "in.jsonl:4: files[0]"), "%s", sm_last_error());
 		ck_assert_str_eq(got.buf, "a1|-|net: fix a leak;");
+		sm_clear_error();
+		strbuf_reset(&got);
+		/* an object cut short names the line it began on */
+		ck_assert_int_eq(sm_records_read_mem(&r, inputs[4].in, strlen(inputs[4].in), 2), -1);
+		ck_assert_str_eq(sm_last_error(),
+				 "in.jsonl:7: not JSON (an object begun here is not closed)");
+		ck_assert_str_eq(got.buf, inputs[4].want);
 		sm_clear_error();
 		strbuf_release(&got);
 	}
