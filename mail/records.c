@@ -163,8 +163,8 @@ static int is_blank(const char *s, size_t n)
 	return !n;
 }
 
-/* The commit of the JSON record json[0..n), from line lineno, handed
- * on; an unreadable one said so with why (rd->err). */
+/* Hands on c, the commit of the JSON record of line lineno, when it was
+ * read (ok); else says why not (rd->err). */
 static int json_judged(struct reader *rd, int ok, struct sm_commit *c, const char *name,
 		       unsigned long lineno)
 {
@@ -231,7 +231,9 @@ static int jsonl_line(const char *line, size_t n, unsigned long lineno, int too_
 			return unreadable(rd, "%s:%lu: an object over the %zu-byte record size limit",
 					  rd->name, rd->open_line, rd->r->max_record);
 		}
-		if (json_value_end(rd->open.buf, rd->open.len, &end) ||
+		/* only a line with a '}' can close it: the object is not
+		 * read again for every line it has */
+		if (!memchr(line, '}', n) || json_value_end(rd->open.buf, rd->open.len, &end) ||
 		    !is_blank(rd->open.buf + end, rd->open.len - end))
 			return 0;
 		return flush_open(rd);
