@@ -517,7 +517,10 @@ static void classify_json(struct classify_opts *o, const char *text, size_t len)
 	struct sm_records in = { .path = o->path, .max_record = SIZE_MAX, .fn = judge_json_record,
 				 .ctx = o };
 
-	sm_records_read_mem(&in, text, len, 0);
+	if (sm_records_read_mem(&in, text, len, 0) < 0) {
+		sm_warn("%s", sm_last_error());
+		o->nr_bad++;
+	}
 	o->nr_bad += in.bad;
 }
 
