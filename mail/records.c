@@ -203,8 +203,10 @@ static int flush_open(struct reader *rd)
 		rc = json_record(rd->open.buf, rd->open.len, rd->open_line, rd);
 	} else {
 		rd->r->records++;
-		rc = unreadable(rd, "%s:%lu: not JSON (an object begun here is not closed)", rd->name,
-				rd->open_line);
+		/* one line alone is a bad line more likely than an object */
+		rc = unreadable(rd, "%s:%lu: not JSON%s", rd->name, rd->open_line,
+				memchr(rd->open.buf, '\n', rd->open.len) ?
+				" (an object begun here is not closed)" : "");
 	}
 	strbuf_reset(&rd->open);
 	return rc;

@@ -315,6 +315,8 @@ START_TEST(records_in_pieces)
 		  "b1|-|x: fix;b2|-|y: fix;b3|-|z: fix;", 4, 1 },
 	};
 	static const size_t pieces[] = { 0, 1, 2, 3, 5, 64 };
+	static const char bad_line[] = "{\"message\": \"x: y\"}\n{\"id\": \"x\", \"message\": \"a\n"
+				       "{\"message\": \"x: y\"}\n";
 
 	for (size_t i = 0; i < ARRAY_SIZE(inputs); i++) {
 		const char *in = inputs[i].in;
@@ -350,6 +352,11 @@ START_TEST(records_in_pieces)
 		ck_assert_str_eq(sm_last_error(),
 				 "in.jsonl:7: not JSON (an object begun here is not closed)");
 		ck_assert_str_eq(got.buf, inputs[4].want);
+		sm_clear_error();
+		strbuf_reset(&got);
+		/* a line cut short alone is not JSON, whatever follows */
+		ck_assert_int_eq(sm_records_read_mem(&r, bad_line, strlen(bad_line), 0), -1);
+		ck_assert_str_eq(sm_last_error(), "in.jsonl:2: not JSON");
 		sm_clear_error();
 		strbuf_release(&got);
 	}
