@@ -63,7 +63,7 @@ int sm_record_parse(struct sm_commit *c, const char *text, size_t len, const cha
 	else
 		snprintf(what, sizeof(what), "%s", path);
 	if (sm_mail_to_plain(text, len, what, &plain)) {
-		sm_warn("%s; classified undecoded", sm_last_error());
+		sm_warn("%s; read undecoded", sm_last_error());
 		return sm_commit_parse(c, text, len);
 	}
 	ret = sm_commit_parse(c, plain.buf, plain.len);
