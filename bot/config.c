@@ -55,12 +55,6 @@ static char *trim(char *s)
 	return s;
 }
 
-static void lower(char *s)
-{
-	for (; *s; s++)
-		*s = (char)tolower((unsigned char)*s);
-}
-
 static void locate_in(const char *file, const char *key, const char *value, int depth,
 		      struct where *w)
 {
@@ -98,11 +92,11 @@ static void locate_in(const char *file, const char *key, const char *value, int 
 				if (q2)
 					*q2 = '\0';
 				strbuf_addstr(&sect, trim(line + 1));
-				lower(sect.buf);
+				str_to_lower(sect.buf);
 				strbuf_addf(&sect, ".%s", quote + 1);
 			} else {
 				strbuf_addstr(&sect, trim(line + 1));
-				lower(sect.buf);
+				str_to_lower(sect.buf);
 			}
 			continue;
 		}
@@ -119,7 +113,7 @@ static void locate_in(const char *file, const char *key, const char *value, int 
 			}
 		}
 		k = trim(line);
-		lower(k);
+		str_to_lower(k);
 		strbuf_reset(&full);
 		if (sect.len)
 			strbuf_addf(&full, "%s.", sect.buf);

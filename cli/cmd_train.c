@@ -124,8 +124,7 @@ static int read_labels(const char *path, struct strbuf *buf, struct labels *labe
 		if (id_len < MIN_ID_LEN || id_len > 40 || !is_hex_string(p, id_len))
 			return sm_error("%s:%u: \"%s\" is not a commit id (%d to 40 hex digits)", path,
 					lineno, p, MIN_ID_LEN);
-		for (char *c = p; *c; c++)
-			*c = (char)tolower((unsigned char)*c);
+		str_to_lower(p);
 		if (!strcmp(lab, "stable") || !strcmp(lab, "1"))
 			label = 1;
 		else if (!strcmp(lab, "not-stable") || !strcmp(lab, "0"))
@@ -190,8 +189,7 @@ static int add_commit(struct sm_commit *c, const char *name, void *ctx)
 
 	if (!c->id && name) {	/* a JSON record's "id", in any case */
 		c->id = xstrdup(name);
-		for (char *p = c->id; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
+		str_to_lower(c->id);
 	}
 	if (!c->id || strlen(c->id) != 40 || !is_hex_string(c->id, 40))
 		t->unlabelled++, t->without_id++;

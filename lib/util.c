@@ -212,6 +212,12 @@ int next_text_line(const char **pos, const char **line, size_t *len)
 	return 1;
 }
 
+void str_to_lower(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
 int is_lower_hex(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)

@@ -75,6 +75,8 @@ int is_hex_string(const char *s, size_t len);
  * Returns 1 with *line and *len (without the '\n') set to the next line and
  * *pos moved past it, or 0 at the end. A last line without '\n' counts. */
 int next_text_line(const char **pos, const char **line, size_t *len);
+/* s in lower case (ASCII letters), in place: ids, addresses, keys. */
+void str_to_lower(char *s);
 /* s[0..len) is not empty and all lowercase hex digits, as git writes ids. */
 int is_lower_hex(const char *s, size_t len);
 /* 3 when s[0..len) starts with a UTF-8 byte-order mark (some editors write

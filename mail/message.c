@@ -242,8 +242,7 @@ static void fill_from(struct sm_mail *m, GMimeMessage *msg)
 	else
 		m->from = xstrdup(addr ? addr : "");
 	m->from_addr = clean_header(addr);
-	for (char *p = m->from_addr; *p; p++)
-		*p = tolower((unsigned char)*p);
+	str_to_lower(m->from_addr);
 }
 
 int sm_mail_parse(struct sm_mail *m, const char *data, size_t len, const char *name)

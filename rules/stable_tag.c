@@ -385,8 +385,7 @@ int sm_stable_tag_parse(const char *line, struct sm_stable_tag *t)
 	/* Only the stable address on the line counts, not "foo-stable@". */
 	t->line = xstrdup(skip_ws(line));
 	t->address = xstrndup(addr, (size_t)(end - addr));
-	for (char *p = t->address; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
+	str_to_lower(t->address);
 	t->noautosel = noautosel;
 	rest = end;
 	while (*rest == '>' || *rest == '"' || *rest == '\'')

@@ -59,8 +59,7 @@ int sm_fixes_tag_parse(const char *value, struct sm_fixes_tag *f)
 		return 0;
 	}
 	f->sha = xstrndup(s, n);
-	for (char *p = f->sha; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
+	str_to_lower(f->sha);
 	if (n < 12 && !f->problem)
 		f->problem = xasprintf("commit id of %zu digits, fewer than 12", n);
 	else if (n > 40 && !f->problem)
@@ -215,8 +214,7 @@ static char *find_upstream_ref(const char *msg, size_t len, int *group, size_t *
 		res = xstrndup(msg + id_from, id_to - id_from);
 	pcre2_match_data_free(md);
 	if (res)
-		for (char *p = res; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
+		str_to_lower(res);
 	return res;
 }
 

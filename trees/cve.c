@@ -65,8 +65,7 @@ static void take_object(struct sm_cve *rec, const struct member *m, size_t n)
 		if (is_sha(lt) && !strcmp(status, "affected")) {
 			char *fix = xstrdup(lt);
 
-			for (char *q = fix; *q; q++)
-				*q = tolower((unsigned char)*q);
+			str_to_lower(fix);
 			ALLOC_GROW(rec->fixing, rec->nr_fixing, rec->alloc_fixing);
 			rec->fixing[rec->nr_fixing++] = fix;
 		}

@@ -51,8 +51,7 @@ static int load_tree(struct sm_stable_queue *q, const char *name, const struct s
 		if (!up)
 			continue;
 		ALLOC_GROW(t->patches, t->nr, t->alloc);
-		for (char *p = up; *p; p++)
-			*p = tolower((unsigned char)*p);
+		str_to_lower(up);
 		snprintf(t->patches[t->nr].upstream, 41, "%.40s", up);
 		t->patches[t->nr].patch = xasprintf("%s/%s", name, line);
 		t->nr++;
