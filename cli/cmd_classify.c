@@ -583,11 +583,6 @@ static int read_input(const char *path, struct strbuf *buf)
 	return 0;
 }
 
-static const char *input_name(const char *arg)
-{
-	return !strcmp(arg, "-") ? "(standard input)" : arg;
-}
-
 /* by_thread's first pass over every input read (bufs[i]; unread[i] when
  * it could not be): each series of a mail thread found, tried in patch
  * order. */

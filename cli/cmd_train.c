@@ -223,7 +223,7 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	 * and one record at a time is in memory. */
 	struct sm_records records = { .path = mbox, .max_record = SIZE_MAX, .strict = 1,
 				      .fn = add_commit, .ctx = &in };
-	const char *name = strcmp(mbox, "-") ? mbox : "(standard input)";
+	const char *name = input_name(mbox);
 	int ret = 0;
 
 	if (read_labels(tsv, &lbuf, &labels) || sm_records_read(&records) < 0) {

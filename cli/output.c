@@ -1,6 +1,7 @@
 /* output: JSON documents of the subcommands onto stdout. */
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "lib/fileio.h"
 #include "lib/util.h"
 #include "mail/import.h"
 #include "rules/commit.h"
@@ -96,7 +97,7 @@ void cli_warn_cut_paths(const char *input, struct cli_cut_paths *cut, const char
 	if (cut->files)
 		sm_warn("%s: git --stat cut %u path%s of %u commit%s to \".../\": %s; "
 			"`git log --numstat` or `--stat=1000` keeps them",
-			strcmp(input, "-") ? input : "(standard input)", cut->files,
+			input_name(input), cut->files,
 			cut->files == 1 ? "" : "s", cut->commits, cut->commits == 1 ? "" : "s", unknown);
 	cut->files = cut->commits = 0;
 }

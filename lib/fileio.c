@@ -68,6 +68,11 @@ char *xdg_path(const char *env, const char *home_default, const char *sub)
  * cache) must not share one, or the second rename finds it gone. */
 static atomic_uint tmp_seq;
 
+const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "(standard input)";
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%ld.%u", path, (long)getpid(),

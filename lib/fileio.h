@@ -9,6 +9,8 @@
 
 /* Reads path ("-" is stdin) into sb (appending). Returns 0 or -1 (sm_error). */
 int read_file(const char *path, struct strbuf *sb);
+/* path as messages name it: "-" is "(standard input)" */
+const char *input_name(const char *path);
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* write_file_atomic() after creating path's directory (mkdir -p, 0755).
  * 0 or -1 (sm_error). */

@@ -1,6 +1,7 @@
 /* records: the commits of one input (JSONL, a JSON text, git log output
  * or an mbox) read as a stream; see records.h. */
 #include "mail/records.h"
+#include "lib/fileio.h"
 #include "lib/json_read.h"
 #include "lib/util.h"
 #include "mail/mbox.h"
@@ -418,7 +419,7 @@ static int finish(struct reader *rd)
  * NULL, handed on chunk bytes at a time (0: at once). */
 static int read_records(struct sm_records *r, const char *buf, size_t len, size_t chunk)
 {
-	struct reader rd = { .r = r, .name = strcmp(r->path, "-") ? r->path : "(standard input)",
+	struct reader rd = { .r = r, .name = input_name(r->path),
 			     .rec = SM_JSON_RECORD_INIT, .err = STRBUF_INIT,
 			     .first = STRBUF_INIT, .plain_line = STRBUF_INIT, .doc = STRBUF_INIT,
 			     .open = STRBUF_INIT };
