@@ -90,21 +90,42 @@ int sm_records_refuse_messageless(const char *path, const char *line, size_t len
 }
 
 /* A record that cannot be read, said as fmt: strict, the error that stops
- * the reading; else a warning, counted. */
+ * the reading; else a warning that says what is skipped, counted. */
+static int unreadable_as(struct reader *rd, const char *skipped, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (rd->r->strict)
+		return sm_error("%s", msg);
+	sm_warn("%s (%s)", msg, skipped);
+	rd->r->bad++;
+	return 0;
+}
+
+/* unreadable_as for one record, and for the rest of the input */
 static int unreadable(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int unreadable(struct reader *rd, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = unreadable_as(rd, "skipped", fmt, ap);
 	va_end(ap);
-	if (rd->r->strict)
-		return sm_error("%s", msg);
-	sm_warn("%s (skipped)", msg);
-	rd->r->bad++;
-	return 0;
+	return rc;
+}
+
+static int unreadable_rest(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int unreadable_rest(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = unreadable_as(rd, "the rest skipped", fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static int mbox_message(const struct sm_mbox_msg *m, void *ctx)
@@ -162,6 +183,15 @@ static int is_blank(const char *s, size_t n)
 	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
 		s++, n--;
 	return !n;
+}
+
+/* Is line[0..len) one whole JSON value, as a JSONL line is (or an
+ * object laid out over lines, gathered)? */
+static int whole_json_line(const char *line, size_t len)
+{
+	size_t end;
+
+	return !json_value_end(line, len, &end) && is_blank(line + end, len - end);
 }
 
 /* Hands on c, the commit of the JSON record of line lineno, when it was
@@ -236,8 +266,7 @@ static int jsonl_line(const char *line, size_t n, unsigned long lineno, int too_
 		}
 		/* only a line with a '}' can close it: the object is not
 		 * read again for every line it has */
-		if (!memchr(line, '}', n) || json_value_end(rd->open.buf, rd->open.len, &end) ||
-		    !is_blank(rd->open.buf + end, rd->open.len - end))
+		if (!memchr(line, '}', n) || !whole_json_line(rd->open.buf, rd->open.len))
 			return 0;
 		return flush_open(rd);
 	}
@@ -274,19 +303,7 @@ static int json_document(struct reader *rd)
 		return rc;
 	line += rd->blank_lines;
 	rd->r->records++;
-	if (rd->r->strict)
-		return sm_error("%s:%lu: not JSON from here on", rd->name, line);
-	sm_warn("%s:%lu: not JSON from here on (the rest skipped)", rd->name, line);
-	rd->r->bad++;
-	return 0;
-}
-
-/* Is line[0..len) one whole JSON value, as a JSONL line is? */
-static int whole_json_line(const char *line, size_t len)
-{
-	size_t end;
-
-	return !json_value_end(line, len, &end) && is_blank(line + end, len - end);
+	return unreadable_rest(rd, "%s:%lu: not JSON from here on", rd->name, line);
 }
 
 /* Mode 'f' ends: the first line (rd->first, whole, up to FIRST_LINE_MAX or
