@@ -223,6 +223,7 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		json_string(w, "id", c->id);
 		json_string(w, "subject", c->subject);
 		json_string(w, "author", c->author);
+		json_string(w, "pasted_in", c->outer_subject);
 		json_string(w, "tree", o->tree.version.major ?
 			    sm_version_str(&o->tree.version, tv, sizeof(tv)) : NULL);
 		json_string(w, "upstream", c->upstream_sha);
@@ -256,6 +257,8 @@ static void print_one(const struct classify_opts *o, const struct sm_commit *c,
 		return;
 	}
 	printf("%s%s%s\n", c->id ? c->id : "", c->id ? "  " : "", c->subject ? c->subject : "");
+	if (c->outer_subject)
+		printf("  pasted in: %s\n", c->outer_subject);
 	printf("  verdict: %s (score %d)%s%s%s\n", sm_verdict_name(v->kind), v->score,
 	       o->tree.version.major ? " for " : "",
 	       o->tree.version.major ? sm_version_str(&o->tree.version, tv, sizeof(tv)) : "",

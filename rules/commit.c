@@ -355,7 +355,40 @@ static int author_follows(const char *pos, const char *end)
 	return 0;
 }
 
+/* A patch pasted whole into a mail's body [pos, end), as git format-patch
+ * wrote it: its "From <sha> Mon Sep 17 00:00:00 2001" line (the date
+ * format-patch always writes) with a header block under it that has a
+ * Subject:. The stable scripts' FAILED and "added to the tree" notices
+ * carry the patch so, and a reply may end with the patch it proposes.
+ * Where that "From " line starts, or NULL. */
+static const char *pasted_patch(const char *pos, const char *end)
+{
+	static const char date[] = " Mon Sep 17 00:00:00 2001";
+	const size_t from_len = 5 + 40 + sizeof(date) - 1;
+	const char *p = pos;
+
+	while ((p = memmem(p, (size_t)(end - p), "From ", 5)) && (size_t)(end - p) > from_len) {
+		const char *eol = p + from_len;
+
+		if ((p == pos || p[-1] == '\n') && is_hex_string(p + 5, 40) &&
+		    !memcmp(p + 45, date, sizeof(date) - 1) && (*eol == '\n' || *eol == '\r') &&
+		    mail_header_block(eol + 1 + (*eol == '\r' && eol + 1 < end), end))
+			return p;
+		p += 5;
+	}
+	return NULL;
+}
+
+static int parse(struct sm_commit *c, const char *text, size_t len, int may_unwrap);
+
 int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
+{
+	return parse(c, text, len, 1);
+}
+
+/* may_unwrap: a mail whose body holds a pasted patch is that patch's
+ * commit (one level: the pasted patch's own body is taken as it is). */
+static int parse(struct sm_commit *c, const char *text, size_t len, int may_unwrap)
 {
 	const char *end = text + len, *pos = text, *body_start = NULL, *diff, *stat = NULL;
 	char *mail_subject = NULL;
@@ -479,6 +512,16 @@ int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)
 			indent = 4;
 	}
 	diff = sm_find_diff(body_start, end);
+	if (mail_subject && may_unwrap) {
+		const char *pasted = pasted_patch(body_start, diff ? diff : end);
+
+		if (pasted) {
+			sm_commit_release(c);
+			parse(c, pasted, (size_t)(end - pasted), 0);
+			c->outer_subject = mail_subject;
+			return 0;
+		}
+	}
 	/* No diff: `git log --numstat`/`--stat` lines (or a mail's stat after
 	 * "---") still give the sizes and paths. */
 	if (!diff) {
@@ -588,8 +631,8 @@ void sm_commit_release(struct sm_commit *c)
 	free(c->stable);
 	for (size_t i = 0; i < c->nr_fixes; i++)
 		sm_fixes_tag_release(&c->fixes[i]);
-	FREE_ALL(c->fixes, c->id, c->author, c->committer, c->subject, c->body, c->upstream_sha,
-		 c->reverts_sha);
+	FREE_ALL(c->fixes, c->id, c->author, c->committer, c->subject, c->outer_subject, c->body,
+		 c->upstream_sha, c->reverts_sha);
 	for (size_t i = 0; i < c->nr_files; i++)
 		free(c->files[i].path);
 	free(c->files);

@@ -73,6 +73,11 @@ struct sm_commit {
 	char *author;		/* "Name <email>" */
 	char *committer;
 	char *subject;
+	/* The Subject: of the mail this commit was pasted into whole, as git
+	 * format-patch wrote it (a stable FAILED notice's "original commit in
+	 * Linus's tree", a reply that ends with the patch it proposes); NULL
+	 * when the mail is the commit's own. */
+	char *outer_subject;
 	char *body;		/* message after the subject line, with trailers */
 	size_t body_text_len;	/* length of body before its closing trailer block */
 	struct sm_trailer *trailers;

@@ -2,6 +2,7 @@
 #include "rules/patch_subject.h"
 #include "lib/util.h"
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,47 @@ static int group_is_patch_tag(const char *s, size_t len)
 	return group_holds(s, len, "PATCH") || group_holds(s, len, "RFC");
 }
 
+/* A stable notice at s (after any "Re:"): an optional "FAILED: ", then
+ * `patch "TITLE" ...` with "V-stable tree" in what follows ("failed to
+ * apply to 6.1-stable tree", "has been added to the 6.12-stable tree").
+ * TITLE, without a [PATCH] tag of its own, into ps->title; the tree into
+ * ps->tree. 1 when s is one. */
+static int stable_notice(const char *s, struct sm_patch_subject *ps)
+{
+	const char *title, *close, *tree, *at;
+	size_t n;
+
+	if (!strncasecmp(s, "FAILED:", 7))
+		s = skip_space(s + 7);
+	if (strncasecmp(s, "patch \"", 7))
+		return 0;
+	title = s + 7;
+	close = strrchr(title, '"');
+	if (!close || !(tree = strstr(close, "-stable tree")))
+		return 0;
+	while (tree > close + 1 && tree[-1] != ' ')
+		tree--;
+	for (at = tree; *at && *at != ' ' && at - tree < (ptrdiff_t)sizeof(ps->tree) - 1; at++)
+		;
+	{
+		char version[sizeof(ps->tree)];
+
+		snprintf(version, sizeof(version), "%.*s", (int)(at - tree), tree);
+		if (!parse_tree(version, ps->tree, sizeof(ps->tree)))
+			return 0;
+	}
+	if (*title == '[' && (at = strchr(title, ']')) && at < close &&
+	    group_is_patch_tag(title + 1, (size_t)(at - title - 1)))
+		title = skip_space(at + 1);
+	n = (size_t)(close - title);
+	if (n >= sizeof(ps->title))
+		n = sizeof(ps->title) - 1;
+	memcpy(ps->title, title, n);
+	ps->title[n] = '\0';
+	ps->is_notice = 1;
+	return 1;
+}
+
 int sm_patch_subject_parse(const char *subject, struct sm_patch_subject *ps)
 {
 	const char *s;
@@ -177,6 +219,10 @@ int sm_patch_subject_parse(const char *subject, struct sm_patch_subject *ps)
 	memset(ps, 0, sizeof(*ps));
 	ps->version = 1;
 	s = skip_reply_prefix(subject ? subject : "", &ps->is_reply);
+	if (stable_notice(s, ps)) {
+		ps->title_at = (size_t)(s - subject);
+		return 0;
+	}
 	/* Any number of leading [tags]; list tags like [net] are skipped. */
 	while (*s == '[') {
 		const char *end = strchr(s, ']');

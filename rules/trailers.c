@@ -96,9 +96,12 @@ void sm_fixes_tag_release(struct sm_fixes_tag *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The forms stable trees use to name the upstream original, and the
+/* The forms stable trees use to name the upstream original, the
  * distributions' "(backported from commit X)" and "(cherry picked from
- * commit X linux-next)" (Ubuntu). */
+ * commit X linux-next)" (Ubuntu), and the stable scripts' notice that a
+ * patch failed to apply, which pastes the original under a line
+ * "------------------ original commit in Linus's tree ------------------"
+ * as format-patch wrote it ("From X Mon Sep 17 00:00:00 2001"). */
 static pcre2_code *upstream_re;
 static pthread_once_t upstream_re_once = PTHREAD_ONCE_INIT;
 
@@ -109,16 +112,17 @@ static void compile_upstream_re(void)
 
 	/* The lookahead changes no match (each form begins with one of
 	 * those letters) but lets pcre2 skip to them: without it the JIT
-	 * tried all five forms at every byte, 7.7 us a message of the
+	 * tried every form at every byte, 7.7 us a message of the
 	 * classify corpus that says "upstream" anywhere; with it 1.9 us. */
 	upstream_re = pcre2_compile((PCRE2_SPTR)
-		"(?=[c\\[(u])"
+		"(?=[c\\[(uo])"
 		"(?:\\bcommit\\s+([0-9a-f]{12,40})\\s+upstream\\b"
 		"|\\[\\s*upstream\\s+commit:?\\s+([0-9a-f]{12,40})\\s*\\]"
 		"|\\((?:cherry[- ]picked|backported)\\s+from\\s+commit\\s+([0-9a-f]{12,40})\\b"
 		"[^)\\n]*\\)"
 		"|\\bupstream\\s+commit:?\\s+([0-9a-f]{12,40})\\b"
-		"|^upstream:\\s+([0-9a-f]{12,40})\\b)",
+		"|^upstream:\\s+([0-9a-f]{12,40})\\b"
+		"|\\boriginal\\s+commit\\s+in\\s+linus's\\s+tree\\s*-*\\s*from\\s+([0-9a-f]{40})\\s)",
 		PCRE2_ZERO_TERMINATED, PCRE2_CASELESS | PCRE2_MULTILINE, &err, &off, NULL);
 	if (upstream_re)
 		pcre2_jit_compile(upstream_re, PCRE2_JIT_COMPLETE);
@@ -165,8 +169,15 @@ static int stable_form(const char *msg, size_t len, int g, size_t at)
 	return g == 1 || g == 2 || (g == 4 && on_first_body_line(msg, len, at));
 }
 
+/* Is group g the stable scripts' notice, which names the original for
+ * sure but is no stable tree's commit? */
+static int notice_form(int g)
+{
+	return g == 6;
+}
+
 /* The upstream reference of msg that names what it was copied from, the
- * group of upstream_re that matched it (1..5; *group 0 when none) and
+ * group of upstream_re that matched it (1..6; *group 0 when none) and
  * where the match starts: the first in a stable tree's form (stable_form),
  * else the last. `git cherry-pick -x` appends its line, so a commit picked
  * from one that already said "(cherry picked from commit X)" (drm's and
@@ -182,12 +193,13 @@ static char *find_upstream_ref(const char *msg, size_t len, int *group, size_t *
 
 	*group = 0;
 
-	/* Every form names "upstream", "cherry picked" or "backported": a
-	 * plain substring search rules out the ordinary mainline message
-	 * cheaply. */
+	/* Every form names "upstream", "cherry picked", "backported" or
+	 * "Linus's tree": a plain substring search rules out the ordinary
+	 * mainline message cheaply. */
 	if (!has(msg, len, "pstream", 7, 0) && !has(msg, len, "PSTREAM", 7, 0) &&
 	    !has(msg, len, "herry", 5, 4) && !has(msg, len, "HERRY", 5, 4) &&
-	    !has(msg, len, "ackported", 9, 2) && !has(msg, len, "ACKPORTED", 9, 2))
+	    !has(msg, len, "ackported", 9, 2) && !has(msg, len, "ACKPORTED", 9, 2) &&
+	    !has(msg, len, "inus's tree", 11, 4) && !has(msg, len, "INUS'S TREE", 11, 4))
 		return NULL;
 	/* Once, even when two threads load commits (scan does). */
 	pthread_once(&upstream_re_once, compile_upstream_re);
@@ -198,7 +210,7 @@ static char *find_upstream_ref(const char *msg, size_t len, int *group, size_t *
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		int g = 1;
 
-		while (g < 5 && ov[2 * g] == PCRE2_UNSET)
+		while (g < 6 && ov[2 * g] == PCRE2_UNSET)
 			g++;
 		if (ov[2 * g] == PCRE2_UNSET)
 			break;
@@ -206,7 +218,7 @@ static char *find_upstream_ref(const char *msg, size_t len, int *group, size_t *
 		*at = ov[0];
 		id_from = ov[2 * g];
 		id_to = ov[2 * g + 1];
-		if (stable_form(msg, len, g, ov[0]))
+		if (stable_form(msg, len, g, ov[0]) || notice_form(g))
 			break;
 		from = ov[1];	/* no form matches the empty string */
 	}

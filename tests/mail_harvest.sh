@@ -8,6 +8,8 @@
 #  - --dry-run writes nothing; a rerun does nothing; a crash between the
 #    note write and the recorded revision does not duplicate the review; a notes ref
 #    moved by another writer (plain git) keeps its text;
+#  - a stable FAILED notice: the answer to it goes on the original it pastes,
+#    for its tree;
 #  - real hwmon stable threads mapped by subject against an upstream history.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mail_lib.sh"
@@ -241,6 +243,77 @@ git clone -q --single-branch -b linux-6.1.y "$up" "$TMP/stable-only"
 	[ "$(json_get "$TMP/h5f.json" stats.upstream_note)" = "HEAD's linux-6.1.y is a stable branch, and no master or main is here" ] ||
 	fail "a stable-only clone: $(json_get "$TMP/h5f.json" stats)"
 echo "a stable branch checked out: list patches still map to mainline's commits"
+
+# 5g. the stable scripts' FAILED notice pastes the original commit under
+# "original commit in Linus's tree": its author's answer is a review of that
+# commit for the notice's tree, found by the pasted id even when a newer
+# commit has the same subject (the subject index takes the newest)
+race=$(commit_file "$up" drivers/hwmon/max16065.c "int v = READ_ONCE(adc);" "hwmon: (max16065) Use READ_ONCE")
+newer_race=$(commit_file "$up" drivers/hwmon/max16065.c "int v = READ_ONCE(adc); int f = READ_ONCE(fault);" \
+	"hwmon: (max16065) Use READ_ONCE")
+cat > "$TMP/failed.eml" <<EOF
+From: Sasha Levin <sashal@kernel.org>
+To: stable@vger.kernel.org, dev@example.org
+Subject: FAILED: Patch "hwmon: (max16065) Use READ_ONCE" failed to apply to 6.12-stable tree
+Date: Sat, 28 Feb 2026 20:26:55 -0500
+Message-ID: <20260301012655.failed-6.12@kernel.org>
+
+The patch below does not apply to the 6.12-stable tree.
+If someone wants it applied there, or to any other stable or longterm
+tree, then please email the backport, including the original git commit
+id to <stable@vger.kernel.org>.
+
+Thanks,
+Sasha
+
+------------------ original commit in Linus's tree ------------------
+
+From $race Mon Sep 17 00:00:00 2001
+From: Dev One <dev@example.org>
+Date: Tue, 3 Feb 2026 20:14:43 +0800
+Subject: [PATCH] hwmon: (max16065) Use READ_ONCE
+
+The value was read twice.
+
+Cc: stable@vger.kernel.org
+Signed-off-by: Dev One <dev@example.org>
+---
+diff --git a/drivers/hwmon/max16065.c b/drivers/hwmon/max16065.c
+--- a/drivers/hwmon/max16065.c
++++ b/drivers/hwmon/max16065.c
+@@ -1 +1 @@
+-int v = adc;
++int v = READ_ONCE(adc);
+EOF
+cat > "$TMP/failed-reply.eml" <<'EOF'
+From: Dev One <dev@example.org>
+To: stable@vger.kernel.org
+Subject: Re: FAILED: Patch "hwmon: (max16065) Use READ_ONCE" failed to apply to 6.12-stable tree
+Date: Sun, 01 Mar 2026 09:00:00 +0000
+Message-ID: <20260301.failed-reply@example.org>
+In-Reply-To: <20260301012655.failed-6.12@kernel.org>
+
+6.12 reads the value once already: the race came in with 6.13.
+
+Please drop it from 6.12.
+EOF
+as_mbox "$TMP/failed.eml" "$TMP/failed-reply.eml" > "$TMP/failed.mbox"
+"$STABLEMATE" import --maildir "$db/failed" --db "$db" --mbox "$TMP/failed.mbox" > /dev/null
+H --query 'path:failed/**' --json > "$TMP/h5g.json" 2> "$TMP/h5g.err" || fail "harvest: $(cat "$TMP/h5g.err")"
+[ "$(json_get "$TMP/h5g.json" stats.mapped)" = 1 ] || fail "FAILED notice: $(json_get "$TMP/h5g.json" stats)"
+git -C "$up" notes --ref="$ref" show "$race" > "$TMP/n5g.txt" 2>/dev/null ||
+	fail "no note on the commit the notice names: $(git -C "$up" notes --ref="$ref" show "$newer_race" 2>&1)"
+grepq "^Review: <20260301.failed-reply@example.org>" "$TMP/n5g.txt" || fail "FAILED reply: $(cat "$TMP/n5g.txt")"
+grepq "^Tree: 6.12$" "$TMP/n5g.txt" || fail "FAILED reply without the notice's tree: $(cat "$TMP/n5g.txt")"
+grepq "Nacked-by: Dev One <dev@example.org>" "$TMP/n5g.txt" || fail "the drop request is no NAK: $(cat "$TMP/n5g.txt")"
+git -C "$up" notes --ref="$ref" show "$newer_race" > /dev/null 2>&1 && fail "a note on the newer commit of that subject"
+"$STABLEMATE" classify "$TMP/failed.eml" > "$TMP/failed-classify.txt" 2>&1 ||
+	fail "classify: $(cat "$TMP/failed-classify.txt")"
+grepq "^$race  hwmon: (max16065) Use READ_ONCE$" "$TMP/failed-classify.txt" ||
+	fail "classify does not name the pasted commit: $(cat "$TMP/failed-classify.txt")"
+grepq '^  pasted in: FAILED: Patch "hwmon: (max16065) Use READ_ONCE" failed to apply to 6.12-stable tree$' \
+	"$TMP/failed-classify.txt" || fail "classify does not say where it was pasted: $(cat "$TMP/failed-classify.txt")"
+echo "a FAILED notice: its answer is a review of the pasted original for the notice's tree"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"

@@ -314,6 +314,11 @@ START_TEST(upstream_refs)
 		"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567 linux-next)\n",
 		"(backported from commit 0123456789abcdef0123456789abcdef01234567)\n"
 		"[smb: context adjustments]\n",
+		/* the stable scripts' FAILED notice: the original pasted whole */
+		"The patch below does not apply to the 6.12-stable tree.\n\n"
+		"------------------ original commit in Linus's tree ------------------\n\n"
+		"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+		"From: A <a@example.org>\n",
 	};
 
 	/* Several: a stable tree's form wherever it is, else the last (what
@@ -329,6 +334,12 @@ START_TEST(upstream_refs)
 		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n"
 		"(backported from commit bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb)\n",
 		"x: y\n\nThis is upstream commit 0123456789abcdef0123456789abcdef01234567.\n\n"
+		"(cherry picked from commit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)\n",
+		/* a FAILED notice names the original; what the pasted commit
+		 * says it was picked from comes after */
+		"------------------ original commit in Linus's tree ------------------\n\n"
+		"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+		"Subject: [PATCH] drm/i915: fix z\n\nBody.\n\n"
 		"(cherry picked from commit aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa)\n",
 	};
 
@@ -359,6 +370,9 @@ START_TEST(stable_upstream_refs)
 		"libbpf: sync\n\nBody.\n\nThis matches upstream commit "
 		"0123456789abcdef0123456789abcdef01234567 of libbpf.\n",
 		"x: y\n\nNo reference at all.\n",
+		/* a FAILED notice names the original, but is no stable commit */
+		"------------------ original commit in Linus's tree ------------------\n\n"
+		"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n",
 	};
 
 	check_refs(sm_find_stable_upstream_ref, stable, ARRAY_SIZE(stable));
@@ -1977,8 +1991,151 @@ START_TEST(subject_forms)
 					  "sparse: cast to restricted __le16", &ps));
 
 	ck_assert(!sm_patch_subject_parse("FAILED: patch \"[PATCH] x\" failed to apply", &ps));
+	ck_assert(!ps.is_notice);
+	/* the stable scripts' notices about one patch and one tree: the
+	 * patch's title and the tree, no [PATCH] mail of their own */
+	ck_assert(!sm_patch_subject_parse("FAILED: patch \"[PATCH] hwmon: (lm90) Fix x\" failed to "
+					  "apply to 6.1-stable tree", &ps));
+	ck_assert(ps.is_notice && !ps.is_reply);
+	ck_assert_str_eq(ps.title, "hwmon: (lm90) Fix x");
+	ck_assert_str_eq(ps.tree, "6.1");
+	ck_assert_uint_eq(ps.title_at, 0);
+	ck_assert(!sm_patch_subject_parse("Re: FAILED: Patch \"hwmon: (max16065) Use READ/WRITE_ONCE "
+					  "\"x\"\" failed to apply to 6.12-stable tree", &ps));
+	ck_assert(ps.is_notice && ps.is_reply);
+	ck_assert_str_eq(ps.title, "hwmon: (max16065) Use READ/WRITE_ONCE \"x\"");
+	ck_assert_str_eq(ps.tree, "6.12");
+	ck_assert_uint_eq(ps.title_at, strlen("Re: "));
+	ck_assert(!sm_patch_subject_parse("Patch \"x: y\" has been added to the 5.15-stable tree", &ps));
+	ck_assert(ps.is_notice);
+	ck_assert_str_eq(ps.title, "x: y");
+	ck_assert_str_eq(ps.tree, "5.15");
+	ck_assert(!sm_patch_subject_parse("patch \"x: y\" has been added to the next tree", &ps));
+	ck_assert(!ps.is_notice);
+	ck_assert_str_eq(ps.title, "patch \"x: y\" has been added to the next tree");
 	ck_assert(!sm_patch_subject_parse("[GIT PULL] hwmon fixes", &ps));
 	ck_assert(!sm_patch_subject_parse("Re: regression in 6.1", &ps));
+}
+END_TEST
+
+/* A patch pasted whole into a mail, as git format-patch wrote it, is the
+ * commit the mail is about: a stable FAILED notice's original, a reply
+ * that ends with the patch it proposes. Not a quoted one, not a "From "
+ * line without a mail's headers under it, and one level only. */
+START_TEST(pasted_patches)
+{
+	static const char failed[] =
+		"From: Sasha Levin <sashal@kernel.org>\n"
+		"To: stable@vger.kernel.org\n"
+		"Subject: FAILED: Patch \"hwmon: (max16065) Use READ/WRITE_ONCE to avoid compiler\n"
+		" optimization induced race\" failed to apply to 6.12-stable tree\n"
+		"Message-ID: <20260301012655.1684387-1-sashal@kernel.org>\n\n"
+		"The patch below does not apply to the 6.12-stable tree.\n"
+		"If someone wants it applied there, or to any other stable or longterm\n"
+		"tree, then please email the backport.\n\nThanks,\nSasha\n\n"
+		"------------------ original commit in Linus's tree ------------------\n\n"
+		"From 007be4327e443d79c9dd9e56dc16c36f6395d208 Mon Sep 17 00:00:00 2001\n"
+		"From: Gui-Dong Han <hanguidong02@gmail.com>\n"
+		"Date: Tue, 3 Feb 2026 20:14:43 +0800\n"
+		"Subject: [PATCH] hwmon: (max16065) Use READ/WRITE_ONCE to avoid compiler\n"
+		" optimization induced race\n\n"
+		"Simply copying shared data to a local variable cannot prevent data races.\n\n"
+		"Fixes: f5bae2642e3d (\"hwmon: Driver for MAX16065 System Manager and compatibles\")\n"
+		"Fixes: b8d5acdcf525 (\"hwmon: (max16065) Use local variable to avoid TOCTOU\")\n"
+		"Cc: stable@vger.kernel.org\n"
+		"Signed-off-by: Gui-Dong Han <hanguidong02@gmail.com>\n"
+		"---\n drivers/hwmon/max16065.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
+		"diff --git a/drivers/hwmon/max16065.c b/drivers/hwmon/max16065.c\n"
+		"--- a/drivers/hwmon/max16065.c\n+++ b/drivers/hwmon/max16065.c\n"
+		"@@ -1 +1 @@\n-\tint v = data->adc;\n+\tint v = READ_ONCE(data->adc);\n";
+	static const char reply[] =
+		"From: Roman Gushchin <roman.gushchin@linux.dev>\n"
+		"Subject: Re: [linux-next:master] BUILD REGRESSION 6cc11d2a1759275b856e464265823d94aabd5eaf\n"
+		"In-Reply-To: <62be3696.+PAAAVlbtWK6G2hk%lkp@intel.com>\n\n"
+		"On Fri, Jul 01, 2022 at 07:49:42AM +0800, kbuild test robot wrote:\n"
+		"> mm/vmscan.c:637:9: warning: function 'prealloc_shrinker' might be a candidate\n\n"
+		"Shrinker-related warnings should be fixed by the following patch.\n\nThanks!\n\n--\n\n"
+		"From c399aff65c7745a209397a531c5b28fd404d83c2 Mon Sep 17 00:00:00 2001\r\n"
+		"From: Roman Gushchin <roman.gushchin@linux.dev>\n"
+		"Date: Fri, 1 Jul 2022 17:38:31 -0700\n"
+		"Subject: [PATCH] mm: shrinkers: fix build warnings\n\n"
+		"Add __printf(a, b) attributes to shrinker functions.\n\n"
+		"Signed-off-by: Roman Gushchin <roman.gushchin@linux.dev>\n---\n"
+		"diff --git a/include/linux/shrinker.h b/include/linux/shrinker.h\n"
+		"--- a/include/linux/shrinker.h\n+++ b/include/linux/shrinker.h\n"
+		"@@ -1 +1 @@\n-int prealloc_shrinker(const char *fmt, ...);\n"
+		"+__printf(1, 2) int prealloc_shrinker(const char *fmt, ...);\n";
+	/* not pasted patches: a quoted one, a "From " line with prose under
+	 * it, a date other than format-patch's */
+	static const char *const not_pasted[] = {
+		"> From 007be4327e443d79c9dd9e56dc16c36f6395d208 Mon Sep 17 00:00:00 2001\n"
+		"> From: A <a@example.org>\n> Subject: [PATCH] x: y\n",
+		"From 007be4327e443d79c9dd9e56dc16c36f6395d208 Mon Sep 17 00:00:00 2001\n"
+		"was the line git wrote.\n",
+		"From 007be4327e443d79c9dd9e56dc16c36f6395d208 Tue Sep 17 00:00:00 2001\n"
+		"From: A <a@example.org>\nSubject: [PATCH] x: y\n\nBody.\n",
+	};
+	struct sm_commit c;
+	struct sm_verdict v;
+
+	ck_assert_int_eq(sm_commit_parse(&c, failed, strlen(failed)), 0);
+	ck_assert_str_eq(c.id, "007be4327e443d79c9dd9e56dc16c36f6395d208");
+	ck_assert_str_eq(c.subject, "hwmon: (max16065) Use READ/WRITE_ONCE to avoid compiler "
+			 "optimization induced race");
+	ck_assert_str_eq(c.outer_subject, "FAILED: Patch \"hwmon: (max16065) Use READ/WRITE_ONCE to "
+			 "avoid compiler optimization induced race\" failed to apply to 6.12-stable tree");
+	ck_assert_str_eq(c.author, "Gui-Dong Han <hanguidong02@gmail.com>");
+	ck_assert(c.is_mail && c.has_diff && !c.is_reply);
+	ck_assert_uint_eq(c.nr_fixes, 2);
+	ck_assert_uint_eq(c.nr_stable, 1);
+	ck_assert_ptr_null(strstr(c.body, "Sasha"));
+	ck_assert_ptr_null(c.upstream_sha);	/* the commit is the original */
+	ck_assert_uint_eq(c.diff.added, 1);
+	sm_classify(rules, &c, NULL, &v);
+	ck_assert_int_eq(v.kind, SM_CANDIDATE);
+	sm_verdict_release(&v);
+	sm_commit_release(&c);
+
+	ck_assert_int_eq(sm_commit_parse(&c, reply, strlen(reply)), 0);
+	ck_assert_str_eq(c.id, "c399aff65c7745a209397a531c5b28fd404d83c2");
+	ck_assert_str_eq(c.subject, "mm: shrinkers: fix build warnings");
+	ck_assert_str_eq(c.outer_subject, "BUILD REGRESSION 6cc11d2a1759275b856e464265823d94aabd5eaf");
+	ck_assert(!c.is_reply && c.has_diff);
+	ck_assert_ptr_null(strstr(c.body, "following patch"));
+	ck_assert_ptr_null(strstr(c.body, "prealloc_shrinker"));
+	sm_commit_release(&c);
+
+	for (size_t i = 0; i < ARRAY_SIZE(not_pasted); i++) {
+		char *mail = xasprintf("From: B <b@example.org>\nSubject: Re: [PATCH] x: y\n\n%s\nThanks.\n",
+				       not_pasted[i]);
+
+		ck_assert_int_eq(sm_commit_parse(&c, mail, strlen(mail)), 0);
+		ck_assert_msg(!c.outer_subject && !c.id && c.is_reply, "%s", not_pasted[i]);
+		ck_assert_str_eq(c.subject, "x: y");
+		sm_commit_release(&c);
+		free(mail);
+	}
+	/* a format-patch file is its own commit; a patch pasted into a
+	 * pasted patch stays in its body */
+	{
+		const char *inner = strstr(failed, "From 007be");
+		char *twice = xasprintf("From: C <c@example.org>\nSubject: Fwd: it\n\nSee below.\n\n"
+					"From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+					"From: D <d@example.org>\nSubject: [PATCH] a: b\n\nIt quotes:\n\n%s",
+					inner);
+
+		ck_assert_int_eq(sm_commit_parse(&c, inner, strlen(inner)), 0);
+		ck_assert_ptr_null(c.outer_subject);
+		ck_assert_str_eq(c.id, "007be4327e443d79c9dd9e56dc16c36f6395d208");
+		sm_commit_release(&c);
+		ck_assert_int_eq(sm_commit_parse(&c, twice, strlen(twice)), 0);
+		ck_assert_str_eq(c.id, "1111111111111111111111111111111111111111");
+		ck_assert_str_eq(c.subject, "a: b");
+		ck_assert_str_eq(c.outer_subject, "it");
+		ck_assert_ptr_nonnull(strstr(c.body, "From 007be"));
+		sm_commit_release(&c);
+		free(twice);
+	}
 }
 END_TEST
 
@@ -2987,7 +3144,7 @@ static Suite *make_suite(void)
 					      rules_with_capture_groups, rules_matching_empty_refused,
 					      fuzz_regressions, features_of_a_commit, fixes_with_a_short_id_is_a_fix,
 					      stat_cut_path_has_no_directory, shortstat_counts_the_files, subject_forms,
-					      cover_letters_and_replies,
+					      cover_letters_and_replies, pasted_patches,
 					      mails_that_carry_no_patch, mail_headers_other_tools_write,
 					      crlf_diff_reads_as_lf,
 					      model_scores_and_explains, model_lists_no_zero_weights,
