@@ -516,10 +516,12 @@ static int parse(struct sm_commit *c, const char *text, size_t len, int may_unwr
 		const char *pasted = pasted_patch(body_start, diff ? diff : end);
 
 		if (pasted) {
+			int ret;
+
 			sm_commit_release(c);
-			parse(c, pasted, (size_t)(end - pasted), 0);
+			ret = parse(c, pasted, (size_t)(end - pasted), 0);
 			c->outer_subject = mail_subject;
-			return 0;
+			return ret;
 		}
 	}
 	/* No diff: `git log --numstat`/`--stat` lines (or a mail's stat after
