@@ -86,8 +86,8 @@ static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct pa
 {
 	if (!pm[i].state) {
 		const struct sm_thread_mail *tm = &t->mails[i];
-		int r = sm_map_patch(h->map, tm->mail.body, tm->ps.title, tm->mail.message_id,
-				     &pm[i].oid);
+		int r = sm_map_patch(h->map, tm->mail.body + tm->patch_at, tm->ps.title,
+				     tm->mail.message_id, &pm[i].oid);
 
 		if (r < 0)
 			return -1;
@@ -170,15 +170,15 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 			if (pm[tr->patch].state == 2) {
 				pm[tr->patch].state = 3;	/* reported once */
 				sm_warn("<%s>: no upstream commit found for patch \"%s\"",
-					p->mail.message_id, p->mail.subject);
+					p->mail.message_id, sm_thread_patch_subject(&t, tr->patch));
 				event(h, "unmapped", NULL, NULL, p->mail.message_id,
-				      p->mail.subject);
+				      sm_thread_patch_subject(&t, tr->patch));
 			}
 			sm_review_release(&r);
 			continue;
 		}
 		git_oid_tostr(hex, sizeof(hex), &pm[tr->patch].oid);
-		event(h, "review", &r, hex, p->mail.message_id, p->mail.subject);
+		event(h, "review", &r, hex, p->mail.message_id, sm_thread_patch_subject(&t, tr->patch));
 		ALLOC_GROW(h->reviews, h->nr_reviews, h->alloc_reviews);
 		ALLOC_GROW(h->commits, h->nr_reviews, h->alloc_commits);
 		h->reviews[h->nr_reviews] = r;	/* the batch owns it now */

@@ -16,6 +16,13 @@ const char *sm_thread_patch_tree(const struct sm_thread *t, size_t patch)
 	return "";
 }
 
+const char *sm_thread_patch_subject(const struct sm_thread *t, size_t patch)
+{
+	const struct sm_thread_mail *p = &t->mails[patch];
+
+	return p->is_pasted ? p->ps.title : p->mail.subject;
+}
+
 char *sm_lore_link(const char *id)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -75,7 +82,6 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 			  struct sm_review *out)
 {
 	const struct sm_mail *reply = &t->mails[tr->reply].mail;
-	const struct sm_mail *patch = &t->mails[tr->patch].mail;
 	/* A From: without an address (none, an empty group) is no sender. */
 	const char *from = *reply->from_addr ? reply->from : "";
 	struct sm_reply_cache own = SM_REPLY_CACHE_INIT, *c = cache ? cache : &own;
@@ -102,7 +108,7 @@ int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_revi
 	out->author = xstrdup(reply->from);
 	out->date = xstrdup(reply->date);
 	out->tree = xstrdup(sm_thread_patch_tree(t, tr->patch));
-	out->subject = xstrdup(patch->subject);
+	out->subject = xstrdup(sm_thread_patch_subject(t, tr->patch));
 	out->link = sm_lore_link(reply->message_id);
 	if (!out->link)
 		out->link = xstrdup("");

@@ -9,6 +9,9 @@
 
 /* The tree a patch is for ("6.1"), from its subject or its cover's; "" if none. */
 const char *sm_thread_patch_tree(const struct sm_thread *t, size_t patch);
+/* A patch's subject: its mail's, or a pasted patch's own (its title), not
+ * that of the reply it came in. */
+const char *sm_thread_patch_subject(const struct sm_thread *t, size_t patch);
 struct sm_aliases;
 /* What the replies of one thread say, each read once: a reply to a cover
  * letter reviews every patch of the series (a stable -rc has hundreds),

@@ -2,8 +2,12 @@
 #include "mail/thread.h"
 #include "mail/msgid.h"
 #include "mail/reply.h"
+#include "mail/review.h"
+#include "rules/commit.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -70,11 +74,36 @@ static size_t lookup_ref(const struct id_index *ix, size_t nr, const char *id)
 	return j;
 }
 
+/* Is tm a reply that ends with a patch pasted whole (rules/commit.h)? Its
+ * ps is then the pasted patch's. */
+static int reply_with_pasted_patch(struct sm_thread_mail *tm)
+{
+	struct sm_patch_subject pasted;
+	size_t at;
+	char *subject;
+
+	tm->is_pasted = 0;
+	tm->patch_at = 0;
+	if (!tm->ps.is_reply || !tm->mail.has_diff ||
+	    !(subject = sm_pasted_patch_subject(tm->mail.body, strlen(tm->mail.body), &at)))
+		return 0;
+	sm_patch_subject_parse(subject, &pasted);
+	free(subject);
+	if (pasted.is_reply || pasted.is_cover || !*pasted.title)
+		return 0;
+	tm->ps = pasted;
+	tm->is_pasted = 1;
+	tm->patch_at = at;
+	return 1;
+}
+
 static int classify(struct sm_thread_mail *tm)
 {
 	const struct sm_mail *m = &tm->mail;
 
 	sm_patch_subject_parse(m->subject, &tm->ps);
+	if (reply_with_pasted_patch(tm))
+		return SM_MAIL_PATCH;
 	if (tm->ps.is_patch && !tm->ps.is_reply) {
 		if (tm->ps.is_cover)
 			return SM_MAIL_COVER;
@@ -234,7 +263,7 @@ void sm_thread_resolve(struct sm_thread *t, const char *bot_address)
 		struct sm_thread_mail *tm = &t->mails[i];
 
 		tm->parent = patch_ancestor(t, ix, i);
-		if (tm->kind != SM_MAIL_PATCH)
+		if (tm->kind != SM_MAIL_PATCH || tm->is_pasted)
 			continue;
 		j = cover_ancestor(t, ix, i);
 		if (j != NONE && same_series(&t->mails[j], tm)) {
@@ -254,6 +283,15 @@ void sm_thread_resolve(struct sm_thread *t, const char *bot_address)
 				break;
 			}
 		}
+	}
+
+	/* a fix proposed in answer to a patch or an -rc review is for its tree */
+	for (i = 0; i < t->nr; i++) {
+		struct sm_thread_mail *tm = &t->mails[i];
+
+		if (tm->is_pasted && !tm->ps.tree[0] && tm->parent != NONE)
+			snprintf(tm->ps.tree, sizeof(tm->ps.tree), "%s",
+				 sm_thread_patch_tree(t, tm->parent));
 	}
 
 	for (i = 0; i < t->nr; i++) {

@@ -16,6 +16,12 @@ struct sm_thread_mail {
 	int kind;			/* SM_MAIL_PATCH, _COVER, _REPLY, _OTHER */
 	size_t parent;			/* index of the patch/cover it answers, (size_t)-1 */
 	size_t cover;			/* for a patch: its cover letter, (size_t)-1 */
+	/* A reply that ends with the patch it proposes, pasted as git
+	 * format-patch wrote it, is that patch (ps from its Subject:, its
+	 * text from mail.body + patch_at), no part of the series it answers,
+	 * for the tree of the mail it answers unless its subject names one. */
+	int is_pasted;
+	size_t patch_at;		/* 0 but for a pasted patch */
 	int is_new;			/* caller's flag: reviews from it are wanted */
 };
 

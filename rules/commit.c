@@ -379,6 +379,35 @@ static const char *pasted_patch(const char *pos, const char *end)
 	return NULL;
 }
 
+char *sm_pasted_patch_subject(const char *text, size_t len, size_t *at)
+{
+	const char *end = text + len, *diff = sm_find_diff(text, end);
+	const char *from = pasted_patch(text, diff ? diff : end), *pos;
+	struct strbuf subject = STRBUF_INIT;
+	struct line l;
+	int in_subject = 0;
+
+	if (!from)
+		return NULL;
+	*at = (size_t)(from - text);
+	pos = from;
+	next_line(&pos, end, &l);	/* the "From <id> Mon Sep 17" line */
+	while (next_line(&pos, end, &l) && !is_blank(&l)) {
+		if (l.p[0] == ' ' || l.p[0] == '\t') {
+			if (in_subject) {	/* a fold is one space, as git am reads it */
+				strbuf_addch(&subject, ' ');
+				strbuf_add(&subject, l.p, l.len);
+			}
+			continue;
+		}
+		in_subject = line_starts(&l, "Subject:");
+		if (in_subject)
+			strbuf_add(&subject, l.p + 8, l.len - 8);
+	}
+	squeeze_blanks(subject.buf);
+	return strbuf_detach(&subject, NULL);
+}
+
 static int parse(struct sm_commit *c, const char *text, size_t len, int may_unwrap);
 
 int sm_commit_parse(struct sm_commit *c, const char *text, size_t len)

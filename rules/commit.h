@@ -158,6 +158,11 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len);
  * "x86/mm", "hwmon: (pmbus) Fix" -> "hwmon: (pmbus)"; 0 when none), and in
  * *words_at where its words start (past ": "; 0 when none). */
 size_t sm_subject_prefix(const char *subject, size_t *words_at);
+/* The Subject: of a patch pasted whole into a mail's text (above its diff;
+ * see outer_subject), folds joined and blanks squeezed, and in *at where
+ * its "From <id> Mon Sep 17 00:00:00 2001" line starts; NULL when text has
+ * none. Caller frees. */
+char *sm_pasted_patch_subject(const char *text, size_t len, size_t *at);
 void sm_commit_release(struct sm_commit *c);
 /* c's tags as members of the JSON object open in w: stable_tags[] (line,
  * address, kind, from, to, noautosel, prereq, prereq_subject, condition,

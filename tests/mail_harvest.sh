@@ -9,7 +9,7 @@
 #    note write and the recorded revision does not duplicate the review; a notes ref
 #    moved by another writer (plain git) keeps its text;
 #  - a stable FAILED notice: the answer to it goes on the original it pastes,
-#    for its tree;
+#    for its tree; a fix pasted in a reply: the answer to it goes on that fix;
 #  - real hwmon stable threads mapped by subject against an upstream history.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mail_lib.sh"
@@ -314,6 +314,81 @@ grepq "^$race  hwmon: (max16065) Use READ_ONCE$" "$TMP/failed-classify.txt" ||
 grepq '^  pasted in: FAILED: Patch "hwmon: (max16065) Use READ_ONCE" failed to apply to 6.12-stable tree$' \
 	"$TMP/failed-classify.txt" || fail "classify does not say where it was pasted: $(cat "$TMP/failed-classify.txt")"
 echo "a FAILED notice: its answer is a review of the pasted original for the notice's tree"
+
+# 5h. a fix proposed in a reply, pasted as format-patch wrote it: the
+# Tested-by answering it is a review of that fix (by its title), for the
+# tree of the -rc it answered, and no review of the -rc's patch
+fault=$(commit_file "$up" drivers/hwmon/max16065.c "int f = READ_ONCE(fault) & 1;" \
+	"hwmon: (max16065) Check the fault bit alone")
+cat > "$TMP/rc.eml" <<'EOF'
+From: Greg KH <gregkh@linuxfoundation.org>
+To: stable@vger.kernel.org
+Subject: [PATCH 6.1 1/1] hwmon: (lm90) Fix the limit
+Date: Mon, 02 Mar 2026 09:00:00 +0000
+Message-ID: <20260302.rc-patch@kernel.org>
+
+commit 1111111111111111111111111111111111111111 upstream.
+---
+diff --git a/drivers/hwmon/lm90.c b/drivers/hwmon/lm90.c
+--- a/drivers/hwmon/lm90.c
++++ b/drivers/hwmon/lm90.c
+@@ -1 +1 @@
+-int limit = 9;
++int limit = 10;
+EOF
+cat > "$TMP/rc-fix.eml" <<'EOF'
+From: Dev One <dev@example.org>
+To: stable@vger.kernel.org
+Subject: Re: [PATCH 6.1 1/1] hwmon: (lm90) Fix the limit
+Date: Mon, 02 Mar 2026 10:00:00 +0000
+Message-ID: <20260302.rc-fix@example.org>
+In-Reply-To: <20260302.rc-patch@kernel.org>
+
+This one needs the fault fix below on 6.1 too. Please try it.
+
+From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001
+From: Dev One <dev@example.org>
+Date: Mon, 2 Mar 2026 09:58:00 +0000
+Subject: [PATCH] hwmon: (max16065) Check the fault bit
+ alone
+
+The fault register has other bits.
+
+Signed-off-by: Dev One <dev@example.org>
+---
+diff --git a/drivers/hwmon/max16065.c b/drivers/hwmon/max16065.c
+--- a/drivers/hwmon/max16065.c
++++ b/drivers/hwmon/max16065.c
+@@ -1 +1 @@
+-int f = READ_ONCE(fault);
++int f = READ_ONCE(fault) & 1;
+EOF
+cat > "$TMP/rc-tested.eml" <<'EOF'
+From: Tess Tester <tess@example.org>
+To: stable@vger.kernel.org
+Subject: Re: [PATCH 6.1 1/1] hwmon: (lm90) Fix the limit
+Date: Mon, 02 Mar 2026 12:00:00 +0000
+Message-ID: <20260302.rc-tested@example.org>
+In-Reply-To: <20260302.rc-fix@example.org>
+
+> Please try it.
+
+It fixes my board.
+
+Tested-by: Tess Tester <tess@example.org>
+EOF
+as_mbox "$TMP/rc.eml" "$TMP/rc-fix.eml" "$TMP/rc-tested.eml" > "$TMP/rc.mbox"
+"$STABLEMATE" import --maildir "$db/rcfix" --db "$db" --mbox "$TMP/rc.mbox" > /dev/null
+H --query 'path:rcfix/**' --json > "$TMP/h5h.json" 2> "$TMP/h5h.err" || fail "harvest: $(cat "$TMP/h5h.err")"
+git -C "$up" notes --ref="$ref" show "$fault" > "$TMP/n5h.txt" 2>/dev/null ||
+	fail "no note on the pasted fix: $(json_get "$TMP/h5h.json" stats) $(cat "$TMP/h5h.err")"
+grepq "^Review: <20260302.rc-tested@example.org>" "$TMP/n5h.txt" || fail "pasted fix: $(cat "$TMP/n5h.txt")"
+grepq "^Tree: 6.1$" "$TMP/n5h.txt" || fail "pasted fix without the tree it answered: $(cat "$TMP/n5h.txt")"
+grepq "^Subject: hwmon: (max16065) Check the fault bit alone$" "$TMP/n5h.txt" ||
+	fail "pasted fix's note names another subject: $(cat "$TMP/n5h.txt")"
+grepq "Tested-by: Tess Tester <tess@example.org>" "$TMP/n5h.txt" || fail "pasted fix: no Tested-by"
+grepq "rc-fix@example.org" "$TMP/n5h.txt" && fail "the proposer's own words stored as a review"
+echo "a fix pasted in a reply: its Tested-by goes on that fix, for the tree it answered"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"

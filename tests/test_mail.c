@@ -782,6 +782,79 @@ START_TEST(cover_reply_names_its_patch)
 }
 END_TEST
 
+/* A reply that ends with the fix it proposes, pasted as git format-patch
+ * wrote it (NeilBrown's answer to Jon Hunter's 5.15.160-rc1 regression
+ * report), is a patch of its own: the Tested-by answering it is about that
+ * fix, for the -rc's tree; the proposer's words review no patch of the
+ * series; a Tested-by of the series is not about the fix. */
+START_TEST(reply_with_a_pasted_fix)
+{
+	static const char mbox[] =
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\nSubject: [PATCH 5.15 00/01] 5.15.160-rc1 review\n"
+		"Message-ID: <c@kernel.org>\n\nThis is the start of the stable review cycle.\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Greg KH <gregkh@linuxfoundation.org>\n"
+		"Subject: [PATCH 5.15 01/01] nfsd: don't allow nfsd threads to be signalled.\n"
+		"Message-ID: <p1@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\n"
+		"commit 3903902401451b1cd9d797a8c79769eb26ac7fe5 upstream.\n---\ndiff --git a/x b/x\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Jon Hunter <jonathanh@nvidia.com>\nSubject: Re: [PATCH 5.15 00/01] 5.15.160-rc1 review\n"
+		"Message-ID: <r1@nvidia.com>\nIn-Reply-To: <c@kernel.org>\n\n"
+		"I am seeing a suspend regression on a couple boards.\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: NeilBrown <neilb@suse.de>\nSubject: Re: [PATCH 5.15 00/01] 5.15.160-rc1 review\n"
+		"Message-ID: <neil@brown.name>\nIn-Reply-To: <r1@nvidia.com>\nReferences: <c@kernel.org> <r1@nvidia.com>\n\n"
+		"> I am seeing a suspend regression on a couple boards.\n\n"
+		"Thanks for testing.  Please try this.\n\nThanks,\nNeilBrown\n\n"
+		">From 518f0c1150f988b3fe8e5e0d053a25c3aa6c7d44 Mon Sep 17 00:00:00 2001\n"
+		"From: NeilBrown <neilb@suse.de>\nDate: Wed, 29 May 2024 09:38:22 +1000\n"
+		"Subject: [PATCH] sunrpc: exclude from freezer when waiting for\n requests:\n\n"
+		"Prior to v6.1, the freezer will only wake a kernel thread from an\nuninterruptible sleep.\n\n"
+		"Signed-off-by: NeilBrown <neilb@suse.de>\n---\n"
+		"diff --git a/net/sunrpc/svc_xprt.c b/net/sunrpc/svc_xprt.c\n"
+		"--- a/net/sunrpc/svc_xprt.c\n+++ b/net/sunrpc/svc_xprt.c\n@@ -1 +1 @@\n-a\n+b\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Jon Hunter <jonathanh@nvidia.com>\nSubject: Re: [PATCH 5.15 00/01] 5.15.160-rc1 review\n"
+		"Message-ID: <r2@nvidia.com>\nIn-Reply-To: <neil@brown.name>\n\n"
+		"> Please try this.\n\nYes, that fixes it.\n\nTested-by: Jon Hunter <jonathanh@nvidia.com>\n"
+		"From x Mon Sep 17 00:00:00 2001\n"
+		"From: Mark Brown <broonie@kernel.org>\nSubject: Re: [PATCH 5.15 00/01] 5.15.160-rc1 review\n"
+		"Message-ID: <r3@kernel.org>\nIn-Reply-To: <c@kernel.org>\n\n"
+		"Tested-by: Mark Brown <broonie@kernel.org>\n";
+	struct sm_thread t = SM_THREAD_INIT;
+	size_t neil, p1, r2 = 0, r3 = 0;
+
+	thread_from_text(&t, mbox, sizeof(mbox) - 1, "pasted.mbox");
+	neil = find_mail(&t, "neil@brown.name");
+	p1 = find_mail(&t, "p1@kernel.org");
+	ck_assert_int_eq(t.mails[neil].kind, SM_MAIL_PATCH);
+	ck_assert(t.mails[neil].is_pasted);
+	ck_assert_str_eq(t.mails[neil].ps.title, "sunrpc: exclude from freezer when waiting for requests:");
+	ck_assert_str_eq(t.mails[neil].ps.tree, "5.15");
+	ck_assert_uint_eq(t.mails[neil].cover, (size_t)-1);
+	ck_assert(!strncmp(t.mails[neil].mail.body + t.mails[neil].patch_at, "From 518f0c1150f9", 17));
+	ck_assert_uint_eq(t.mails[p1].patch_at, 0);
+	for (size_t i = 0; i < t.nr_reviews; i++) {
+		const struct sm_thread_review *tr = &t.reviews[i];
+		const char *from = t.mails[tr->reply].mail.message_id;
+
+		ck_assert_uint_ne(tr->reply, neil);
+		if (!strcmp(from, "r2@nvidia.com")) {
+			ck_assert_uint_eq(tr->patch, neil);
+			ck_assert(!tr->via_cover);
+			r2++;
+		} else if (!strcmp(from, "r3@kernel.org")) {
+			ck_assert_uint_eq(tr->patch, p1);
+			r3++;
+		}
+	}
+	ck_assert_uint_eq(r2, 1);
+	ck_assert_uint_eq(r3, 1);
+	sm_thread_release(&t);
+}
+END_TEST
+
 /* A backport series' cover lists its commits: a reply that quotes the
  * first of them talks about the series (Greg's and Eliav Farber's answers
  * on the minmax.h backport); a reply naming a patch in its own words is
@@ -1421,7 +1494,7 @@ static Suite *make_suite(void)
 						  thread_cover_reply_and_bot, objection_lines,
 						  objection_where_it_stands,
 						  objection_is_a_nak_of_the_patch_answered,
-						  cover_reply_names_its_patch,
+						  cover_reply_names_its_patch, reply_with_a_pasted_fix,
 						  backport_cover_reply_names_in_own_words,
 						  thread_real_hwmon_nack, b4_trailer_comparison,
 						  patchwork_series, thread_series_rounds,
