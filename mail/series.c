@@ -242,7 +242,8 @@ static void annotate_item(struct ctx *c, size_t idx)
 		parts[k].mapped = 0;
 		if (parts[k].mail == (size_t)-1)
 			continue;
-		if (sm_map_patch(c->map, t.mails[parts[k].mail].mail.body,
+		if (sm_map_patch(c->map, t.mails[parts[k].mail].mail.body +
+					 t.mails[parts[k].mail].patch_at,
 				 t.mails[parts[k].mail].ps.title,
 				 t.mails[parts[k].mail].mail.message_id, &oid) == 1) {
 			parts[k].mapped = 1;
