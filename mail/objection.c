@@ -14,8 +14,11 @@
 
 static const char *const verbs[] = {
 	"drop", "don't apply", "do not apply", "don't backport", "do not backport",
-	"don't queue", "do not queue", "don't take", "do not take",
+	"don't queue", "do not queue", "don't take", "do not take", "don't pick", "do not pick",
 };
+/* after the object: "don't pick this up", "Please don't pick this change
+ * yet." (an answer to the stable queue's "added to the 6.12-stable tree") */
+static const char *const particles[] = { "up", "yet" };
 /* longest first: "this patch" before "this" */
 static const char *const objects[] = {
 	"this patch", "this commit", "this change", "this series", "this one", "the patch",
@@ -58,7 +61,7 @@ static int at_end(const char *p)
 	return !*p;
 }
 
-/* [please] VERB [OBJECT] [from|for|in|to|into SCOPE] */
+/* [please] VERB [OBJECT] [up|yet] [from|for|in|to|into SCOPE] */
 static int is_request(const char *p)
 {
 	const char *scope;
@@ -68,6 +71,8 @@ static int is_request(const char *p)
 	if (!skip_one_of(&p, verbs, ARRAY_SIZE(verbs)))
 		return 0;
 	skip_one_of(&p, objects, ARRAY_SIZE(objects));
+	while (skip_one_of(&p, particles, ARRAY_SIZE(particles)))
+		;
 	if (at_end(p))
 		return 1;
 	if (!skip_one_of(&p, scope_words, ARRAY_SIZE(scope_words)))

@@ -9,10 +9,10 @@
 
 /* Is line[0..len) (unquoted, without "\n") an objection? Either, in any
  * case, with "." or "!" or nothing after it:
- *   [please] VERB [OBJECT] [from|for|in|to|into SCOPE]
- * where VERB is drop, don't/do not apply, backport, queue or take, OBJECT
- * this, it, this one, this/the patch, commit, change or series, them or
- * these, and SCOPE up to 24 bytes ("5.10", "all stable trees"); or a line
+ *   [please] VERB [OBJECT] [up|yet] [from|for|in|to|into SCOPE]
+ * where VERB is drop, don't/do not apply, backport, queue, take or pick,
+ * OBJECT this, it, this one, this/the patch, commit, change or series, them
+ * or these, and SCOPE up to 24 bytes ("5.10", "all stable trees"); or a line
  * that starts "This/The patch/commit/change should not be backported" or
  * "... should not go to stable" and then ends or goes on after "." */
 int sm_is_objection(const char *line, size_t len);

@@ -355,24 +355,23 @@ static int author_follows(const char *pos, const char *end)
 	return 0;
 }
 
-/* A patch pasted whole into a mail's body [pos, end), as git format-patch
- * wrote it: its "From <sha> Mon Sep 17 00:00:00 2001" line (the date
- * format-patch always writes) with a header block under it that has a
+/* A patch pasted whole into a mail's body [pos, end), with its mbox "From "
+ * line (is_mbox_from_line: git format-patch's "From <id> Mon Sep 17
+ * 00:00:00 2001", or a saved mail's "From stable+bounces-1@vger.kernel.org
+ * Thu Mar  5 09:48:57 2026") and a header block under it that has a
  * Subject:. The stable scripts' FAILED and "added to the tree" notices
  * carry the patch so, and a reply may end with the patch it proposes.
  * Where that "From " line starts, or NULL. */
 static const char *pasted_patch(const char *pos, const char *end)
 {
-	static const char date[] = " Mon Sep 17 00:00:00 2001";
-	const size_t from_len = 5 + 40 + sizeof(date) - 1;
 	const char *p = pos;
 
-	while ((p = memmem(p, (size_t)(end - p), "From ", 5)) && (size_t)(end - p) > from_len) {
-		const char *eol = p + from_len;
+	while ((p = memmem(p, (size_t)(end - p), "From ", 5))) {
+		const char *next = p;
+		struct line l;
 
-		if ((p == pos || p[-1] == '\n') && is_hex_string(p + 5, 40) &&
-		    !memcmp(p + 45, date, sizeof(date) - 1) && (*eol == '\n' || *eol == '\r') &&
-		    mail_header_block(eol + 1 + (*eol == '\r' && eol + 1 < end), end))
+		if ((p == pos || p[-1] == '\n') && next_line(&next, end, &l) &&
+		    is_mbox_from_line(&l) && mail_header_block(next, end))
 			return p;
 		p += 5;
 	}
@@ -391,7 +390,7 @@ char *sm_pasted_patch_subject(const char *text, size_t len, size_t *at)
 		return NULL;
 	*at = (size_t)(from - text);
 	pos = from;
-	next_line(&pos, end, &l);	/* the "From <id> Mon Sep 17" line */
+	next_line(&pos, end, &l);	/* the mbox "From " line */
 	while (next_line(&pos, end, &l) && !is_blank(&l)) {
 		if (l.p[0] == ' ' || l.p[0] == '\t') {
 			if (in_subject) {	/* a fold is one space, as git am reads it */

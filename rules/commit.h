@@ -73,10 +73,11 @@ struct sm_commit {
 	char *author;		/* "Name <email>" */
 	char *committer;
 	char *subject;
-	/* The Subject: of the mail this commit was pasted into whole, as git
-	 * format-patch wrote it (a stable FAILED notice's "original commit in
-	 * Linus's tree", a reply that ends with the patch it proposes); NULL
-	 * when the mail is the commit's own. */
+	/* The Subject: of the mail this commit was pasted into whole, with
+	 * its mbox "From " line and headers (a stable FAILED notice's
+	 * "original commit in Linus's tree", the queue's patch in an "added
+	 * to the 6.12-stable tree" notice, a reply that ends with the patch
+	 * it proposes); NULL when the mail is the commit's own. */
 	char *outer_subject;
 	char *body;		/* message after the subject line, with trailers */
 	size_t body_text_len;	/* length of body before its closing trailer block */
@@ -160,8 +161,7 @@ void sm_commit_parse_stat(struct sm_commit *c, const char *text, size_t len);
 size_t sm_subject_prefix(const char *subject, size_t *words_at);
 /* The Subject: of a patch pasted whole into a mail's text (above its diff;
  * see outer_subject), folds joined and blanks squeezed, and in *at where
- * its "From <id> Mon Sep 17 00:00:00 2001" line starts; NULL when text has
- * none. Caller frees. */
+ * its mbox "From " line starts; NULL when text has none. Caller frees. */
 char *sm_pasted_patch_subject(const char *text, size_t len, size_t *at);
 void sm_commit_release(struct sm_commit *c);
 /* c's tags as members of the JSON object open in w: stable_tags[] (line,

@@ -9,7 +9,8 @@
 #    note write and the recorded revision does not duplicate the review; a notes ref
 #    moved by another writer (plain git) keeps its text;
 #  - a stable FAILED notice: the answer to it goes on the original it pastes,
-#    for its tree; a fix pasted in a reply: the answer to it goes on that fix;
+#    for its tree, and so does an objection to an "added to the tree" notice;
+#    a fix pasted in a reply: the answer to it goes on that fix;
 #  - real hwmon stable threads mapped by subject against an upstream history.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mail_lib.sh"
@@ -389,6 +390,71 @@ grepq "^Subject: hwmon: (max16065) Check the fault bit alone$" "$TMP/n5h.txt" ||
 grepq "Tested-by: Tess Tester <tess@example.org>" "$TMP/n5h.txt" || fail "pasted fix: no Tested-by"
 grepq "rc-fix@example.org" "$TMP/n5h.txt" && fail "the proposer's own words stored as a review"
 echo "a fix pasted in a reply: its Tested-by goes on that fix, for the tree it answered"
+
+# 5i. the stable queue's notice that a patch "has been added to the
+# 6.12-stable tree" pastes the queue's copy (an mbox "From " line of a
+# sender, "[ Upstream commit X ]"): "Please don't pick this change yet."
+# answering it is a NAK of X for 6.12
+queued=$(commit_file "$up" fs/f2fs/gc.c "if (!valid) continue;" "f2fs: fix to avoid migrating empty section")
+cat > "$TMP/added.eml" <<EOF
+From: Greg KH <gregkh@linuxfoundation.org>
+To: stable-commits@vger.kernel.org
+Subject: Patch "f2fs: fix to avoid migrating empty section" has been added to the 6.12-stable tree
+Date: Thu, 05 Mar 2026 10:00:00 +0100
+Message-ID: <2026030500-added-f2fs@gregkh>
+
+This is a note to let you know that I've just added the patch titled
+
+    f2fs: fix to avoid migrating empty section
+
+to the 6.12-stable tree which can be found at:
+    http://www.kernel.org/git/?p=linux/kernel/git/stable/stable-queue.git;a=summary
+
+
+From stable+bounces-223179-greg=kroah.com@vger.kernel.org Thu Mar  5 09:48:57 2026
+From: Robert Garcia <rob_garcia@163.com>
+Date: Thu,  5 Mar 2026 16:48:03 +0800
+Subject: f2fs: fix to avoid migrating empty section
+Message-ID: <20260305084803.210354-1-rob_garcia@163.com>
+
+From: Chao Yu <chao@kernel.org>
+
+[ Upstream commit $queued ]
+
+Check whether the current section is empty before GC.
+
+Signed-off-by: Chao Yu <chao@kernel.org>
+---
+--- a/fs/f2fs/gc.c
++++ b/fs/f2fs/gc.c
+@@ -1 +1 @@
+-if (0) continue;
++if (!valid) continue;
+EOF
+cat > "$TMP/added-reply.eml" <<'EOF'
+From: Chao Yu <chao@kernel.org>
+To: stable@vger.kernel.org
+Subject: Re: Patch "f2fs: fix to avoid migrating empty section" has been added to the 6.12-stable tree
+Date: Thu, 05 Mar 2026 12:00:00 +0100
+Message-ID: <20260305.added-reply@kernel.org>
+In-Reply-To: <2026030500-added-f2fs@gregkh>
+
+It needs is_cursec() from 6.13 first.
+
+Please don't pick this change yet.
+EOF
+as_mbox "$TMP/added.eml" "$TMP/added-reply.eml" > "$TMP/added.mbox"
+"$STABLEMATE" import --maildir "$db/added" --db "$db" --mbox "$TMP/added.mbox" > /dev/null
+H --query 'path:added/**' --json > "$TMP/h5i.json" 2> "$TMP/h5i.err" || fail "harvest: $(cat "$TMP/h5i.err")"
+git -C "$up" notes --ref="$ref" show "$queued" > "$TMP/n5i.txt" 2>/dev/null ||
+	fail "no note on the queued commit: $(json_get "$TMP/h5i.json" stats) $(cat "$TMP/h5i.err")"
+grepq "^Tree: 6.12$" "$TMP/n5i.txt" || fail "added notice: no tree: $(cat "$TMP/n5i.txt")"
+grepq "Nacked-by: Chao Yu <chao@kernel.org>" "$TMP/n5i.txt" || fail "added notice: no NAK: $(cat "$TMP/n5i.txt")"
+"$STABLEMATE" classify "$TMP/added.eml" > "$TMP/added-classify.txt" 2>&1 ||
+	fail "classify: $(cat "$TMP/added-classify.txt")"
+grepq "^f2fs: fix to avoid migrating empty section$" "$TMP/added-classify.txt" ||
+	fail "classify does not judge the queued patch: $(cat "$TMP/added-classify.txt")"
+echo "an \"added to the 6.12-stable tree\" notice: \"Please don't pick this change yet.\" is a NAK for 6.12"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"

@@ -927,12 +927,14 @@ START_TEST(objection_lines)
 		"Please don\xe2\x80\x99t queue this one", "  Please drop.  ",
 		"This patch should not be backported. It is only relevant for new",
 		"The commit shouldn't be backported", "This change should not go to stable.",
+		"Please don't pick this change yet.", "please do not pick it up for 6.1",
 	};
 	static const char *const no[] = {
 		"Please drop the blank line.", "We should not drop this check.", "I'll drop it",
 		"Please drop the Fixes: tag", "drop this from stable for now until we get this sorted out.",
 		"This patch should not be backported without commit 0123456789ab",
 		"Please drop this hunk, it is unrelated", "Dropped.", "",
+		"Please don't pick the lock up twice.", "Don't pick up the other one yet",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++)

@@ -2066,15 +2066,36 @@ START_TEST(pasted_patches)
 		"@@ -1 +1 @@\n-int prealloc_shrinker(const char *fmt, ...);\n"
 		"+__printf(1, 2) int prealloc_shrinker(const char *fmt, ...);\n";
 	/* not pasted patches: a quoted one, a "From " line with prose under
-	 * it, a date other than format-patch's */
+	 * it, a "From " line that is prose */
 	static const char *const not_pasted[] = {
 		"> From 007be4327e443d79c9dd9e56dc16c36f6395d208 Mon Sep 17 00:00:00 2001\n"
 		"> From: A <a@example.org>\n> Subject: [PATCH] x: y\n",
 		"From 007be4327e443d79c9dd9e56dc16c36f6395d208 Mon Sep 17 00:00:00 2001\n"
 		"was the line git wrote.\n",
-		"From 007be4327e443d79c9dd9e56dc16c36f6395d208 Tue Sep 17 00:00:00 2001\n"
+		"From now on it reads the limit once:\n"
 		"From: A <a@example.org>\nSubject: [PATCH] x: y\n\nBody.\n",
 	};
+	/* the stable queue's "added" notice: the patch as the queue saved its
+	 * mail, an mbox "From " line of a sender and a time */
+	static const char added[] =
+		"From: Greg KH <gregkh@linuxfoundation.org>\n"
+		"Subject: Patch \"f2fs: fix to avoid migrating empty section\" has been added to the\n"
+		" 6.12-stable tree\n\n"
+		"This is a note to let you know that I've just added the patch titled\n\n"
+		"    f2fs: fix to avoid migrating empty section\n\n"
+		"to the 6.12-stable tree which can be found at:\n\n\n"
+		"From stable+bounces-223179-greg=kroah.com@vger.kernel.org Thu Mar  5 09:48:57 2026\n"
+		"From: Robert Garcia <rob_garcia@163.com>\n"
+		"Date: Thu,  5 Mar 2026 16:48:03 +0800\n"
+		"Subject: f2fs: fix to avoid migrating empty section\n"
+		"Message-ID: <20260305084803.210354-1-rob_garcia@163.com>\n\n"
+		"From: Chao Yu <chao@kernel.org>\n\n"
+		"[ Upstream commit d625a2b08c089397d3a03bff13fa8645e4ec7a01 ]\n\n"
+		"It reports a bug from device w/ zufs.\n\n"
+		"Fixes: 9703d69d9d15 (\"f2fs: support file pinning for zoned devices\")\n"
+		"Signed-off-by: Chao Yu <chao@kernel.org>\n---\n"
+		"--- a/fs/f2fs/gc.c\n+++ b/fs/f2fs/gc.c\n@@ -1805,6 +1805,7 @@ static int do_gc\n"
+		" a\n b\n c\n+d\n e\n f\n g\n";
 	struct sm_commit c;
 	struct sm_verdict v;
 
@@ -2094,6 +2115,17 @@ START_TEST(pasted_patches)
 	sm_classify(rules, &c, NULL, &v);
 	ck_assert_int_eq(v.kind, SM_CANDIDATE);
 	sm_verdict_release(&v);
+	sm_commit_release(&c);
+
+	ck_assert_int_eq(sm_commit_parse(&c, added, strlen(added)), 0);
+	ck_assert_ptr_null(c.id);	/* a sender, not a commit, names the mbox line */
+	ck_assert_str_eq(c.subject, "f2fs: fix to avoid migrating empty section");
+	ck_assert_str_eq(c.author, "Chao Yu <chao@kernel.org>");
+	ck_assert_str_eq(c.upstream_sha, "d625a2b08c089397d3a03bff13fa8645e4ec7a01");
+	ck_assert_str_eq(c.outer_subject, "Patch \"f2fs: fix to avoid migrating empty section\" has "
+			 "been added to the 6.12-stable tree");
+	ck_assert(c.has_diff && c.diff.added == 1 && c.nr_fixes == 1);
+	ck_assert_ptr_null(strstr(c.body, "note to let you know"));
 	sm_commit_release(&c);
 
 	ck_assert_int_eq(sm_commit_parse(&c, reply, strlen(reply)), 0);
