@@ -90,12 +90,18 @@ int sm_records_refuse_messageless(const char *path, const char *line, size_t len
 }
 
 /* A record that cannot be read, said as fmt: strict, the error that stops
- * the reading; else a warning that says what is skipped, counted. */
-static int unreadable_as(struct reader *rd, const char *skipped, const char *fmt, va_list ap)
+ * the reading; else a warning that says what is skipped ("skipped", "the
+ * rest skipped"), counted. */
+static int unreadable_as(struct reader *rd, const char *skipped, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int unreadable_as(struct reader *rd, const char *skipped, const char *fmt, ...)
 {
 	char msg[1024];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	if (rd->r->strict)
 		return sm_error("%s", msg);
 	sm_warn("%s (%s)", msg, skipped);
@@ -103,30 +109,8 @@ static int unreadable_as(struct reader *rd, const char *skipped, const char *fmt
 	return 0;
 }
 
-/* unreadable_as for one record, and for the rest of the input */
-static int unreadable(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int unreadable(struct reader *rd, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = unreadable_as(rd, "skipped", fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int unreadable_rest(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int unreadable_rest(struct reader *rd, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = unreadable_as(rd, "the rest skipped", fmt, ap);
-	va_end(ap);
-	return rc;
-}
+/* one record */
+#define unreadable(rd, ...) unreadable_as(rd, "skipped", __VA_ARGS__)
 
 static int mbox_message(const struct sm_mbox_msg *m, void *ctx)
 {
@@ -303,7 +287,7 @@ static int json_document(struct reader *rd)
 		return rc;
 	line += rd->blank_lines;
 	rd->r->records++;
-	return unreadable_rest(rd, "%s:%lu: not JSON from here on", rd->name, line);
+	return unreadable_as(rd, "the rest skipped", "%s:%lu: not JSON from here on", rd->name, line);
 }
 
 /* Mode 'f' ends: the first line (rd->first, whole, up to FIRST_LINE_MAX or
