@@ -161,6 +161,9 @@ void sm_cycle_summary(const struct sm_cycle_stats *st, int dry_run, struct strbu
 	if (st->harvested)
 		strbuf_addf(out, "; harvested %u messages, %u new reviews", st->harvest.messages,
 			    st->harvest.reviews_added);
+	if (st->harvested && st->harvest.notices_added)
+		strbuf_addf(out, ", %u new stable-queue notice%s", st->harvest.notices_added,
+			    st->harvest.notices_added == 1 ? "" : "s");
 	if (st->boot_trees)
 		strbuf_addf(out, "; booted %u tree%s (%u reused, %u failed)", st->booted,
 			    st->booted == 1 ? "" : "s", st->boot_reused, st->boot_failed);
@@ -255,8 +258,9 @@ void sm_cycle_stats_json(const struct sm_cycle_stats *st, int dry_run, struct js
 	json_double(w, "scan_seconds", st->scan_seconds);
 	if (st->harvested) {
 		json_object_begin(w, "harvest");
-		JSON_INTS(w, "messages reviews_added reviews_known", st->harvest.messages,
-			  st->harvest.reviews_added, st->harvest.reviews_known);
+		JSON_INTS(w, "messages reviews_added reviews_known notices_added notices_known",
+			  st->harvest.messages, st->harvest.reviews_added, st->harvest.reviews_known,
+			  st->harvest.notices_added, st->harvest.notices_known);
 		json_double(w, "seconds", st->harvest_seconds);
 		json_object_end(w);
 	}

@@ -417,6 +417,12 @@ static void add_review(struct site *s, struct strbuf *p, const struct sm_review 
 	if (rv->via_cover)
 		strbuf_addstr(p, ", a reply to the cover letter");
 	strbuf_addstr(p, "</span>");
+	/* a stable queue's notice: what happened to the patch there */
+	if (rv->notice && *rv->notice) {
+		strbuf_addstr(p, " <span class=\"notice\">stable queue: ");
+		html_escape(p, rv->notice);
+		strbuf_addstr(p, "</span>");
+	}
 	if (rv->message_id && *rv->message_id) {
 		strbuf_addstr(p, " &middot; <a href=\"");
 		add_url(p, thread_url, rv->message_id);

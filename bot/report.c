@@ -24,6 +24,7 @@ struct cand_info {
 	struct strlist files;
 	struct strlist reviews;		/* one line per review */
 	struct strlist unverified;	/* trailers sent in another's name: no reviews */
+	struct strlist notices;		/* the stable queue's: "failed to apply to 6.1 (...)" */
 };
 
 struct ctx {
@@ -106,6 +107,14 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 			/* Trailers in another's name are shown as such, never as reviews. */
 			for (size_t t = 0; t < rv[i].unverified.nr; t++)
 				strlist_append(&ci->unverified, rv[i].unverified.items[t]);
+			if (rv[i].notice && *rv[i].notice) {
+				strbuf_addf(&line, "%s %s (%s, %s)",
+					    !strcmp(rv[i].notice, SM_NOTICE_FAILED) ? "failed to apply to"
+										    : "queued for",
+					    *rv[i].tree ? rv[i].tree : "a tree",
+					    *rv[i].author ? rv[i].author : "no sender", rv[i].date);
+				strlist_append(&ci->notices, line.buf);
+			}
 			if (!sm_review_counts(&rv[i])) {
 				sm_review_release(&rv[i]);
 				continue;
@@ -353,6 +362,8 @@ static void cover_item(struct ctx *x, struct strbuf *b, unsigned n, size_t item,
 		for (size_t r = 0; r < ci->reviews.nr; r++)
 			strbuf_addf(b, "   %s  %s\n", r ? "         " : "reviews:", ci->reviews.items[r]);
 	}
+	for (size_t r = 0; r < ci->notices.nr; r++)
+		strbuf_addf(b, "   stable queue: %s\n", ci->notices.items[r]);
 	for (size_t r = 0; r < ci->unverified.nr; r++)
 		strbuf_addf(b, "   unverified, not a review: %s\n", ci->unverified.items[r]);
 	strbuf_addch(b, '\n');
@@ -676,6 +687,7 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 		strlist_clear(&x.info[i].files);
 		strlist_clear(&x.info[i].reviews);
 		strlist_clear(&x.info[i].unverified);
+		strlist_clear(&x.info[i].notices);
 	}
 	free(x.info);
 out:

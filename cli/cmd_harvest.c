@@ -21,7 +21,9 @@ static const struct sm_usage usage = {
 	"the same notes ref and repository, links each reply to the patch (or cover\n"
 	"letter) it answers, maps the patch to its upstream commit in GIT_DIR and adds\n"
 	"the reply's trailers and comment to the review note of that commit (default\n"
-	"ref " SM_NOTES_REF_DEFAULT "). Then the database revision read up to is\n"
+	"ref " SM_NOTES_REF_DEFAULT "). The stable queue's notices (\"FAILED: patch\n"
+	"... failed to apply to 6.1-stable tree\", \"... has been added to the\n"
+	"6.12-stable tree\") are recorded there too, as blocks that are no review. Then the database revision read up to is\n"
 	"recorded in the database's config (stablemate.harvest-<sha1>); messages are\n"
 	"not tagged.\n",
 	.epilog =
@@ -59,6 +61,7 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 		JSON_STRINGS(w, "commit message_id author date tree subject link", commit,
 			     r->message_id, r->author, r->date, r->tree, r->subject, r->link);
 		json_bool(w, "via_cover", r->via_cover);
+		json_string(w, "notice", r->notice && *r->notice ? r->notice : NULL);
 		json_strlist(w, "trailers", &r->trailers);
 		json_strlist(w, "unverified", &r->unverified);
 		json_string(w, "comment", r->comment);
@@ -125,6 +128,10 @@ int cmd_harvest(int argc, char **argv)
 		       "%u reviews %s, %u already known, %u broken mails skipped\n",
 		       st.messages, st.patches, st.mapped, st.unmapped, st.reviews_added,
 		       o.dry_run ? "to add" : "added", st.reviews_known, st.skipped_broken);
+		if (st.notices_added || st.notices_known)
+			printf("harvest: %u stable-queue notices %s, %u already known\n",
+			       st.notices_added, o.dry_run ? "to record" : "recorded",
+			       st.notices_known);
 		if (st.upstream_note[0])
 			printf("harvest: patches mapped against %s (%s)\n", st.upstream_ref,
 			       st.upstream_note);

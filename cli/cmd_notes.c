@@ -150,21 +150,53 @@ struct shown {
 	int found;
 };
 
+/* The stable queue's notices of the note, one line:
+ * "stable queue: failed to apply to 6.1 (Sat, 28 Feb 2026 ...), queued for 6.12 (...)". */
+static void add_notices(struct strbuf *out, const struct shown *shown, size_t nshown)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nshown; i++) {
+		for (size_t j = 0; j < shown[i].note.nr; j++) {
+			const struct sm_review *r = &shown[i].note.reviews[j];
+			const char *tree = r->tree && *r->tree ? r->tree : "a tree";
+
+			if (!r->notice || !*r->notice)
+				continue;
+			strbuf_addstr(out, n++ ? ", " : "stable queue: ");
+			if (!strcmp(r->notice, SM_NOTICE_FAILED))
+				strbuf_addf(out, "failed to apply to %s", tree);
+			else
+				strbuf_addf(out, "queued for %s", tree);
+			if (r->date && *r->date)
+				strbuf_addf(out, " (%s)", r->date);
+		}
+	}
+	if (n)
+		strbuf_addch(out, '\n');
+}
+
 /* "3 reviews: 6.1 (2), 6.6 (1)", trees in the order first seen; then the
- * blocks that are no review (trailers in another's name, no sender). */
+ * stable queue's notices; then the blocks that are no review (trailers in
+ * another's name, no sender). */
 static void add_summary(struct strbuf *out, const struct shown *shown, size_t nshown,
 			size_t total)
 {
 	struct strlist trees = STRLIST_INIT;
 	size_t *counts = xcalloc(total ? total : 1, sizeof(*counts));
-	size_t unverified = 0;
+	size_t unverified = 0, notices = 0;
 
 	for (size_t i = 0; i < nshown; i++) {
 		for (size_t j = 0; j < shown[i].note.nr; j++) {
-			const char *t = shown[i].note.reviews[j].tree;
+			const struct sm_review *r = &shown[i].note.reviews[j];
+			const char *t = r->tree;
 			size_t k;
 
-			if (!sm_review_counts(&shown[i].note.reviews[j])) {
+			if (r->notice && *r->notice) {
+				notices++;
+				continue;
+			}
+			if (!sm_review_counts(r)) {
 				unverified++;
 				continue;
 			}
@@ -177,11 +209,12 @@ static void add_summary(struct strbuf *out, const struct shown *shown, size_t ns
 			counts[k]++;
 		}
 	}
-	total -= unverified;
+	total -= unverified + notices;
 	strbuf_addf(out, "\n%zu review%s", total, total == 1 ? "" : "s");
 	for (size_t k = 0; k < trees.nr; k++)
 		strbuf_addf(out, "%s %s (%zu)", k ? "," : ":", trees.items[k], counts[k]);
 	strbuf_addch(out, '\n');
+	add_notices(out, shown, nshown);
 	if (unverified)
 		strbuf_addf(out, "%zu unverified (trailers in another's name, or no usable "
 			    "sender): not counted as reviews\n", unverified);

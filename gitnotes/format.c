@@ -7,6 +7,7 @@
  *   Subject: Re: [PATCH 6.1 012/100] ...
  *   Link: https://lore.kernel.org/r/message-id
  *   Via: cover letter
+ *   Notice: failed to apply	(a stable queue's notice, not a review)
  *   Trailers:
  *     Reviewed-by: Name <email>
  *   Unverified:
@@ -38,6 +39,7 @@ void sm_review_release(struct sm_review *r)
 	free_str(&r->subject);
 	free_str(&r->link);
 	free_str(&r->comment);
+	free_str(&r->notice);
 	strlist_clear(&r->trailers);
 	strlist_clear(&r->unverified);
 	r->via_cover = 0;
@@ -45,6 +47,8 @@ void sm_review_release(struct sm_review *r)
 
 int sm_review_counts(const struct sm_review *r)
 {
+	if (r->notice && *r->notice)
+		return 0;
 	if (r->trailers.nr)
 		return 1;
 	return !r->unverified.nr && r->author && *r->author;
@@ -65,6 +69,7 @@ void sm_review_copy(struct sm_review *dst, const struct sm_review *src)
 	dst->subject = dup_or_empty(src->subject);
 	dst->link = dup_or_empty(src->link);
 	dst->comment = dup_or_empty(src->comment);
+	dst->notice = dup_or_empty(src->notice);
 	dst->via_cover = src->via_cover;
 	for (size_t i = 0; i < src->trailers.nr; i++)
 		strlist_append(&dst->trailers, src->trailers.items[i]);
@@ -195,6 +200,7 @@ void sm_review_format(const struct sm_review *r, struct strbuf *out)
 	add_field(out, "Link", r->link);
 	if (r->via_cover)
 		strbuf_addstr(out, "Via: cover letter\n");
+	add_field(out, "Notice", r->notice);
 	add_list(out, "Trailers", &r->trailers);
 	add_list(out, "Unverified", &r->unverified);
 	sm_comment_normalize(r->comment, &tmp);
@@ -221,8 +227,9 @@ void sm_review_format(const struct sm_review *r, struct strbuf *out)
 /* ---- parsing one block ---- */
 
 static const char *const field_names[] = {
-	"Tree", "Author", "Date", "Subject", "Link", "Via",
+	"Tree", "Author", "Date", "Subject", "Link", "Via", "Notice",
 };
+#define NR_TEXT_FIELDS 5	/* the first five, kept as written */
 
 static char **field_slot(struct sm_review *r, size_t i)
 {
@@ -258,7 +265,8 @@ static int comment_continues(const struct sm_line *lines, size_t nr, size_t i)
 }
 
 /* One "Key: value" field line (trailing blanks already cut): 0, or -1
- * for an unknown key, a repeated one or a Via: we do not know. */
+ * for an unknown key, a repeated one, or a Via: or Notice: we do not
+ * know (a later stablemate's: the block is then kept as foreign text). */
 static int parse_field(struct sm_review *r, const char *s, size_t len, unsigned *seen)
 {
 	size_t f, kl = 0;
@@ -281,6 +289,14 @@ static int parse_field(struct sm_review *r, const char *s, size_t len, unsigned 
 		if (!ok)
 			return -1;
 		r->via_cover = 1;
+		return 0;
+	}
+	if (f == 6) {	/* Notice */
+		if (strcmp(val, SM_NOTICE_FAILED) && strcmp(val, SM_NOTICE_QUEUED)) {
+			free(val);
+			return -1;
+		}
+		r->notice = val;
 		return 0;
 	}
 	*field_slot(r, f) = val;
@@ -361,9 +377,11 @@ int sm_review_parse_block(const struct sm_line *lines, size_t nr, size_t start,
 			goto fail;
 	}
 	r->comment = strbuf_detach(&comment, NULL);
-	for (size_t f = 0; f < 5; f++)
+	for (size_t f = 0; f < NR_TEXT_FIELDS; f++)
 		if (!*field_slot(r, f))
 			*field_slot(r, f) = xstrdup("");
+	if (!r->notice)
+		r->notice = xstrdup("");
 	*end = i;
 	return 0;
 fail:
@@ -392,6 +410,10 @@ void sm_review_json(const struct sm_review *r, const char *commit, struct json_w
 	JSON_STRINGS(w, "message_id commit tree author date subject link", r->message_id,
 		     commit, r->tree, r->author, r->date, r->subject, r->link);
 	json_bool(w, "via_cover_letter", r->via_cover);
+	if (r->notice && *r->notice)
+		json_string(w, "notice", r->notice);
+	else
+		json_null(w, "notice");
 	json_strlist(w, "trailers", &r->trailers);
 	json_strlist(w, "unverified", &r->unverified);
 	json_bool(w, "counts_as_review", sm_review_counts(r));

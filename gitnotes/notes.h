@@ -24,15 +24,23 @@ struct sm_review {
 	struct strlist unverified;
 	char *comment;		/* the reviewer's own words, quotes and signature removed */
 	int via_cover;		/* the reply was to the series' cover letter */
+	/* A stable queue's notice about the patch and tree, not a review:
+	 * SM_NOTICE_FAILED or SM_NOTICE_QUEUED; "" or NULL for a review. */
+	char *notice;
 };
+
+/* The notices a block may record (its "Notice:" line). */
+#define SM_NOTICE_FAILED "failed to apply"	/* "FAILED: patch ... failed to apply to 6.1-stable tree" */
+#define SM_NOTICE_QUEUED "queued"		/* "Patch ... has been added to the 6.12-stable tree" */
 
 void sm_review_release(struct sm_review *r);
 /* Does the block count as a review? Not when its only trailers are
- * unverified, nor when the mail had no usable sender (no Author:). */
+ * unverified, nor when the mail had no usable sender (no Author:), nor
+ * when it records a notice. */
 int sm_review_counts(const struct sm_review *r);
 /* r, a review of commit (40 hex), as one JSON object: message_id, commit,
- * tree, author, date, subject, link, via_cover_letter, trailers[],
- * unverified[], counts_as_review, comment. */
+ * tree, author, date, subject, link, via_cover_letter, notice (null for a
+ * review), trailers[], unverified[], counts_as_review, comment. */
 struct json_writer;
 void sm_review_json(const struct sm_review *r, const char *commit, struct json_writer *w);
 

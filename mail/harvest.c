@@ -30,6 +30,36 @@
 
 #define NONE ((size_t)-1)
 
+/* Blocks waiting for one notes write: reviews[i] goes to commits[i]. */
+struct pending {
+	struct sm_review *reviews;
+	git_oid *commits;
+	size_t nr, alloc_reviews, alloc_commits;
+};
+
+static void pending_add(struct pending *p, struct sm_review *r, const git_oid *commit)
+{
+	ALLOC_GROW(p->reviews, p->nr, p->alloc_reviews);
+	ALLOC_GROW(p->commits, p->nr, p->alloc_commits);
+	p->reviews[p->nr] = *r;	/* the batch owns it now */
+	git_oid_cpy(&p->commits[p->nr], commit);
+	p->nr++;
+}
+
+static void pending_clear(struct pending *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		sm_review_release(&p->reviews[i]);
+	p->nr = 0;
+}
+
+static void pending_release(struct pending *p)
+{
+	pending_clear(p);
+	free(p->reviews);
+	free(p->commits);
+}
+
 struct harvest {
 	const struct sm_harvest_opts *o;
 	struct sm_harvest_stats *st;
@@ -39,10 +69,9 @@ struct harvest {
 	struct sm_mapper *map;
 	struct sm_aliases aliases;
 	const char *notes_ref;
-	/* The batch: reviews to write in one notes commit. */
-	struct sm_review *reviews;
-	git_oid *commits;
-	size_t nr_reviews, alloc_reviews, alloc_commits;
+	/* The batches: blocks to write, reviews in one notes commit and
+	 * stable-queue notices in another (each kind counted apart). */
+	struct pending reviews, notices;
 };
 
 static void event(struct harvest *h, const char *ev, const struct sm_review *r,
@@ -54,25 +83,37 @@ static void event(struct harvest *h, const char *ev, const struct sm_review *r,
 
 #define BATCH_REVIEWS 512
 
-/* Writes the batched reviews (one notes commit). */
+/* Writes one batch (one notes commit): *added of its blocks were new,
+ * *known were there. */
+static int write_pending(struct harvest *h, struct pending *p, unsigned *added, unsigned *known)
+{
+	size_t n = 0;
+
+	if (p->nr && !h->o->dry_run) {
+		if (sm_notes_add_batch(sm_mapper_repo(h->map), h->notes_ref, p->commits,
+				       p->reviews, p->nr, &n) < 0)
+			return -1;
+		*added += n;
+		*known += p->nr - n;
+	} else {
+		*added += p->nr;	/* dry run: would add */
+	}
+	return 0;
+}
+
+/* Writes the batched reviews and notices. */
 static int flush(struct harvest *h)
 {
-	size_t added = 0, i;
+	int written = (h->reviews.nr || h->notices.nr) && !h->o->dry_run;
 
-	if (h->nr_reviews && !h->o->dry_run) {
-		if (sm_notes_add_batch(sm_mapper_repo(h->map), h->notes_ref, h->commits,
-				       h->reviews, h->nr_reviews, &added) < 0)
-			return -1;
-		h->st->reviews_added += added;
-		h->st->reviews_known += h->nr_reviews - added;
-		/* Between the note write and the tag write (the crash test's hook). */
+	if (write_pending(h, &h->reviews, &h->st->reviews_added, &h->st->reviews_known) < 0 ||
+	    write_pending(h, &h->notices, &h->st->notices_added, &h->st->notices_known) < 0)
+		return -1;
+	/* Between the note write and the cursor write (the crash test's hook). */
+	if (written)
 		event(h, "written", NULL, NULL, NULL, NULL);
-	} else if (h->nr_reviews) {
-		h->st->reviews_added += h->nr_reviews;	/* dry run: would add */
-	}
-	for (i = 0; i < h->nr_reviews; i++)
-		sm_review_release(&h->reviews[i]);
-	h->nr_reviews = 0;
+	pending_clear(&h->reviews);
+	pending_clear(&h->notices);
 	return 0;
 }
 
@@ -98,6 +139,40 @@ static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct pa
 			h->st->unmapped++;
 	}
 	return pm[i].state == 1;
+}
+
+/* The stable queue's notices among the thread's new mails ("FAILED:
+ * patch ... failed to apply to 6.1-stable tree"), each a block of its own
+ * on the commit it names: whether or not anyone answered it, it tells
+ * every tree's maintainer where the stable queue stands. */
+static int harvest_notices(struct harvest *h, struct sm_thread *t, struct patch_map *pm)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		struct sm_review r;
+		char hex[GIT_OID_HEXSZ + 1];
+		int mapped;
+
+		if (!t->mails[i].is_new || !sm_notice_from_thread(t, i, &r))
+			continue;
+		mapped = map_patch(h, t, i, pm);
+		if (mapped <= 0) {
+			if (!mapped && pm[i].state == 2) {
+				pm[i].state = 3;	/* reported once */
+				sm_warn("<%s>: no upstream commit found for patch \"%s\"",
+					t->mails[i].mail.message_id, sm_thread_patch_subject(t, i));
+				event(h, "unmapped", NULL, NULL, t->mails[i].mail.message_id,
+				      sm_thread_patch_subject(t, i));
+			}
+			sm_review_release(&r);
+			if (mapped < 0)
+				return -1;
+			continue;
+		}
+		git_oid_tostr(hex, sizeof(hex), &pm[i].oid);
+		event(h, "notice", &r, hex, t->mails[i].mail.message_id, sm_thread_patch_subject(t, i));
+		pending_add(&h->notices, &r, &pm[i].oid);
+	}
+	return 0;
 }
 
 static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
@@ -179,14 +254,12 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 		}
 		git_oid_tostr(hex, sizeof(hex), &pm[tr->patch].oid);
 		event(h, "review", &r, hex, p->mail.message_id, sm_thread_patch_subject(&t, tr->patch));
-		ALLOC_GROW(h->reviews, h->nr_reviews, h->alloc_reviews);
-		ALLOC_GROW(h->commits, h->nr_reviews, h->alloc_commits);
-		h->reviews[h->nr_reviews] = r;	/* the batch owns it now */
-		git_oid_cpy(&h->commits[h->nr_reviews], &pm[tr->patch].oid);
-		h->nr_reviews++;
+		pending_add(&h->reviews, &r, &pm[tr->patch].oid);
 	}
+	if (harvest_notices(h, &t, pm) < 0)
+		goto out;
 	/* Whole threads per batch. */
-	if (h->nr_reviews >= BATCH_REVIEWS)
+	if (h->reviews.nr + h->notices.nr >= BATCH_REVIEWS)
 		ret = flush(h);
 	else
 		ret = 0;
@@ -322,10 +395,8 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 out:
 	free(key);
 	free(query);
-	for (size_t i = 0; i < h.nr_reviews; i++)
-		sm_review_release(&h.reviews[i]);
-	free(h.reviews);
-	free(h.commits);
+	pending_release(&h.reviews);
+	pending_release(&h.notices);
 	sm_aliases_release(&h.aliases);
 	if (threads)
 		notmuch_threads_destroy(threads);
@@ -349,9 +420,10 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 {
 	json_object_begin(w, key);
 	JSON_INTS(w, "messages patches mapped unmapped reviews_added reviews_known "
-		  "skipped_broken unverified bad_message_ids",
+		  "notices_added notices_known skipped_broken unverified bad_message_ids",
 		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
-		  st->reviews_known, st->skipped_broken, st->unverified, st->bad_ids);
+		  st->reviews_known, st->notices_added, st->notices_known, st->skipped_broken,
+		  st->unverified, st->bad_ids);
 	json_string(w, "upstream_ref", st->upstream_ref);
 	json_string(w, "upstream_note", st->upstream_note[0] ? st->upstream_note : NULL);
 	json_object_end(w);

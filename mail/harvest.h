@@ -28,6 +28,8 @@ struct sm_harvest_opts {
 struct sm_harvest_stats {
 	unsigned messages, patches, mapped, unmapped;
 	unsigned reviews_added, reviews_known, skipped_broken;
+	/* stable-queue notices recorded (mail/review.h, sm_notice_from_thread) */
+	unsigned notices_added, notices_known;
 	unsigned unverified;		/* reviews with trailers in another's name */
 	unsigned bad_ids;		/* Message-IDs kept under a derived id */
 	/* The ref patches were mapped against, and a note on the default's
@@ -38,7 +40,8 @@ struct sm_harvest_stats {
 
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
 /* st as a JSON object (under key, NULL in an array): messages, patches,
- * mapped, unmapped, reviews_added, reviews_known, skipped_broken,
+ * mapped, unmapped, reviews_added, reviews_known, notices_added,
+ * notices_known, skipped_broken,
  * unverified, bad_message_ids, upstream_ref and upstream_note (why that
  * ref, null when HEAD's branch was taken as it is). */
 struct json_writer;
@@ -48,7 +51,10 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 /* What sm_harvest_report() tells its callback, one call per event:
  *   "review"   r and commit (40 hex) set: a review to write to that commit's
  *              note (stats tell how many were new and how many known)
- *   "unmapped" patch_id/subject set: a patch with reviews and no upstream commit
+ *   "notice"   r and commit set, patch_id and subject too: a stable queue's
+ *              notice (r->notice) to record on that commit's note
+ *   "unmapped" patch_id/subject set: a patch with reviews, or a notice, and
+ *              no upstream commit
  *   "written"  nothing set: a batch of reviews is in the notes and its
  *              messages are not tagged yet (a crash now must not duplicate) */
 struct sm_review;

@@ -34,6 +34,29 @@ char *sm_lore_link(const char *id)
 	return strbuf_detach(&sb, NULL);
 }
 
+int sm_notice_from_thread(const struct sm_thread *t, size_t i, struct sm_review *out)
+{
+	const struct sm_thread_mail *tm = &t->mails[i];
+	const struct sm_mail *m = &tm->mail;
+
+	if (tm->kind != SM_MAIL_PATCH || !tm->ps.is_notice || tm->ps.is_reply || tm->is_pasted)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	out->message_id = xstrdup(m->message_id);
+	/* A From: without an address is no sender (as for a review) */
+	out->author = xstrdup(*m->from_addr ? m->from : "");
+	out->date = xstrdup(m->date);
+	out->tree = xstrdup(tm->ps.tree);
+	out->subject = xstrdup(m->subject);
+	out->link = sm_lore_link(m->message_id);
+	if (!out->link)
+		out->link = xstrdup("");
+	out->comment = xstrdup("");
+	out->notice = xstrdup(tm->ps.is_notice == SM_SUBJECT_FAILED ? SM_NOTICE_FAILED
+								       : SM_NOTICE_QUEUED);
+	return 1;
+}
+
 void sm_reply_cache_release(struct sm_reply_cache *cache)
 {
 	if (cache->reply != (size_t)-1)

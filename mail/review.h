@@ -36,6 +36,13 @@ void sm_reply_cache_release(struct sm_reply_cache *cache);
 int sm_review_from_thread(const struct sm_thread *t, const struct sm_thread_review *tr,
 			  const struct sm_aliases *aliases, struct sm_reply_cache *cache,
 			  struct sm_review *out);
+/* Fills out (caller releases) with a block for mail i when it is a
+ * stable queue's notice about one patch and one tree (a new mail, not a
+ * reply: "FAILED: patch \"x\" failed to apply to 6.1-stable tree",
+ * "Patch \"x\" has been added to the 6.12-stable tree"): out->notice says
+ * which, out->tree the tree, author, date and link the notice's. Such a
+ * block is never a review. 1 when it is one, 0 when not (out untouched). */
+int sm_notice_from_thread(const struct sm_thread *t, size_t i, struct sm_review *out);
 /* SM_LORE_LINK and id percent-encoded; NULL when id is not an address. */
 char *sm_lore_link(const char *id);
 

@@ -180,9 +180,12 @@ static int stable_notice(const char *s, struct sm_patch_subject *ps)
 {
 	const char *title, *close, *tree, *at;
 	size_t n;
+	int failed = 0;
 
-	if (!strncasecmp(s, "FAILED:", 7))
+	if (!strncasecmp(s, "FAILED:", 7)) {
 		s = skip_space(s + 7);
+		failed = 1;
+	}
 	if (strncasecmp(s, "patch \"", 7))
 		return 0;
 	title = s + 7;
@@ -208,7 +211,7 @@ static int stable_notice(const char *s, struct sm_patch_subject *ps)
 		n = sizeof(ps->title) - 1;
 	memcpy(ps->title, title, n);
 	ps->title[n] = '\0';
-	ps->is_notice = 1;
+	ps->is_notice = failed || strstr(close, "failed to apply") ? SM_SUBJECT_FAILED : SM_SUBJECT_QUEUED;
 	return 1;
 }
 

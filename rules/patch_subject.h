@@ -10,14 +10,18 @@
 #define SM_RULES_PATCH_SUBJECT_H
 #include <stddef.h>
 
+/* is_notice: the stable scripts' FAILED notice, their "has been added" one */
+enum { SM_SUBJECT_FAILED = 1, SM_SUBJECT_QUEUED = 2 };
+
 struct sm_patch_subject {
 	int is_patch;		/* a [PATCH ...] tag was found */
 	int is_reply;		/* "Re:" (or "Aw:", "Fwd:") in front */
 	int is_cover;		/* number 0 of N */
 	int is_pull;		/* a pull request's tag: [GIT PULL], [PULL REQUEST] */
-	int is_notice;		/* a stable notice: title is the patch's, tree the
-				 * notice's; the notice carries the patch pasted
-				 * whole, not as a [PATCH] mail (is_patch 0) */
+	int is_notice;		/* a stable notice (SM_SUBJECT_FAILED or
+				 * SM_SUBJECT_QUEUED): title is the patch's, tree
+				 * the notice's; the notice carries the patch
+				 * pasted whole, not as a [PATCH] mail (is_patch 0) */
 	int rfc, resend, autosel;
 	unsigned version;	/* v3 -> 3; 1 when not given */
 	unsigned nr, total;	/* 2/7 -> 2, 7; 0, 0 when not numbered */

@@ -206,14 +206,35 @@ Reviewed-by: Eddie James <eajames@linux.ibm.com>
 Thanks,
 Eddie
 MAILEOF
+# The stable queue's notice that the fix does not apply to 5.15, with the
+# original pasted as format-patch writes it: recorded on the same note.
+{ cat <<MAILEOF
+From: Sasha Levin <sashal@kernel.org>
+To: stable-list@example.org
+Subject: FAILED: Patch "hwmon: (occ) Fix division by zero issue" failed to apply to 5.15-stable tree
+Date: Thu, 03 Dec 2026 09:00:00 +0000
+Message-ID: <20261203090000.failed-5.15@kernel.org>
+
+The patch below does not apply to the 5.15-stable tree.
+If someone wants it applied there, or to any other stable or longterm
+tree, then please email the backport, including the original git commit
+id to <stable@vger.kernel.org>.
+
+------------------ original commit in Linus's tree ------------------
+
+MAILEOF
+git -C linux format-patch -1 --stdout "$OCC"; } > "$LIST/new/failed-occ.eml"
 notmuch new >/dev/null
 $STABLEMATE run --config bot.conf > run2.out 2> run2.err || { cat run2.err; fail "second run failed"; }
 grep -q "0 new candidates" run2.out || fail "second run found candidates: $(cat run2.out)"
+grep -q "1 new stable-queue notice;" run2.out || fail "the FAILED notice went unrecorded: $(cat run2.out)"
 note=$(git -C linux notes --ref=stable-review show "$OCC") || fail "no note on $OCC"
 grep -q "Reviewed-by: Eddie James <eajames@linux.ibm.com>" <<<"$note" || fail "note lacks the Reviewed-by: $note"
 grep -q "zero samples right after boot" <<<"$note" || fail "note lacks the comment: $note"
 grep -q "quoted@example.org" <<<"$note" && fail "a quoted trailer went into the note"
 git -C linux log --notes=stable-review -1 "$OCC" | grepq "Reviewed-by: Eddie James" || fail "git log --notes"
+grep -q "^Notice: failed to apply$" <<<"$note" && grep -q "^Tree: 5.15$" <<<"$note" ||
+	fail "note lacks the FAILED notice for 5.15: $note"
 sleep 1
 [ "$(maildir_count "$MAIL/greg")" -eq "$NG" ] || fail "greg got a second report"
 [ "$(maildir_count "$MAIL/sasha")" -eq "$NS" ] || fail "sasha got a second report"
@@ -298,6 +319,13 @@ cat c1.out c2.out | grepq "0 mails composed, 0 sent" || fail "no run found the o
 [ "$(wc -l < state2/sent.log)" -eq "$(wc -l < picks3)" ] || fail "state2/sent.log has $(wc -l < state2/sent.log) lines, not $(wc -l < picks3)"
 [ ! -e state2/lock ] || fail "the lock file was left behind"
 echo "   $((NG5 + NS5)) mails composed and sent once between the two runs"
+# their covers carry the notes: Eddie's review and the stable queue's notice
+cover5=$(cover_of "$MAIL/greg-c" greg)
+sed -n "/upstream: $OCC/,/^$/p" "$cover5" > "$TMP/occ5.txt"
+grepq "^   reviews:  Reviewed-by: Eddie James <eajames@linux.ibm.com> (6.1)$" "$TMP/occ5.txt" ||
+	fail "the cover does not show the review: $(cat "$TMP/occ5.txt")"
+grepq "^   stable queue: failed to apply to 5.15 (Sasha Levin <sashal@kernel.org>, Thu, 03 Dec 2026 09:00:00 +0000)$" \
+	"$TMP/occ5.txt" || fail "the cover does not show the stable queue's notice: $(cat "$TMP/occ5.txt")"
 
 echo "== 6. a crash while sending: the mail in doubt is settled by its Message-ID"
 # tests/smtp_sink.py takes the first message and never answers its end: the

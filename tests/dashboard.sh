@@ -53,6 +53,13 @@ Date: Tue, 2 Jan 2024 08:00:00 -0800
 Subject: Re: [PATCH 6.1 02/05] hwmon: (max16065) Use READ/WRITE_ONCE
 Unverified:
   Reviewed-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org> (sent by Greg Kroah-Hartman <attacker@evil.example>)
+
+Review: <20260301011739.1671643-1-sashal@kernel.org>
+Tree: 6.18
+Author: Sasha Levin <sashal@kernel.org>
+Date: Sat, 28 Feb 2026 20:17:39 -0500
+Subject: FAILED: Patch "hwmon: (max16065) Use READ/WRITE_ONCE" failed to apply to 6.18-stable tree
+Notice: failed to apply
 NOTE
 "$STABLEMATE" notes add "$up" review.txt --repo linux >/dev/null
 mkdir -p state/boot
@@ -90,6 +97,9 @@ grep -q "Reviewed-by: Guenter Roeck" cand.dom || fail "review trailer missing on
 # a trailer sent in another's name is shown as such and counted as no ack
 grep -q 'unverified, not counted: Reviewed-by: Greg Kroah-Hartman &lt;gregkh@linuxfoundation.org&gt; (sent by' cand.dom ||
 	fail "unverified trailer not shown as unverified"
+# the stable queue's notice: shown, and no reply (the index says "1 reply")
+grep -q 'for 6.18</span> <span class="notice">stable queue: failed to apply</span>' cand.dom ||
+	fail "the stable queue's notice is not shown as one"
 grep -q 'href="https://lore.kernel.org/r/20240102153012.GA1@roeck-us.net"' cand.dom ||
 	fail "thread link missing"
 grep -q "git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git/commit/?id=$up" cand.dom ||

@@ -8,8 +8,9 @@
 #  - --dry-run writes nothing; a rerun does nothing; a crash between the
 #    note write and the recorded revision does not duplicate the review; a notes ref
 #    moved by another writer (plain git) keeps its text;
-#  - a stable FAILED notice: the answer to it goes on the original it pastes,
-#    for its tree, and so does an objection to an "added to the tree" notice;
+#  - a stable FAILED notice: recorded on the original it pastes, as is an
+#    "added to the tree" notice; the answer to either goes on that original,
+#    for its tree;
 #    a fix pasted in a reply: the answer to it goes on that fix;
 #  - real hwmon stable threads mapped by subject against an upstream history.
 . "$(dirname "$0")/lib.sh"
@@ -308,13 +309,30 @@ grepq "^Review: <20260301.failed-reply@example.org>" "$TMP/n5g.txt" || fail "FAI
 grepq "^Tree: 6.12$" "$TMP/n5g.txt" || fail "FAILED reply without the notice's tree: $(cat "$TMP/n5g.txt")"
 grepq "Nacked-by: Dev One <dev@example.org>" "$TMP/n5g.txt" || fail "the drop request is no NAK: $(cat "$TMP/n5g.txt")"
 git -C "$up" notes --ref="$ref" show "$newer_race" > /dev/null 2>&1 && fail "a note on the newer commit of that subject"
+# the notice itself is recorded on the same note, as a block that is no review
+[ "$(json_get "$TMP/h5g.json" stats.notices_added)" = 1 ] || fail "FAILED notice not recorded: $(json_get "$TMP/h5g.json" stats)"
+[ "$(json_get "$TMP/h5g.json" stats.reviews_added)" = 1 ] || fail "FAILED notice counted as a review: $(json_get "$TMP/h5g.json" stats)"
+python3 - "$TMP/n5g.txt" <<'PY' || fail "FAILED notice block: $(cat "$TMP/n5g.txt")"
+import sys
+blocks = open(sys.argv[1]).read().split("\n\n")
+notice = [b for b in blocks if b.startswith("Review: <20260301012655.failed-6.12@kernel.org>")]
+assert len(notice) == 1, blocks
+lines = notice[0].splitlines()
+assert "Tree: 6.12" in lines and "Notice: failed to apply" in lines, lines
+assert "Author: Sasha Levin <sashal@kernel.org>" in lines, lines
+assert not any(l.startswith(("Trailers:", "Comment:")) for l in lines), lines
+PY
+"$STABLEMATE" notes show "$race" --repo "$up" > "$TMP/s5g.txt" || fail "notes show: $(cat "$TMP/s5g.txt")"
+grepq "^1 review: 6.12 (1)$" "$TMP/s5g.txt" || fail "notes show counts the notice as a review: $(cat "$TMP/s5g.txt")"
+grepq "^stable queue: failed to apply to 6.12 (Sat, 28 Feb 2026 20:26:55 -0500)$" "$TMP/s5g.txt" ||
+	fail "notes show: no stable queue line: $(cat "$TMP/s5g.txt")"
 "$STABLEMATE" classify "$TMP/failed.eml" > "$TMP/failed-classify.txt" 2>&1 ||
 	fail "classify: $(cat "$TMP/failed-classify.txt")"
 grepq "^$race  hwmon: (max16065) Use READ_ONCE$" "$TMP/failed-classify.txt" ||
 	fail "classify does not name the pasted commit: $(cat "$TMP/failed-classify.txt")"
 grepq '^  pasted in: FAILED: Patch "hwmon: (max16065) Use READ_ONCE" failed to apply to 6.12-stable tree$' \
 	"$TMP/failed-classify.txt" || fail "classify does not say where it was pasted: $(cat "$TMP/failed-classify.txt")"
-echo "a FAILED notice: its answer is a review of the pasted original for the notice's tree"
+echo "a FAILED notice: recorded on the pasted original, and its answer is a review of it for the notice's tree"
 
 # 5h. a fix proposed in a reply, pasted as format-patch wrote it: the
 # Tested-by answering it is a review of that fix (by its title), for the
@@ -450,6 +468,7 @@ git -C "$up" notes --ref="$ref" show "$queued" > "$TMP/n5i.txt" 2>/dev/null ||
 	fail "no note on the queued commit: $(json_get "$TMP/h5i.json" stats) $(cat "$TMP/h5i.err")"
 grepq "^Tree: 6.12$" "$TMP/n5i.txt" || fail "added notice: no tree: $(cat "$TMP/n5i.txt")"
 grepq "Nacked-by: Chao Yu <chao@kernel.org>" "$TMP/n5i.txt" || fail "added notice: no NAK: $(cat "$TMP/n5i.txt")"
+grepq "^Notice: queued$" "$TMP/n5i.txt" || fail "added notice not recorded: $(cat "$TMP/n5i.txt")"
 "$STABLEMATE" classify "$TMP/added.eml" > "$TMP/added-classify.txt" 2>&1 ||
 	fail "classify: $(cat "$TMP/added-classify.txt")"
 grepq "^f2fs: fix to avoid migrating empty section$" "$TMP/added-classify.txt" ||
@@ -470,6 +489,8 @@ seen = set()
 for e in json.load(open(sys.argv[1]))["events"]:
     if e["event"] == "unmapped":
         t = re.sub(r'^(\s*\[[^]]*\]\s*)+', '', e["subject"])
+        # a stable queue's notice: the patch it is about
+        t = re.sub(r'^(?:FAILED: )?[Pp]atch "(.*)" (?:failed to apply to|has been added to the) .*-stable tree$', r'\1', t)
         if t and t not in seen:
             seen.add(t); print(t)
 PY
@@ -498,5 +519,13 @@ blocks = [b for b in re.split(r"\n(?=Review: )", note) if f"\nTree: {tree}\n" in
 sys.exit(not any("Nacked-by: Guenter Roeck <linux@roeck-us.net>" in b for b in blocks))
 PY
 done
+# the six FAILED notices of the max16065 fix (5.10 to 6.18), on its note
+race=$(git -C "$up" log --format=%H --grep='^hwmon: (max16065) Use READ/WRITE_ONCE to avoid' -n1)
+[ -n "$race" ] || fail "the max16065 fix of the FAILED notices is not upstream"
+[ "$(json_get "$TMP/r2.json" stats.notices_added)" = 6 ] || fail "hwmon notices: $(json_get "$TMP/r2.json" stats)"
+"$STABLEMATE" notes show "$race" --repo "$up" > "$TMP/s6.txt"
+# in the order Sasha sent them, newest tree first
+grepq "^stable queue: failed to apply to 6.18 (Sat, 28 Feb 2026 20:17:39 -0500), failed to apply to 6.12 (.*), failed to apply to 6.6 (.*), failed to apply to 6.1 (.*), failed to apply to 5.15 (.*), failed to apply to 5.10 (Sat, 28 Feb 2026 21:03:52 -0500)$" "$TMP/s6.txt" ||
+	fail "the FAILED notices on the max16065 fix: $(cat "$TMP/s6.txt")"
 echo "hwmon stable threads: $(json_get "$TMP/r2.json" stats)"
 echo "ok"

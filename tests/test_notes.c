@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "gitnotes/notes.h"
 #include "lib/fileio.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include "tests/check_main.h"
 
@@ -265,6 +266,79 @@ START_TEST(test_unverified_roundtrip_merge)
 	sm_note_release(&b);
 	strbuf_release(&t1);
 	strbuf_release(&t2);
+	sm_review_release(&r);
+}
+END_TEST
+
+/* A stable queue's notice: its own line, round-trips, never a review,
+ * survives a merge; a notice this stablemate does not know (a later
+ * one's) leaves the block foreign text, kept byte for byte. */
+START_TEST(test_notice_block)
+{
+	struct sm_review r;
+	struct sm_note a = SM_NOTE_INIT, b = SM_NOTE_INIT;
+	struct strbuf t1 = STRBUF_INIT, t2 = STRBUF_INIT, js = STRBUF_INIT;
+	struct json_writer w;
+	char *later;
+
+	review_init(&r, "20260301011739.1671643-1-sashal@kernel.org", "Sasha Levin <sashal@kernel.org>",
+		    "Sat, 28 Feb 2026 20:17:39 -0500", "6.18", NULL, NULL);
+	free(r.subject);
+	r.subject = xstrdup("FAILED: Patch \"hwmon: (max16065) Use READ/WRITE_ONCE\" failed to apply "
+			    "to 6.18-stable tree");
+	r.notice = xstrdup(SM_NOTICE_FAILED);
+	ck_assert_int_eq(sm_review_counts(&r), 0);
+	sm_review_format(&r, &t1);
+	ck_assert_str_eq(t1.buf,
+		"Review: <20260301011739.1671643-1-sashal@kernel.org>\n"
+		"Tree: 6.18\n"
+		"Author: Sasha Levin <sashal@kernel.org>\n"
+		"Date: Sat, 28 Feb 2026 20:17:39 -0500\n"
+		"Subject: FAILED: Patch \"hwmon: (max16065) Use READ/WRITE_ONCE\" failed to apply to "
+		"6.18-stable tree\n"
+		"Link: https://lore.kernel.org/r/20260301011739.1671643-1-sashal@kernel.org\n"
+		"Notice: failed to apply\n");
+	sm_note_parse(&a, t1.buf);
+	ck_assert_uint_eq(a.nr, 1);
+	ck_assert_uint_eq(a.other.nr, 0);
+	ck_assert_str_eq(a.reviews[0].notice, SM_NOTICE_FAILED);
+	ck_assert_int_eq(sm_review_counts(&a.reviews[0]), 0);
+	json_init(&w, &js);
+	sm_review_json(&a.reviews[0], "0123456789012345678901234567890123456789", &w);
+	ck_assert_msg(strstr(js.buf, "\"notice\":\"failed to apply\""), "%s", js.buf);
+	ck_assert_msg(strstr(js.buf, "\"counts_as_review\":false"), "%s", js.buf);
+	ck_assert_uint_eq(sm_note_merge(&b, &a), 1);
+	sm_note_format(&b, &t2);
+	ck_assert_str_eq(t1.buf, t2.buf);
+	/* a review parsed back has notice "" and its JSON null */
+	sm_note_release(&b);
+	sm_review_release(&r);
+	review_init(&r, "rv@x", "A <a@x>", "Sun, 01 Mar 2026 09:00:00 +0000", "6.18",
+		    "Acked-by: A <a@x>", NULL);
+	strbuf_reset(&t2);
+	sm_review_format(&r, &t2);
+	sm_note_parse(&b, t2.buf);
+	ck_assert_str_eq(b.reviews[0].notice, "");
+	strbuf_reset(&js);
+	json_init(&w, &js);
+	sm_review_json(&b.reviews[0], "0123456789012345678901234567890123456789", &w);
+	ck_assert_msg(strstr(js.buf, "\"notice\":null"), "%s", js.buf);
+	sm_note_release(&b);
+	/* a notice unknown here: foreign text, as written */
+	later = xstrdup(t1.buf);
+	memcpy(strstr(later, "Notice: failed to apply") + 8, "failed to merge", 15);
+	sm_note_parse(&b, later);
+	ck_assert_uint_eq(b.nr, 0);
+	ck_assert_uint_eq(b.other.nr, 1);
+	strbuf_reset(&t2);
+	sm_note_format(&b, &t2);
+	ck_assert_str_eq(t2.buf, later);
+	free(later);
+	sm_note_release(&a);
+	sm_note_release(&b);
+	strbuf_release(&t1);
+	strbuf_release(&t2);
+	strbuf_release(&js);
 	sm_review_release(&r);
 }
 END_TEST
@@ -836,7 +910,7 @@ static Suite *make_suite(void)
 	Suite *s = suite_create("notes");
 
 	add_tcase(s, "format", SM_TESTS(test_format_exact, test_format_masks_controls, test_roundtrip,
-					test_unverified_roundtrip_merge,
+					test_unverified_roundtrip_merge, test_notice_block,
 					test_empty_fields_and_tree, test_foreign_text_kept,
 					test_order_and_dedupe, test_stripspace_stable));
 	add_tcase(s, "write", SM_TESTS(test_add_and_git_cli, test_person_note_kept,

@@ -1996,20 +1996,30 @@ START_TEST(subject_forms)
 	 * patch's title and the tree, no [PATCH] mail of their own */
 	ck_assert(!sm_patch_subject_parse("FAILED: patch \"[PATCH] hwmon: (lm90) Fix x\" failed to "
 					  "apply to 6.1-stable tree", &ps));
-	ck_assert(ps.is_notice && !ps.is_reply);
+	ck_assert_int_eq(ps.is_notice, SM_SUBJECT_FAILED);
+	ck_assert(!ps.is_reply);
 	ck_assert_str_eq(ps.title, "hwmon: (lm90) Fix x");
 	ck_assert_str_eq(ps.tree, "6.1");
 	ck_assert_uint_eq(ps.title_at, 0);
 	ck_assert(!sm_patch_subject_parse("Re: FAILED: Patch \"hwmon: (max16065) Use READ/WRITE_ONCE "
 					  "\"x\"\" failed to apply to 6.12-stable tree", &ps));
-	ck_assert(ps.is_notice && ps.is_reply);
+	ck_assert_int_eq(ps.is_notice, SM_SUBJECT_FAILED);
+	ck_assert(ps.is_reply);
 	ck_assert_str_eq(ps.title, "hwmon: (max16065) Use READ/WRITE_ONCE \"x\"");
 	ck_assert_str_eq(ps.tree, "6.12");
 	ck_assert_uint_eq(ps.title_at, strlen("Re: "));
 	ck_assert(!sm_patch_subject_parse("Patch \"x: y\" has been added to the 5.15-stable tree", &ps));
-	ck_assert(ps.is_notice);
+	ck_assert_int_eq(ps.is_notice, SM_SUBJECT_QUEUED);
 	ck_assert_str_eq(ps.title, "x: y");
 	ck_assert_str_eq(ps.tree, "5.15");
+	/* without the "FAILED:" in front, the words still say it */
+	ck_assert(!sm_patch_subject_parse("patch \"x: \"failed to apply\"\" failed to apply to 5.4-stable tree", &ps));
+	ck_assert_int_eq(ps.is_notice, SM_SUBJECT_FAILED);
+	ck_assert_str_eq(ps.title, "x: \"failed to apply\"");
+	ck_assert(!sm_patch_subject_parse("Patch \"x: fix \"failed to apply\" errors\" has been added to "
+					  "the 6.6-stable tree", &ps));
+	ck_assert_int_eq(ps.is_notice, SM_SUBJECT_QUEUED);
+	ck_assert_str_eq(ps.title, "x: fix \"failed to apply\" errors");
 	ck_assert(!sm_patch_subject_parse("patch \"x: y\" has been added to the next tree", &ps));
 	ck_assert(!ps.is_notice);
 	ck_assert_str_eq(ps.title, "patch \"x: y\" has been added to the next tree");
