@@ -119,7 +119,7 @@ static int flush(struct harvest *h)
 
 /* Where a patch goes: 1 mapped (oid set), 0 unmapped. Cached per thread. */
 struct patch_map {
-	int state;	/* 0 not tried, 1 mapped, 2 unmapped */
+	int state;	/* 0 not tried, 1 mapped, 2 unmapped, 3 unmapped and said so */
 	git_oid oid;
 };
 
@@ -141,6 +141,18 @@ static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct pa
 	return pm[i].state == 1;
 }
 
+/* Says once per patch that it has no upstream commit (map_patch said 0). */
+static void report_unmapped(struct harvest *h, const struct sm_thread *t, size_t i,
+			    struct patch_map *pm)
+{
+	if (pm[i].state != 2)
+		return;
+	pm[i].state = 3;	/* reported */
+	sm_warn("<%s>: no upstream commit found for patch \"%s\"", t->mails[i].mail.message_id,
+		sm_thread_patch_subject(t, i));
+	event(h, "unmapped", NULL, NULL, t->mails[i].mail.message_id, sm_thread_patch_subject(t, i));
+}
+
 /* The stable queue's notices among the thread's new mails ("FAILED:
  * patch ... failed to apply to 6.1-stable tree"), each a block of its own
  * on the commit it names: whether or not anyone answered it, it tells
@@ -156,16 +168,10 @@ static int harvest_notices(struct harvest *h, struct sm_thread *t, struct patch_
 			continue;
 		mapped = map_patch(h, t, i, pm);
 		if (mapped <= 0) {
-			if (!mapped && pm[i].state == 2) {
-				pm[i].state = 3;	/* reported once */
-				sm_warn("<%s>: no upstream commit found for patch \"%s\"",
-					t->mails[i].mail.message_id, sm_thread_patch_subject(t, i));
-				event(h, "unmapped", NULL, NULL, t->mails[i].mail.message_id,
-				      sm_thread_patch_subject(t, i));
-			}
 			sm_review_release(&r);
 			if (mapped < 0)
 				return -1;
+			report_unmapped(h, t, i, pm);
 			continue;
 		}
 		git_oid_tostr(hex, sizeof(hex), &pm[i].oid);
@@ -242,13 +248,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 			goto out;
 		}
 		if (!mapped) {
-			if (pm[tr->patch].state == 2) {
-				pm[tr->patch].state = 3;	/* reported once */
-				sm_warn("<%s>: no upstream commit found for patch \"%s\"",
-					p->mail.message_id, sm_thread_patch_subject(&t, tr->patch));
-				event(h, "unmapped", NULL, NULL, p->mail.message_id,
-				      sm_thread_patch_subject(&t, tr->patch));
-			}
+			report_unmapped(h, &t, tr->patch, pm);
 			sm_review_release(&r);
 			continue;
 		}
