@@ -2,11 +2,14 @@
 #ifndef SM_MAIL_HARVEST_H
 #define SM_MAIL_HARVEST_H
 
-/* A run does not tag the messages it reads (each tag is a Xapian document
+/* stable-commits@ is where the stable queue's "added to the 6.12-stable
+ * tree" notices go (mail/review.h, sm_notice_from_thread).
+ * A run does not tag the messages it reads (each tag is a Xapian document
  * rewrite): it records the database revision it read up to (mail/harvest.c).
  * The query leaves out messages carrying SM_HARVEST_TAG. */
 #define SM_HARVEST_DEFAULT_QUERY \
 	"(to:stable@vger.kernel.org or cc:stable@vger.kernel.org or " \
+	"to:stable-commits@vger.kernel.org or cc:stable-commits@vger.kernel.org or " \
 	"to:linux-kernel@vger.kernel.org or cc:linux-kernel@vger.kernel.org) " \
 	"and not tag:stablemate-harvested"
 #define SM_HARVEST_TAG "stablemate-harvested"

@@ -473,6 +473,13 @@ grepq "^Notice: queued$" "$TMP/n5i.txt" || fail "added notice not recorded: $(ca
 	fail "classify: $(cat "$TMP/added-classify.txt")"
 grepq "^f2fs: fix to avoid migrating empty section$" "$TMP/added-classify.txt" ||
 	fail "classify does not judge the queued patch: $(cat "$TMP/added-classify.txt")"
+# the default query reads stable-commits@, where the "added" notices go
+H --dry-run --json > "$TMP/h5i-default.json" 2>/dev/null || fail "harvest with the default query"
+python3 - "$TMP/h5i-default.json" <<'PY' || fail "the default query misses the stable-commits list: $(cat "$TMP/h5i-default.json")"
+import json, sys
+ev = json.load(open(sys.argv[1]))["events"]
+assert any(e["event"] == "notice" and e["message_id"] == "2026030500-added-f2fs@gregkh" for e in ev)
+PY
 echo "an \"added to the 6.12-stable tree\" notice: \"Please don't pick this change yet.\" is a NAK for 6.12"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
