@@ -17,15 +17,15 @@ static const struct sm_usage usage = {
 		    "                   [--dry-run] [--json]",
 	.description =
 	"Reads the threads of the notmuch database DIR that match Q (default: the\n"
-	"stable and linux-kernel lists) and changed since the last harvest of Q into\n"
-	"the same notes ref and repository, links each reply to the patch (or cover\n"
-	"letter) it answers, maps the patch to its upstream commit in GIT_DIR and adds\n"
-	"the reply's trailers and comment to the review note of that commit (default\n"
-	"ref " SM_NOTES_REF_DEFAULT "). The stable queue's notices (\"FAILED: patch\n"
-	"... failed to apply to 6.1-stable tree\", \"... has been added to the\n"
-	"6.12-stable tree\") are recorded there too, as blocks that are no review. Then the database revision read up to is\n"
-	"recorded in the database's config (stablemate.harvest-<sha1>); messages are\n"
-	"not tagged.\n",
+	"stable, stable-commits and linux-kernel lists) and changed since the last\n"
+	"harvest of Q into the same notes ref and repository, links each reply to the\n"
+	"patch (or cover letter) it answers, maps the patch to its upstream commit in\n"
+	"GIT_DIR and adds the reply's trailers and comment to the review note of that\n"
+	"commit (default ref " SM_NOTES_REF_DEFAULT "). The stable queue's\n"
+	"notices (\"FAILED: patch ... failed to apply to 6.1-stable tree\", \"Patch ...\n"
+	"has been added to the 6.12-stable tree\") are recorded there too, as blocks\n"
+	"that are no review. Then the database revision read up to is recorded in the\n"
+	"database's config (stablemate.harvest-<sha1>); messages are not tagged.\n",
 	.epilog =
 	"SM_HARVEST_CRASH_AFTER_NOTE=1 (tests) exits with 3 right after the first\n"
 	"note write, before the revision is recorded.\n",
