@@ -3,6 +3,7 @@
 #include "cli/output.h"
 #include "lib/progress.h"
 #include "mail/harvest.h"
+#include "mail/pending.h"
 #include "gitnotes/notes.h"
 #include "lib/util.h"
 #include "lib/json.h"
@@ -25,7 +26,10 @@ static const struct sm_usage usage = {
 	"notices (\"FAILED: patch ... failed to apply to 6.1-stable tree\", \"Patch ...\n"
 	"has been added to the 6.12-stable tree\") are recorded there too, as blocks\n"
 	"that are no review. Then the database revision read up to is recorded in the\n"
-	"database's config (stablemate.harvest-<sha1>); messages are not tagged.\n",
+	"database's config (stablemate.harvest-<sha1>); messages are not tagged.\n"
+	"A reviewed patch with no upstream commit yet (reviewed before it was merged)\n"
+	"is kept there too (stablemate.harvest-<sha1>.pending) and looked up again\n"
+	"each run the upstream ref has moved; found, its thread is read again.\n",
 	.epilog =
 	"SM_HARVEST_CRASH_AFTER_NOTE=1 (tests) exits with 3 right after the first\n"
 	"note write, before the revision is recorded.\n",
@@ -132,6 +136,10 @@ int cmd_harvest(int argc, char **argv)
 			printf("harvest: %u stable-queue notices %s, %u already known\n",
 			       st.notices_added, o.dry_run ? "to record" : "recorded",
 			       st.notices_known);
+		if (st.pending || st.pending_mapped || st.pending_expired)
+			printf("harvest: %u reviewed patches wait for their upstream commit; "
+			       "%u found now, %u given up after %d days\n",
+			       st.pending, st.pending_mapped, st.pending_expired, SM_PENDING_DAYS);
 		if (st.upstream_note[0])
 			printf("harvest: patches mapped against %s (%s)\n", st.upstream_ref,
 			       st.upstream_note);

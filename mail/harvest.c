@@ -14,6 +14,7 @@
 #include "mail/ident.h"
 #include "mail/map.h"
 #include "mail/msgid.h"
+#include "mail/pending.h"
 #include "mail/review.h"
 #include "mail/thread.h"
 #include "gitnotes/notes.h"
@@ -27,6 +28,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define NONE ((size_t)-1)
 
@@ -72,6 +74,12 @@ struct harvest {
 	/* The batches: blocks to write, reviews in one notes commit and
 	 * stable-queue notices in another (each kind counted apart). */
 	struct pending reviews, notices;
+	/* Reviewed patches with no upstream commit yet (mail/pending.h), and
+	 * whether the thread being read is one of theirs read again: its
+	 * messages and patches were counted, and said unmapped, before. */
+	struct sm_pending waiting;
+	long long now;
+	int retrying;
 };
 
 static void event(struct harvest *h, const char *ev, const struct sm_review *r,
@@ -133,7 +141,9 @@ static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct pa
 		if (r < 0)
 			return -1;
 		pm[i].state = r ? 1 : 2;
-		if (r)
+		if (h->retrying)
+			;	/* counted when first read */
+		else if (r)
 			h->st->mapped++;
 		else
 			h->st->unmapped++;
@@ -141,13 +151,17 @@ static int map_patch(struct harvest *h, struct sm_thread *t, size_t i, struct pa
 	return pm[i].state == 1;
 }
 
-/* Says once per patch that it has no upstream commit (map_patch said 0). */
+/* Says once per patch that it has no upstream commit (map_patch said 0),
+ * and keeps it for a later run to map again. */
 static void report_unmapped(struct harvest *h, const struct sm_thread *t, size_t i,
 			    struct patch_map *pm)
 {
 	if (pm[i].state != 2)
 		return;
 	pm[i].state = 3;	/* reported */
+	sm_pending_add(&h->waiting, t->mails[i].mail.message_id, t->mails[i].ps.title, h->now);
+	if (h->retrying)
+		return;
 	sm_warn("<%s>: no upstream commit found for patch \"%s\"", t->mails[i].mail.message_id,
 		sm_thread_patch_subject(t, i));
 	event(h, "unmapped", NULL, NULL, t->mails[i].mail.message_id, sm_thread_patch_subject(t, i));
@@ -200,7 +214,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 
 		if (notmuch_message_get_flag_st(nm, NOTMUCH_MESSAGE_FLAG_MATCH, &match))
 			match = FALSE;
-		if (match)
+		if (match && !h->retrying)
 			h->st->messages++;
 		if (!file || sm_mail_parse_file(&m, file) < 0) {
 			if (match) {
@@ -227,7 +241,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 	}
 	sm_thread_resolve(&t, h->o->bot_address);
 	for (i = 0; i < t.nr; i++)
-		if (t.mails[i].is_new && t.mails[i].kind == SM_MAIL_PATCH)
+		if (t.mails[i].is_new && t.mails[i].kind == SM_MAIL_PATCH && !h->retrying)
 			h->st->patches++;
 
 	pm = xcalloc(t.nr ? t.nr : 1, sizeof(*pm));
@@ -304,12 +318,93 @@ static unsigned long cursor_read(notmuch_database_t *db, const char *key, const 
 	return rev;
 }
 
+/* The thread of message msgid, its messages matching base (not the
+ * cursor's lastmod: they were read before), harvested again. */
+static int harvest_again(struct harvest *h, const char *base, const char *msgid)
+{
+	notmuch_message_t *m = NULL;
+	notmuch_query_t *q;
+	notmuch_threads_t *threads = NULL;
+	char *query;
+	int ret = 0;
+
+	if (notmuch_database_find_message(h->db, msgid, &m) || !m)
+		return 0;	/* gone from the database: nothing to read */
+	if (!strcmp(base, "*") || !*base)
+		query = xasprintf("thread:%s", notmuch_message_get_thread_id(m));
+	else
+		query = xasprintf("thread:%s and (%s)", notmuch_message_get_thread_id(m), base);
+	notmuch_message_destroy(m);
+	q = notmuch_query_create(h->db, query);
+	if (!q || notmuch_query_search_threads(q, &threads)) {
+		ret = sm_error("%s: query \"%s\" failed", h->o->db_path, query);
+		goto out;
+	}
+	h->retrying = 1;
+	for (; !ret && notmuch_threads_valid(threads); notmuch_threads_move_to_next(threads)) {
+		notmuch_thread_t *th = notmuch_threads_get(threads);
+
+		ret = harvest_thread(h, th);
+		notmuch_thread_destroy(th);
+	}
+	h->retrying = 0;
+out:
+	if (threads)
+		notmuch_threads_destroy(threads);
+	if (q)
+		notmuch_query_destroy(q);
+	free(query);
+	return ret;
+}
+
+/* The patches of earlier runs that had no upstream commit: once the
+ * upstream ref has moved, each is looked up again by its Message-ID (a
+ * Link: to it) and title; one found now has its thread harvested again,
+ * so the reviews it had reach the note. New unmapped patches of this run
+ * are not tried (nothing moved for them). */
+static int retry_waiting(struct harvest *h, const char *base, size_t from_earlier_runs)
+{
+	char tip[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(tip, sizeof(tip), sm_mapper_tip(h->map));
+	if (!strcmp(tip, h->waiting.tip))
+		return 0;
+	for (size_t i = 0; i < from_earlier_runs;) {
+		const struct sm_pending_patch *w = &h->waiting.items[i];
+		git_oid oid;
+		int r = sm_map_patch(h->map, NULL, w->title, w->msgid, &oid);
+
+		if (r < 0)
+			return -1;
+		if (!r) {
+			i++;
+			continue;
+		}
+		if (harvest_again(h, base, w->msgid) < 0)
+			return -1;
+		h->st->pending_mapped++;
+		sm_pending_remove(&h->waiting, i);
+		from_earlier_runs--;
+	}
+	memcpy(h->waiting.tip, tip, sizeof(tip));
+	return 0;
+}
+
+static int config_set(struct harvest *h, const char *key, const char *val)
+{
+	notmuch_status_t s = notmuch_database_set_config(h->db, key, val);
+
+	return s ? sm_error("%s: recording %s: %s", h->o->db_path, key, notmuch_status_to_string(s))
+		 : 0;
+}
+
 int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *st,
 		      sm_harvest_fn fn, void *data)
 {
 	const char *base = o->query ? o->query : SM_HARVEST_DEFAULT_QUERY, *uuid = "";
-	char *key = NULL, *query = NULL;
+	char *key = NULL, *query = NULL, *waiting_key = NULL, *val = NULL;
 	unsigned long rev = 0, from;
+	size_t earlier;
 	struct harvest h = { 0 };
 	notmuch_query_t *q = NULL;
 	notmuch_threads_t *threads = NULL;
@@ -326,6 +421,7 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	h.fn = fn;
 	h.data = data;
 	h.notes_ref = o->notes_ref ? o->notes_ref : SM_NOTES_REF_DEFAULT;
+	h.now = (long long)time(NULL);
 	s = notmuch_database_open_with_config(db_abs,
 					      o->dry_run ? NOTMUCH_DATABASE_MODE_READ_ONLY
 							 : NOTMUCH_DATABASE_MODE_READ_WRITE,
@@ -351,6 +447,15 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	rev = notmuch_database_get_revision(h.db, &uuid);
 	key = cursor_key(base, h.notes_ref, o->repo);
 	from = cursor_read(h.db, key, uuid);
+	waiting_key = xasprintf("%s.pending", key);
+	if (notmuch_database_get_config(h.db, waiting_key, &val) != NOTMUCH_STATUS_SUCCESS) {
+		free(val);
+		val = NULL;
+	}
+	sm_pending_parse(&h.waiting, val);
+	free(val);
+	val = NULL;
+	earlier = h.waiting.nr;
 	if (!strcmp(base, "*") || !*base)
 		query = xasprintf("lastmod:%lu..%lu", from, rev);
 	else
@@ -381,20 +486,31 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 			goto out;
 		sm_progress_update(o->progress, st->messages);
 	}
+	if (retry_waiting(&h, base, earlier) < 0)
+		goto out;
+	st->pending_expired = (unsigned)sm_pending_expire(&h.waiting, h.now);
+	st->pending = (unsigned)h.waiting.nr;
 	ret = flush(&h);
 	if (!ret && !o->dry_run) {
-		/* Only now: the reviews of every message up to rev are in the notes. */
-		char *val = xasprintf("%s %lu", uuid, rev);
+		/* Only now: the reviews of every message up to rev are in the
+		 * notes. The waiting patches first: a crash between the two
+		 * writes reads this run's messages again, and adds what waits
+		 * once (keyed by Message-ID). */
+		struct strbuf sb = STRBUF_INIT;
 
-		s = notmuch_database_set_config(h.db, key, val);
-		free(val);
-		if (s)
-			ret = sm_error("%s: recording the harvested revision: %s", o->db_path,
-				       notmuch_status_to_string(s));
+		sm_pending_format(&h.waiting, &sb);
+		val = xasprintf("%s %lu", uuid, rev);
+		ret = config_set(&h, waiting_key, sb.buf);
+		if (!ret)
+			ret = config_set(&h, key, val);
+		strbuf_release(&sb);
 	}
 out:
 	free(key);
+	free(waiting_key);
+	free(val);
 	free(query);
+	sm_pending_release(&h.waiting);
 	pending_release(&h.reviews);
 	pending_release(&h.notices);
 	sm_aliases_release(&h.aliases);
@@ -420,10 +536,12 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 {
 	json_object_begin(w, key);
 	JSON_INTS(w, "messages patches mapped unmapped reviews_added reviews_known "
-		  "notices_added notices_known skipped_broken unverified bad_message_ids",
+		  "notices_added notices_known pending pending_mapped pending_expired "
+		  "skipped_broken unverified bad_message_ids",
 		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
-		  st->reviews_known, st->notices_added, st->notices_known, st->skipped_broken,
-		  st->unverified, st->bad_ids);
+		  st->reviews_known, st->notices_added, st->notices_known, st->pending,
+		  st->pending_mapped, st->pending_expired, st->skipped_broken, st->unverified,
+		  st->bad_ids);
 	json_string(w, "upstream_ref", st->upstream_ref);
 	json_string(w, "upstream_note", st->upstream_note[0] ? st->upstream_note : NULL);
 	json_object_end(w);

@@ -33,6 +33,9 @@ struct sm_harvest_stats {
 	unsigned reviews_added, reviews_known, skipped_broken;
 	/* stable-queue notices recorded (mail/review.h, sm_notice_from_thread) */
 	unsigned notices_added, notices_known;
+	/* reviewed patches without an upstream commit (mail/pending.h): kept
+	 * for later runs, found now (their threads read again), given up */
+	unsigned pending, pending_mapped, pending_expired;
 	unsigned unverified;		/* reviews with trailers in another's name */
 	unsigned bad_ids;		/* Message-IDs kept under a derived id */
 	/* The ref patches were mapped against, and a note on the default's
@@ -44,7 +47,7 @@ struct sm_harvest_stats {
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
 /* st as a JSON object (under key, NULL in an array): messages, patches,
  * mapped, unmapped, reviews_added, reviews_known, notices_added,
- * notices_known, skipped_broken,
+ * notices_known, pending, pending_mapped, pending_expired, skipped_broken,
  * unverified, bad_message_ids, upstream_ref and upstream_note (why that
  * ref, null when HEAD's branch was taken as it is). */
 struct json_writer;

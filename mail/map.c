@@ -69,6 +69,11 @@ git_repository *sm_mapper_repo(struct sm_mapper *m)
 	return m->repo;
 }
 
+const git_oid *sm_mapper_tip(const struct sm_mapper *m)
+{
+	return &m->tip;
+}
+
 const char *sm_mapper_ref(const struct sm_mapper *m)
 {
 	return m->ref;

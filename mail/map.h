@@ -32,6 +32,8 @@ const char *sm_mapper_ref_note(const struct sm_mapper *m);
 int sm_map_patch(struct sm_mapper *m, const char *body, const char *title, const char *msgid,
 		 git_oid *out);
 git_repository *sm_mapper_repo(struct sm_mapper *m);
+/* The commit the upstream ref pointed at when the mapper opened. */
+const git_oid *sm_mapper_tip(const struct sm_mapper *m);
 void sm_mapper_close(struct sm_mapper *m);
 
 #endif

@@ -11,6 +11,8 @@
 #  - a stable FAILED notice: recorded on the original it pastes, as is an
 #    "added to the tree" notice; the answer to either goes on that original,
 #    for its tree;
+#  - patches reviewed before they are merged: kept, found once upstream
+#    moves (by subject, or by a Link: to the mail), their reviews noted;
 #    a fix pasted in a reply: the answer to it goes on that fix;
 #  - real hwmon stable threads mapped by subject against an upstream history.
 . "$(dirname "$0")/lib.sh"
@@ -68,7 +70,7 @@ grep -q "bot@stablemate.example" "$TMP/n1.txt" && fail "the bot's own reply harv
 grep -q "Nacked-by: Guenter Maintainer <guenter@example.net>" "$TMP/n2.txt" || fail "NAK missing"
 grep -q "lore.kernel.org/r/nak@example.net" "$TMP/n2.txt" || fail "lore link missing"
 grep -q "6.1" "$TMP/n2.txt" || fail "tree missing"
-[ "$(nm "$db" config list | grep -c '^stablemate\.harvest-')" = 1 ] || fail "no revision recorded"
+[ "$(nm "$db" config list | grep -c '^stablemate\.harvest-[0-9a-f]*=')" = 1 ] || fail "no revision recorded"
 [ "$(nm "$db" count tag:stablemate-harvested)" = 0 ] || fail "messages were tagged"
 echo "first run: $(json_get "$TMP/h1.json" stats)"
 
@@ -481,6 +483,93 @@ ev = json.load(open(sys.argv[1]))["events"]
 assert any(e["event"] == "notice" and e["message_id"] == "2026030500-added-f2fs@gregkh" for e in ev)
 PY
 echo "an \"added to the 6.12-stable tree\" notice: \"Please don't pick this change yet.\" is a NAK for 6.12"
+
+# 5j. patches reviewed on the list before they are merged: no upstream
+# commit yet, so each waits (in the database's config, by the cursor); once
+# upstream moves and they are found (by subject; by the Link: to the mail
+# when the maintainer changed the subject), their threads are read again
+# and the reviews reach the notes
+cat > "$TMP/pre.eml" <<'EOF'
+From: Dev One <dev@example.org>
+To: linux-kernel@vger.kernel.org
+Subject: [PATCH] hwmon: (nct6775) Fix the fan limit
+Date: Tue, 10 Mar 2026 09:00:00 +0000
+Message-ID: <20260310.pre-limit@example.org>
+
+The limit register is 16 bits wide.
+
+Signed-off-by: Dev One <dev@example.org>
+---
+diff --git a/drivers/hwmon/nct6775.c b/drivers/hwmon/nct6775.c
+--- a/drivers/hwmon/nct6775.c
++++ b/drivers/hwmon/nct6775.c
+@@ -1 +1 @@
+-u8 limit;
++u16 limit;
+EOF
+cat > "$TMP/pre2.eml" <<'EOF'
+From: Dev One <dev@example.org>
+To: linux-kernel@vger.kernel.org
+Subject: [PATCH] hwmon: (nct6775) Check the divisor
+Date: Tue, 10 Mar 2026 09:05:00 +0000
+Message-ID: <20260310.pre-div@example.org>
+
+A zero divisor crashes the read.
+
+Signed-off-by: Dev One <dev@example.org>
+---
+diff --git a/drivers/hwmon/nct6775.c b/drivers/hwmon/nct6775.c
+--- a/drivers/hwmon/nct6775.c
++++ b/drivers/hwmon/nct6775.c
+@@ -2 +2 @@
+-return v / div;
++return div ? v / div : 0;
+EOF
+for n in limit div; do
+	cat > "$TMP/pre-$n-reply.eml" <<EOF
+From: Rita Reviewer <reviewer@example.com>
+To: linux-kernel@vger.kernel.org
+Subject: Re: [PATCH] hwmon: (nct6775) ...
+Date: Wed, 11 Mar 2026 09:00:00 +0000
+Message-ID: <20260311.review-$n@example.com>
+In-Reply-To: <20260310.pre-$n@example.org>
+
+Reviewed-by: Rita Reviewer <reviewer@example.com>
+EOF
+done
+as_mbox "$TMP/pre.eml" "$TMP/pre2.eml" "$TMP/pre-limit-reply.eml" "$TMP/pre-div-reply.eml" > "$TMP/pre.mbox"
+"$STABLEMATE" import --maildir "$db/premerge" --db "$db" --mbox "$TMP/pre.mbox" > /dev/null
+H --query 'path:premerge/**' --json > "$TMP/h5j.json" 2> "$TMP/h5j.err" || fail "harvest: $(cat "$TMP/h5j.err")"
+[ "$(json_get "$TMP/h5j.json" stats.unmapped)" = 2 ] && [ "$(json_get "$TMP/h5j.json" stats.pending)" = 2 ] ||
+	fail "patches not merged yet: $(json_get "$TMP/h5j.json" stats)"
+[ "$(grep -c "no upstream commit found" "$TMP/h5j.err")" = 2 ] || fail "unmapped warnings: $(cat "$TMP/h5j.err")"
+# (one line per waiting patch under the key's "tip <upstream id>" line)
+nm "$db" config list | grep -A2 '^stablemate\.harvest-[0-9a-f]*\.pending=tip ' |
+	grepq '^[0-9]*	20260310\.pre-limit@example\.org	hwmon: (nct6775) Fix the fan limit$' ||
+	fail "the waiting patch is not recorded: $(nm "$db" config list)"
+# upstream has not moved: nothing is looked up again, nothing said again
+H --query 'path:premerge/**' --json > "$TMP/h5j2.json" 2> "$TMP/h5j2.err"
+[ "$(json_get "$TMP/h5j2.json" stats.pending)" = 2 ] && [ "$(json_get "$TMP/h5j2.json" stats.pending_mapped)" = 0 ] ||
+	fail "a rerun with upstream unchanged: $(json_get "$TMP/h5j2.json" stats)"
+[ -s "$TMP/h5j2.err" ] && fail "a rerun warned again: $(cat "$TMP/h5j2.err")"
+# merged: one as sent, one under another subject with a Link: to the mail
+limit=$(commit_file "$up" drivers/hwmon/nct6775.c "u16 limit;" "hwmon: (nct6775) Fix the fan limit")
+div=$(commit_file "$up" drivers/hwmon/nct6775.c "u16 limit; return div ? v / div : 0;" \
+	"hwmon: (nct6775) Check the fan divisor
+
+Link: https://patch.msgid.link/20260310.pre-div@example.org")
+H --query 'path:premerge/**' --json > "$TMP/h5j3.json" 2> "$TMP/h5j3.err" || fail "harvest: $(cat "$TMP/h5j3.err")"
+[ "$(json_get "$TMP/h5j3.json" stats.pending_mapped)" = 2 ] && [ "$(json_get "$TMP/h5j3.json" stats.pending)" = 0 ] &&
+	[ "$(json_get "$TMP/h5j3.json" stats.reviews_added)" = 2 ] && [ "$(json_get "$TMP/h5j3.json" stats.messages)" = 0 ] ||
+	fail "merged patches not found again: $(json_get "$TMP/h5j3.json" stats) $(cat "$TMP/h5j3.err")"
+for c in "$limit" "$div"; do
+	git -C "$up" notes --ref="$ref" show "$c" 2>/dev/null | grepq "Reviewed-by: Rita Reviewer <reviewer@example.com>" ||
+		fail "the early review is not on $c"
+done
+"$STABLEMATE" harvest --db "$db" --repo "$up" --query 'path:premerge/**' > "$TMP/h5j4.txt" 2>&1
+grepq "^harvest: 0 messages" "$TMP/h5j4.txt" && ! grepq "wait for their upstream commit" "$TMP/h5j4.txt" ||
+	fail "after both were found: $(cat "$TMP/h5j4.txt")"
+echo "patches reviewed before they were merged: their reviews reach the notes once they are"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"

@@ -10,6 +10,7 @@
 #include "mail/mbox.h"
 #include "mail/objection.h"
 #include "mail/review.h"
+#include "mail/pending.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -1481,6 +1482,49 @@ START_TEST(thread_series_rounds)
 }
 END_TEST
 
+/* The list of reviewed patches waiting for their upstream commit: read
+ * back as written, one entry per Message-ID, bad lines dropped, entries
+ * given up after SM_PENDING_DAYS. */
+START_TEST(pending_list)
+{
+	struct sm_pending p = SM_PENDING_INIT, q;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	const long long day = 86400, now = 1773100000;
+
+	ck_assert_int_eq(sm_pending_add(&p, "20260310.pre-limit@example.org",
+					"hwmon: (nct6775) Fix\tthe fan\nlimit", now - 10 * day), 1);
+	ck_assert_int_eq(sm_pending_add(&p, "20260310.pre-limit@example.org", "again", now), 0);
+	ck_assert_int_eq(sm_pending_add(&p, "old@example.org", "x: y", now - SM_PENDING_DAYS * day), 1);
+	ck_assert_int_eq(sm_pending_add(&p, "no id", "x: y", now), 0);
+	memcpy(p.tip, "0123456789012345678901234567890123456789", 41);
+	sm_pending_format(&p, &a);
+	ck_assert_str_eq(a.buf, "tip 0123456789012345678901234567890123456789\n"
+				"1772236000\t20260310.pre-limit@example.org\thwmon: (nct6775) Fix the fan limit\n"
+				"1757548000\told@example.org\tx: y\n");
+	/* read back, with lines that do not read among them */
+	strbuf_addstr(&a, "junk\n12x\ta@b\tz\n5\t\tno id\n7\tdup@x\tfirst\n8\tdup@x\tsecond\n-1\tneg@x\tz\n");
+	sm_pending_parse(&q, a.buf);
+	ck_assert_str_eq(q.tip, p.tip);
+	ck_assert_uint_eq(q.nr, 3);
+	ck_assert_str_eq(q.items[2].msgid, "dup@x");
+	ck_assert_str_eq(q.items[2].title, "first");
+	ck_assert_uint_eq(sm_pending_expire(&q, now), 2);	/* the old one, and dup@x of 1970 */
+	ck_assert_uint_eq(q.nr, 1);
+	ck_assert_str_eq(q.items[0].msgid, "20260310.pre-limit@example.org");
+	sm_pending_remove(&q, 0);
+	sm_pending_format(&q, &b);
+	ck_assert_str_eq(b.buf, "tip 0123456789012345678901234567890123456789\n");
+	sm_pending_release(&q);
+	sm_pending_release(&p);
+	sm_pending_parse(&q, NULL);
+	ck_assert_uint_eq(q.nr, 0);
+	ck_assert_str_eq(q.tip, "");
+	sm_pending_release(&q);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("mail");
@@ -1500,7 +1544,7 @@ static Suite *make_suite(void)
 						  backport_cover_reply_names_in_own_words,
 						  thread_real_hwmon_nack, b4_trailer_comparison,
 						  patchwork_series, thread_series_rounds,
-						  corpus_every_mail));
+						  pending_list, corpus_every_mail));
 
 	tcase_set_timeout(tc, 120);
 	return s;
