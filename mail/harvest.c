@@ -20,6 +20,7 @@
 #include "gitnotes/notes.h"
 #include "lib/json.h"
 #include "lib/util.h"
+#include "lib/strlist.h"
 #include "lib/progress.h"
 #include <glib.h>
 #include <notmuch.h>
@@ -217,7 +218,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 		if (match && !h->retrying)
 			h->st->messages++;
 		if (!file || sm_mail_parse_file(&m, file) < 0) {
-			if (match) {
+			if (match && !h->retrying) {
 				sm_warn("<%s>: %s (skipped)", id, file ? sm_last_error() : "no file");
 				h->st->skipped_broken++;
 			}
@@ -231,7 +232,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 			m.message_id = xstrdup(id);
 		} else {
 			m.message_id = sm_msgid_derived(id);
-			if (match) {
+			if (match && !h->retrying) {
 				sm_warn("message '%s' (%s): not a usable Message-ID; kept as <%s>",
 					id, file, m.message_id);
 				h->st->bad_ids++;
@@ -254,7 +255,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 
 		if (!sm_review_from_thread(&t, tr, &h->aliases, &replies, &r))
 			continue;
-		if (r.unverified.nr)
+		if (r.unverified.nr && !h->retrying)
 			h->st->unverified++;
 		mapped = map_patch(h, &t, tr->patch, pm);
 		if (mapped < 0) {
@@ -318,23 +319,19 @@ static unsigned long cursor_read(notmuch_database_t *db, const char *key, const 
 	return rev;
 }
 
-/* The thread of message msgid, its messages matching base (not the
- * cursor's lastmod: they were read before), harvested again. */
-static int harvest_again(struct harvest *h, const char *base, const char *msgid)
+/* The thread thread_id, its messages that match base (not the cursor's
+ * lastmod: they were read before), harvested again. */
+static int harvest_again(struct harvest *h, const char *base, const char *thread_id)
 {
-	notmuch_message_t *m = NULL;
 	notmuch_query_t *q;
 	notmuch_threads_t *threads = NULL;
 	char *query;
 	int ret = 0;
 
-	if (notmuch_database_find_message(h->db, msgid, &m) || !m)
-		return 0;	/* gone from the database: nothing to read */
 	if (!strcmp(base, "*") || !*base)
-		query = xasprintf("thread:%s", notmuch_message_get_thread_id(m));
+		query = xasprintf("thread:%s", thread_id);
 	else
-		query = xasprintf("thread:%s and (%s)", notmuch_message_get_thread_id(m), base);
-	notmuch_message_destroy(m);
+		query = xasprintf("thread:%s and (%s)", thread_id, base);
 	q = notmuch_query_create(h->db, query);
 	if (!q || notmuch_query_search_threads(q, &threads)) {
 		ret = sm_error("%s: query \"%s\" failed", h->o->db_path, query);
@@ -359,35 +356,52 @@ out:
 
 /* The patches of earlier runs that had no upstream commit: once the
  * upstream ref has moved, each is looked up again by its Message-ID (a
- * Link: to it) and title; one found now has its thread harvested again,
- * so the reviews it had reach the note. New unmapped patches of this run
- * are not tried (nothing moved for them). */
+ * Link: to it) and title; the threads of those found now are harvested
+ * again, each once (a series' patches land together), so the reviews
+ * they had reach the notes. New unmapped patches of this run are not
+ * tried (nothing moved for them). */
 static int retry_waiting(struct harvest *h, const char *base, size_t from_earlier_runs)
 {
+	struct strlist threads = STRLIST_INIT;
 	char tip[GIT_OID_HEXSZ + 1];
+	int ret = 0;
 
 	git_oid_tostr(tip, sizeof(tip), sm_mapper_tip(h->map));
 	if (!strcmp(tip, h->waiting.tip))
 		return 0;
 	for (size_t i = 0; i < from_earlier_runs;) {
-		const struct sm_pending_patch *w = &h->waiting.items[i];
+		const char *msgid = h->waiting.items[i].msgid;
+		notmuch_message_t *m = NULL;
 		git_oid oid;
-		int r = sm_map_patch(h->map, NULL, w->title, w->msgid, &oid);
+		int r = sm_map_patch(h->map, NULL, h->waiting.items[i].title, msgid, &oid);
 
-		if (r < 0)
-			return -1;
+		if (r < 0) {
+			ret = -1;
+			goto out;
+		}
 		if (!r) {
 			i++;
 			continue;
 		}
-		if (harvest_again(h, base, w->msgid) < 0)
-			return -1;
+		/* a message gone from the database has nothing to read */
+		if (!notmuch_database_find_message(h->db, msgid, &m) && m) {
+			const char *id = notmuch_message_get_thread_id(m);
+
+			if (id && !strlist_contains(&threads, id))
+				strlist_append(&threads, id);
+			notmuch_message_destroy(m);
+		}
 		h->st->pending_mapped++;
 		sm_pending_remove(&h->waiting, i);
 		from_earlier_runs--;
 	}
-	memcpy(h->waiting.tip, tip, sizeof(tip));
-	return 0;
+	for (size_t i = 0; i < threads.nr && !ret; i++)
+		ret = harvest_again(h, base, threads.items[i]);
+	if (!ret)
+		memcpy(h->waiting.tip, tip, sizeof(tip));
+out:
+	strlist_clear(&threads);
+	return ret;
 }
 
 static int config_set(struct harvest *h, const char *key, const char *val)
