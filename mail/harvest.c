@@ -34,13 +34,13 @@
 #define NONE ((size_t)-1)
 
 /* Blocks waiting for one notes write: reviews[i] goes to commits[i]. */
-struct pending {
+struct batch {
 	struct sm_review *reviews;
 	git_oid *commits;
 	size_t nr, alloc_reviews, alloc_commits;
 };
 
-static void pending_add(struct pending *p, struct sm_review *r, const git_oid *commit)
+static void batch_add(struct batch *p, struct sm_review *r, const git_oid *commit)
 {
 	ALLOC_GROW(p->reviews, p->nr, p->alloc_reviews);
 	ALLOC_GROW(p->commits, p->nr, p->alloc_commits);
@@ -49,16 +49,16 @@ static void pending_add(struct pending *p, struct sm_review *r, const git_oid *c
 	p->nr++;
 }
 
-static void pending_clear(struct pending *p)
+static void batch_clear(struct batch *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
 		sm_review_release(&p->reviews[i]);
 	p->nr = 0;
 }
 
-static void pending_release(struct pending *p)
+static void batch_release(struct batch *p)
 {
-	pending_clear(p);
+	batch_clear(p);
 	free(p->reviews);
 	free(p->commits);
 }
@@ -74,7 +74,7 @@ struct harvest {
 	const char *notes_ref;
 	/* The batches: blocks to write, reviews in one notes commit and
 	 * stable-queue notices in another (each kind counted apart). */
-	struct pending reviews, notices;
+	struct batch reviews, notices;
 	/* Reviewed patches with no upstream commit yet (mail/pending.h), and
 	 * whether the thread being read is one of theirs read again: its
 	 * messages and patches were counted, and said unmapped, before. */
@@ -94,7 +94,7 @@ static void event(struct harvest *h, const char *ev, const struct sm_review *r,
 
 /* Writes one batch (one notes commit): *added of its blocks were new,
  * *known were there. */
-static int write_pending(struct harvest *h, struct pending *p, unsigned *added, unsigned *known)
+static int write_batch(struct harvest *h, struct batch *p, unsigned *added, unsigned *known)
 {
 	size_t n = 0;
 
@@ -115,14 +115,14 @@ static int flush(struct harvest *h)
 {
 	int written = (h->reviews.nr || h->notices.nr) && !h->o->dry_run;
 
-	if (write_pending(h, &h->reviews, &h->st->reviews_added, &h->st->reviews_known) < 0 ||
-	    write_pending(h, &h->notices, &h->st->notices_added, &h->st->notices_known) < 0)
+	if (write_batch(h, &h->reviews, &h->st->reviews_added, &h->st->reviews_known) < 0 ||
+	    write_batch(h, &h->notices, &h->st->notices_added, &h->st->notices_known) < 0)
 		return -1;
 	/* Between the note write and the cursor write (the crash test's hook). */
 	if (written)
 		event(h, "written", NULL, NULL, NULL, NULL);
-	pending_clear(&h->reviews);
-	pending_clear(&h->notices);
+	batch_clear(&h->reviews);
+	batch_clear(&h->notices);
 	return 0;
 }
 
@@ -191,7 +191,7 @@ static int harvest_notices(struct harvest *h, struct sm_thread *t, struct patch_
 		}
 		git_oid_tostr(hex, sizeof(hex), &pm[i].oid);
 		event(h, "notice", &r, hex, t->mails[i].mail.message_id, sm_thread_patch_subject(t, i));
-		pending_add(&h->notices, &r, &pm[i].oid);
+		batch_add(&h->notices, &r, &pm[i].oid);
 	}
 	return 0;
 }
@@ -269,7 +269,7 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 		}
 		git_oid_tostr(hex, sizeof(hex), &pm[tr->patch].oid);
 		event(h, "review", &r, hex, p->mail.message_id, sm_thread_patch_subject(&t, tr->patch));
-		pending_add(&h->reviews, &r, &pm[tr->patch].oid);
+		batch_add(&h->reviews, &r, &pm[tr->patch].oid);
 	}
 	if (harvest_notices(h, &t, pm) < 0)
 		goto out;
@@ -525,8 +525,8 @@ out:
 	free(val);
 	free(query);
 	sm_pending_release(&h.waiting);
-	pending_release(&h.reviews);
-	pending_release(&h.notices);
+	batch_release(&h.reviews);
+	batch_release(&h.notices);
 	sm_aliases_release(&h.aliases);
 	if (threads)
 		notmuch_threads_destroy(threads);
