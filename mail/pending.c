@@ -2,6 +2,7 @@
 #include "mail/pending.h"
 #include "lib/util.h"
 #include <errno.h>
+#include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,21 +16,29 @@ static char *one_line(const char *s)
 	return d;
 }
 
+/* Adds the item; p owns msgid and title. */
 static void push(struct sm_pending *p, long long since, char *msgid, char *title)
 {
+	if (!p->ids)
+		p->ids = g_hash_table_new(g_str_hash, g_str_equal);
 	ALLOC_GROW(p->items, p->nr, p->alloc);
 	p->items[p->nr].since = since;
 	p->items[p->nr].msgid = msgid;
 	p->items[p->nr].title = title;
 	p->nr++;
+	g_hash_table_add(p->ids, msgid);
 }
 
 static int has_msgid(const struct sm_pending *p, const char *msgid)
 {
-	for (size_t i = 0; i < p->nr; i++)
-		if (!strcmp(p->items[i].msgid, msgid))
-			return 1;
-	return 0;
+	return p->ids && g_hash_table_contains(p->ids, msgid);
+}
+
+static void drop_item(struct sm_pending *p, size_t i)
+{
+	g_hash_table_remove(p->ids, p->items[i].msgid);
+	free(p->items[i].msgid);
+	free(p->items[i].title);
 }
 
 /* "<epoch>\t<msgid>\t<title>": 0, or -1 when the line does not read */
@@ -97,21 +106,35 @@ int sm_pending_add(struct sm_pending *p, const char *msgid, const char *title, l
 
 void sm_pending_remove(struct sm_pending *p, size_t i)
 {
-	free(p->items[i].msgid);
-	free(p->items[i].title);
+	drop_item(p, i);
 	memmove(&p->items[i], &p->items[i + 1], (p->nr - i - 1) * sizeof(*p->items));
 	p->nr--;
 }
 
 size_t sm_pending_expire(struct sm_pending *p, long long now)
 {
-	size_t n = 0;
+	size_t n = 0, kept = 0;
 
-	for (size_t i = p->nr; i-- > 0;)
+	/* one pass, the kept ones moved down in order */
+	for (size_t i = 0; i < p->nr; i++) {
 		if (now - p->items[i].since >= (long long)SM_PENDING_DAYS * 86400) {
-			sm_pending_remove(p, i);
+			drop_item(p, i);
 			n++;
+		} else {
+			p->items[kept++] = p->items[i];
 		}
+	}
+	p->nr = kept;
+	if (p->nr > SM_PENDING_MAX) {
+		/* added in order: the oldest are first */
+		size_t drop = p->nr - SM_PENDING_MAX;
+
+		for (size_t i = 0; i < drop; i++)
+			drop_item(p, i);
+		memmove(p->items, p->items + drop, SM_PENDING_MAX * sizeof(*p->items));
+		p->nr = SM_PENDING_MAX;
+		n += drop;
+	}
 	return n;
 }
 
@@ -121,6 +144,8 @@ void sm_pending_release(struct sm_pending *p)
 		free(p->items[i].msgid);
 		free(p->items[i].title);
 	}
+	if (p->ids)
+		g_hash_table_destroy(p->ids);
 	free(p->items);
 	memset(p, 0, sizeof(*p));
 }

@@ -5,7 +5,8 @@
  * patches in this list (in the notmuch database's config, next to the
  * cursor) and, once the upstream ref has moved, tries to map each again by
  * its Message-ID and subject; one that maps now has its thread harvested
- * again. An entry is given up SM_PENDING_DAYS after it was added.
+ * again. An entry is given up SM_PENDING_DAYS after it was added, or
+ * when SM_PENDING_MAX newer ones wait.
  *
  * The text form, one config value:
  *   tip <40 hex: the upstream tip the entries were last tried against>
@@ -18,6 +19,9 @@
 #include "lib/strbuf.h"
 
 #define SM_PENDING_DAYS 180
+/* At most this many are kept (the oldest go first): a 180-day backlog of a
+ * whole list's unmerged versions stays a config value of a few MB. */
+#define SM_PENDING_MAX 20000
 
 struct sm_pending_patch {
 	long long since;	/* seconds since the epoch when it was added */
@@ -29,9 +33,10 @@ struct sm_pending {
 	struct sm_pending_patch *items;
 	size_t nr, alloc;
 	char tip[41];		/* "" when never tried */
+	void *ids;		/* the items' Message-IDs, a GHashTable set */
 };
 
-#define SM_PENDING_INIT { NULL, 0, 0, "" }
+#define SM_PENDING_INIT { NULL, 0, 0, "", NULL }
 
 void sm_pending_parse(struct sm_pending *p, const char *text);
 void sm_pending_format(const struct sm_pending *p, struct strbuf *out);
@@ -40,8 +45,8 @@ void sm_pending_format(const struct sm_pending *p, struct strbuf *out);
 int sm_pending_add(struct sm_pending *p, const char *msgid, const char *title, long long now);
 /* Removes item i (the order of the others is kept). */
 void sm_pending_remove(struct sm_pending *p, size_t i);
-/* Removes the entries added SM_PENDING_DAYS or more before now; returns
- * how many. */
+/* Removes the entries added SM_PENDING_DAYS or more before now, then the
+ * oldest beyond SM_PENDING_MAX; returns how many. */
 size_t sm_pending_expire(struct sm_pending *p, long long now);
 void sm_pending_release(struct sm_pending *p);
 

@@ -1519,6 +1519,17 @@ START_TEST(pending_list)
 	sm_pending_parse(&q, NULL);
 	ck_assert_uint_eq(q.nr, 0);
 	ck_assert_str_eq(q.tip, "");
+	/* a backlog past SM_PENDING_MAX: the oldest go */
+	for (unsigned i = 0; i < SM_PENDING_MAX + 3; i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "%u@x", i);
+		ck_assert_int_eq(sm_pending_add(&q, id, "t: u", now - 1000 + i / 1000), 1);
+	}
+	ck_assert_uint_eq(sm_pending_expire(&q, now), 3);
+	ck_assert_uint_eq(q.nr, SM_PENDING_MAX);
+	ck_assert_str_eq(q.items[0].msgid, "3@x");
+	ck_assert_str_eq(q.items[SM_PENDING_MAX - 1].msgid, "20002@x");
 	sm_pending_release(&q);
 	strbuf_release(&a);
 	strbuf_release(&b);
