@@ -164,6 +164,10 @@ void sm_cycle_summary(const struct sm_cycle_stats *st, int dry_run, struct strbu
 	if (st->harvested && st->harvest.notices_added)
 		strbuf_addf(out, ", %u new stable-queue notice%s", st->harvest.notices_added,
 			    st->harvest.notices_added == 1 ? "" : "s");
+	if (st->harvested && st->harvest.pending)
+		strbuf_addf(out, ", %u reviewed patch%s waiting for %s upstream commit",
+			    st->harvest.pending, st->harvest.pending == 1 ? "" : "es",
+			    st->harvest.pending == 1 ? "its" : "their");
 	if (st->boot_trees)
 		strbuf_addf(out, "; booted %u tree%s (%u reused, %u failed)", st->booted,
 			    st->booted == 1 ? "" : "s", st->boot_reused, st->boot_failed);
@@ -258,9 +262,11 @@ void sm_cycle_stats_json(const struct sm_cycle_stats *st, int dry_run, struct js
 	json_double(w, "scan_seconds", st->scan_seconds);
 	if (st->harvested) {
 		json_object_begin(w, "harvest");
-		JSON_INTS(w, "messages reviews_added reviews_known notices_added notices_known",
+		JSON_INTS(w, "messages reviews_added reviews_known notices_added notices_known "
+			  "pending pending_mapped",
 			  st->harvest.messages, st->harvest.reviews_added, st->harvest.reviews_known,
-			  st->harvest.notices_added, st->harvest.notices_known);
+			  st->harvest.notices_added, st->harvest.notices_known, st->harvest.pending,
+			  st->harvest.pending_mapped);
 		json_double(w, "seconds", st->harvest_seconds);
 		json_object_end(w);
 	}
