@@ -1074,6 +1074,37 @@ START_TEST(smtp_server_faults_keep_the_queue)
 }
 END_TEST
 
+/* The cycle's one summary line: the harvest's part names the notices and
+ * the waiting patches only when there are some. */
+START_TEST(cycle_summary_line)
+{
+	struct sm_cycle_stats st;
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(&st, 0, sizeof(st));
+	st.scanned = 6;
+	st.harvested = 1;
+	st.harvest.messages = 40;
+	st.harvest.reviews_added = 3;
+	sm_cycle_summary(&st, 0, &sb);
+	ck_assert_msg(strstr(sb.buf, "scanned 6 commits; harvested 40 messages, 3 new reviews; "), "%s", sb.buf);
+	ck_assert_msg(!strstr(sb.buf, "notice") && !strstr(sb.buf, "waiting"), "%s", sb.buf);
+	st.harvest.notices_added = 1;
+	st.harvest.pending = 2;
+	strbuf_reset(&sb);
+	sm_cycle_summary(&st, 0, &sb);
+	ck_assert_msg(strstr(sb.buf, "harvested 40 messages, 3 new reviews, 1 new stable-queue notice, "
+				     "2 reviewed patches waiting for their upstream commit; "), "%s", sb.buf);
+	st.harvest.notices_added = 2;
+	st.harvest.pending = 1;
+	strbuf_reset(&sb);
+	sm_cycle_summary(&st, 0, &sb);
+	ck_assert_msg(strstr(sb.buf, ", 2 new stable-queue notices, 1 reviewed patch waiting for its "
+				     "upstream commit; "), "%s", sb.buf);
+	strbuf_release(&sb);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("bot");
@@ -1089,7 +1120,8 @@ static Suite *make_suite(void)
 						 daemon_backoff, smtp_server_down,
 						 lockfile_exclusive, lockfile_dead_holders,
 						 smtp_line_ends_on_the_wire,
-						 smtp_server_faults_keep_the_queue));
+						 smtp_server_faults_keep_the_queue,
+						 cycle_summary_line));
 
 	tcase_add_loop_test(tc, config_errors, 0, (int)ARRAY_SIZE(bad_configs));
 	tcase_add_checked_fixture(tc, setup, teardown);
