@@ -2,8 +2,11 @@
 #include "mail/review.h"
 #include "mail/reply.h"
 #include "mail/msgid.h"
+#include "rules/commit.h"
 #include "lib/util.h"
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 const char *sm_thread_patch_tree(const struct sm_thread *t, size_t patch)
 {
@@ -34,6 +37,47 @@ char *sm_lore_link(const char *id)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* A "<hex id> (\"subject\")" line of a FAILED notice's dependency list:
+ * the length of its id, 0 when it is none. */
+static size_t dependency_line(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && n < 40 && isxdigit((unsigned char)s[n]))
+		n++;
+	return n >= 7 && n + 2 < len && s[n] == ' ' && s[n + 1] == '(' ? n : 0;
+}
+
+/* The "Possible dependencies:" of a FAILED notice (Greg's script lists
+ * the commits that touched the same lines since the tree's release, the
+ * patch itself first), without the patch itself (self, its id, may be
+ * NULL), one a line under a heading; nothing when it lists none. */
+static void notice_dependencies(const char *body, const char *self, struct strbuf *out)
+{
+	const char *p = strstr(body, "\nPossible dependencies:\n");
+	int listed = 0;
+
+	if (!p)
+		return;
+	for (p = strchr(p + 1, '\n') + 1; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p), id = dependency_line(p, len);
+
+		if (!id && (len || listed))
+			break;	/* the list ends at "thanks," or a blank after it */
+		if (id && !(self && !strncasecmp(self, p, id))) {
+			if (!listed++)
+				strbuf_addstr(out, "Possible dependencies, as the stable queue's "
+						   "script lists them:\n");
+			strbuf_add(out, p, len);
+			strbuf_addch(out, '\n');
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
 int sm_notice_from_thread(const struct sm_thread *t, size_t i, struct sm_review *out)
 {
 	const struct sm_thread_mail *tm = &t->mails[i];
@@ -51,9 +95,18 @@ int sm_notice_from_thread(const struct sm_thread *t, size_t i, struct sm_review 
 	out->link = sm_lore_link(m->message_id);
 	if (!out->link)
 		out->link = xstrdup("");
-	out->comment = xstrdup("");
 	out->notice = xstrdup(tm->ps.is_notice == SM_SUBJECT_FAILED ? SM_NOTICE_FAILED
 								       : SM_NOTICE_QUEUED);
+	if (tm->ps.is_notice == SM_SUBJECT_FAILED && m->body) {
+		struct strbuf deps = STRBUF_INIT;
+		char *self = sm_find_upstream_ref(m->body, strlen(m->body));
+
+		notice_dependencies(m->body, self, &deps);
+		free(self);
+		out->comment = strbuf_detach(&deps, NULL);
+	} else {
+		out->comment = xstrdup("");
+	}
 	return 1;
 }
 

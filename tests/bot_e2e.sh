@@ -220,6 +220,15 @@ If someone wants it applied there, or to any other stable or longterm
 tree, then please email the backport, including the original git commit
 id to <stable@vger.kernel.org>.
 
+Possible dependencies:
+
+${OCC:0:12} ("hwmon: (occ) Fix division by zero issue")
+b5c46a53c8d4 ("hwmon: (occ) Add soft minimum power cap attribute")
+
+thanks,
+
+greg k-h
+
 ------------------ original commit in Linus's tree ------------------
 
 MAILEOF
@@ -324,7 +333,7 @@ cover5=$(cover_of "$MAIL/greg-c" greg)
 sed -n "/upstream: $OCC/,/^$/p" "$cover5" > "$TMP/occ5.txt"
 grepq "^   reviews:  Reviewed-by: Eddie James <eajames@linux.ibm.com> (6.1)$" "$TMP/occ5.txt" ||
 	fail "the cover does not show the review: $(cat "$TMP/occ5.txt")"
-grepq "^   stable queue: failed to apply to 5.15 (Sasha Levin <sashal@kernel.org>, Thu, 03 Dec 2026 09:00:00 +0000)$" \
+grepq "^   stable queue: failed to apply to 5.15 (Sasha Levin <sashal@kernel.org>, Thu, 03 Dec 2026 09:00:00 +0000); possible dependencies: b5c46a53c8d4$" \
 	"$TMP/occ5.txt" || fail "the cover does not show the stable queue's notice: $(cat "$TMP/occ5.txt")"
 
 echo "== 6. a crash while sending: the mail in doubt is settled by its Message-ID"

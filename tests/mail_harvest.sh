@@ -267,6 +267,11 @@ If someone wants it applied there, or to any other stable or longterm
 tree, then please email the backport, including the original git commit
 id to <stable@vger.kernel.org>.
 
+Possible dependencies:
+
+${race:0:12} ("hwmon: (max16065) Use READ_ONCE")
+5a2b3c4d5e6f ("hwmon: (max16065) Add the fault register")
+
 Thanks,
 Sasha
 
@@ -322,7 +327,11 @@ assert len(notice) == 1, blocks
 lines = notice[0].splitlines()
 assert "Tree: 6.12" in lines and "Notice: failed to apply" in lines, lines
 assert "Author: Sasha Levin <sashal@kernel.org>" in lines, lines
-assert not any(l.startswith(("Trailers:", "Comment:")) for l in lines), lines
+assert not any(l.startswith("Trailers:") for l in lines), lines
+# its list of possible dependencies, without the patch itself
+i = lines.index("Comment:")
+assert lines[i + 1:] == ["    Possible dependencies, as the stable queue's script lists them:",
+                         '    5a2b3c4d5e6f ("hwmon: (max16065) Add the fault register")'], lines
 PY
 "$STABLEMATE" notes show "$race" --repo "$up" > "$TMP/s5g.txt" || fail "notes show: $(cat "$TMP/s5g.txt")"
 grepq "^1 review: 6.12 (1)$" "$TMP/s5g.txt" || fail "notes show counts the notice as a review: $(cat "$TMP/s5g.txt")"
