@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <git2.h>
-#include <ctype.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -89,32 +88,18 @@ out:
 	return ret;
 }
 
-/* A FAILED notice's comment lists the commits the stable queue's script
- * takes for dependencies, "<id> (\"subject\")" a line: their ids, the
- * first few, after the notice's line. */
-static void add_notice_dependencies(struct strbuf *line, const char *comment)
+/* A FAILED notice's possible dependencies, the first few ids, after the
+ * notice's line. */
+static void add_notice_dependencies(struct strbuf *line, const struct sm_review *r)
 {
-	const char *p = comment ? comment : "";
-	size_t n = 0;
+	struct strlist ids = STRLIST_INIT;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t hex = 0;
-
-		while (isxdigit((unsigned char)p[hex]))
-			hex++;
-		if (hex >= 7 && p[hex] == ' ') {
-			if (n < 4)
-				strbuf_addf(line, "%s%.*s", n ? ", " : "; possible dependencies: ",
-					    (int)hex, p);
-			n++;
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	if (n > 4)
-		strbuf_addf(line, " and %zu more", n - 4);
+	sm_review_notice_dependencies(r, &ids);
+	for (size_t k = 0; k < ids.nr && k < 4; k++)
+		strbuf_addf(line, "%s%s", k ? ", " : "; possible dependencies: ", ids.items[k]);
+	if (ids.nr > 4)
+		strbuf_addf(line, " and %zu more", ids.nr - 4);
+	strlist_clear(&ids);
 }
 
 static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
@@ -142,7 +127,7 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 										    : "queued for",
 					    *rv[i].tree ? rv[i].tree : "a tree",
 					    *rv[i].author ? rv[i].author : "no sender", rv[i].date);
-				add_notice_dependencies(&line, rv[i].comment);
+				add_notice_dependencies(&line, &rv[i]);
 				strlist_append(&ci->notices, line.buf);
 			}
 			if (!sm_review_counts(&rv[i])) {

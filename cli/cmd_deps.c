@@ -4,6 +4,8 @@
 #include "trees/deps_search.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
+#include "gitnotes/notes.h"
+#include "lib/json.h"
 #include "lib/util.h"
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +29,9 @@ static const struct sm_usage usage = {
 "cherry-pick in memory onto the tree: FIX after the list, and alone. When it\n"
 "still conflicts, the newest commits (--search, default 16) to the files in\n"
 "conflict that the tree lacks are tried in with the list, oldest first, and\n"
-"the fewest of them that make FIX apply are named.\n",
+"the fewest of them that make FIX apply are named. When the stable queue's\n"
+"FAILED notice for the tree is in FIX's review note (harvest keeps it), the\n"
+"possible dependencies its script listed are named too.\n",
 	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
@@ -123,10 +127,94 @@ static void print_search(const struct sm_deps_result *r, const char *tree)
 	}
 }
 
+/* The stable queue's FAILED notices for the tree in the fix's note
+ * (harvest records them, with the commits their script takes for
+ * possible dependencies): n->reviews filtered by is_queue_failure. */
+static int read_queue_notes(git_repository *repo, const char *notes_ref, const char *fix,
+			    struct sm_note *n)
+{
+	struct strbuf text = STRBUF_INIT;
+	git_oid oid;
+	int rc = 0;
+
+	memset(n, 0, sizeof(*n));
+	if (git_oid_fromstr(&oid, fix) == 0)
+		rc = sm_notes_read(repo, notes_ref, &oid, &text);
+	if (rc < 0) {
+		strbuf_release(&text);
+		return -1;
+	}
+	sm_note_parse(n, text.buf);
+	strbuf_release(&text);
+	return 0;
+}
+
+static int is_queue_failure(const struct sm_review *rv, const struct sm_version *v)
+{
+	char tree[32];
+
+	return rv->notice && !strcmp(rv->notice, SM_NOTICE_FAILED) &&
+	       !strcmp(rv->tree, sm_version_str(v, tree, sizeof(tree)));
+}
+
+static int listed(const struct sm_deps_result *r, const char *id)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (!strncasecmp(r->deps[i].id, id, strlen(id)))
+			return 1;
+	return 0;
+}
+
+static void print_queue_notes(const struct sm_note *n, const struct sm_deps_result *r,
+			      const struct sm_tree_spec *tree)
+{
+	for (size_t i = 0; i < n->nr; i++) {
+		const struct sm_review *rv = &n->reviews[i];
+		struct strlist ids = STRLIST_INIT;
+
+		if (!is_queue_failure(rv, &tree->version))
+			continue;
+		sm_review_notice_dependencies(rv, &ids);
+		printf("the stable queue could not apply it to %s (%s, %s); its script lists ",
+		       rv->tree, *rv->author ? rv->author : "no sender", rv->date);
+		if (!ids.nr)
+			printf("no possible dependencies\n");
+		else
+			printf("%zu possible dependenc%s:", ids.nr, ids.nr == 1 ? "y" : "ies");
+		for (size_t k = 0; k < ids.nr; k++)
+			printf("%s %s%s", k ? "," : "", ids.items[k],
+			       listed(r, ids.items[k]) ? " (listed above)" : "");
+		if (ids.nr)
+			printf("\n");
+		strlist_clear(&ids);
+	}
+}
+
+static void queue_notes_json(const struct sm_note *n, const struct sm_tree_spec *tree,
+			     struct json_writer *w)
+{
+	json_array_begin(w, "queue_failures");
+	for (size_t i = 0; i < n->nr; i++) {
+		const struct sm_review *rv = &n->reviews[i];
+		struct strlist ids = STRLIST_INIT;
+
+		if (!is_queue_failure(rv, &tree->version))
+			continue;
+		sm_review_notice_dependencies(rv, &ids);
+		json_object_begin(w, NULL);
+		JSON_STRINGS(w, "message_id author date", rv->message_id, rv->author, rv->date);
+		json_strlist(w, "possible_dependencies", &ids);
+		json_object_end(w);
+		strlist_clear(&ids);
+	}
+	json_array_end(w);
+}
+
 int cmd_deps(int argc, char **argv)
 {
-	const char *path = ".", *cache_dir = NULL;
-	char *tree_arg = NULL;
+	const char *path = ".", *cache_dir = NULL, *notes_ref_arg = NULL;
+	char *tree_arg = NULL, *notes_ref;
+	struct sm_note queue;
 	struct sm_tree_spec tree;
 	git_repository *repo = NULL;
 	struct sm_deps_result r;
@@ -139,6 +227,8 @@ int cmd_deps(int argc, char **argv)
 			 "levels of dependencies to follow (default 3; 1: the fix's\nown only; 0: until none is new)"),
 		OPT_UINT(0, "search", &search, "N",
 			 "when it still conflicts, try up to N more commits to the\nfiles in conflict (default 16; 0: none)"),
+		OPT_STRING(0, "notes-ref", &notes_ref_arg, "REF",
+			   "the review notes to read the stable queue's FAILED\nnotices from (default " SM_NOTES_REF_DEFAULT ")"),
 		OPT_CACHE_DIR(&cache_dir),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
@@ -156,10 +246,22 @@ int cmd_deps(int argc, char **argv)
 		git_repository_free(repo);
 		return cli_fail("deps");
 	}
+	notes_ref = sm_notes_ref_full(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
+	if (read_queue_notes(repo, notes_ref, r.fix, &queue) < 0) {
+		free(notes_ref);
+		sm_deps_result_release(&r);
+		git_repository_free(repo);
+		return cli_fail("deps");
+	}
+	free(notes_ref);
 	if (json) {
 		struct cli_json j;
+		struct json_writer *w = cli_json_begin(&j);
 
-		sm_deps_result_json(&r, tree.name, cli_json_begin(&j));
+		json_object_begin(w, NULL);
+		sm_deps_result_json_members(&r, tree.name, w);
+		queue_notes_json(&queue, &tree, w);
+		json_object_end(w);
 		cli_json_end(&j);
 	} else {
 		printf("%.12s %s\n", r.fix, r.subject);
@@ -194,8 +296,10 @@ int cmd_deps(int argc, char **argv)
 		print_missing(&r, tree.name);
 		print_applies(&r, tree.name);
 		print_search(&r, tree.name);
+		print_queue_notes(&queue, &r, &tree);
 	}
 done:
+	sm_note_release(&queue);
 	sm_deps_result_release(&r);
 	git_repository_free(repo);
 	return 0;

@@ -94,13 +94,6 @@ struct opts {
 	int nargs;
 };
 
-static char *full_ref(const char *name)
-{
-	if (starts_with(name, "refs/"))
-		return xstrdup(name);
-	return xasprintf("refs/notes/%s", name);
-}
-
 /* argv[0] is the subcommand's name. */
 static int parse_opts(int argc, char **argv, const struct sm_option *table, struct opts *o,
 		      const char *sub)
@@ -114,7 +107,7 @@ static int parse_opts(int argc, char **argv, const struct sm_option *table, stru
 	o->repo_dir = notes_repo;
 	o->json = notes_json;
 	o->one_by_one = notes_one_by_one;
-	o->notes_ref = full_ref(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
+	o->notes_ref = sm_notes_ref_full(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
 	return 0;
 }
 
@@ -333,7 +326,7 @@ out:
 static int notes_merge(const struct opts *o, git_repository *repo)
 {
 	struct sm_notes_merge_stats st;
-	char *theirs = full_ref(o->args[0]);
+	char *theirs = sm_notes_ref_full(o->args[0]);
 	int rc = -1;
 
 	if (sm_notes_merge_ref(repo, o->notes_ref, theirs, &st))

@@ -54,6 +54,26 @@ int sm_review_counts(const struct sm_review *r)
 	return !r->unverified.nr && r->author && *r->author;
 }
 
+void sm_review_notice_dependencies(const struct sm_review *r, struct strlist *ids)
+{
+	const char *p = r->comment ? r->comment : "";
+
+	if (!r->notice || strcmp(r->notice, SM_NOTICE_FAILED))
+		return;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t hex = 0;
+
+		while (hex < 40 && isxdigit((unsigned char)p[hex]))
+			hex++;
+		if (hex >= 7 && p[hex] == ' ' && p[hex + 1] == '(')
+			strlist_append_nodup(ids, xstrndup(p, hex));
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
 static char *dup_or_empty(const char *s)
 {
 	return xstrdup(s ? s : "");

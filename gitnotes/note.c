@@ -228,3 +228,10 @@ void sm_note_format(const struct sm_note *n, struct strbuf *out)
 	}
 	free(items);
 }
+
+char *sm_notes_ref_full(const char *name)
+{
+	if (starts_with(name, "refs/"))
+		return xstrdup(name);
+	return xasprintf("refs/notes/%s", name);
+}

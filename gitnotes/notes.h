@@ -10,6 +10,10 @@
 
 #define SM_NOTES_REF_DEFAULT "refs/notes/stable-review"
 
+/* A notes ref as git notes --ref takes it: a bare name is refs/notes/NAME
+ * (the caller frees the result). */
+char *sm_notes_ref_full(const char *name);
+
 struct sm_review {
 	char *message_id;	/* without <> */
 	char *author;		/* "Name <email>" */
@@ -63,6 +67,11 @@ int sm_notes_read(git_repository *repo, const char *notes_ref,
 int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr);
 /* Formats one review block as stored in the note. */
 void sm_review_format(const struct sm_review *r, struct strbuf *out);
+
+/* The commit ids a FAILED notice's block lists as possible dependencies
+ * (its comment's "<id> (\"subject\")" lines, as harvest writes them),
+ * appended to ids in their order; nothing for other blocks. */
+void sm_review_notice_dependencies(const struct sm_review *r, struct strlist *ids);
 
 /* Deep copy; NULL fields of src become "" in dst. dst is overwritten. */
 void sm_review_copy(struct sm_review *dst, const struct sm_review *src);

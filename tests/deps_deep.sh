@@ -8,6 +8,8 @@
 # commits to f.c the tree lacks (B; D, which it does not need; E, which
 # conflicts with the tree's own line 11) B alone makes it apply. G conflicts
 # with a change the tree made itself, and no mainline commit is missing.
+# The stable queue's FAILED notice for the tree, in F's review note: deps
+# names the possible dependencies it listed, and which it found itself.
 . "$(dirname "$0")/lib.sh"
 dev_repo up
 seq 1 12 | sed 's/^/line /' > f.c
@@ -105,4 +107,41 @@ d = json.load(sys.stdin)
 assert d["deps"] == [] and d["applies_alone"] is True and d["applies_after_deps"] is None, d' ||
 	fail "deps --json trial, no deps"
 [ "$(git -C up count-objects | cut -d" " -f1)" = "$loose_before" ] || fail "the trials wrote objects"
-echo "ok: deps follows a dependency's own dependencies (A, then B through A), and tries them"
+
+# the stable queue's FAILED notice for 4.1, harvested into F's review note
+# (and one for 4.4, another tree): deps says what its script listed, and
+# which of those it found itself
+cat > notice.txt <<EOF
+Review: <2026031701-failed-4.1@gregkh>
+Tree: 4.1
+Author: Greg Kroah-Hartman <gregkh@linuxfoundation.org>
+Date: Tue, 17 Mar 2026 10:00:00 +0100
+Subject: FAILED: patch "[PATCH] x: F, the fix" failed to apply to 4.1-stable tree
+Notice: failed to apply
+Comment:
+    Possible dependencies, as the stable queue's script lists them:
+    ${A:0:12} ("x: A, a feature")
+    ${D:0:12} ("x: D, far from the fix")
+
+Review: <2026031702-failed-4.4@gregkh>
+Tree: 4.4
+Author: Greg Kroah-Hartman <gregkh@linuxfoundation.org>
+Date: Tue, 17 Mar 2026 10:01:00 +0100
+Notice: failed to apply
+Comment:
+    Possible dependencies, as the stable queue's script lists them:
+    ${E:0:12} ("x: E, where the tree changed too")
+EOF
+"$STABLEMATE" notes add "$F" notice.txt -C up > /dev/null || fail "notes add of the notices"
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$F" > queue.out || fail "deps: $(cat queue.out)"
+grep -qx "the stable queue could not apply it to 4.1 (Greg Kroah-Hartman <gregkh@linuxfoundation.org>, Tue, 17 Mar 2026 10:00:00 +0100); its script lists 2 possible dependencies: ${A:0:12} (listed above), ${D:0:12}" queue.out ||
+	fail "deps does not say what the stable queue listed: $(cat queue.out)"
+grep -q "${E:0:12}\|4\.4" queue.out && fail "deps shows another tree's notice: $(cat queue.out)"
+"$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$F" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+q = d["queue_failures"]
+assert len(q) == 1 and q[0]["message_id"] == "2026031701-failed-4.1@gregkh", q
+assert q[0]["possible_dependencies"] == [sys.argv[1][:12], sys.argv[2][:12]], q' "$A" "$D" ||
+	fail "deps --json queue_failures"
+echo "ok: deps follows a dependency's own dependencies (A, then B through A), and tries them; it says what the stable queue's FAILED notice listed"

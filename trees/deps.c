@@ -507,6 +507,13 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w)
 {
 	json_object_begin(w, NULL);
+	sm_deps_result_json_members(res, tree, w);
+	json_object_end(w);
+}
+
+void sm_deps_result_json_members(const struct sm_deps_result *res, const char *tree,
+				 struct json_writer *w)
+{
 	JSON_STRINGS(w, "fix subject tree base", res->fix, res->subject, tree,
 		     res->base[0] ? res->base : NULL);
 	JSON_STRINGS(w, "present_as matched_by", res->present_as[0] ? res->present_as : NULL,
@@ -554,5 +561,4 @@ void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 	} else {
 		json_null(w, "search");
 	}
-	json_object_end(w);
 }

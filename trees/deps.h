@@ -107,5 +107,8 @@ void sm_deps_result_release(struct sm_deps_result *res);
  * search (null, or {applies, considered, more, extra[]: id, subject, paths[]}). */
 void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w);
+/* The same members, into an object the caller opened (and closes). */
+void sm_deps_result_json_members(const struct sm_deps_result *res, const char *tree,
+				 struct json_writer *w);
 
 #endif
