@@ -54,6 +54,15 @@ int sm_review_counts(const struct sm_review *r)
 	return !r->unverified.nr && r->author && *r->author;
 }
 
+size_t sm_notice_dependency_id(const char *line, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && n < 40 && isxdigit((unsigned char)line[n]))
+		n++;
+	return n >= 7 && n + 2 < len && line[n] == ' ' && line[n + 1] == '(' ? n : 0;
+}
+
 void sm_review_notice_dependencies(const struct sm_review *r, struct strlist *ids)
 {
 	const char *p = r->comment ? r->comment : "";
@@ -62,12 +71,10 @@ void sm_review_notice_dependencies(const struct sm_review *r, struct strlist *id
 		return;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
-		size_t hex = 0;
+		size_t len = nl ? (size_t)(nl - p) : strlen(p), id = sm_notice_dependency_id(p, len);
 
-		while (hex < 40 && isxdigit((unsigned char)p[hex]))
-			hex++;
-		if (hex >= 7 && p[hex] == ' ' && p[hex + 1] == '(')
-			strlist_append_nodup(ids, xstrndup(p, hex));
+		if (id)
+			strlist_append_nodup(ids, xstrndup(p, id));
 		if (!nl)
 			break;
 		p = nl + 1;

@@ -68,6 +68,10 @@ int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr);
 /* Formats one review block as stored in the note. */
 void sm_review_format(const struct sm_review *r, struct strbuf *out);
 
+/* A line "<id> (\"subject\")" of a FAILED notice's list of possible
+ * dependencies (7 to 40 hex digits, a space, '('): the id's length, 0 when
+ * line[0..len) is none. */
+size_t sm_notice_dependency_id(const char *line, size_t len);
 /* The commit ids a FAILED notice's block lists as possible dependencies
  * (its comment's "<id> (\"subject\")" lines, as harvest writes them),
  * appended to ids in their order; nothing for other blocks. */

@@ -4,7 +4,6 @@
 #include "mail/msgid.h"
 #include "rules/commit.h"
 #include "lib/util.h"
-#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -37,17 +36,6 @@ char *sm_lore_link(const char *id)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* A "<hex id> (\"subject\")" line of a FAILED notice's dependency list:
- * the length of its id, 0 when it is none. */
-static size_t dependency_line(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	while (n < len && n < 40 && isxdigit((unsigned char)s[n]))
-		n++;
-	return n >= 7 && n + 2 < len && s[n] == ' ' && s[n + 1] == '(' ? n : 0;
-}
-
 /* The "Possible dependencies:" of a FAILED notice (Greg's script lists
  * the commits that touched the same lines since the tree's release, the
  * patch itself first), without the patch itself (self, its id, may be
@@ -61,7 +49,7 @@ static void notice_dependencies(const char *body, const char *self, struct strbu
 		return;
 	for (p = strchr(p + 1, '\n') + 1; *p;) {
 		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p), id = dependency_line(p, len);
+		size_t len = nl ? (size_t)(nl - p) : strlen(p), id = sm_notice_dependency_id(p, len);
 
 		if (!id && (len || listed))
 			break;	/* the list ends at "thanks," or a blank after it */

@@ -310,6 +310,24 @@ START_TEST(test_notice_block)
 	ck_assert_uint_eq(sm_note_merge(&b, &a), 1);
 	sm_note_format(&b, &t2);
 	ck_assert_str_eq(t1.buf, t2.buf);
+	/* its list of possible dependencies, as harvest keeps it in the comment */
+	{
+		struct strlist ids = STRLIST_INIT;
+
+		free(a.reviews[0].comment);
+		a.reviews[0].comment = xstrdup("Possible dependencies, as the stable queue's script lists them:\n"
+					       "a73d8779d61a (\"net: macsec: introduce mdo_insert_tx_tag\")\n"
+					       "eb97b9bd38f9 (\"x\")\n"
+					       "abc (\"too short\")\n"
+					       "f3b4a00f0f62 (");
+		sm_review_notice_dependencies(&a.reviews[0], &ids);
+		ck_assert_uint_eq(ids.nr, 2);
+		ck_assert_str_eq(ids.items[0], "a73d8779d61a");
+		ck_assert_str_eq(ids.items[1], "eb97b9bd38f9");
+		strlist_clear(&ids);
+		ck_assert_uint_eq(sm_notice_dependency_id("0123456789abcdef0123456789abcdef01234567 (\"x\")", 45), 40);
+		ck_assert_uint_eq(sm_notice_dependency_id("thanks,", 7), 0);
+	}
 	/* a review parsed back has notice "" and its JSON null */
 	sm_note_release(&b);
 	sm_review_release(&r);
