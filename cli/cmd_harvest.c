@@ -133,13 +133,15 @@ int cmd_harvest(int argc, char **argv)
 		       st.messages, st.patches, st.mapped, st.unmapped, st.reviews_added,
 		       o.dry_run ? "to add" : "added", st.reviews_known, st.skipped_broken);
 		if (st.notices_added || st.notices_known)
-			printf("harvest: %u stable-queue notices %s, %u already known\n",
-			       st.notices_added, o.dry_run ? "to record" : "recorded",
-			       st.notices_known);
+			printf("harvest: %u stable-queue notice%s %s, %u already known\n",
+			       st.notices_added, st.notices_added == 1 ? "" : "s",
+			       o.dry_run ? "to record" : "recorded", st.notices_known);
 		if (st.pending || st.pending_mapped || st.pending_expired)
-			printf("harvest: %u reviewed patches wait for their upstream commit; "
+			printf("harvest: %u reviewed patch%s wait%s for %s upstream commit; "
 			       "%u found now, %u given up after %d days\n",
-			       st.pending, st.pending_mapped, st.pending_expired, SM_PENDING_DAYS);
+			       st.pending, st.pending == 1 ? "" : "es", st.pending == 1 ? "s" : "",
+			       st.pending == 1 ? "its" : "their", st.pending_mapped,
+			       st.pending_expired, SM_PENDING_DAYS);
 		if (st.upstream_note[0])
 			printf("harvest: patches mapped against %s (%s)\n", st.upstream_ref,
 			       st.upstream_note);
