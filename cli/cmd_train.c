@@ -1,5 +1,5 @@
 /* stablemate train: fit the learned classifier (rules/model.rules) to
- * labelled commits: a labelled mbox, or a mainline range labelled by
+ * labelled commits: labelled records (--input), or a mainline range labelled by
  * whether the maintainer's stable trees carry each commit. */
 #include "cli/cli.h"
 #include "cli/output.h"
@@ -24,16 +24,17 @@
 #include <string.h>
 
 static const struct sm_usage usage = {
-	.synopsis = "stablemate train --mbox FILE --labels TSV [options]\n"
+	.synopsis = "stablemate train --input FILE --labels TSV [options]\n"
 		    "stablemate train --upstream REPO --range A..B --trees BRANCH,BRANCH... [options]",
 	.description =
 "Fits the learned classifier to labelled commits and writes it as a model\n"
 "file (`classify`, `scan` and the bot read model.rules from the rules\n"
 "directory). The fit is deterministic: the same commits give the same file.\n"
 "\n"
-"Labels come from an mbox of format-patch mails (\"From <sha>\" lines),\n"
-"`git log` output with the messages (-p, --stat, --numstat) or JSON records\n"
-"with an \"id\" (read as classify --batch reads them, gzipped or not), and a\n"
+"Labels come from commits (--input: an mbox of format-patch mails, \"From\n"
+"<sha>\" lines, `git log` output with the messages, -p, --stat, --numstat, or\n"
+"JSON records with an \"id\", read as classify --batch reads them, gzipped or\n"
+"not; --mbox is its old name) and a\n"
 "TSV whose first two columns are the id (full or 7+ hex digits) and\n"
 "\"stable\" or \"not-stable\" (a header line \"id ...\" is skipped; mails the\n"
 "TSV does not name are left out; an id labelled both ways is an error);\n"
@@ -46,7 +47,7 @@ static const struct sm_usage usage = {
 "Exit status: 0 on success, 1 on an error, 2 on bad usage.\n"
 "\n"
 "Examples:\n"
-"  zcat tip-commits.mbox.gz | stablemate train --mbox - --labels tip-commits-labels.tsv -o rules/model.rules\n"
+"  stablemate train --input tip-commits.mbox.gz --labels tip-commits-labels.tsv -o rules/model.rules\n"
 "  stablemate train --upstream ~/linux --range v6.6..v6.8 --trees linux-6.6.y -o ~/rules/model.rules\n",
 };
 
@@ -171,7 +172,7 @@ static int label_of(const struct labels *labels, const char *id, const char *tsv
 	return found != 0;
 }
 
-/* The labelled commits of --mbox, as classify --batch reads them */
+/* The labelled commits of --input, as classify --batch reads them */
 struct labelled_input {
 	struct train_cli *t;
 	const struct labels *labels;
@@ -212,7 +213,7 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, struct strbuf *source)
+static int from_input(struct train_cli *t, const char *input, const char *tsv, struct strbuf *source)
 {
 	struct strbuf lbuf = STRBUF_INIT;
 	struct labels labels = { STRMAP_INIT, 0 };
@@ -221,9 +222,9 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	 * a bad JSON record) is not the one asked for. No size limit: a
 	 * commit of generated register headers is tens of megabytes of diff,
 	 * and one record at a time is in memory. */
-	struct sm_records records = { .path = mbox, .max_record = SIZE_MAX, .strict = 1,
+	struct sm_records records = { .path = input, .max_record = SIZE_MAX, .strict = 1,
 				      .fn = add_commit, .ctx = &in };
-	const char *name = input_name(mbox);
+	const char *name = input_name(input);
 	int ret = 0;
 
 	if (read_labels(tsv, &lbuf, &labels) || sm_records_read(&records) < 0) {
@@ -240,9 +241,9 @@ static int from_mbox(struct train_cli *t, const char *mbox, const char *tsv, str
 	else if (!t->set.nr_docs)
 		ret = sm_error("%s: no message of it is labelled in %s", name, tsv);
 	else	/* the model learns from what it is given: say what it was not */
-		cli_warn_cut_paths(mbox, &t->cut, "the model learns nothing of their directories");
+		cli_warn_cut_paths(input, &t->cut, "the model learns nothing of their directories");
 	/* base names: the file says what, not where on one machine */
-	strbuf_addf(source, "%s with labels %s", strcmp(mbox, "-") ? base_name(mbox) : name,
+	strbuf_addf(source, "%s with labels %s", strcmp(input, "-") ? base_name(input) : name,
 		    base_name(tsv));
 out:
 	strmap_clear(&labels.map);
@@ -408,7 +409,7 @@ static int opt_number(const struct sm_option *opt, const char *arg)
 
 int cmd_train(int argc, char **argv)
 {
-	const char *mbox = NULL, *labels = NULL, *upstream = NULL, *range = NULL, *trees = NULL;
+	const char *input = NULL, *labels = NULL, *upstream = NULL, *range = NULL, *trees = NULL;
 	const char *tree_repo = NULL, *cache_dir = NULL, *output = "model.rules", *rules_dir = NULL;
 	const char *features_out = NULL;
 	struct strbuf features = STRBUF_INIT;
@@ -419,11 +420,12 @@ int cmd_train(int argc, char **argv)
 	int quiet = 0, ret = 0;
 	const struct sm_option options[] = {
 		OPT_GROUP("labels:"),
-		OPT_STRING(0, "mbox", &mbox, "FILE",
+		OPT_STRING(0, "input", &input, "FILE",
 			   "commits as format-patch mails, `git log -p` output\n"
 			   "or JSON records, as classify --batch reads them,\n"
 			   "gzipped or not (- for stdin)"),
-		OPT_STRING(0, "labels", &labels, "TSV", "id<TAB>stable|not-stable for the mbox"),
+		OPT_ALIAS(0, "mbox", "input"),
+		OPT_STRING(0, "labels", &labels, "TSV", "id<TAB>stable|not-stable for the input"),
 		OPT_REPO(&upstream, "the mainline repository to label from"),
 		OPT_STRING(0, "range", &range, "A..B", "the commits to label (with --repo)"),
 		OPT_STRING(0, "trees", &trees, "LIST", "stable branches, comma-separated"),
@@ -456,10 +458,10 @@ int cmd_train(int argc, char **argv)
 	argc = cli_parse_options("train", argc, argv, options, &usage, 0);
 	if (argc > 0)
 		return cli_usage_error("train", "unexpected argument '%s'", argv[0]);
-	if (!!mbox + !!upstream != 1)
-		return cli_usage_error("train", "give either --mbox and --labels, or --upstream");
-	if (mbox && !labels)
-		return cli_usage_error("train", "--mbox needs --labels");
+	if (!!input + !!upstream != 1)
+		return cli_usage_error("train", "give either --input and --labels, or --upstream");
+	if (input && !labels)
+		return cli_usage_error("train", "--input needs --labels");
 	if (upstream && (!range || !trees))
 		return cli_usage_error("train", "--upstream needs --range and --trees");
 	if (!o.epochs || o.epochs > 1000 || !o.min_df)
@@ -474,7 +476,7 @@ int cmd_train(int argc, char **argv)
 	if (features_out)
 		t.features = &features;
 	t.progress = o.progress = sm_progress_start("Reading commits", 0);
-	if (mbox ? from_mbox(&t, mbox, labels, &source) :
+	if (input ? from_input(&t, input, labels, &source) :
 	    from_trees(&t, upstream, range, trees, tree_repo, cache_dir, &source)) {
 		sm_progress_abort(&t.progress);
 		ret = cli_fail("train");

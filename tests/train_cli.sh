@@ -74,17 +74,17 @@ grep -q "^stablemate train: --trees linux-4.4.y,,linux-4.1.y: an empty branch na
 # --- bad input: one line naming the file and line
 printf 'id\tlabel\n%s\tperhaps\n' "$W7" > "$TMP/bad.tsv"
 git -C "$repo" format-patch -q --stdout v4.4..v4.5 > "$TMP/w.mbox"
-if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/bad.tsv" -o "$TMP/x.rules" 2> "$TMP/bad.err"; then
+if "$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/bad.tsv" -o "$TMP/x.rules" 2> "$TMP/bad.err"; then
 	fail "a bad label was accepted"
 fi
 grep -q 'bad.tsv:2: label "perhaps"' "$TMP/bad.err" || fail "bad label error: $(cat "$TMP/bad.err")"
 [ ! -e "$TMP/x.rules" ] || fail "a model was written after an error"
-"$STABLEMATE" train --mbox 2>/dev/null && fail "--mbox without an argument accepted"
+"$STABLEMATE" train --input 2>/dev/null && fail "--input without an argument accepted"
 set +e
-"$STABLEMATE" train --mbox "$TMP/w.mbox" -o "$TMP/x.rules" 2> "$TMP/usage.err"
+"$STABLEMATE" train --input "$TMP/w.mbox" -o "$TMP/x.rules" 2> "$TMP/usage.err"
 rc=$?
 set -e
-[ "$rc" = 2 ] || fail "--mbox without --labels: exit $rc, expected 2"
+[ "$rc" = 2 ] || fail "--input without --labels: exit $rc, expected 2"
 # numbers out of range, NaN among them, are usage errors: a rate of 0 learns
 # nothing, smoothing of a half or more turns the labels around, and a NaN
 # pull once wrote a model of "nan" weights that classify refused to load
@@ -93,7 +93,7 @@ for bad in "--l2 nan" "--l2 -1" "--rate 0" "--rate inf" "--smoothing 0.5" "--smo
 	   "--candidate-recall 0.9 --maybe-recall 0.8"; do
 	set +e
 	# shellcheck disable=SC2086 # $bad is two or four words on purpose
-	"$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/bad.tsv" $bad -o "$TMP/x.rules" 2> "$TMP/usage.err"
+	"$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/bad.tsv" $bad -o "$TMP/x.rules" 2> "$TMP/usage.err"
 	rc=$?
 	set -e
 	[ "$rc" = 2 ] || fail "train $bad: exit $rc, expected 2 ($(cat "$TMP/usage.err"))"
@@ -106,19 +106,24 @@ echo "train: 10 out-of-range numbers refused"
 { echo "id	label"; git -C "$repo" log --no-merges --format=%H v4.4..v4.5 | while read -r h; do
 	case $h in "$W1"|"$W3"|"$W6"|"$W7") echo "$h	stable";; *) echo "$h	not-stable";; esac
 done; } > "$TMP/labels.tsv"
-"$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/mbox.rules" 2> "$TMP/mbox.err"
+"$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/mbox.rules" 2> "$TMP/mbox.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/mbox.err" || fail "mbox training: $(cat "$TMP/mbox.err")"
-echo "train --mbox: 13 commits, 4 stable"
+echo "train --input: 13 commits, 4 stable"
+# --mbox, its old name, still works, and is not shown in --help
+"$STABLEMATE" train -q --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/old-name.rules" ||
+	fail "train --mbox (the old name of --input)"
+cmp -s "$TMP/mbox.rules" "$TMP/old-name.rules" || fail "--mbox and --input give other models"
+"$STABLEMATE" train --help | grep -qE -- "^ +--mbox" && fail "train --help lists the old --mbox as an option"
 # the same commits as `git log -p` (oldest first, as format-patch writes
 # them: the fit follows the order) give the same model, but for its source
 git -C "$repo" log -p --reverse --no-merges v4.4..v4.5 > "$TMP/w.log"
-"$STABLEMATE" train -q --mbox "$TMP/w.log" --labels "$TMP/labels.tsv" -o "$TMP/log.rules"
+"$STABLEMATE" train -q --input "$TMP/w.log" --labels "$TMP/labels.tsv" -o "$TMP/log.rules"
 diff <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/log.rules") ||
 	fail "train on git log -p: another model than on the format-patch mbox"
 # train reads its input as classify --batch does (mail/records.h): gzipped,
 # ...
 gzip -c "$TMP/w.mbox" > "$TMP/w.mbox.gz"
-"$STABLEMATE" train -q --mbox "$TMP/w.mbox.gz" --labels "$TMP/labels.tsv" -o "$TMP/gz.rules"
+"$STABLEMATE" train -q --input "$TMP/w.mbox.gz" --labels "$TMP/labels.tsv" -o "$TMP/gz.rules"
 diff <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/gz.rules") ||
 	fail "train on the gzipped mbox: another model"
 # ... each mail decoded first (quoted-printable here: "=3D" for "=",
@@ -139,7 +144,7 @@ for mail in re.split(rb"(?m)^(?=From [0-9a-f]{40} )", text):
 open(sys.argv[2], "wb").write(b"".join(out))
 PY
 grep -q '=3D' "$TMP/qp.mbox" || fail "the quoted-printable mbox encodes nothing"
-"$STABLEMATE" train -q --mbox "$TMP/qp.mbox" --labels "$TMP/labels.tsv" -o "$TMP/qp.rules"
+"$STABLEMATE" train -q --input "$TMP/qp.mbox" --labels "$TMP/labels.tsv" -o "$TMP/qp.rules"
 diff <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/qp.rules") ||
 	fail "train on quoted-printable mails: another model than on the plain ones"
 # ... and JSON records, named by their "id" (in upper case here)
@@ -148,12 +153,12 @@ git -C "$repo" log --reverse --no-merges --format='%H%x00%B%x00' v4.4..v4.5 |
 f = sys.stdin.read().split("\0")
 for i in range(0, len(f) - 1, 2):
     print(json.dumps({"id": f[i].strip().upper(), "message": f[i + 1]}))' > "$TMP/w.jsonl"
-"$STABLEMATE" train --mbox "$TMP/w.jsonl" --labels "$TMP/labels.tsv" -o "$TMP/json.rules" 2> "$TMP/json.err"
+"$STABLEMATE" train --input "$TMP/w.jsonl" --labels "$TMP/labels.tsv" -o "$TMP/json.rules" 2> "$TMP/json.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/json.err" || fail "JSON records: $(cat "$TMP/json.err")"
-echo "train --mbox: gzip, quoted-printable mails and JSON records read as classify --batch reads them"
+echo "train --input: gzip, quoted-printable mails and JSON records read as classify --batch reads them"
 # train/serve skew: the features of a commit read from the repository (as
 # scan and train --upstream read it) are those of the same commit as text
-# (classify, train --mbox): the same with `git log --format=fuller -p`,
+# (classify, train --input): the same with `git log --format=fuller -p`,
 # and the same but for the committer, which format-patch does not write
 same_features() {	# FILE_A FILE_B IGNORED_PREFIX: 0 when each id has the same names
 	python3 - "$@" <<'PY'
@@ -171,24 +176,24 @@ sys.exit(1 if bad or len(a) != len(b) or not a else 0)
 PY
 }
 git -C "$repo" log --format=fuller -p --reverse --no-merges v4.4..v4.5 > "$TMP/wf.log"
-"$STABLEMATE" train -q --mbox "$TMP/wf.log" --labels "$TMP/labels.tsv" -o "$TMP/wf.rules" \
+"$STABLEMATE" train -q --input "$TMP/wf.log" --labels "$TMP/labels.tsv" -o "$TMP/wf.rules" \
 	--features "$TMP/wf.tsv"
 same_features "$TMP/features.tsv" "$TMP/wf.tsv" "" > "$TMP/skew.out" ||
 	fail "features of git log --format=fuller -p differ from the repository's: $(cat "$TMP/skew.out")"
-"$STABLEMATE" train -q --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/wm.rules" \
+"$STABLEMATE" train -q --input "$TMP/w.mbox" --labels "$TMP/labels.tsv" -o "$TMP/wm.rules" \
 	--features "$TMP/wm.tsv"
 same_features "$TMP/features.tsv" "$TMP/wm.tsv" "committer:" > "$TMP/skew.out" ||
 	fail "features of format-patch mails differ from the repository's: $(cat "$TMP/skew.out")"
 echo "train: a commit's features are the same read from the repository, git log and format-patch"
 # an input of no commit at all, on standard input: said so, by that name
-if printf '\n\n' | "$STABLEMATE" train --mbox - --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/e.err"; then
+if printf '\n\n' | "$STABLEMATE" train --input - --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/e.err"; then
 	fail "an empty input was trained on"
 fi
 [ "$(cat "$TMP/e.err")" = "stablemate train: (standard input): no commit in it (give format-patch mails, \`git log\` output with the messages or JSON records)" ] ||
 	fail "empty input: $(cat "$TMP/e.err")"
 # the same labels as people write them: 12-digit ids, upper case, CRLF
 awk -F'\t' 'NR > 1 { printf "%s\t%s\r\n", toupper(substr($1, 1, 12)), $2 }' "$TMP/labels.tsv" > "$TMP/short.tsv"
-"$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/short.tsv" -o "$TMP/short.rules" 2> "$TMP/short.err"
+"$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/short.tsv" -o "$TMP/short.rules" 2> "$TMP/short.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/short.err" || fail "abbreviated ids: $(cat "$TMP/short.err")"
 cmp -s <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$TMP/short.rules") ||
 	fail "abbreviated ids gave another model"
@@ -196,29 +201,29 @@ cmp -s <(grep -v '^# trained on' "$TMP/mbox.rules") <(grep -v '^# trained on' "$
 # "From " line: the header was taken for an id, the first mail was lost
 { printf '\357\273\277'; cat "$TMP/labels.tsv"; } > "$TMP/bom.tsv"
 { printf '\357\273\277'; cat "$TMP/w.mbox"; } > "$TMP/bom.mbox"
-"$STABLEMATE" train --mbox "$TMP/bom.mbox" --labels "$TMP/bom.tsv" -o "$TMP/bom.rules" 2> "$TMP/bom.err"
+"$STABLEMATE" train --input "$TMP/bom.mbox" --labels "$TMP/bom.tsv" -o "$TMP/bom.rules" 2> "$TMP/bom.err"
 grep -q '^stablemate train: 13 commits (4 stable)' "$TMP/bom.err" || fail "byte-order marks: $(cat "$TMP/bom.err")"
 # an id labelled both ways, or no id at all: one line naming both places
 { cat "$TMP/labels.tsv"; printf '%s\tnot-stable\n' "$(echo "$W7" | cut -c1-10)"; } > "$TMP/conflict.tsv"
-if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/conflict.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+if "$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/conflict.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
 	fail "an id labelled both ways was accepted"
 fi
 grep -q "conflict.tsv: $W7 is labelled stable on line [0-9]* and not-stable on line 15$" "$TMP/c.err" ||
 	fail "conflict: $(cat "$TMP/c.err")"
 { cat "$TMP/labels.tsv"; printf '%s\tnot-stable\n' "$W7"; } > "$TMP/conflict.tsv"
-if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/conflict.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+if "$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/conflict.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
 	fail "an id labelled both ways was accepted"
 fi
 grep -q "conflict.tsv:15: $W7 is labelled not-stable here and stable on line [0-9]*$" "$TMP/c.err" ||
 	fail "conflict: $(cat "$TMP/c.err")"
 printf 'id\tlabel\nCVE-2024-1\tstable\n' > "$TMP/cve.tsv"
-if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/cve.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+if "$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/cve.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
 	fail "a label for no commit id was accepted"
 fi
 grep -q 'cve.tsv:2: "CVE-2024-1" is not a commit id' "$TMP/c.err" || fail "non-id: $(cat "$TMP/c.err")"
 # list mail, not git format-patch's: no "From <id>" line to look up
 printf 'From a@b Mon Jul  1 09:00:00 2024\nSubject: [PATCH] x: fix\n\nbody\n' > "$TMP/list.mbox"
-if "$STABLEMATE" train --mbox "$TMP/list.mbox" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+if "$STABLEMATE" train --input "$TMP/list.mbox" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
 	fail "an mbox without commit ids was trained on"
 fi
 grep -q 'list.mbox: no message names its commit (the "From <40-digit id>" line git format-patch writes' \
@@ -229,7 +234,7 @@ grep -q 'list.mbox: no message names its commit (the "From <40-digit id>" line g
 # output a NUL ends a line, as `git log -z` writes it)
 awk -v n=0 '/^From [0-9a-f]+ Mon /{n++} n == 3 && /^Subject:/ {print "Subject: x\001y"; next} 1' \
 	"$TMP/w.mbox" | tr '\001' '\000' > "$TMP/nul.mbox"
-if "$STABLEMATE" train --mbox "$TMP/nul.mbox" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
+if "$STABLEMATE" train --input "$TMP/nul.mbox" --labels "$TMP/labels.tsv" -o "$TMP/x.rules" 2> "$TMP/c.err"; then
 	fail "binary data was trained on"
 fi
 grep -q "^stablemate train: $TMP/nul.mbox: message 3: binary data (a NUL byte at offset [0-9]*)" \
@@ -237,13 +242,13 @@ grep -q "^stablemate train: $TMP/nul.mbox: message 3: binary data (a NUL byte at
 [ ! -e "$TMP/x.rules" ] || fail "a model was written from binary data"
 # `git log -z -p`: the same model as git log -p
 git -C "$repo" log -z -p --reverse --no-merges v4.4..v4.5 > "$TMP/wz.log"
-"$STABLEMATE" train -q --mbox "$TMP/wz.log" --labels "$TMP/labels.tsv" -o "$TMP/logz.rules"
+"$STABLEMATE" train -q --input "$TMP/wz.log" --labels "$TMP/labels.tsv" -o "$TMP/logz.rules"
 cmp -s <(grep -v '^# trained on' "$TMP/log.rules") <(grep -v '^# trained on' "$TMP/logz.rules") ||
 	fail "train on git log -z -p: another model than on git log -p"
 echo "train --labels: abbreviated, upper-case, CRLF ids read; conflicts, non-ids and binary data named"
 # a fit that diverges (no pull, a huge step) would write a file classify
 # refuses to load: said here, nothing written
-if "$STABLEMATE" train --mbox "$TMP/w.mbox" --labels "$TMP/labels.tsv" --l2 0 --rate 100 --smoothing 0 \
+if "$STABLEMATE" train --input "$TMP/w.mbox" --labels "$TMP/labels.tsv" --l2 0 --rate 100 --smoothing 0 \
 	--epochs 200 -o "$TMP/x.rules" 2> "$TMP/d.err"; then
 	fail "a diverged fit was written"
 fi
@@ -301,7 +306,7 @@ git -C "$cut" log --stat=1000 | "$STABLEMATE" classify --batch - > "$TMP/cut.out
 grepq warning "$TMP/cut.err" && fail "--stat=1000 cut no path: $(cat "$TMP/cut.err")"
 grepq docs-only "$TMP/cut.out" || fail "the whole path is documentation: $(cat "$TMP/cut.out")"
 git -C "$cut" log --format='%H' | paste - <(printf 'stable\nnot-stable\n') > "$TMP/cut.tsv"
-"$STABLEMATE" train --mbox - --labels "$TMP/cut.tsv" -o "$TMP/cut.rules" < "$TMP/cut.log" 2> "$TMP/cut.err" ||
+"$STABLEMATE" train --input - --labels "$TMP/cut.tsv" -o "$TMP/cut.rules" < "$TMP/cut.log" 2> "$TMP/cut.err" ||
 	fail "train on --stat: $(cat "$TMP/cut.err")"
 grepq -F "(standard input): git --stat cut 1 path of 1 commit to \".../\": the model learns nothing" \
 	"$TMP/cut.err" || fail "train said nothing of the cut path: $(cat "$TMP/cut.err")"
