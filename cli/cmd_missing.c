@@ -4,6 +4,7 @@
 #include "trees/missing.h"
 #include "trees/repo.h"
 #include "trees/tree_state.h"
+#include "gitnotes/notes.h"
 #include "lib/progress.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -61,7 +62,79 @@ static void print_trial(const struct sm_missing_entry *e, const char *other)
 	putchar(']');
 }
 
-static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other)
+/* What the stable queue said of each commit one side has and other
+ * lacks, for other's version (v, NULL: not known), from the review notes
+ * harvest keeps: the latest notice, its date and its possible
+ * dependencies. Nothing when the notes ref does not exist. */
+static int read_queue_notices(git_repository *repo, const char *notes_ref,
+			      struct sm_missing_side *side, const struct sm_version *v)
+{
+	struct strbuf text = STRBUF_INIT;
+	char tree[32];
+	git_reference *ref = NULL;
+	int ret = 0;
+
+	if (!v || git_reference_lookup(&ref, repo, notes_ref) < 0)
+		return 0;
+	git_reference_free(ref);
+	sm_version_str(v, tree, sizeof(tree));
+	for (size_t i = 0; i < side->nr && !ret; i++) {
+		struct sm_missing_entry *e = &side->only[i];
+		const struct sm_review *latest = NULL;
+		struct sm_note note;
+		git_oid oid;
+		int rc;
+
+		strbuf_reset(&text);
+		if (git_oid_fromstr(&oid, e->upstream) ||
+		    (rc = sm_notes_read(repo, notes_ref, &oid, &text)) == SM_NOTE_NONE)
+			continue;
+		if (rc < 0) {
+			ret = -1;
+			break;
+		}
+		sm_note_parse(&note, text.buf);
+		/* blocks are in date order: the last one for the tree is the latest */
+		for (size_t k = 0; k < note.nr; k++)
+			if (*note.reviews[k].notice && !strcmp(note.reviews[k].tree, tree))
+				latest = &note.reviews[k];
+		if (latest) {
+			struct strlist ids = STRLIST_INIT;
+			struct strbuf deps = STRBUF_INIT;
+
+			e->queue_notice = !strcmp(latest->notice, SM_NOTICE_FAILED) ? SM_NOTICE_FAILED
+										    : SM_NOTICE_QUEUED;
+			e->queue_date = xstrdup(latest->date);
+			sm_review_notice_dependencies(latest, &ids);
+			for (size_t k = 0; k < ids.nr; k++)
+				strbuf_addf(&deps, "%s%s", k ? ", " : "", ids.items[k]);
+			e->queue_deps = strbuf_detach(&deps, NULL);
+			strlist_clear(&ids);
+		}
+		sm_note_release(&note);
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
+/* " (the stable queue could not apply it to 6.1 on DATE; possible
+ * dependencies: ...)", " (queued for 6.1 in the stable queue on DATE)" */
+static void print_queue_notice(const struct sm_missing_entry *e, const struct sm_version *v)
+{
+	char tree[32];
+
+	if (!e->queue_notice)
+		return;
+	sm_version_str(v, tree, sizeof(tree));
+	if (!strcmp(e->queue_notice, SM_NOTICE_FAILED))
+		printf(" (the stable queue could not apply it to %s: %s%s%s)", tree, e->queue_date,
+		       *e->queue_deps ? "; possible dependencies: " : "", e->queue_deps);
+	else
+		printf(" (queued for %s in the stable queue: %s)", tree, e->queue_date);
+}
+
+static void print_side(const struct sm_missing_side *s, const struct sm_missing_side *other,
+		       const struct sm_version *other_version)
 {
 	size_t applies = 0, there = 0;
 
@@ -85,6 +158,7 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 		if (s->only[i].fix_of[0])
 			printf(" (fixes %.12s, which %s lacks too)", s->only[i].fix_of, other->branch);
 		print_trial(&s->only[i], other->branch);
+		print_queue_notice(&s->only[i], other_version);
 		putchar('\n');
 	}
 	if (s->nr_reverted)
@@ -109,9 +183,11 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 
 int cmd_missing(int argc, char **argv)
 {
-	const char *path = ".", *cache_dir = NULL;
+	const char *path = ".", *cache_dir = NULL, *notes_ref_arg = NULL;
+	char *notes_ref;
 	git_repository *repo = NULL;
 	struct sm_missing_result r;
+	struct sm_version versions[2], *version[2] = { NULL, NULL };
 	struct sm_progress *progress;
 	int json = 0, check_applies = 0, all = 0, since_release = 0, ret = 0;
 	struct sm_tree_spec specs[2];
@@ -129,6 +205,8 @@ int cmd_missing(int argc, char **argv)
 		OPT_BOOL(0, "all", &all,
 			 "list the commits the other tree does not need\n"
 			 "(a bug or files it lacks) as missing too"),
+		OPT_STRING(0, "notes-ref", &notes_ref_arg, "REF",
+			   "the review notes to read the stable queue's notices\nfrom (default " SM_NOTES_REF_DEFAULT ")"),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
 		OPT_END()
@@ -145,6 +223,13 @@ int cmd_missing(int argc, char **argv)
 		argv[1] = (char *)specs[1].branch;
 		mo.since_a = &specs[0].version;
 		mo.since_b = &specs[1].version;
+		version[0] = &specs[0].version;
+		version[1] = &specs[1].version;
+	} else {
+		/* the stable queue's notices name a tree by its version */
+		for (int k = 0; k < 2; k++)
+			if (sm_tree_version_from_name(argv[k], &versions[k]) == 0)
+				version[k] = &versions[k];
 	}
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("missing");
@@ -163,6 +248,15 @@ int cmd_missing(int argc, char **argv)
 		git_repository_free(repo);
 		return cli_fail("missing");
 	}
+	notes_ref = sm_notes_ref_full(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
+	if (read_queue_notices(repo, notes_ref, &r.a, version[1]) < 0 ||
+	    read_queue_notices(repo, notes_ref, &r.b, version[0]) < 0) {
+		free(notes_ref);
+		sm_missing_result_release(&r);
+		git_repository_free(repo);
+		return cli_fail("missing");
+	}
+	free(notes_ref);
 	if (json) {
 		struct cli_json j;
 
@@ -177,8 +271,8 @@ int cmd_missing(int argc, char **argv)
 		else
 			printf("merge base %.12s; %zu commit%s in both\n",
 			       r.base[0] ? r.base : "(none)", r.in_both, s);
-		print_side(&r.a, &r.b);
-		print_side(&r.b, &r.a);
+		print_side(&r.a, &r.b, version[1]);
+		print_side(&r.b, &r.a, version[0]);
 	}
 	sm_missing_result_release(&r);
 	git_repository_free(repo);

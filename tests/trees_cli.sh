@@ -61,6 +61,37 @@ has "missing shows both ids" "${W7:0:12} ${S4:0:12} KVM: arm64: vgic-its"
 has "missing other side" "${W3:0:12} ${T1:0:12} fs/xattr: missing fdput()"
 expect "missing --json" 0 "$sm" missing --json linux-4.1.y linux-4.4.y
 json "missing json" "assert d['merge_base']=='$BASE41'; assert len(d['a']['only_here'])==3 and len(d['b']['only_here'])==4"
+# the stable queue's notices in the review notes (as harvest keeps them),
+# for the other tree's version: why 4.1 lacks W3, and that it lacks T3 (the
+# ALSA fix, which names no upstream id: its own is the key) for now only; a
+# notice for another tree says nothing here
+cat > "$tmp/w3-notice.txt" <<EOF
+Review: <2026031701-failed-4.1@gregkh>
+Tree: 4.1
+Author: Greg Kroah-Hartman <gregkh@linuxfoundation.org>
+Date: Tue, 17 Mar 2026 10:00:00 +0100
+Notice: failed to apply
+Comment:
+    Possible dependencies, as the stable queue's script lists them:
+    ${C2:0:12} ("a commit 4.1 lacks")
+
+Review: <2026031702-failed-4.9@gregkh>
+Tree: 4.9
+Date: Tue, 17 Mar 2026 10:01:00 +0100
+Notice: failed to apply
+EOF
+printf 'Review: <2026031703-added-4.1@gregkh>\nTree: 4.1\nDate: Wed, 18 Mar 2026 09:00:00 +0100\nNotice: queued\n' > "$tmp/t3-notice.txt"
+"$sm" notes add "$W3" "$tmp/w3-notice.txt" --notes-ref queue-test > /dev/null &&
+	"$sm" notes add "$T3" "$tmp/t3-notice.txt" --notes-ref queue-test > /dev/null ||
+	bad "notes add of the stable queue's notices"
+expect "missing, with the stable queue's notices" 0 "$sm" missing --notes-ref queue-test linux-4.1.y linux-4.4.y
+has "why 4.1 lacks W3" " (the stable queue could not apply it to 4.1: Tue, 17 Mar 2026 10:00:00 +0100; possible dependencies: ${C2:0:12})"
+has "T3 is queued for 4.1" " (queued for 4.1 in the stable queue: Wed, 18 Mar 2026 09:00:00 +0100)"
+if grep -q "4\.9" <<<"$out"; then bad "another tree's notice shown"; else ok "another tree's notice left out"; fi
+expect "missing --json, with the stable queue's notices" 0 "$sm" missing --json --notes-ref queue-test linux-4.1.y linux-4.4.y
+json "missing json queue" "e={x['upstream']:x for x in d['b']['only_here']}; assert e['$W3']['queue_notice']=='failed to apply' and e['$W3']['queue_dependencies']=='${C2:0:12}', e['$W3']; assert all(x['queue_notice'] is None for x in d['a']['only_here'])"
+expect "missing without those notes" 0 "$sm" missing linux-4.1.y linux-4.4.y
+if grep -q "stable queue" <<<"$out"; then bad "notices from another notes ref"; else ok "no notices without their notes ref"; fi
 expect "missing one branch" 2 "$sm" missing linux-4.1.y
 # A commit a tree took and then reverted is in effect not in it: r41 is 4.1
 # with its KVM backport (S4) reverted, r44 is 4.4 with that backport picked

@@ -45,6 +45,14 @@ struct sm_missing_entry {
 	char fix_of[41];
 	const char *why_code;
 	char *why;
+	/* In only[], set by a caller that reads the review notes (trees/ does
+	 * not): the stable queue's latest notice about it for the other
+	 * branch's version, "failed to apply" or "queued" (NULL: none), its
+	 * date, and its possible dependencies ("" when none), ids joined by
+	 * ", ". */
+	const char *queue_notice;
+	char *queue_date;
+	char *queue_deps;
 };
 
 struct sm_missing_side {
