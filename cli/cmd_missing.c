@@ -35,7 +35,10 @@ static const struct sm_usage usage = {
 "(v6.6 for linux-6.6.y, or TREE=VERSION): what 6.6.y took since v6.6 that\n"
 "6.1.y did not take since v6.1, nor has from mainline. Both branches' indexes\n"
 "are cached, keyed by\n"
-"their tips, so a rerun only reads new commits.\n",
+"their tips, so a rerun only reads new commits.\n"
+"A commit one side lacks carries the stable queue's latest notice about it\n"
+"for that side's version (\"could not apply it\", \"queued\"), when the review\n"
+"notes (--notes-ref) hold one: harvest records them.\n",
 	.epilog =
 "Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\";\n"
 "with --check-applies, \"[applies to TREE]\" or \"[conflicts on TREE]\" after it.\n"
