@@ -127,26 +127,19 @@ static void print_search(const struct sm_deps_result *r, const char *tree)
 	}
 }
 
-/* The stable queue's FAILED notices for the tree in the fix's note
- * (harvest records them, with the commits their script takes for
- * possible dependencies): n->reviews filtered by is_queue_failure. */
+/* The fix's review note: harvest records the stable queue's notices in
+ * it, a FAILED one with the commits its script takes for possible
+ * dependencies (is_queue_failure picks those for the tree). */
 static int read_queue_notes(git_repository *repo, const char *notes_ref, const char *fix,
 			    struct sm_note *n)
 {
-	struct strbuf text = STRBUF_INIT;
 	git_oid oid;
-	int rc = 0;
 
-	memset(n, 0, sizeof(*n));
-	if (git_oid_fromstr(&oid, fix) == 0)
-		rc = sm_notes_read(repo, notes_ref, &oid, &text);
-	if (rc < 0) {
-		strbuf_release(&text);
-		return -1;
+	if (git_oid_fromstr(&oid, fix)) {
+		sm_note_parse(n, "");
+		return 0;
 	}
-	sm_note_parse(n, text.buf);
-	strbuf_release(&text);
-	return 0;
+	return sm_note_read(repo, notes_ref, &oid, n) < 0 ? -1 : 0;
 }
 
 static int is_queue_failure(const struct sm_review *rv, const struct sm_version *v)

@@ -72,34 +72,33 @@ static void print_trial(const struct sm_missing_entry *e, const char *other)
 static int read_queue_notices(git_repository *repo, const char *notes_ref,
 			      struct sm_missing_side *side, const struct sm_version *v)
 {
-	struct strbuf text = STRBUF_INIT;
 	char tree[32];
 	git_reference *ref = NULL;
-	int ret = 0;
 
 	if (!v || git_reference_lookup(&ref, repo, notes_ref) < 0)
 		return 0;
 	git_reference_free(ref);
 	sm_version_str(v, tree, sizeof(tree));
-	for (size_t i = 0; i < side->nr && !ret; i++) {
+	for (size_t i = 0; i < side->nr; i++) {
 		struct sm_missing_entry *e = &side->only[i];
 		const struct sm_review *latest = NULL;
 		struct sm_note note;
 		git_oid oid;
 		int rc;
 
-		strbuf_reset(&text);
-		if (git_oid_fromstr(&oid, e->upstream) ||
-		    (rc = sm_notes_read(repo, notes_ref, &oid, &text)) == SM_NOTE_NONE)
+		if (git_oid_fromstr(&oid, e->upstream))
 			continue;
+		rc = sm_note_read(repo, notes_ref, &oid, &note);
 		if (rc < 0) {
-			ret = -1;
-			break;
+			sm_note_release(&note);
+			return -1;
 		}
-		sm_note_parse(&note, text.buf);
-		/* blocks are in date order: the last one for the tree is the latest */
+		/* stablemate writes blocks in date order; a note edited by
+		 * hand may not be */
 		for (size_t k = 0; k < note.nr; k++)
-			if (*note.reviews[k].notice && !strcmp(note.reviews[k].tree, tree))
+			if (*note.reviews[k].notice && !strcmp(note.reviews[k].tree, tree) &&
+			    (!latest || sm_review_date_epoch(note.reviews[k].date) >=
+					sm_review_date_epoch(latest->date)))
 				latest = &note.reviews[k];
 		if (latest) {
 			struct strlist ids = STRLIST_INIT;
@@ -116,8 +115,7 @@ static int read_queue_notices(git_repository *repo, const char *notes_ref,
 		}
 		sm_note_release(&note);
 	}
-	strbuf_release(&text);
-	return ret;
+	return 0;
 }
 
 /* " (the stable queue could not apply it to 6.1 on DATE; possible

@@ -63,6 +63,12 @@ enum sm_note_status {
 /* The note text of commit: SM_NOTE_FOUND, SM_NOTE_NONE, or -1 (sm_error). */
 int sm_notes_read(git_repository *repo, const char *notes_ref,
 		  const git_oid *commit, struct strbuf *out);
+/* The note of commit, parsed into n (released by the caller, also when
+ * the commit has none: n is then empty): SM_NOTE_FOUND, SM_NOTE_NONE or -1
+ * (sm_error; n empty). */
+struct sm_note;
+int sm_note_read(git_repository *repo, const char *notes_ref, const git_oid *commit,
+		 struct sm_note *n);
 /* Parses note text into reviews (caller releases each and frees the array). */
 int sm_notes_parse(const char *text, struct sm_review **reviews, size_t *nr);
 /* Formats one review block as stored in the note. */

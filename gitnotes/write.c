@@ -65,6 +65,17 @@ int sm_notes_read(git_repository *repo, const char *notes_ref,
 	return SM_NOTE_FOUND;
 }
 
+int sm_note_read(git_repository *repo, const char *notes_ref, const git_oid *commit,
+		 struct sm_note *n)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc = sm_notes_read(repo, notes_ref, commit, &text);
+
+	sm_note_parse(n, rc == SM_NOTE_FOUND ? text.buf : "");
+	strbuf_release(&text);
+	return rc;
+}
+
 static int make_signature(git_repository *repo, git_signature **sig)
 {
 	if (git_signature_default(sig, repo) == 0)
