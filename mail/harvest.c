@@ -81,6 +81,8 @@ struct harvest {
 	struct sm_pending waiting;
 	long long now;
 	int retrying;
+	/* threads to read again whole: a patch came in after answers to it */
+	struct strlist again;
 };
 
 static void event(struct harvest *h, const char *ev, const struct sm_review *r,
@@ -196,6 +198,31 @@ static int harvest_notices(struct harvest *h, struct sm_thread *t, struct patch_
 	return 0;
 }
 
+/* Does an older reply (read by an earlier run) answer a patch or cover
+ * letter that is new in this run? A mail held up on its way, or a patch
+ * sent to a list the database gets later, arrives after the answers to
+ * it: those were read with nothing to review then, and the cursor has
+ * moved past them. */
+static int answered_before_it_came(const struct sm_thread *t)
+{
+	for (size_t j = 0; j < t->nr; j++) {
+		const struct sm_thread_mail *r = &t->mails[j];
+		const struct sm_thread_mail *a;
+
+		if (r->kind != SM_MAIL_REPLY || r->is_new || r->parent == NONE)
+			continue;
+		a = &t->mails[r->parent];
+		if (a->is_new)
+			return 1;
+		if (a->kind == SM_MAIL_COVER)
+			for (size_t k = 0; k < t->nr; k++)
+				if (t->mails[k].is_new && t->mails[k].kind == SM_MAIL_PATCH &&
+				    t->mails[k].cover == r->parent)
+					return 1;
+	}
+	return 0;
+}
+
 static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 {
 	struct sm_thread t = SM_THREAD_INIT;
@@ -244,6 +271,9 @@ static int harvest_thread(struct harvest *h, notmuch_thread_t *thread)
 	for (i = 0; i < t.nr; i++)
 		if (t.mails[i].is_new && t.mails[i].kind == SM_MAIL_PATCH && !h->retrying)
 			h->st->patches++;
+	if (!h->retrying && answered_before_it_came(&t) &&
+	    !strlist_contains(&h->again, notmuch_thread_get_thread_id(thread)))
+		strlist_append(&h->again, notmuch_thread_get_thread_id(thread));
 
 	pm = xcalloc(t.nr ? t.nr : 1, sizeof(*pm));
 	for (i = 0; i < t.nr_reviews; i++) {
@@ -500,6 +530,10 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 			goto out;
 		sm_progress_update(o->progress, st->messages);
 	}
+	for (size_t i = 0; i < h.again.nr; i++)
+		if (harvest_again(&h, base, h.again.items[i]) < 0)
+			goto out;
+	st->answered_earlier = (unsigned)h.again.nr;
 	if (retry_waiting(&h, base, earlier) < 0)
 		goto out;
 	st->pending_expired = (unsigned)sm_pending_expire(&h.waiting, h.now);
@@ -525,6 +559,7 @@ out:
 	free(val);
 	free(query);
 	sm_pending_release(&h.waiting);
+	strlist_clear(&h.again);
 	batch_release(&h.reviews);
 	batch_release(&h.notices);
 	sm_aliases_release(&h.aliases);
@@ -551,11 +586,11 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 	json_object_begin(w, key);
 	JSON_INTS(w, "messages patches mapped unmapped reviews_added reviews_known "
 		  "notices_added notices_known pending pending_mapped pending_expired "
-		  "skipped_broken unverified bad_message_ids",
+		  "threads_read_again skipped_broken unverified bad_message_ids",
 		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
 		  st->reviews_known, st->notices_added, st->notices_known, st->pending,
-		  st->pending_mapped, st->pending_expired, st->skipped_broken, st->unverified,
-		  st->bad_ids);
+		  st->pending_mapped, st->pending_expired, st->answered_earlier,
+		  st->skipped_broken, st->unverified, st->bad_ids);
 	json_string(w, "upstream_ref", st->upstream_ref);
 	json_string(w, "upstream_note", st->upstream_note[0] ? st->upstream_note : NULL);
 	json_object_end(w);

@@ -36,6 +36,9 @@ struct sm_harvest_stats {
 	/* reviewed patches without an upstream commit (mail/pending.h): kept
 	 * for later runs, found now (their threads read again), given up */
 	unsigned pending, pending_mapped, pending_expired;
+	/* threads read again whole because a patch or cover letter came in
+	 * after replies to it (those replies' reviews were not taken then) */
+	unsigned answered_earlier;
 	unsigned unverified;		/* reviews with trailers in another's name */
 	unsigned bad_ids;		/* Message-IDs kept under a derived id */
 	/* The ref patches were mapped against, and a note on the default's
@@ -47,7 +50,8 @@ struct sm_harvest_stats {
 int sm_harvest(const struct sm_harvest_opts *o, struct sm_harvest_stats *st);
 /* st as a JSON object (under key, NULL in an array): messages, patches,
  * mapped, unmapped, reviews_added, reviews_known, notices_added,
- * notices_known, pending, pending_mapped, pending_expired, skipped_broken,
+ * notices_known, pending, pending_mapped, pending_expired,
+ * threads_read_again, skipped_broken,
  * unverified, bad_message_ids, upstream_ref and upstream_note (why that
  * ref, null when HEAD's branch was taken as it is). */
 struct json_writer;

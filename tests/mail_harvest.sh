@@ -13,6 +13,7 @@
 #    for its tree;
 #  - patches reviewed before they are merged: kept, found once upstream
 #    moves (by subject, or by a Link: to the mail), their reviews noted;
+#    a patch that arrives after the answer to it: the answer noted;
 #    a fix pasted in a reply: the answer to it goes on that fix;
 #  - real hwmon stable threads mapped by subject against an upstream history.
 . "$(dirname "$0")/lib.sh"
@@ -579,6 +580,53 @@ done
 grepq "^harvest: 0 messages" "$TMP/h5j4.txt" && ! grepq "upstream commit; " "$TMP/h5j4.txt" ||
 	fail "after both were found: $(cat "$TMP/h5j4.txt")"
 echo "patches reviewed before they were merged: their reviews reach the notes once they are"
+
+# 5k. a patch that arrives after the answer to it (held up on its way):
+# the run that read the answer had nothing to review; the run that reads
+# the patch reads the thread again whole, and the review is noted
+late=$(commit_file "$up" drivers/hwmon/adm9240.c "int fan_div = 2;" "hwmon: (adm9240) Fix the fan divisor")
+cat > "$TMP/late-reply.eml" <<'EOF'
+From: Rita Reviewer <reviewer@example.com>
+To: stable@vger.kernel.org
+Subject: Re: [PATCH 6.1] hwmon: (adm9240) Fix the fan divisor
+Date: Thu, 12 Mar 2026 10:00:00 +0000
+Message-ID: <20260312.late-review@example.com>
+In-Reply-To: <20260312.late-patch@example.org>
+
+Acked-by: Rita Reviewer <reviewer@example.com>
+EOF
+cat > "$TMP/late-patch.eml" <<'EOF'
+From: Dev One <dev@example.org>
+To: stable@vger.kernel.org
+Subject: [PATCH 6.1] hwmon: (adm9240) Fix the fan divisor
+Date: Thu, 12 Mar 2026 09:00:00 +0000
+Message-ID: <20260312.late-patch@example.org>
+
+The divisor starts at 2.
+
+Signed-off-by: Dev One <dev@example.org>
+---
+diff --git a/drivers/hwmon/adm9240.c b/drivers/hwmon/adm9240.c
+--- a/drivers/hwmon/adm9240.c
++++ b/drivers/hwmon/adm9240.c
+@@ -1 +1 @@
+-int fan_div = 1;
++int fan_div = 2;
+EOF
+as_mbox "$TMP/late-reply.eml" > "$TMP/late1.mbox"
+as_mbox "$TMP/late-patch.eml" > "$TMP/late2.mbox"
+"$STABLEMATE" import --maildir "$db/late" --db "$db" --mbox "$TMP/late1.mbox" > /dev/null
+H --query 'path:late/**' --json > "$TMP/h5k1.json" 2>/dev/null || fail "harvest of the answer alone"
+[ "$(json_get "$TMP/h5k1.json" stats.reviews_added)" = 0 ] || fail "a review of no patch: $(json_get "$TMP/h5k1.json" stats)"
+"$STABLEMATE" import --maildir "$db/late" --db "$db" --mbox "$TMP/late2.mbox" > /dev/null
+H --query 'path:late/**' --json > "$TMP/h5k2.json" 2>/dev/null || fail "harvest of the late patch"
+[ "$(json_get "$TMP/h5k2.json" stats.threads_read_again)" = 1 ] &&
+	[ "$(json_get "$TMP/h5k2.json" stats.reviews_added)" = 1 ] &&
+	[ "$(json_get "$TMP/h5k2.json" stats.messages)" = 1 ] ||
+	fail "the answer that came first: $(json_get "$TMP/h5k2.json" stats)"
+git -C "$up" notes --ref="$ref" show "$late" 2>/dev/null | grepq "Acked-by: Rita Reviewer <reviewer@example.com>" ||
+	fail "the early answer is not on the late patch's commit"
+echo "a patch that came after its answer: the answer is noted"
 
 # 6. real hwmon stable threads (public-inbox import), patches mapped by subject
 [ -d "$SHARED/corpus/lists/hwmon" ] || skip "no ../shared corpus here"
