@@ -393,13 +393,15 @@ out:
 static int retry_waiting(struct harvest *h, const char *base, size_t from_earlier_runs)
 {
 	struct strlist threads = STRLIST_INIT;
+	unsigned char *found;
 	char tip[GIT_OID_HEXSZ + 1];
 	int ret = 0;
 
 	git_oid_tostr(tip, sizeof(tip), sm_mapper_tip(h->map));
 	if (!strcmp(tip, h->waiting.tip))
 		return 0;
-	for (size_t i = 0; i < from_earlier_runs;) {
+	found = xcalloc(h->waiting.nr ? h->waiting.nr : 1, 1);
+	for (size_t i = 0; i < from_earlier_runs; i++) {
 		const char *msgid = h->waiting.items[i].msgid;
 		notmuch_message_t *m = NULL;
 		git_oid oid;
@@ -409,27 +411,26 @@ static int retry_waiting(struct harvest *h, const char *base, size_t from_earlie
 			ret = -1;
 			goto out;
 		}
-		if (!r) {
-			i++;
+		if (!r)
 			continue;
-		}
-		/* a message gone from the database has nothing to read */
+		/* a message gone from the database has nothing to read; a
+		 * thread this run reads again anyway is read once */
 		if (!notmuch_database_find_message(h->db, msgid, &m) && m) {
 			const char *id = notmuch_message_get_thread_id(m);
 
-			if (id && !strlist_contains(&threads, id))
+			if (id && !strlist_contains(&threads, id) && !strlist_contains(&h->again, id))
 				strlist_append(&threads, id);
 			notmuch_message_destroy(m);
 		}
-		h->st->pending_mapped++;
-		sm_pending_remove(&h->waiting, i);
-		from_earlier_runs--;
+		found[i] = 1;
 	}
+	h->st->pending_mapped += (unsigned)sm_pending_remove_marked(&h->waiting, found);
 	for (size_t i = 0; i < threads.nr && !ret; i++)
 		ret = harvest_again(h, base, threads.items[i]);
 	if (!ret)
 		memcpy(h->waiting.tip, tip, sizeof(tip));
 out:
+	free(found);
 	strlist_clear(&threads);
 	return ret;
 }

@@ -104,27 +104,30 @@ int sm_pending_add(struct sm_pending *p, const char *msgid, const char *title, l
 	return 1;
 }
 
-void sm_pending_remove(struct sm_pending *p, size_t i)
+size_t sm_pending_remove_marked(struct sm_pending *p, const unsigned char *marked)
 {
-	drop_item(p, i);
-	memmove(&p->items[i], &p->items[i + 1], (p->nr - i - 1) * sizeof(*p->items));
-	p->nr--;
+	size_t kept = 0, n = p->nr;
+
+	/* one pass, the kept ones moved down in order */
+	for (size_t i = 0; i < p->nr; i++) {
+		if (marked[i])
+			drop_item(p, i);
+		else
+			p->items[kept++] = p->items[i];
+	}
+	p->nr = kept;
+	return n - kept;
 }
 
 size_t sm_pending_expire(struct sm_pending *p, long long now)
 {
-	size_t n = 0, kept = 0;
+	unsigned char *old = xcalloc(p->nr ? p->nr : 1, 1);
+	size_t n;
 
-	/* one pass, the kept ones moved down in order */
-	for (size_t i = 0; i < p->nr; i++) {
-		if (now - p->items[i].since >= (long long)SM_PENDING_DAYS * 86400) {
-			drop_item(p, i);
-			n++;
-		} else {
-			p->items[kept++] = p->items[i];
-		}
-	}
-	p->nr = kept;
+	for (size_t i = 0; i < p->nr; i++)
+		old[i] = now - p->items[i].since >= (long long)SM_PENDING_DAYS * 86400;
+	n = sm_pending_remove_marked(p, old);
+	free(old);
 	if (p->nr > SM_PENDING_MAX) {
 		/* added in order: the oldest are first */
 		size_t drop = p->nr - SM_PENDING_MAX;

@@ -43,8 +43,9 @@ void sm_pending_format(const struct sm_pending *p, struct strbuf *out);
 /* Adds the patch unless its Message-ID is there: 1 added, 0 present.
  * Tabs and line breaks in the title become spaces. */
 int sm_pending_add(struct sm_pending *p, const char *msgid, const char *title, long long now);
-/* Removes item i (the order of the others is kept). */
-void sm_pending_remove(struct sm_pending *p, size_t i);
+/* Removes every item i with marked[i] (marked has p->nr entries) in one
+ * pass, the order of the others kept; returns how many. */
+size_t sm_pending_remove_marked(struct sm_pending *p, const unsigned char *marked);
 /* Removes the entries added SM_PENDING_DAYS or more before now, then the
  * oldest beyond SM_PENDING_MAX; returns how many. */
 size_t sm_pending_expire(struct sm_pending *p, long long now);

@@ -1511,7 +1511,11 @@ START_TEST(pending_list)
 	ck_assert_uint_eq(sm_pending_expire(&q, now), 2);	/* the old one, and dup@x of 1970 */
 	ck_assert_uint_eq(q.nr, 1);
 	ck_assert_str_eq(q.items[0].msgid, "20260310.pre-limit@example.org");
-	sm_pending_remove(&q, 0);
+	{
+		unsigned char marked[1] = { 1 };
+
+		ck_assert_uint_eq(sm_pending_remove_marked(&q, marked), 1);
+	}
 	sm_pending_format(&q, &b);
 	ck_assert_str_eq(b.buf, "tip 0123456789012345678901234567890123456789\n");
 	sm_pending_release(&q);
