@@ -158,9 +158,13 @@ static int listed(const struct sm_deps_result *r, const char *id)
 	return 0;
 }
 
-static void print_queue_notes(const struct sm_note *n, const struct sm_deps_result *r,
-			      const struct sm_tree_spec *tree)
+/* The FAILED notices for the tree: a line each, or, with w, the JSON
+ * array queue_failures (message_id, author, date, possible_dependencies). */
+static void show_queue_notes(const struct sm_note *n, const struct sm_deps_result *r,
+			     const struct sm_tree_spec *tree, struct json_writer *w)
 {
+	if (w)
+		json_array_begin(w, "queue_failures");
 	for (size_t i = 0; i < n->nr; i++) {
 		const struct sm_review *rv = &n->reviews[i];
 		struct strlist ids = STRLIST_INIT;
@@ -168,39 +172,28 @@ static void print_queue_notes(const struct sm_note *n, const struct sm_deps_resu
 		if (!is_queue_failure(rv, &tree->version))
 			continue;
 		sm_review_notice_dependencies(rv, &ids);
-		printf("the stable queue could not apply it to %s (%s, %s); its script lists ",
-		       rv->tree, *rv->author ? rv->author : "no sender", rv->date);
-		if (!ids.nr)
-			printf("no possible dependencies\n");
-		else
-			printf("%zu possible dependenc%s:", ids.nr, ids.nr == 1 ? "y" : "ies");
-		for (size_t k = 0; k < ids.nr; k++)
-			printf("%s %s%s", k ? "," : "", ids.items[k],
-			       listed(r, ids.items[k]) ? " (listed above)" : "");
-		if (ids.nr)
-			printf("\n");
+		if (w) {
+			json_object_begin(w, NULL);
+			JSON_STRINGS(w, "message_id author date", rv->message_id, rv->author,
+				     rv->date);
+			json_strlist(w, "possible_dependencies", &ids);
+			json_object_end(w);
+		} else {
+			printf("the stable queue could not apply it to %s (%s, %s); its script lists ",
+			       rv->tree, *rv->author ? rv->author : "no sender", rv->date);
+			if (!ids.nr)
+				printf("no possible dependencies");
+			else
+				printf("%zu possible dependenc%s:", ids.nr, ids.nr == 1 ? "y" : "ies");
+			for (size_t k = 0; k < ids.nr; k++)
+				printf("%s %s%s", k ? "," : "", ids.items[k],
+				       listed(r, ids.items[k]) ? " (listed above)" : "");
+			putchar('\n');
+		}
 		strlist_clear(&ids);
 	}
-}
-
-static void queue_notes_json(const struct sm_note *n, const struct sm_tree_spec *tree,
-			     struct json_writer *w)
-{
-	json_array_begin(w, "queue_failures");
-	for (size_t i = 0; i < n->nr; i++) {
-		const struct sm_review *rv = &n->reviews[i];
-		struct strlist ids = STRLIST_INIT;
-
-		if (!is_queue_failure(rv, &tree->version))
-			continue;
-		sm_review_notice_dependencies(rv, &ids);
-		json_object_begin(w, NULL);
-		JSON_STRINGS(w, "message_id author date", rv->message_id, rv->author, rv->date);
-		json_strlist(w, "possible_dependencies", &ids);
-		json_object_end(w);
-		strlist_clear(&ids);
-	}
-	json_array_end(w);
+	if (w)
+		json_array_end(w);
 }
 
 int cmd_deps(int argc, char **argv)
@@ -253,7 +246,7 @@ int cmd_deps(int argc, char **argv)
 
 		json_object_begin(w, NULL);
 		sm_deps_result_json_members(&r, tree.name, w);
-		queue_notes_json(&queue, &tree, w);
+		show_queue_notes(&queue, &r, &tree, w);
 		json_object_end(w);
 		cli_json_end(&j);
 	} else {
@@ -289,7 +282,7 @@ int cmd_deps(int argc, char **argv)
 		print_missing(&r, tree.name);
 		print_applies(&r, tree.name);
 		print_search(&r, tree.name);
-		print_queue_notes(&queue, &r, &tree);
+		show_queue_notes(&queue, &r, &tree, NULL);
 	}
 done:
 	sm_note_release(&queue);
