@@ -35,6 +35,7 @@ static int apply_batch(struct sm_notes_txn *t, void *data)
 		const git_oid *commit = &b->commits[b->order[i]];
 		struct sm_note note;
 		size_t added = 0;
+		int changed = 0;
 
 		strbuf_reset(&text);
 		if (sm_notes_txn_read(t, commit, &text) < 0) {
@@ -42,9 +43,13 @@ static int apply_batch(struct sm_notes_txn *t, void *data)
 			break;
 		}
 		sm_note_parse(&note, text.buf);
-		for (; i < b->nr && git_oid_equal(&b->commits[b->order[i]], commit); i++)
-			added += (size_t)sm_note_add(&note, &b->reviews[b->order[i]]);
-		if (added) {
+		for (; i < b->nr && git_oid_equal(&b->commits[b->order[i]], commit); i++) {
+			int r = sm_note_add(&note, &b->reviews[b->order[i]]);
+
+			added += r == SM_NOTE_ADDED;
+			changed |= r != SM_NOTE_PRESENT;
+		}
+		if (changed) {
 			strbuf_reset(&out);
 			sm_note_format(&note, &out);
 			if (strcmp(out.buf, text.buf) && sm_notes_txn_write(t, commit, out.buf))

@@ -130,6 +130,11 @@ static void add_one_line(struct strbuf *out, const char *s)
 	}
 }
 
+void sm_review_field_value(const char *value, struct strbuf *out)
+{
+	add_one_line(out, value ? value : "");
+}
+
 static int is_blank(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)

@@ -14,6 +14,9 @@ struct sm_line {
  * -1 when the lines are not a well-formed block (nothing to release). */
 int sm_review_parse_block(const struct sm_line *lines, size_t nr, size_t start,
 			  struct sm_review *r, size_t *end);
+/* A field's value as stored: one line, trimmed, terminal controls masked
+ * ("" for NULL). */
+void sm_review_field_value(const char *value, struct strbuf *out);
 /* The Message-ID as stored: one line, trimmed, without <>. */
 void sm_review_message_id(const char *in, struct strbuf *out);
 /* The comment as stored: trailing blanks of lines dropped, blank lines at

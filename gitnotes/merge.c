@@ -93,10 +93,10 @@ static int apply_merge(struct sm_notes_txn *t, void *data)
 		}
 		sm_note_parse(&mine, ours.buf);
 		{
-			size_t other_before = mine.other.nr;
+			size_t other_before = mine.other.nr, filled;
 
-			added = sm_note_merge(&mine, &theirs);
-			if (added || mine.other.nr != other_before) {
+			added = sm_note_merge(&mine, &theirs, &filled);
+			if (added || filled || mine.other.nr != other_before) {
 				strbuf_reset(&out);
 				sm_note_format(&mine, &out);
 				if (strcmp(out.buf, ours.buf)) {

@@ -122,28 +122,48 @@ static void canonical_copy(struct sm_review *dst, const struct sm_review *src)
 
 int sm_note_add(struct sm_note *n, const struct sm_review *r)
 {
-	struct strbuf mid = STRBUF_INIT;
-	int found;
+	struct strbuf mid = STRBUF_INIT, tree = STRBUF_INIT;
+	ssize_t at;
+	struct sm_review *stored;
 
 	sm_review_message_id(r->message_id, &mid);
-	found = find_review(n, mid.buf) >= 0;
+	at = find_review(n, mid.buf);
 	strbuf_release(&mid);
-	if (found)
-		return 0;
-	ALLOC_GROW(n->reviews, n->nr, n->alloc);
-	canonical_copy(&n->reviews[n->nr++], r);
-	return 1;
+	if (at < 0) {
+		ALLOC_GROW(n->reviews, n->nr, n->alloc);
+		canonical_copy(&n->reviews[n->nr++], r);
+		return SM_NOTE_ADDED;
+	}
+	stored = &n->reviews[at];
+	if (stored->tree && *stored->tree)
+		return SM_NOTE_PRESENT;
+	/* the same one-line form a formatted block has */
+	sm_review_field_value(r->tree, &tree);
+	if (!tree.len) {
+		strbuf_release(&tree);
+		return SM_NOTE_PRESENT;
+	}
+	free(stored->tree);
+	stored->tree = strbuf_detach(&tree, NULL);
+	return SM_NOTE_FILLED;
 }
 
-size_t sm_note_merge(struct sm_note *dst, const struct sm_note *src)
+size_t sm_note_merge(struct sm_note *dst, const struct sm_note *src, size_t *filled)
 {
 	size_t added = 0;
 
+	if (filled)
+		*filled = 0;
 	for (size_t i = 0; i < src->other.nr; i++)
 		if (!strlist_contains(&dst->other, src->other.items[i]))
 			strlist_append(&dst->other, src->other.items[i]);
-	for (size_t i = 0; i < src->nr; i++)
-		added += (size_t)sm_note_add(dst, &src->reviews[i]);
+	for (size_t i = 0; i < src->nr; i++) {
+		int r = sm_note_add(dst, &src->reviews[i]);
+
+		added += r == SM_NOTE_ADDED;
+		if (filled && r == SM_NOTE_FILLED)
+			(*filled)++;
+	}
 	return added;
 }
 

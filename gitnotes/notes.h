@@ -98,12 +98,19 @@ struct sm_note {
 
 void sm_note_parse(struct sm_note *n, const char *text);
 void sm_note_release(struct sm_note *n);
-/* Adds a copy of r unless a review with its Message-ID is there already:
- * 1 added, 0 present (the stored block is kept). */
+/* What sm_note_add did. A block with r's Message-ID is kept as stored,
+ * but for its Tree: when it had none and r has one (the tree is learnt
+ * from the thread, which a later harvest may hold more of). */
+enum sm_note_add_result {
+	SM_NOTE_PRESENT = 0,	/* the stored block is kept as it is */
+	SM_NOTE_ADDED = 1,	/* a new block */
+	SM_NOTE_FILLED = 2,	/* the stored block got r's Tree: */
+};
 int sm_note_add(struct sm_note *n, const struct sm_review *r);
 /* Adds every review and foreign chunk of src that dst lacks; returns how
- * many reviews were added. */
-size_t sm_note_merge(struct sm_note *dst, const struct sm_note *src);
+ * many reviews were added. *filled (may be NULL) counts the stored blocks
+ * that got a Tree: from src. */
+size_t sm_note_merge(struct sm_note *dst, const struct sm_note *src, size_t *filled);
 /* The note text: foreign chunks first, then the blocks ordered by date,
  * then Message-ID, separated by blank lines. Same reviews, same text. */
 void sm_note_format(const struct sm_note *n, struct strbuf *out);

@@ -248,7 +248,7 @@ START_TEST(test_unverified_roundtrip_merge)
 	ck_assert_uint_eq(a.reviews[0].trailers.nr, 0);
 	ck_assert_int_eq(sm_review_counts(&a.reviews[0]), 0);
 	/* Merged into a note that lacks it: the block comes over whole. */
-	ck_assert_uint_eq(sm_note_merge(&b, &a), 1);
+	ck_assert_uint_eq(sm_note_merge(&b, &a, NULL), 1);
 	sm_note_format(&b, &t2);
 	ck_assert_str_eq(t1.buf, t2.buf);
 	/* Trailers: then Unverified: in one block; a signed review counts. */
@@ -307,7 +307,7 @@ START_TEST(test_notice_block)
 	sm_review_json(&a.reviews[0], "0123456789012345678901234567890123456789", &w);
 	ck_assert_msg(strstr(js.buf, "\"notice\":\"failed to apply\""), "%s", js.buf);
 	ck_assert_msg(strstr(js.buf, "\"counts_as_review\":false"), "%s", js.buf);
-	ck_assert_uint_eq(sm_note_merge(&b, &a), 1);
+	ck_assert_uint_eq(sm_note_merge(&b, &a, NULL), 1);
 	sm_note_format(&b, &t2);
 	ck_assert_str_eq(t1.buf, t2.buf);
 	/* its list of possible dependencies, as harvest keeps it in the comment */
@@ -456,6 +456,53 @@ START_TEST(test_order_and_dedupe)
 		sm_review_release(&r[i]);
 	sm_note_release(&a);
 	sm_note_release(&b);
+	strbuf_release(&ta);
+	strbuf_release(&tb);
+}
+END_TEST
+
+/* A block stored without a Tree: gets one from a later copy of the same
+ * reply (a harvest that held more of its thread); nothing else of it
+ * changes, and a tree it has is never replaced. Either writer's order
+ * gives the same note. */
+START_TEST(test_tree_filled_later)
+{
+	struct sm_review early, later, other;
+	struct sm_note a = SM_NOTE_INIT, b = SM_NOTE_INIT, c = SM_NOTE_INIT;
+	struct strbuf ta = STRBUF_INIT, tb = STRBUF_INIT;
+	size_t filled = 9;
+
+	review_init(&early, "t@x", "Jon <jon@x>", "Wed, 29 May 2024 09:59:34 +0100", "",
+		    "Tested-by: Jon <jon@x>", "That did the trick!");
+	review_init(&later, "<t@x>", "Jon <jon@x>", "Wed, 29 May 2024 09:59:34 +0100", " 5.15\t",
+		    "Reviewed-by: Someone Else <else@x>", "other words");
+	review_init(&other, "t@x", "Jon <jon@x>", "Wed, 29 May 2024 09:59:34 +0100", "6.1", NULL, "");
+	ck_assert_int_eq(sm_note_add(&a, &early), SM_NOTE_ADDED);
+	ck_assert_int_eq(sm_note_add(&a, &later), SM_NOTE_FILLED);
+	ck_assert_uint_eq(a.nr, 1);
+	ck_assert_str_eq(a.reviews[0].tree, "5.15");
+	ck_assert_uint_eq(a.reviews[0].trailers.nr, 1);
+	ck_assert_str_eq(a.reviews[0].trailers.items[0], "Tested-by: Jon <jon@x>");
+	ck_assert_str_eq(a.reviews[0].comment, "That did the trick!");
+	ck_assert_int_eq(sm_note_add(&a, &other), SM_NOTE_PRESENT);
+	ck_assert_str_eq(a.reviews[0].tree, "5.15");
+	ck_assert_int_eq(sm_note_add(&b, &later), SM_NOTE_ADDED);
+	ck_assert_int_eq(sm_note_add(&b, &early), SM_NOTE_PRESENT);
+	sm_note_format(&a, &ta);
+	sm_note_format(&b, &tb);
+	/* the later copy's own trailers came with the whole block in b */
+	ck_assert_msg(strstr(tb.buf, "Tree: 5.15\n") && strstr(ta.buf, "Tree: 5.15\n"), "%s", ta.buf);
+	/* merge: the note without the tree learns it, and says so */
+	ck_assert_int_eq(sm_note_add(&c, &early), SM_NOTE_ADDED);
+	ck_assert_uint_eq(sm_note_merge(&c, &b, &filled), 0);
+	ck_assert_uint_eq(filled, 1);
+	ck_assert_str_eq(c.reviews[0].tree, "5.15");
+	sm_review_release(&early);
+	sm_review_release(&later);
+	sm_review_release(&other);
+	sm_note_release(&a);
+	sm_note_release(&b);
+	sm_note_release(&c);
 	strbuf_release(&ta);
 	strbuf_release(&tb);
 }
@@ -930,7 +977,8 @@ static Suite *make_suite(void)
 	add_tcase(s, "format", SM_TESTS(test_format_exact, test_format_masks_controls, test_roundtrip,
 					test_unverified_roundtrip_merge, test_notice_block,
 					test_empty_fields_and_tree, test_foreign_text_kept,
-					test_order_and_dedupe, test_stripspace_stable));
+					test_order_and_dedupe, test_tree_filled_later,
+					test_stripspace_stable));
 	add_tcase(s, "write", SM_TESTS(test_add_and_git_cli, test_person_note_kept,
 				       test_cas_retry, test_concurrent_writers, test_batch,
 				       test_merge_ref, test_git_union_merge,
