@@ -418,7 +418,7 @@ static void add_review(struct site *s, struct strbuf *p, const struct sm_review 
 		strbuf_addstr(p, ", a reply to the cover letter");
 	strbuf_addstr(p, "</span>");
 	/* a stable queue's notice: what happened to the patch there */
-	if (rv->notice && *rv->notice) {
+	if (sm_review_is_notice(rv)) {
 		strbuf_addstr(p, " <span class=\"notice\">stable queue: ");
 		html_escape(p, rv->notice);
 		strbuf_addstr(p, "</span>");

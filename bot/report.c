@@ -121,11 +121,9 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 			/* Trailers in another's name are shown as such, never as reviews. */
 			for (size_t t = 0; t < rv[i].unverified.nr; t++)
 				strlist_append(&ci->unverified, rv[i].unverified.items[t]);
-			if (rv[i].notice && *rv[i].notice) {
-				strbuf_addf(&line, "%s %s (%s, %s)",
-					    !strcmp(rv[i].notice, SM_NOTICE_FAILED) ? "failed to apply to"
-										    : "queued for",
-					    *rv[i].tree ? rv[i].tree : "a tree",
+			if (sm_review_is_notice(&rv[i])) {
+				sm_review_notice_describe(&rv[i], &line);
+				strbuf_addf(&line, " (%s, %s)",
 					    *rv[i].author ? rv[i].author : "no sender", rv[i].date);
 				add_notice_dependencies(&line, &rv[i]);
 				strlist_append(&ci->notices, line.buf);

@@ -146,7 +146,7 @@ static int is_queue_failure(const struct sm_review *rv, const struct sm_version 
 {
 	char tree[32];
 
-	return rv->notice && !strcmp(rv->notice, SM_NOTICE_FAILED) &&
+	return sm_review_is_notice(rv) && !strcmp(rv->notice, SM_NOTICE_FAILED) &&
 	       !strcmp(rv->tree, sm_version_str(v, tree, sizeof(tree)));
 }
 

@@ -65,7 +65,7 @@ static void on_event(void *data, const char *ev, const struct sm_review *r,
 		JSON_STRINGS(w, "commit message_id author date tree subject link", commit,
 			     r->message_id, r->author, r->date, r->tree, r->subject, r->link);
 		json_bool(w, "via_cover", r->via_cover);
-		json_string(w, "notice", r->notice && *r->notice ? r->notice : NULL);
+		json_string(w, "notice", sm_review_is_notice(r) ? r->notice : NULL);
 		json_strlist(w, "trailers", &r->trailers);
 		json_strlist(w, "unverified", &r->unverified);
 		json_string(w, "comment", r->comment);

@@ -96,7 +96,7 @@ static int read_queue_notices(git_repository *repo, const char *notes_ref,
 		/* stablemate writes blocks in date order; a note edited by
 		 * hand may not be */
 		for (size_t k = 0; k < note.nr; k++)
-			if (*note.reviews[k].notice && !strcmp(note.reviews[k].tree, tree) &&
+			if (sm_review_is_notice(&note.reviews[k]) && !strcmp(note.reviews[k].tree, tree) &&
 			    (!latest || sm_review_date_epoch(note.reviews[k].date) >=
 					sm_review_date_epoch(latest->date)))
 				latest = &note.reviews[k];

@@ -152,15 +152,11 @@ static void add_notices(struct strbuf *out, const struct shown *shown, size_t ns
 	for (size_t i = 0; i < nshown; i++) {
 		for (size_t j = 0; j < shown[i].note.nr; j++) {
 			const struct sm_review *r = &shown[i].note.reviews[j];
-			const char *tree = r->tree && *r->tree ? r->tree : "a tree";
 
-			if (!r->notice || !*r->notice)
+			if (!sm_review_is_notice(r))
 				continue;
 			strbuf_addstr(out, n++ ? ", " : "stable queue: ");
-			if (!strcmp(r->notice, SM_NOTICE_FAILED))
-				strbuf_addf(out, "failed to apply to %s", tree);
-			else
-				strbuf_addf(out, "queued for %s", tree);
+			sm_review_notice_describe(r, out);
 			if (r->date && *r->date)
 				strbuf_addf(out, " (%s)", r->date);
 		}
@@ -185,7 +181,7 @@ static void add_summary(struct strbuf *out, const struct shown *shown, size_t ns
 			const char *t = r->tree;
 			size_t k;
 
-			if (r->notice && *r->notice) {
+			if (sm_review_is_notice(r)) {
 				notices++;
 				continue;
 			}

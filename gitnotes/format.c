@@ -47,11 +47,21 @@ void sm_review_release(struct sm_review *r)
 
 int sm_review_counts(const struct sm_review *r)
 {
-	if (r->notice && *r->notice)
+	if (sm_review_is_notice(r))
 		return 0;
 	if (r->trailers.nr)
 		return 1;
 	return !r->unverified.nr && r->author && *r->author;
+}
+
+void sm_review_notice_describe(const struct sm_review *r, struct strbuf *out)
+{
+	const char *tree = r->tree && *r->tree ? r->tree : "a tree";
+
+	if (!strcmp(r->notice, SM_NOTICE_FAILED))
+		strbuf_addf(out, "failed to apply to %s", tree);
+	else
+		strbuf_addf(out, "queued for %s", tree);
 }
 
 size_t sm_notice_dependency_id(const char *line, size_t len)
@@ -442,10 +452,7 @@ void sm_review_json(const struct sm_review *r, const char *commit, struct json_w
 	JSON_STRINGS(w, "message_id commit tree author date subject link", r->message_id,
 		     commit, r->tree, r->author, r->date, r->subject, r->link);
 	json_bool(w, "via_cover_letter", r->via_cover);
-	if (r->notice && *r->notice)
-		json_string(w, "notice", r->notice);
-	else
-		json_null(w, "notice");
+	json_string(w, "notice", sm_review_is_notice(r) ? r->notice : NULL);
 	json_strlist(w, "trailers", &r->trailers);
 	json_strlist(w, "unverified", &r->unverified);
 	json_bool(w, "counts_as_review", sm_review_counts(r));

@@ -37,6 +37,15 @@ struct sm_review {
 #define SM_NOTICE_FAILED "failed to apply"	/* "FAILED: patch ... failed to apply to 6.1-stable tree" */
 #define SM_NOTICE_QUEUED "queued"		/* "Patch ... has been added to the 6.12-stable tree" */
 
+/* Does the block record a stable queue's notice (not a review)? */
+static inline int sm_review_is_notice(const struct sm_review *r)
+{
+	return r->notice && *r->notice;
+}
+/* What a notice block says, for a line of text: "failed to apply to 6.1"
+ * or "queued for 6.12" ("a tree" when it names none). */
+void sm_review_notice_describe(const struct sm_review *r, struct strbuf *out);
+
 void sm_review_release(struct sm_review *r);
 /* Does the block count as a review? Not when its only trailers are
  * unverified, nor when the mail had no usable sender (no Author:), nor
