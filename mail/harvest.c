@@ -534,7 +534,7 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	for (size_t i = 0; i < h.again.nr; i++)
 		if (harvest_again(&h, base, h.again.items[i]) < 0)
 			goto out;
-	st->answered_earlier = (unsigned)h.again.nr;
+	st->threads_read_again = (unsigned)h.again.nr;
 	if (retry_waiting(&h, base, earlier) < 0)
 		goto out;
 	st->pending_expired = (unsigned)sm_pending_expire(&h.waiting, h.now);
@@ -590,7 +590,7 @@ void sm_harvest_stats_json(const struct sm_harvest_stats *st, struct json_writer
 		  "threads_read_again skipped_broken unverified bad_message_ids",
 		  st->messages, st->patches, st->mapped, st->unmapped, st->reviews_added,
 		  st->reviews_known, st->notices_added, st->notices_known, st->pending,
-		  st->pending_mapped, st->pending_expired, st->answered_earlier,
+		  st->pending_mapped, st->pending_expired, st->threads_read_again,
 		  st->skipped_broken, st->unverified, st->bad_ids);
 	json_string(w, "upstream_ref", st->upstream_ref);
 	json_string(w, "upstream_note", st->upstream_note[0] ? st->upstream_note : NULL);

@@ -38,7 +38,7 @@ struct sm_harvest_stats {
 	unsigned pending, pending_mapped, pending_expired;
 	/* threads read again whole because a patch or cover letter came in
 	 * after replies to it (those replies' reviews were not taken then) */
-	unsigned answered_earlier;
+	unsigned threads_read_again;
 	unsigned unverified;		/* reviews with trailers in another's name */
 	unsigned bad_ids;		/* Message-IDs kept under a derived id */
 	/* The ref patches were mapped against, and a note on the default's
