@@ -133,18 +133,6 @@ static int item_listed(const struct sm_scan_result *r, const struct sm_scan_item
 	return 0;
 }
 
-static int is_nak(const char *trailer)
-{
-	return istarts_with(trailer, "Nacked-by:") || istarts_with(trailer, "NAK") ||
-	       istarts_with(trailer, "Nack");
-}
-
-static int is_ack(const char *trailer)
-{
-	return istarts_with(trailer, "Reviewed-by:") || istarts_with(trailer, "Acked-by:") ||
-	       istarts_with(trailer, "Tested-by:") || istarts_with(trailer, "Reported-and-tested-by:");
-}
-
 static int load_reviews(struct site *s, const struct sm_scan_item *it, struct page_reviews *pr)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -169,9 +157,9 @@ static int load_reviews(struct site *s, const struct sm_scan_item *it, struct pa
 		if (sm_review_counts(rv))
 			pr->replies++;
 		for (size_t j = 0; j < rv->trailers.nr; j++) {
-			if (is_nak(rv->trailers.items[j]))
+			if (sm_trailer_is_nak(rv->trailers.items[j]))
 				pr->naks++;
-			else if (is_ack(rv->trailers.items[j]))
+			else if (sm_trailer_is_approval(rv->trailers.items[j]))
 				pr->acks++;
 		}
 	}
@@ -432,7 +420,7 @@ static void add_review(struct site *s, struct strbuf *p, const struct sm_review 
 	if (rv->trailers.nr) {
 		strbuf_addstr(p, "<ul class=\"trailers\">\n");
 		for (size_t j = 0; j < rv->trailers.nr; j++) {
-			strbuf_addf(p, "<li%s>", is_nak(rv->trailers.items[j]) ? " class=\"nak\"" : "");
+			strbuf_addf(p, "<li%s>", sm_trailer_is_nak(rv->trailers.items[j]) ? " class=\"nak\"" : "");
 			html_escape(p, rv->trailers.items[j]);
 			strbuf_addstr(p, "</li>\n");
 		}

@@ -37,6 +37,7 @@ int sm_bot_scan(const struct sm_bot_config *cfg, const struct sm_rules *rules,
 	so.min_soak_days = cfg->min_soak_days;
 	so.queue_dir = cfg->queue_dir;
 	so.cve_dir = cfg->cve_dir;
+	so.notes_ref = cfg->notes_ref;	/* harvest's: a NAK for a tree vetoes it there */
 	ret = sm_scan(&so, out);
 	if (!ret && cfg->notmuch_db) {	/* each candidate's posted series */
 		struct sm_series_opts sso = { cfg->notmuch_db, cfg->upstream_branch, cfg->series_whole };

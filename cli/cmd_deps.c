@@ -4,7 +4,7 @@
 #include "trees/deps_search.h"
 #include "trees/tree_state.h"
 #include "trees/repo.h"
-#include "gitnotes/notes.h"
+#include "trees/tree_reviews.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -144,10 +144,8 @@ static int read_queue_notes(git_repository *repo, const char *notes_ref, const c
 
 static int is_queue_failure(const struct sm_review *rv, const struct sm_version *v)
 {
-	char tree[32];
-
 	return sm_review_is_notice(rv) && !strcmp(rv->notice, SM_NOTICE_FAILED) &&
-	       !strcmp(rv->tree, sm_version_str(v, tree, sizeof(tree)));
+	       sm_review_tree_covers(rv->tree, v);
 }
 
 static int listed(const struct sm_deps_result *r, const char *id)

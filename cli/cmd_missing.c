@@ -4,7 +4,7 @@
 #include "trees/missing.h"
 #include "trees/repo.h"
 #include "trees/tree_state.h"
-#include "gitnotes/notes.h"
+#include "trees/tree_reviews.h"
 #include "lib/progress.h"
 #include "lib/util.h"
 #include <stdio.h>
@@ -72,16 +72,14 @@ static void print_trial(const struct sm_missing_entry *e, const char *other)
 static int read_queue_notices(git_repository *repo, const char *notes_ref,
 			      struct sm_missing_side *side, const struct sm_version *v)
 {
-	char tree[32];
 	git_reference *ref = NULL;
 
 	if (!v || git_reference_lookup(&ref, repo, notes_ref) < 0)
 		return 0;
 	git_reference_free(ref);
-	sm_version_str(v, tree, sizeof(tree));
 	for (size_t i = 0; i < side->nr; i++) {
 		struct sm_missing_entry *e = &side->only[i];
-		const struct sm_review *latest = NULL;
+		struct sm_tree_reviews said;
 		struct sm_note note;
 		git_oid oid;
 		int rc;
@@ -93,21 +91,15 @@ static int read_queue_notices(git_repository *repo, const char *notes_ref,
 			sm_note_release(&note);
 			return -1;
 		}
-		/* stablemate writes blocks in date order; a note edited by
-		 * hand may not be */
-		for (size_t k = 0; k < note.nr; k++)
-			if (sm_review_is_notice(&note.reviews[k]) && !strcmp(note.reviews[k].tree, tree) &&
-			    (!latest || sm_review_date_epoch(note.reviews[k].date) >=
-					sm_review_date_epoch(latest->date)))
-				latest = &note.reviews[k];
-		if (latest) {
+		sm_tree_reviews_find(&note, v, &said);
+		if (said.notice) {
 			struct strlist ids = STRLIST_INIT;
 			struct strbuf deps = STRBUF_INIT;
 
-			e->queue_notice = !strcmp(latest->notice, SM_NOTICE_FAILED) ? SM_NOTICE_FAILED
-										    : SM_NOTICE_QUEUED;
-			e->queue_date = xstrdup(latest->date);
-			sm_review_notice_dependencies(latest, &ids);
+			e->queue_notice = !strcmp(said.notice->notice, SM_NOTICE_FAILED) ? SM_NOTICE_FAILED
+											 : SM_NOTICE_QUEUED;
+			e->queue_date = xstrdup(said.notice->date);
+			sm_review_notice_dependencies(said.notice, &ids);
 			for (size_t k = 0; k < ids.nr; k++)
 				strbuf_addf(&deps, "%s%s", k ? ", " : "", ids.items[k]);
 			e->queue_deps = strbuf_detach(&deps, NULL);

@@ -3,6 +3,7 @@
 #include "cli/output.h"
 #include "lib/progress.h"
 #include "trees/scan.h"
+#include "gitnotes/notes.h"
 #include "mail/series.h"
 #include "trees/tree_state.h"
 #include "rules/classify.h"
@@ -59,7 +60,8 @@ static const struct sm_usage usage = {
 static int tree_reason(const char *code)
 {
 	static const char *const life[] = { "reverted", "revert-undone", "fixed-later", "soak",
-					    "soak-met", "queued", "cve", "revert-of-absent",
+					    "soak-met", "queued", "cve", "revert-of-absent", "nak",
+					    "queue-failed", "review-note",
 					    "series", "series-part" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(life); i++)
@@ -115,6 +117,9 @@ static void print_text(const struct sm_scan_result *r, const struct sm_scan_opts
 		printf("  queue %s: %zu patches\n", o->queue_dir, r->nr_queued);
 	if (o->cve_dir)
 		printf("  cve %s: %zu records with a fixing commit\n", o->cve_dir, r->nr_cves);
+	if (r->nr_review_notes)
+		printf("  review notes %s: %zu commit%s with a note\n", r->review_notes_ref,
+		       r->nr_review_notes, r->nr_review_notes == 1 ? "" : "s");
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct sm_scan_item *it = &r->items[i];
 		int show = !candidates_only;
@@ -221,6 +226,11 @@ int cmd_scan(int argc, char **argv)
 			   "a stable-queue checkout (queue-6.1/series and patches)"),
 		OPT_STRING(0, "cve-dir", &o.cve_dir, "DIR",
 			   "the kernel CVE records (DIR/cve/published/YYYY/*.json)"),
+		OPT_STRING(0, "notes-ref", &o.notes_ref, "REF",
+			   "the review notes harvest writes: a NAK for a tree's\n"
+			   "version vetoes the commit there, the stable queue's\n"
+			   "notices are reasons (default " SM_NOTES_REF_DEFAULT ";\n"
+			   "\"\": none read)"),
 		OPT_STRING(0, "notmuch", &series.db_path, "DB",
 			   "find each candidate's patch mail and series in this\n"
 			   "notmuch database (mapped against --upstream-ref)"),

@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/output.h"
 #include "trees/steal.h"
+#include "gitnotes/notes.h"
 #include "trees/tree_state.h"
 #include "rules/classify.h"
 #include "lib/util.h"
@@ -78,6 +79,10 @@ int cmd_steal(int argc, char **argv)
 			 "leave out commits in mainline for less than N days"),
 		OPT_STRING(0, "queue", &o.queue_dir, "DIR",
 			   "a stable-queue checkout: leave out what is queued"),
+		OPT_STRING(0, "notes-ref", &o.notes_ref, "REF",
+			   "the review notes: a NAK for the tree's version or the\n"
+			   "stable queue's \"queued\" keeps a commit out (default\n"
+			   SM_NOTES_REF_DEFAULT "; \"\": none read)"),
 		OPT_COMMA_LIST("backports-from", &backport_args, "LIST",
 			       "comma-separated stable branches whose backport\n"
 			       "of a candidate that does not apply is tried"),

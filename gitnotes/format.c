@@ -54,6 +54,18 @@ int sm_review_counts(const struct sm_review *r)
 	return !r->unverified.nr && r->author && *r->author;
 }
 
+int sm_trailer_is_nak(const char *trailer)
+{
+	return istarts_with(trailer, "Nacked-by:") || istarts_with(trailer, "NAK") ||
+	       istarts_with(trailer, "Nack");
+}
+
+int sm_trailer_is_approval(const char *trailer)
+{
+	return istarts_with(trailer, "Reviewed-by:") || istarts_with(trailer, "Acked-by:") ||
+	       istarts_with(trailer, "Tested-by:") || istarts_with(trailer, "Reported-and-tested-by:");
+}
+
 void sm_review_notice_describe(const struct sm_review *r, struct strbuf *out)
 {
 	const char *tree = r->tree && *r->tree ? r->tree : "a tree";

@@ -160,4 +160,35 @@ void sm_notes_set_update_hook(sm_notes_update_hook hook, void *data);
 /* Attempts the last write of this thread needed (1 = no retry). */
 unsigned sm_notes_last_attempts(void);
 
+/* Every note under a notes ref, listed once, for a reader that asks of
+ * many commits (scan: thousands of commits, a few of them reviewed): one
+ * walk of the notes tree, then a binary search and a blob read for each
+ * commit that has a note, where sm_note_read would resolve the ref and
+ * walk the tree again each time. A snapshot: writes after the load are
+ * not seen. */
+struct sm_notes_index {
+	struct sm_notes_index_entry {
+		git_oid commit;	/* the annotated commit */
+		git_oid blob;	/* its note */
+	} *entries;		/* sorted by commit */
+	size_t nr;
+};
+
+#define SM_NOTES_INDEX_INIT { NULL, 0 }
+
+/* Lists the notes of notes_ref (NULL: the default); a ref that does not
+ * exist lists none. 0, or -1 (sm_error naming the ref). */
+int sm_notes_index_load(struct sm_notes_index *ix, git_repository *repo, const char *notes_ref);
+/* The note of commit, parsed into n (released by the caller, also when
+ * there is none): SM_NOTE_FOUND, SM_NOTE_NONE, or -1 (sm_error; n empty). */
+int sm_notes_index_read(const struct sm_notes_index *ix, git_repository *repo,
+			const git_oid *commit, struct sm_note *n);
+void sm_notes_index_release(struct sm_notes_index *ix);
+
+/* A trailer that refuses the patch ("Nacked-by:", "NAK", "Nack…"), and
+ * one that approves it (Reviewed-by, Acked-by, Tested-by,
+ * Reported-and-tested-by). */
+int sm_trailer_is_nak(const char *trailer);
+int sm_trailer_is_approval(const char *trailer);
+
 #endif

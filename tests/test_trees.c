@@ -21,6 +21,7 @@
 #include "trees/part_tree.h"
 #include "trees/pick.h"
 #include "trees/tree_files.h"
+#include "trees/tree_reviews.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/git.h"
@@ -1542,6 +1543,66 @@ START_TEST(tree_files_most_like_a_moved_file)
 }
 END_TEST
 
+/* What a note says for a tree: Tree: values and ranges, the latest notice
+ * by date even when the note is in another order (edited by hand), a NAK
+ * taken back by its sender's later ack, another's ack taking back nothing. */
+START_TEST(tree_reviews_by_version_and_date)
+{
+	const struct sm_version v61 = { 6, 1, -1 }, v66 = { 6, 6, -1 }, v612 = { 6, 12, -1 };
+	struct sm_tree_reviews said;
+	struct strbuf sb = STRBUF_INIT;
+	struct sm_note n;
+
+	ck_assert(sm_review_tree_covers("6.1", &v61));
+	ck_assert(!sm_review_tree_covers("6.12", &v61));
+	ck_assert(sm_review_tree_covers("6.1-6.6", &v61) && sm_review_tree_covers("6.1-6.6", &v66));
+	ck_assert(!sm_review_tree_covers("6.1-6.6", &v612));
+	ck_assert(!sm_review_tree_covers("", &v61) && !sm_review_tree_covers("6.1-", &v61) &&
+		  !sm_review_tree_covers("6.1 and 6.6", &v61) && !sm_review_tree_covers(NULL, &v61));
+
+	/* blocks stored newest first (a hand edit): the notices are read by date */
+	sm_note_parse(&n,
+		      "Review: <q@x>\nTree: 6.1\nAuthor: Greg <g@x>\nDate: Fri, 5 Jan 2024 12:00:00 +0100\n"
+		      "Notice: queued\n\n"
+		      "Review: <f@x>\nTree: 6.1\nAuthor: Greg <g@x>\nDate: Mon, 1 Jan 2024 12:00:00 +0100\n"
+		      "Notice: failed to apply\nComment:\n    Possible dependencies:\n\n"
+		      "    0123456789ab (\"x: y\")\n\n"
+		      "Review: <nak@x>\nTree: 6.1-6.6\nAuthor: Rev <r@x>\nDate: Tue, 2 Jan 2024 10:00:00 +0000\n"
+		      "Trailers:\n  Nacked-by: Rev <r@x>\nComment:\n    Not for these trees.\n\n"
+		      "Review: <ack-other@x>\nTree: 6.6\nAuthor: Other <o@x>\nDate: Wed, 3 Jan 2024 10:00:00 +0000\n"
+		      "Trailers:\n  Acked-by: Other <o@x>\n\n"
+		      "Review: <ack@x>\nTree: 6.1\nAuthor: Rev <r@x>\nDate: Thu, 4 Jan 2024 10:00:00 +0000\n"
+		      "Trailers:\n  Acked-by: Rev <r@x>\n");
+	ck_assert_uint_eq(n.nr, 5);
+	sm_tree_reviews_find(&n, &v61, &said);
+	ck_assert_ptr_null(said.nak);	/* taken back by Rev's own ack for 6.1 */
+	ck_assert_ptr_nonnull(said.notice);
+	ck_assert_str_eq(said.notice->message_id, "q@x");	/* the later one */
+	sm_tree_reviews_find(&n, &v66, &said);
+	ck_assert_ptr_nonnull(said.nak);	/* Other's ack takes back nothing */
+	ck_assert_str_eq(said.nak->message_id, "nak@x");
+	ck_assert_ptr_null(said.notice);
+	sm_tree_reviews_nak_text(said.nak, &sb);
+	ck_assert_str_eq(sb.buf, "Nacked-by: Rev <r@x> (Tue, 2 Jan 2024 10:00:00 +0000): Not for these trees.");
+	sm_tree_reviews_find(&n, &v612, &said);
+	ck_assert(!said.nak && !said.notice);
+	sm_note_release(&n);
+
+	/* the FAILED notice alone, with its dependency */
+	sm_note_parse(&n, "Review: <f@x>\nTree: 6.1\nAuthor: Greg <g@x>\nDate: Mon, 1 Jan 2024 12:00:00 +0100\n"
+			  "Notice: failed to apply\nComment:\n    Possible dependencies:\n\n"
+			  "    0123456789ab (\"x: y\")\n");
+	sm_tree_reviews_find(&n, &v61, &said);
+	ck_assert_ptr_nonnull(said.notice);
+	strbuf_reset(&sb);
+	sm_tree_reviews_notice_text(said.notice, &sb);
+	ck_assert_str_eq(sb.buf, "failed to apply to 6.1 (Greg <g@x>, Mon, 1 Jan 2024 12:00:00 +0100); "
+				 "possible dependencies: 0123456789ab");
+	sm_note_release(&n);
+	strbuf_release(&sb);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("trees");
@@ -1567,7 +1628,8 @@ static Suite *make_suite(void)
 						   patch_reverse_swaps_sides,
 						   patch_hunks_moved_to_their_lines,
 						   merge_of_parts_is_the_merge_of_trees,
-						   tree_files_most_like_a_moved_file));
+						   tree_files_most_like_a_moved_file,
+						   tree_reviews_by_version_and_date));
 
 	tcase_add_unchecked_fixture(tc, setup_repo, teardown_repo);
 	tcase_set_timeout(tc, 120);

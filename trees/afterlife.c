@@ -4,6 +4,7 @@
 #include "trees/mainline.h"
 #include "trees/repo.h"
 #include "trees/tree_state.h"
+#include "trees/tree_reviews.h"
 #include "lib/util.h"
 #include "lib/strbuf.h"
 #include "rules/rules_load.h"
@@ -82,6 +83,16 @@ int sm_afterlife_open(struct sm_afterlife *a, const struct sm_scan_opts *o, git_
 			goto fail;
 		out->nr_cves = a->cve.nr;
 	}
+	if (!o->notes_ref || *o->notes_ref) {
+		char *ref = sm_notes_ref_full(o->notes_ref ? o->notes_ref : SM_NOTES_REF_DEFAULT);
+
+		if (sm_notes_index_load(&a->notes, repo, ref) < 0) {
+			free(ref);
+			goto fail;
+		}
+		out->nr_review_notes = a->notes.nr;
+		out->review_notes_ref = ref;
+	}
 	return 0;
 fail:
 	sm_afterlife_life_release(life);
@@ -98,6 +109,7 @@ void sm_afterlife_close(struct sm_afterlife *a)
 		sm_stable_queue_release(&a->queue);
 	if (a->have_cve)
 		sm_cve_release(&a->cve);
+	sm_notes_index_release(&a->notes);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -264,6 +276,60 @@ static void cve_item(struct sm_afterlife *a, struct sm_scan_item *it)
 	strbuf_release(&st);
 }
 
+/* The item's review note, kept for its trees when it has blocks. A note
+ * that cannot be read (a blob missing from the object store) is said in a
+ * reason of the item's verdict: the scan goes on. */
+static void read_review_note(struct sm_afterlife *a, struct sm_scan_item *it)
+{
+	struct sm_note *n;
+	git_oid oid;
+	int rc;
+
+	if (!a->notes.nr || git_oid_fromstr(&oid, it->id))
+		return;
+	n = xmalloc(sizeof(*n));
+	rc = sm_notes_index_read(&a->notes, a->repo, &oid, n);
+	if (rc == SM_NOTE_FOUND && n->nr) {
+		it->review_note = n;
+		return;
+	}
+	if (rc < 0) {
+		sm_verdict_add(&it->verdict, "review-note", 0, "%s", sm_last_error());
+		sm_clear_error();
+	}
+	sm_note_release(n);
+	free(n);
+}
+
+/* A NAK for the tree's version vetoes it there; the stable queue's latest
+ * notice for the version: "queued" vetoes it as a queue directory's patch
+ * does (unless that said so already), "failed to apply" is a reason, with
+ * the script's possible dependencies. A commit the tree has needs no
+ * notice. */
+static void tree_reviews(const struct sm_scan_item *it, const struct sm_tree_spec *spec,
+			 struct sm_scan_tree_result *tr)
+{
+	struct sm_tree_reviews said;
+	struct strbuf sb = STRBUF_INIT;
+
+	sm_tree_reviews_find(it->review_note, &spec->version, &said);
+	if (said.nak) {
+		tr->nak = said.nak;
+		sm_tree_reviews_nak_text(said.nak, &sb);
+		sm_verdict_veto(&tr->verdict, "nak", "NAKed for %s: %s", said.nak->tree, sb.buf);
+	}
+	if (said.notice && !tr->present) {
+		tr->queue_notice = said.notice;
+		strbuf_reset(&sb);
+		sm_tree_reviews_notice_text(said.notice, &sb);
+		if (strcmp(said.notice->notice, SM_NOTICE_QUEUED))
+			sm_verdict_add(&tr->verdict, "queue-failed", 0, "the stable queue %s", sb.buf);
+		else if (!tr->queued)
+			sm_verdict_veto(&tr->verdict, "queued", "the stable queue has it: %s", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 void sm_afterlife_item(struct sm_afterlife *a, struct sm_scan_item *it)
 {
 	git_commit *c = NULL;
@@ -275,6 +341,7 @@ void sm_afterlife_item(struct sm_afterlife *a, struct sm_scan_item *it)
 		it->committed = (long long)git_commit_committer(c)->when.time;
 		git_commit_free(c);
 	}
+	read_review_note(a, it);
 	if (a->have_life) {
 		const struct sm_life_entry *undone = NULL;
 		const struct sm_life_entry *r = sm_lifecycle_reverted(&a->life, it->id, &undone);
@@ -355,6 +422,8 @@ void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t t
 					spec->name, q->patch);
 		}
 	}
+	if (it->review_note)
+		tree_reviews(it, spec, tr);
 	if (it->cve) {
 		const struct sm_cve *c = sm_cve_find(&a->cve, it->id);
 		struct strbuf st = STRBUF_INIT;
@@ -391,4 +460,9 @@ void sm_afterlife_item_release(struct sm_scan_item *it, size_t nr_trees)
 	free(it->needed_by);
 	free(it->cve);
 	free(it->soak_wait);
+	if (it->review_note) {
+		sm_note_release(it->review_note);
+		free(it->review_note);
+		it->review_note = NULL;
+	}
 }

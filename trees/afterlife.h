@@ -1,6 +1,7 @@
 /* afterlife: a scanned commit's life after it landed, added to scan's
  * verdicts: reverted or fixed later upstream (trees/lifecycle.h), soak
- * time (trees/soak.h), already queued (trees/queue.h), CVE (trees/cve.h).
+ * time (trees/soak.h), already queued (trees/queue.h), CVE (trees/cve.h),
+ * what its review notes say for each tree (trees/tree_reviews.h).
  * scan.c calls it at three points: per commit, per tree before the verdict
  * is finished, and after (soak holds a candidate back as "maybe"). */
 #ifndef SM_TREES_AFTERLIFE_H
@@ -11,6 +12,7 @@
 #include "trees/queue.h"
 #include "trees/cve.h"
 #include "trees/tags.h"
+#include "gitnotes/notes.h"
 
 struct sm_afterlife {
 	const struct sm_scan_opts *o;
@@ -21,6 +23,7 @@ struct sm_afterlife {
 	struct sm_soak soak;
 	struct sm_stable_queue queue;
 	struct sm_cve_db cve;
+	struct sm_notes_index notes;	/* the review notes, listed once */
 };
 
 /* The lifecycle index over from..upstream ref that the options ask for,

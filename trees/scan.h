@@ -8,6 +8,8 @@
 #include "lib/strbuf.h"
 
 struct sm_progress;
+struct sm_note;
+struct sm_review;
 
 struct sm_tree_spec {
 	const char *name;		/* "linux-6.1.y" */
@@ -54,6 +56,10 @@ struct sm_scan_tree_result {
 	/* Set by trees/afterlife.h: */
 	struct strlist take_with;	/* later upstream fixes of it the tree lacks, oldest first */
 	char *queued;			/* the stable-queue patch it is queued as, or NULL */
+	/* From the item's review note (trees/tree_reviews.h), NULL when none:
+	 * the NAK that stands for the tree's version (a veto), and the
+	 * stable queue's latest notice for it. */
+	const struct sm_review *nak, *queue_notice;
 };
 
 /* A later upstream commit whose stable tag names a scanned commit as its
@@ -83,6 +89,7 @@ struct sm_scan_item {
 	char *cve;			/* the CVE it is the fix of, or NULL */
 	char *soak_wait;		/* the soak time it waits for, or NULL */
 	int soak_tag;			/* stable tag setting that wait; -1: minimum soak */
+	struct sm_note *review_note;	/* its review note (opts->notes_ref), or NULL */
 };
 
 struct sm_scan_opts {
@@ -104,6 +111,11 @@ struct sm_scan_opts {
 	long long now;			/* the time soak is measured at; 0: now */
 	const char *queue_dir;		/* stable-queue checkout, or NULL */
 	const char *cve_dir;		/* kernel CVE records, or NULL */
+	/* The review notes harvest writes (gitnotes/notes.h), in the upstream
+	 * repository: a NAK given for a tree's version vetoes the commit
+	 * there, the stable queue's notices are reasons. NULL: the default
+	 * ref (nothing when it does not exist); "": none read. */
+	const char *notes_ref;
 	/* Added by the progress work: a meter (lib/progress.h) the scan counts
 	 * its index builds and commits on, or NULL. */
 	struct sm_progress *progress;
@@ -146,6 +158,8 @@ struct sm_scan_result {
 	char *lifecycle_note;		/* a note on the default's choice, or NULL */
 	size_t lifecycle_nr;		/* commits it holds */
 	size_t nr_queued, nr_cves;	/* queue patches and CVE records read */
+	size_t nr_review_notes;		/* notes under opts->notes_ref */
+	char *review_notes_ref;		/* the notes ref read, or NULL */
 	/* The diff cache (trees/diff_cache.h): sm_cache_state_name, and how
 	 * many commits' diffs it saved building. */
 	const char *diff_cache;

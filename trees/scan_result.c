@@ -81,7 +81,33 @@ void sm_scan_result_release(struct sm_scan_result *r)
 	free(r->tree_info);
 	free(r->lifecycle_ref);
 	free(r->lifecycle_note);
+	free(r->review_notes_ref);
 	memset(r, 0, sizeof(*r));
+}
+
+/* A block of the review note that decided something for a tree: who
+ * said it, when, where, and for a notice what and its possible
+ * dependencies; null when none. */
+static void review_json(struct json_writer *w, const char *key, const struct sm_review *r)
+{
+	struct strlist ids = STRLIST_INIT;
+
+	if (!r) {
+		json_null(w, key);
+		return;
+	}
+	json_object_begin(w, key);
+	JSON_STRINGS(w, "message_id tree author date link comment", r->message_id, r->tree,
+		     r->author, r->date, r->link, r->comment);
+	if (sm_review_is_notice(r)) {
+		json_string(w, "notice", r->notice);
+		sm_review_notice_dependencies(r, &ids);
+		json_strlist(w, "possible_dependencies", &ids);
+		strlist_clear(&ids);
+	} else {
+		json_strlist(w, "trailers", &r->trailers);
+	}
+	json_object_end(w);
 }
 
 void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_opts *o,
@@ -128,6 +154,14 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 		json_object_end(w);
 	} else {
 		json_null(w, "lifecycle");
+	}
+	if (r->review_notes_ref) {
+		json_object_begin(w, "review_notes");
+		json_string(w, "ref", r->review_notes_ref);
+		json_int(w, "notes", (long long)r->nr_review_notes);
+		json_object_end(w);
+	} else {
+		json_null(w, "review_notes");
 	}
 	json_array_begin(w, "commits");
 	for (size_t i = 0; i < r->nr; i++) {
@@ -188,6 +222,8 @@ void sm_scan_result_json(const struct sm_scan_result *r, const struct sm_scan_op
 			json_strlist(w, "deps", &tr->deps);
 			json_strlist(w, "take_with", &tr->take_with);
 			json_string(w, "queued", tr->queued);
+			review_json(w, "nak", tr->nak);
+			review_json(w, "queue_notice", tr->queue_notice);
 			sm_verdict_json(&tr->verdict, w, "verdict");
 			json_object_end(w);
 		}

@@ -360,6 +360,7 @@ int sm_steal(const struct sm_steal_opts *o, struct sm_steal_result *res)
 	so.min_soak_days = o->min_soak_days;
 	so.forget_bodies = 1;	/* the branch's entries name subjects */
 	so.queue_dir = o->queue_dir;
+	so.notes_ref = o->notes_ref;
 	so.check_applies = o->search > 0;	/* the search follows a trial */
 	so.search = o->search;
 	if (sm_scan(&so, &sr) < 0 || open_backport_trees(o, &tree, repo, &bt) < 0)

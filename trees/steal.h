@@ -22,6 +22,7 @@ struct sm_steal_opts {
 	const char *upstream_ref;
 	int min_soak_days;
 	const char *queue_dir;
+	const char *notes_ref;		/* review notes (trees/scan.h's notes_ref) */
 	/* Other stable trees (in repo): when a candidate does not apply, the
 	 * first of these whose backport of it (by the upstream id its
 	 * message names) applies is picked instead, as a maintainer takes
