@@ -75,14 +75,8 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 	}
 	state_open = 1;
 
-	t0 = now_seconds();
-	if (sm_bot_scan(&cfg, rules, range, &scan)) {
-		step_error("scan");
-		goto out;
-	}
-	st->scan_seconds = now_seconds() - t0;
-	st->scanned = scan.nr;
-
+	/* The harvest first: a NAK that came in since the last cycle is in the
+	 * notes the scan reads (a veto for its tree, a withdrawal to mail). */
 	if (o->harvest && cfg.notmuch_db && !sm_bot_stop) {
 		struct sm_harvest_opts ho = { 0 };
 		char *bot = sm_bot_bare_address(cfg.from);
@@ -104,6 +98,15 @@ int sm_bot_cycle(const struct sm_cycle_opts *o, struct sm_cycle_stats *st)
 			goto out;
 		}
 	}
+
+	t0 = now_seconds();
+	if (sm_bot_scan(&cfg, rules, range, &scan)) {
+		step_error("scan");
+		ret = -1;
+		goto out;
+	}
+	st->scan_seconds = now_seconds() - t0;
+	st->scanned = scan.nr;
 
 	/* [boot]: under the lock, before the mails that report it. A tree's
 	 * failure is its verdict: it never stops the cycle. */
@@ -174,6 +177,8 @@ void sm_cycle_summary(const struct sm_cycle_stats *st, int dry_run, struct strbu
 	strbuf_addf(out, "; %u new candidate%s for %u subscriber%s; %u mail%s %s",
 		    r->picks, r->picks == 1 ? "" : "s", r->subscribers, r->subscribers == 1 ? "" : "s",
 		    r->composed, r->composed == 1 ? "" : "s", dry_run ? "written (dry run)" : "composed");
+	if (r->withdrawn)
+		strbuf_addf(out, " (%u withdrawing a candidate mailed before)", r->withdrawn);
 	if (!dry_run) {
 		strbuf_addf(out, ", %u sent", r->sent);
 		if (r->refused)
@@ -278,9 +283,9 @@ void sm_cycle_stats_json(const struct sm_cycle_stats *st, int dry_run, struct js
 		json_object_end(w);
 	}
 	json_object_begin(w, "report");
-	JSON_INTS(w, "subscribers candidates composed sent refused left_queued",
+	JSON_INTS(w, "subscribers candidates composed withdrawn sent refused left_queued",
 		  st->report.subscribers, st->report.picks, st->report.composed,
-		  st->report.sent, st->report.refused, st->report.left);
+		  st->report.withdrawn, st->report.sent, st->report.refused, st->report.left);
 	json_double(w, "compose_seconds", st->compose_seconds);
 	json_double(w, "send_seconds", st->send_seconds);
 	json_object_end(w);

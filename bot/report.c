@@ -674,6 +674,94 @@ static int report_one(struct ctx *x, struct sm_bot_state *st, const struct sm_bo
 	return ret;
 }
 
+/* Why a candidate mailed for a tree should be dropped after all: the
+ * tree's verdict has a NAK for it now (trees/tree_reviews.h), or mainline
+ * reverted it; NULL when neither. */
+static const struct sm_reason *withdrawal_reason(const struct sm_verdict *v)
+{
+	for (size_t r = 0; r < v->nr_reasons; r++)
+		if (!strcmp(v->reasons[r].code, "nak") || !strcmp(v->reasons[r].code, "reverted"))
+			return &v->reasons[r];
+	return NULL;
+}
+
+static void withdrawal_body(const struct sm_scan_item *it, const struct sm_bot_tree *t,
+			    const struct sm_reason *why, const char *sent, struct strbuf *body)
+{
+	strbuf_addf(body, "stablemate withdraws this candidate for %s: %s\n\n", t->name,
+		    !strcmp(why->code, "nak") ? "a NAK came in for the tree" : "mainline reverted it");
+	strbuf_addf(body, "  upstream: %s\n  subject:  %s\n  tree:     %s\n  why:      %s\n\n",
+		    it->id, it->commit.subject ? it->commit.subject : "(no subject)", t->name,
+		    why->text);
+	strbuf_addf(body,
+		    "It was offered in <%s>. If you took it, drop it or revert it;\n"
+		    "stablemate will not offer it again for %s.\n\n", sent, t->name);
+	strbuf_addstr(body, "-- \nstablemate: candidates for stable kernels\n");
+}
+
+/* A reply to each mail that offered s a candidate for a tree, when the
+ * scan now vetoes it there for a reason that undoes the offer (a NAK for
+ * the tree, a revert upstream). Once: its key is the candidate's with
+ * the tree "<tree>:withdrawn" (bot/state.h). Only mails in sent.log are
+ * answered: one still queued goes out as it is, and is answered on the
+ * next run. */
+static int withdraw_one(struct ctx *x, struct sm_bot_state *st, const struct sm_bot_subscriber *s,
+			struct sm_report_stats *stats)
+{
+	const struct sm_scan_result *scan = x->o->scan;
+	struct strbuf subject = STRBUF_INIT, body = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < scan->nr; i++) {
+		const struct sm_scan_item *it = &scan->items[i];
+
+		for (size_t t = 0; !ret && t < x->cfg->nr_trees; t++) {
+			const struct sm_bot_tree *tree = &x->cfg->trees[t];
+			const struct sm_reason *why = withdrawal_reason(&it->trees[t].verdict);
+			const char *sent;
+			struct sm_outgoing m = { 0 };
+			struct strlist keys = STRLIST_INIT;
+			char *mark, *id, ver[32];
+
+			if (!why || !(sent = sm_bot_state_sent_msgid(st, s->name, it->id, tree->name)))
+				continue;
+			mark = xasprintf("%s:withdrawn", tree->name);
+			if (sm_bot_state_known(st, s->name, it->id, mark)) {
+				free(mark);
+				continue;
+			}
+			strbuf_reset(&subject);
+			strbuf_reset(&body);
+			strbuf_addf(&subject, "Re: [PATCH %s] %s", tree_version(tree, ver),
+				    it->commit.subject ? it->commit.subject : "(no subject)");
+			withdrawal_body(it, tree, why, sent, &body);
+			id = sm_compose_message_id(x->cfg->from);
+			m.from = x->cfg->from;
+			m.to = s->address;
+			m.cc = &x->cfg->cc;
+			m.subject = subject.buf;
+			m.message_id = id;
+			m.in_reply_to = sent;
+			m.list_id = x->cfg->list_id;
+			m.upstream = it->id;
+			m.tree = tree->name;
+			m.subscriber = s->name;
+			m.date = x->o->now ? x->o->now : time(NULL);
+			m.body = body.buf;
+			strlist_append_nodup(&keys, key_of(s, it->id, mark));
+			ret = emit(x, st, s, &m, &keys, stats);
+			if (!ret)
+				stats->withdrawn++;
+			strlist_clear(&keys);
+			free(mark);
+			free(id);
+		}
+	}
+	strbuf_release(&subject);
+	strbuf_release(&body);
+	return ret;
+}
+
 int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 		      struct sm_report_stats *stats)
 {
@@ -692,8 +780,11 @@ int sm_report_compose(const struct sm_report_opts *o, struct sm_bot_state *st,
 		strbuf_init(&x.info[i].stat, 0);
 		strbuf_init(&x.info[i].diff, 0);
 	}
-	for (size_t i = 0; !ret && i < o->cfg->nr_subs; i++)
+	for (size_t i = 0; !ret && i < o->cfg->nr_subs; i++) {
 		ret = report_one(&x, st, &o->cfg->subs[i], stats);
+		if (!ret)
+			ret = withdraw_one(&x, st, &o->cfg->subs[i], stats);
+	}
 	for (size_t i = 0; x.info && i < o->scan->nr; i++) {
 		strbuf_release(&x.info[i].stat);
 		strbuf_release(&x.info[i].diff);

@@ -31,7 +31,8 @@ struct sm_report_opts {
 struct sm_report_stats {
 	unsigned subscribers;	/* subscribers with a report this run */
 	unsigned picks;		/* new (subscriber, candidate, tree) triples */
-	unsigned composed;	/* mails composed (cover + patches) */
+	unsigned composed;	/* mails composed (cover + patches + withdrawals) */
+	unsigned withdrawn;	/* replies withdrawing a candidate mailed before */
 	unsigned sent, refused, deferred, left;
 	int server_down;	/* the connection failed or dropped */
 	unsigned in_doubt_sent;	/* left in sending/ by a crash, found in the archive */

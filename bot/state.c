@@ -59,18 +59,44 @@ static void set_insert_nodup(struct sm_bot_state *st, char *key)
 	st->nr++;
 }
 
-/* "sub up tree" from a line's first three space-separated fields. */
+/* A slot of the set: the key "sub up tree", a NUL, then the Message-ID
+ * it was mailed under ("" when not known: a queue file's key, whose mail
+ * has not gone out). strcmp() on a slot compares the key alone. */
+static char *slot_new(const char *key, size_t key_len, const char *msgid, size_t msgid_len)
+{
+	char *slot = xmalloc(key_len + msgid_len + 2);
+
+	memcpy(slot, key, key_len);
+	slot[key_len] = '\0';
+	memcpy(slot + key_len + 1, msgid, msgid_len);
+	slot[key_len + 1 + msgid_len] = '\0';
+	return slot;
+}
+
+/* A sent.log line: "sub up tree" from its first three space-separated
+ * fields, and the Message-ID from its fourth. */
 static void add_key_fields(struct sm_bot_state *st, const char *line, size_t len)
 {
-	size_t n = 0, spaces = 0;
+	size_t n = 0, spaces = 0, id, id_end;
 
 	while (n < len && line[n] != '\n') {
 		if (line[n] == ' ' && ++spaces == 3)
 			break;
 		n++;
 	}
-	if (spaces >= 2)
-		set_insert_nodup(st, xstrndup(line, n));
+	if (spaces < 2)
+		return;
+	id = id_end = n < len ? n + 1 : n;
+	while (id_end < len && line[id_end] != ' ' && line[id_end] != '\n')
+		id_end++;
+	if (id_end - id == 1 && line[id] == '-')	/* folded without one */
+		id_end = id;
+	set_insert_nodup(st, slot_new(line, n, line + id, id_end - id));
+}
+
+static void add_key(struct sm_bot_state *st, const char *key)
+{
+	set_insert_nodup(st, slot_new(key, strlen(key), "", 0));
 }
 
 int sm_bot_state_known(const struct sm_bot_state *st, const char *sub,
@@ -85,6 +111,23 @@ int sm_bot_state_known(const struct sm_bot_state *st, const char *sub,
 	found = st->slots[set_find(st, key)] != NULL;
 	free(key);
 	return found;
+}
+
+const char *sm_bot_state_sent_msgid(const struct sm_bot_state *st, const char *sub,
+				    const char *upstream, const char *tree)
+{
+	char *key;
+	const char *slot;
+
+	if (!st->alloc)
+		return NULL;
+	key = xasprintf("%s %s %s", sub, upstream, tree);
+	slot = st->slots[set_find(st, key)];
+	free(key);
+	if (!slot)
+		return NULL;
+	slot += strlen(slot) + 1;
+	return *slot ? slot : NULL;
 }
 
 size_t sm_bot_state_nr_known(const struct sm_bot_state *st)
@@ -219,7 +262,7 @@ static int load_dir_keys(struct sm_bot_state *st, const char *sub)
 
 		if (load_file(st, sub, names.items[i], &m) == 0)
 			for (size_t k = 0; k < m.keys.nr; k++)
-				set_insert_nodup(st, xstrdup(m.keys.items[k]));
+				add_key(st, m.keys.items[k]);
 		else
 			sm_warn("%s", sm_last_error());
 		sm_queued_mail_release(&m);
@@ -306,7 +349,7 @@ int sm_queue_add(struct sm_bot_state *st, const char *sub, const char *from,
 	strbuf_release(&sb);
 	if (!ret && keys)
 		for (size_t i = 0; i < keys->nr; i++)
-			set_insert_nodup(st, xstrdup(keys->items[i]));
+			add_key(st, keys->items[i]);
 	if (!ret && name_out)
 		*name_out = name;
 	else

@@ -2,7 +2,11 @@
  *
  * Layout of the state directory (every file written atomically):
  *   sent.log       one line per mailed candidate:
- *                  "<subscriber> <upstream-id> <tree> <message-id> <unix-time>"
+ *                  "<subscriber> <upstream-id> <tree> <message-id> <unix-time>";
+ *                  a candidate withdrawn later (bot/report.c: NAKed for the
+ *                  tree, reverted upstream) has a second line, its tree
+ *                  "<tree>:withdrawn" (no tree name holds a ':'), the
+ *                  withdrawal's Message-ID
  *   queue/NAME.mail  composed, not yet sent (sent in name order)
  *   sending/NAME.mail handed to the SMTP server, its answer not yet recorded:
  *                  a file found here when a cycle starts (it holds the
@@ -25,7 +29,8 @@
 
 struct sm_bot_state {
 	char *dir;
-	char **slots;		/* open-addressing set of keys "sub up tree" */
+	char **slots;		/* open-addressing set of keys "sub up tree", each
+				 * followed by a NUL and its sent.log Message-ID */
 	size_t nr, alloc;
 	unsigned long seq;	/* queue file counter of this process */
 	char stamp[32];		/* run stamp used in queue file names */
@@ -49,6 +54,11 @@ int sm_bot_state_open(struct sm_bot_state *st, const char *dir, int readonly);
 void sm_bot_state_release(struct sm_bot_state *st);
 int sm_bot_state_known(const struct sm_bot_state *st, const char *sub,
 		       const char *upstream, const char *tree);
+/* The Message-ID the (sub, upstream, tree) mail went out under, as
+ * sent.log has it; NULL when that key is not in sent.log (not mailed
+ * yet, or only queued). */
+const char *sm_bot_state_sent_msgid(const struct sm_bot_state *st, const char *sub,
+				    const char *upstream, const char *tree);
 size_t sm_bot_state_nr_known(const struct sm_bot_state *st);
 
 /* Writes a queue file (atomically) and adds its keys to the known set.

@@ -568,6 +568,12 @@ START_TEST(state_queue_roundtrip)
 	ck_assert(sm_bot_state_known(&st, "greg", "abc", "linux-6.1.y"));
 	ck_assert(sm_bot_state_known(&st, "greg", "def", "linux-6.1.y"));
 	ck_assert(sm_bot_state_known(&st, "sasha", "abc", "linux-6.6.y"));
+	/* the Message-ID a sent mail went out under (a withdrawal answers
+	 * it); none for one still queued or refused */
+	ck_assert_str_eq(sm_bot_state_sent_msgid(&st, "greg", "abc", "linux-6.1.y"), "m1@example.org");
+	ck_assert_ptr_null(sm_bot_state_sent_msgid(&st, "greg", "def", "linux-6.1.y"));
+	ck_assert_ptr_null(sm_bot_state_sent_msgid(&st, "sasha", "abc", "linux-6.6.y"));
+	ck_assert_ptr_null(sm_bot_state_sent_msgid(&st, "greg", "abc", "linux-6.6.y"));
 	strlist_clear(&names);
 	ck_assert_int_eq(sm_queue_list(&st, &names), 0);
 	ck_assert_uint_eq(names.nr, 1);
@@ -1101,6 +1107,14 @@ START_TEST(cycle_summary_line)
 	sm_cycle_summary(&st, 0, &sb);
 	ck_assert_msg(strstr(sb.buf, ", 2 new stable-queue notices, 1 reviewed patch waiting for its "
 				     "upstream commit; "), "%s", sb.buf);
+	ck_assert_msg(!strstr(sb.buf, "withdraw"), "%s", sb.buf);
+	st.report.composed = 3;
+	st.report.sent = 3;
+	st.report.withdrawn = 1;
+	strbuf_reset(&sb);
+	sm_cycle_summary(&st, 0, &sb);
+	ck_assert_msg(strstr(sb.buf, "3 mails composed (1 withdrawing a candidate mailed before), 3 sent"),
+		      "%s", sb.buf);
 	strbuf_release(&sb);
 }
 END_TEST
