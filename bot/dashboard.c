@@ -219,6 +219,18 @@ static void add_mail_state(struct strbuf *p, const struct site *s, const char *u
 		strbuf_addf(p, "%srefused for %u", any ? ", " : "", c[SM_MAIL_FAILED]);
 		any = 1;
 	}
+	/* the bot's replies withdrawing it (bot/state.h: "<tree>:withdrawn") */
+	{
+		char *mark = xasprintf("%s:withdrawn", tree);
+
+		sm_state_view_count(&s->state, up, mark, c);
+		if (c[SM_MAIL_SENT] + c[SM_MAIL_QUEUED]) {
+			strbuf_addf(p, "%s<span class=\"nak\">withdrawn for %u</span>", any ? ", " : "",
+				    c[SM_MAIL_SENT] + c[SM_MAIL_QUEUED]);
+			any = 1;
+		}
+		free(mark);
+	}
 	if (!any)
 		strbuf_addstr(p, "<span class=\"muted\">not mailed</span>");
 }

@@ -66,6 +66,8 @@ mkdir -p state/boot
 printf '{"verdict":"regressed","summary":"1 of 4 tests regressed","bisected":"0002-bad.patch"}\n' \
 	> state/boot/linux-6.1.y.json
 
+# a withdrawal the bot sent (bot/state.h's sent.log form)
+echo "greg $up linux-6.1.y:withdrawn withdrawal-1@example.org 1796678940" >> state/sent.log
 "$STABLEMATE" dashboard --config bot.conf --out "site/" >dash.out || fail "dashboard: $(cat dash.out)"
 grep -q '^dashboard: 2 trees, .* 1 reviews' dash.out || fail "summary: $(cat dash.out)"
 for f in index.html tree-linux-6.1.y.html tree-linux-5.15.y.html style.css filter.js "c/$up.html"; do
@@ -94,6 +96,7 @@ grep -q '<input id="filter" type="search"' index.dom || fail "filter script did 
 
 chrome --dump-dom "file://$TMP/site/c/$up.html" > cand.dom
 grep -q "Reviewed-by: Guenter Roeck" cand.dom || fail "review trailer missing on the candidate page"
+grep -q 'queued for 1, <span class="nak">withdrawn for 1</span>' cand.dom || fail "the withdrawal is not in the mail state"
 # a trailer sent in another's name is shown as such and counted as no ack
 grep -q 'unverified, not counted: Reviewed-by: Greg Kroah-Hartman &lt;gregkh@linuxfoundation.org&gt; (sent by' cand.dom ||
 	fail "unverified trailer not shown as unverified"
