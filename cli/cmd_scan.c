@@ -61,6 +61,7 @@ static int tree_reason(const char *code)
 {
 	static const char *const life[] = { "reverted", "revert-undone", "fixed-later", "soak",
 					    "soak-met", "queued", "cve", "revert-of-absent", "nak",
+					    "revert-of-backport",
 					    "queue-failed", "review-note",
 					    "series", "series-part" };
 

@@ -161,6 +161,18 @@ has "lifecycle index rebuilt" "upstream master: index rebuilt, 27 commits"
 has "the rebuilt index still finds the revert" "reverted upstream by ${REVERT1:0:12}"
 has "the rebuilt index still finds the prerequisite" "prereq-of: a stable tag names it as the prerequisite of ${ZAP_FIX:0:12}"
 
+# A revert of a commit the tree took as a backport is a candidate there
+# (mainline dropped the change); in a tree without the commit it is vetoed.
+git branch -q r41 linux-4.1.y
+git checkout -q r41
+git cherry-pick -n "$REVERTED" >/dev/null 2>&1
+git commit -q -m "foo: fix the f7 probe order" -m "commit $REVERTED upstream."
+r41copy=$(git rev-parse HEAD)
+git checkout -q master
+expect "scan the reverts" 0 "$sm" scan --range v4.2..master --tree linux-4.1.y --tree r41=4.1 --json
+json "revert of a backport: a candidate" "c={x['id']:x for x in d['commits']}; t=c['$REVERT1']['trees']; assert t[0]['verdict']['verdict']=='reject' and t[1]['verdict']['verdict']=='candidate', t; r=[r for r in t[1]['verdict']['reasons'] if r['code']=='revert-of-backport']; assert r and r[0]['text']=='reverts ${REVERTED:0:12}, which r41 took as ${r41copy:0:12}: mainline dropped the change', r"
+json "revert of an absent commit: vetoed" "c={x['id']:x for x in d['commits']}; assert any(r['code']=='revert-of-absent' for r in c['$REVERT1']['trees'][0]['verdict']['reasons'])"
+
 # steal: later fixes picked with their candidate, in order; the reverted
 # and the queued left out.
 expect "steal" 0 "$sm" steal --range v4.1..v4.2 --onto linux-4.1.y --branch q41 --queue "$tmp/queue" --signoff "Stable Maintainer <stable@example.org>"

@@ -378,6 +378,41 @@ static int soak_applies(const struct sm_scan_item *it, const struct sm_tree_spec
 	return sm_stable_tag_wants(&it->commit.stable[it->soak_tag], &spec->version) != 0;
 }
 
+/* A revert upstream, for one tree: of a commit the tree lacks, vetoed
+ * (revert-of-absent); of a commit the tree took as a backport (not from
+ * its release), a candidate (revert-of-backport): mainline dropped the
+ * change, and the tree carries it only because stable took it, which is
+ * when stable takes the revert too. A commit of the tree's own release is
+ * left to the classifier: reverting an old change is a choice. */
+static void revert_for_tree(struct sm_afterlife *a, const struct sm_scan_item *it,
+			    const struct sm_tree_spec *spec, struct sm_tree_state *t,
+			    struct sm_scan_tree_result *tr)
+{
+	const struct sm_upstream_entry *copy;
+	const struct sm_release *rel;
+	git_oid tid;
+	char hex[41];
+
+	if (sm_release_tags_resolve(a->tags, a->repo, it->commit.reverts_sha, &tid) < 0) {
+		sm_clear_error();
+		return;
+	}
+	rel = sm_first_release(a->tags, a->repo, &tid);
+	sm_clear_error();
+	git_oid_tostr(hex, sizeof(hex), &tid);
+	if (rel && sm_version_cmp_tree(&rel->version, &spec->version) <= 0)
+		return;		/* in the tree's release */
+	copy = sm_tree_state_carries(t, hex, NULL, NULL);
+	if (!copy)
+		sm_verdict_veto(&tr->verdict, "revert-of-absent",
+				"reverts %.12s, which %s does not have", hex, spec->name);
+	else if (strcmp(copy->stable, hex))
+		sm_verdict_add(&tr->verdict, "revert-of-backport",
+			       candidate_lift(a->o->rules, &tr->verdict),
+			       "reverts %.12s, which %s took as %.12s: mainline dropped the change",
+			       hex, spec->name, copy->stable);
+}
+
 void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t ti,
 		       struct sm_tree_state *t)
 {
@@ -393,21 +428,8 @@ void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t t
 			 (!strcmp(r->code, "soak") && soak_applies(it, spec)))
 			sm_verdict_add(&tr->verdict, r->code, 0, "%s", r->text);
 	}
-	if (it->commit.reverts_sha) {
-		git_oid tid;
-		char hex[41];
-
-		if (sm_release_tags_resolve(a->tags, a->repo, it->commit.reverts_sha, &tid) == 0) {
-			const struct sm_release *rel = sm_first_release(a->tags, a->repo, &tid);
-
-			git_oid_tostr(hex, sizeof(hex), &tid);
-			if (!(rel && sm_version_cmp_tree(&rel->version, &spec->version) <= 0) &&
-			    !sm_tree_state_carries(t, hex, NULL, NULL))
-				sm_verdict_veto(&tr->verdict, "revert-of-absent",
-						"reverts %.12s, which %s does not have", hex, spec->name);
-		}
-		sm_clear_error();
-	}
+	if (it->commit.reverts_sha)
+		revert_for_tree(a, it, spec, t, tr);
 	for (size_t i = 0; i < it->later_fixes.nr; i++)
 		if (!sm_tree_state_carries(t, it->later_fixes.items[i], NULL, NULL))
 			strlist_append(&tr->take_with, it->later_fixes.items[i]);
