@@ -65,11 +65,11 @@ static void print_trial(const struct sm_missing_entry *e, const char *other)
 	putchar(']');
 }
 
-/* What the stable queue said of each commit one side has and other
- * lacks, for other's version (v, NULL: not known), from the review notes
- * harvest keeps: the latest notice, its date and its possible
- * dependencies. Nothing when the notes ref does not exist. */
-static int read_queue_notices(git_repository *repo, const char *notes_ref,
+/* What the review notes harvest keeps say of each commit one side has
+ * and other lacks, for other's version (v, NULL: not known): a NAK that
+ * stands for it, and the stable queue's latest notice, its date and its
+ * possible dependencies. Nothing when the notes ref does not exist. */
+static int read_review_notes(git_repository *repo, const char *notes_ref,
 			      struct sm_missing_side *side, const struct sm_version *v)
 {
 	git_reference *ref = NULL;
@@ -92,6 +92,12 @@ static int read_queue_notices(git_repository *repo, const char *notes_ref,
 			return -1;
 		}
 		sm_tree_reviews_find(&note, v, &said);
+		if (said.nak) {
+			struct strbuf sb = STRBUF_INIT;
+
+			sm_tree_reviews_nak_text(said.nak, &sb);
+			e->nak = strbuf_detach(&sb, NULL);
+		}
 		if (said.notice) {
 			struct strlist ids = STRLIST_INIT;
 			struct strbuf deps = STRBUF_INIT;
@@ -110,15 +116,20 @@ static int read_queue_notices(git_repository *repo, const char *notes_ref,
 	return 0;
 }
 
-/* " (the stable queue could not apply it to 6.1 on DATE; possible
- * dependencies: ...)", " (queued for 6.1 in the stable queue on DATE)" */
-static void print_queue_notice(const struct sm_missing_entry *e, const struct sm_version *v)
+/* " (NAKed for 6.1: Nacked-by: ...)", then " (the stable queue could not
+ * apply it to 6.1 on DATE; possible dependencies: ...)" or " (queued for
+ * 6.1 in the stable queue on DATE)" */
+static void print_review_notes(const struct sm_missing_entry *e, const struct sm_version *v)
 {
 	char tree[32];
 
-	if (!e->queue_notice)
+	if (!v)		/* no version known: no notes were read */
 		return;
 	sm_version_str(v, tree, sizeof(tree));
+	if (e->nak)
+		printf(" (NAKed for %s: %s)", tree, e->nak);
+	if (!e->queue_notice)
+		return;
 	if (!strcmp(e->queue_notice, SM_NOTICE_FAILED))
 		printf(" (the stable queue could not apply it to %s: %s%s%s)", tree, e->queue_date,
 		       *e->queue_deps ? "; possible dependencies: " : "", e->queue_deps);
@@ -151,7 +162,7 @@ static void print_side(const struct sm_missing_side *s, const struct sm_missing_
 		if (s->only[i].fix_of[0])
 			printf(" (fixes %.12s, which %s lacks too)", s->only[i].fix_of, other->branch);
 		print_trial(&s->only[i], other->branch);
-		print_queue_notice(&s->only[i], other_version);
+		print_review_notes(&s->only[i], other_version);
 		putchar('\n');
 	}
 	if (s->nr_reverted)
@@ -242,8 +253,8 @@ int cmd_missing(int argc, char **argv)
 		return cli_fail("missing");
 	}
 	notes_ref = sm_notes_ref_full(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
-	if (read_queue_notices(repo, notes_ref, &r.a, version[1]) < 0 ||
-	    read_queue_notices(repo, notes_ref, &r.b, version[0]) < 0) {
+	if (read_review_notes(repo, notes_ref, &r.a, version[1]) < 0 ||
+	    read_review_notes(repo, notes_ref, &r.b, version[0]) < 0) {
 		free(notes_ref);
 		sm_missing_result_release(&r);
 		git_repository_free(repo);

@@ -79,6 +79,15 @@ Review: <2026031702-failed-4.9@gregkh>
 Tree: 4.9
 Date: Tue, 17 Mar 2026 10:01:00 +0100
 Notice: failed to apply
+
+Review: <nak-w3-4.1@example.org>
+Tree: 4.1
+Author: Rev Iewer <rev@example.org>
+Date: Thu, 19 Mar 2026 10:00:00 +0100
+Trailers:
+  Nacked-by: Rev Iewer <rev@example.org>
+Comment:
+    4.1 has no fdput() leak here: the error path differs.
 EOF
 printf 'Review: <2026031703-added-4.1@gregkh>\nTree: 4.1\nDate: Wed, 18 Mar 2026 09:00:00 +0100\nNotice: queued\n' > "$tmp/t3-notice.txt"
 "$sm" notes add "$W3" "$tmp/w3-notice.txt" --notes-ref queue-test > /dev/null &&
@@ -87,9 +96,11 @@ printf 'Review: <2026031703-added-4.1@gregkh>\nTree: 4.1\nDate: Wed, 18 Mar 2026
 expect "missing, with the stable queue's notices" 0 "$sm" missing --notes-ref queue-test linux-4.1.y linux-4.4.y
 has "why 4.1 lacks W3" " (the stable queue could not apply it to 4.1: Tue, 17 Mar 2026 10:00:00 +0100; possible dependencies: ${C2:0:12})"
 has "T3 is queued for 4.1" " (queued for 4.1 in the stable queue: Wed, 18 Mar 2026 09:00:00 +0100)"
+has "the NAK for 4.1 too" "lacks too) (NAKed for 4.1: Nacked-by: Rev Iewer <rev@example.org> (Thu, 19 Mar 2026 10:00:00 +0100): 4.1 has no fdput() leak here: the error path differs.) (the stable queue could not apply it"
 if grep -q "4\.9" <<<"$out"; then bad "another tree's notice shown"; else ok "another tree's notice left out"; fi
 expect "missing --json, with the stable queue's notices" 0 "$sm" missing --json --notes-ref queue-test linux-4.1.y linux-4.4.y
-json "missing json queue" "e={x['upstream']:x for x in d['b']['only_here']}; assert e['$W3']['queue_notice']=='failed to apply' and e['$W3']['queue_dependencies']=='${C2:0:12}', e['$W3']; assert all(x['queue_notice'] is None for x in d['a']['only_here'])"
+json "missing json queue" "e={x['upstream']:x for x in d['b']['only_here']}; assert e['$W3']['queue_notice']=='failed to apply' and e['$W3']['queue_dependencies']=='${C2:0:12}', e['$W3']; assert all(x['queue_notice'] is None and x['nak'] is None for x in d['a']['only_here'])"
+json "missing json nak" "e={x['upstream']:x for x in d['b']['only_here']}; assert e['$W3']['nak'].startswith('Nacked-by: Rev Iewer <rev@example.org> (Thu, 19 Mar 2026'), e['$W3']"
 expect "missing without those notes" 0 "$sm" missing linux-4.1.y linux-4.4.y
 if grep -q "stable queue" <<<"$out"; then bad "notices from another notes ref"; else ok "no notices without their notes ref"; fi
 expect "missing one branch" 2 "$sm" missing linux-4.1.y

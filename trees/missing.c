@@ -295,6 +295,7 @@ static void side_release(struct sm_missing_side *s)
 		free(s->only[i].subject);
 		free(s->only[i].queue_date);
 		free(s->only[i].queue_deps);
+		free(s->only[i].nak);
 		strlist_clear(&s->only[i].after);
 	}
 	for (size_t i = 0; i < s->nr_not_needed; i++) {
@@ -336,8 +337,9 @@ static void entry_json(const struct sm_missing_entry *e, enum entry_list list,
 		json_bool_or_null(w, "applies_to_other", e->applies);
 		json_bool(w, "change_there", e->change_there);
 		json_strlist(w, "applies_after", &e->after);
-		JSON_STRINGS(w, "queue_notice queue_date queue_dependencies", e->queue_notice,
-			     e->queue_date, e->queue_deps && *e->queue_deps ? e->queue_deps : NULL);
+		JSON_STRINGS(w, "queue_notice queue_date queue_dependencies nak", e->queue_notice,
+			     e->queue_date, e->queue_deps && *e->queue_deps ? e->queue_deps : NULL,
+			     e->nak);
 	}
 	if (list == NOT_NEEDED)
 		JSON_STRINGS(w, "reason why", e->why_code, e->why);

@@ -53,6 +53,10 @@ struct sm_missing_entry {
 	const char *queue_notice;
 	char *queue_date;
 	char *queue_deps;
+	/* Likewise: the NAK given for the other branch's version that stands
+	 * (trees/tree_reviews.h), as sm_tree_reviews_nak_text says it, or
+	 * NULL. */
+	char *nak;
 };
 
 struct sm_missing_side {
