@@ -437,6 +437,26 @@ grep -q "^greg $OCC linux-6.1.y:withdrawn " state/sent.log || fail "sent.log lac
 $STABLEMATE run --config bot.conf > run8.out 2> run8.err || { cat run8.err; fail "the rerun after the withdrawal failed"; }
 grep -q "0 mails composed, 0 sent" run8.out || fail "the withdrawal went out twice: $(cat run8.out)"
 
+echo "== 6c. mainline reverts a candidate that went out: withdrawn too"
+# greg was sent ONCE for 6.1; mainline now reverts it. The revert itself is
+# no candidate where the commit never landed (revert-of-absent).
+wpatch=$(mail_with "$MAIL/greg" X-Stablemate-Upstream "$ONCE" X-Stablemate-Tree linux-6.1.y)
+[ "$(echo "$wpatch" | grep -c .)" -eq 1 ] || fail "not one patch mail for $ONCE in linux-6.1.y: $wpatch"
+wpid=$(hdr "$wpatch" Message-Id)
+nwd=$(grep -c " $ONCE " state/sent.log)
+REV=$(cd linux && git revert --no-edit "$ONCE" >/dev/null && git rev-parse HEAD)
+ng=$(maildir_count "$MAIL/greg")
+rc=0; $STABLEMATE run --config bot.conf --json > run9.out 2> run9.err || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "the run after the revert exited $rc: $(cat run9.err)"
+python3 -c "import json,sys; r=json.load(open('run9.out'))['report']; assert r['withdrawn'] == $nwd and r['candidates'] == 0, r" ||
+	fail "not $nwd withdrawals for the reverted candidate: $(cat run9.out)"
+maildir_wait "$MAIL/greg" $((ng + 1)) || fail "greg got no withdrawal of the reverted candidate"
+wd=$(mail_with "$MAIL/greg" In-Reply-To "$wpid" X-Stablemate-Upstream "$ONCE")
+[ "$(echo "$wd" | grep -c .)" -eq 1 ] || fail "not one reply to greg's patch mail for $ONCE: $wd"
+grepq "stablemate withdraws this candidate for linux-6.1.y: mainline reverted it" "$wd" ||
+	fail "withdrawal body: $(cat "$wd")"
+grepq "why:      reverted upstream by ${REV:0:12}" "$wd" || fail "the withdrawal does not name the revert: $(cat "$wd")"
+
 echo "== 7. bad config: one line naming file and key"
 sed -i 's/trees = linux-6.1.y, linux-5.15.y/trees = linux-6.1.y, linux-9.9.y/' bot.conf
 if $STABLEMATE run --config bot.conf 2> bad.err; then fail "bad config accepted"; fi
