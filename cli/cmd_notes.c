@@ -5,6 +5,7 @@
 #include "gitnotes/notes.h"
 #include "gitnotes/sync.h"
 #include "trees/repo.h"
+#include "trees/tree_reviews.h"
 #include "lib/fileio.h"
 #include "lib/json.h"
 #include "lib/util.h"
@@ -165,8 +166,63 @@ static void add_notices(struct strbuf *out, const struct shown *shown, size_t ns
 		strbuf_addch(out, '\n');
 }
 
+/* The trees a NAK block of n names (its Tree:, both ends of a range), as
+ * versions "6.1", each once, appended to out. */
+static void nak_trees(const struct sm_note *n, struct strlist *out)
+{
+	for (size_t j = 0; j < n->nr; j++) {
+		const struct sm_review *r = &n->reviews[j];
+		const char *p = r->tree ? r->tree : "";
+		int nak = 0;
+
+		for (size_t t = 0; t < r->trailers.nr; t++)
+			nak |= sm_trailer_is_nak(r->trailers.items[t]);
+		while (nak && sm_review_counts(r) && *p) {
+			struct sm_version v;
+			char buf[32];
+
+			if (sm_version_parse(p, &p, &v) < 0)
+				break;
+			if (!strlist_contains(out, sm_version_str(&v, buf, sizeof(buf))))
+				strlist_append(out, buf);
+			if (*p == '-')
+				p++;
+		}
+	}
+}
+
+/* For each tree a NAK names, whether it stands, as scan decides it
+ * (trees/tree_reviews.h): "NAK for 6.1 stands: Nacked-by: ... (date):
+ * comment (scan vetoes it for 6.1)", or "NAK for 6.1 taken back: its
+ * sender approved it later". */
+static void add_naks(struct strbuf *out, const struct shown *shown, size_t nshown)
+{
+	for (size_t i = 0; i < nshown; i++) {
+		struct strlist trees = STRLIST_INIT;
+
+		nak_trees(&shown[i].note, &trees);
+		for (size_t k = 0; k < trees.nr; k++) {
+			struct sm_tree_reviews said;
+			struct sm_version v;
+
+			if (sm_version_parse(trees.items[k], NULL, &v) < 0)
+				continue;
+			sm_tree_reviews_find(&shown[i].note, &v, &said);
+			if (!said.nak) {
+				strbuf_addf(out, "NAK for %s taken back: its sender approved it later\n",
+					    trees.items[k]);
+				continue;
+			}
+			strbuf_addf(out, "NAK for %s stands: ", trees.items[k]);
+			sm_tree_reviews_nak_text(said.nak, out);
+			strbuf_addf(out, " (scan vetoes it for %s)\n", trees.items[k]);
+		}
+		strlist_clear(&trees);
+	}
+}
+
 /* "3 reviews: 6.1 (2), 6.6 (1)", trees in the order first seen; then the
- * stable queue's notices; then the blocks that are no review (trailers in
+ * NAKs per tree; then the stable queue's notices; then the blocks that are no review (trailers in
  * another's name, no sender). */
 static void add_summary(struct strbuf *out, const struct shown *shown, size_t nshown,
 			size_t total)
@@ -203,6 +259,7 @@ static void add_summary(struct strbuf *out, const struct shown *shown, size_t ns
 	for (size_t k = 0; k < trees.nr; k++)
 		strbuf_addf(out, "%s %s (%zu)", k ? "," : ":", trees.items[k], counts[k]);
 	strbuf_addch(out, '\n');
+	add_naks(out, shown, nshown);
 	add_notices(out, shown, nshown);
 	if (unverified)
 		strbuf_addf(out, "%zu unverified (trailers in another's name, or no usable "

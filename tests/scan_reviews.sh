@@ -105,6 +105,15 @@ has "the NAK's reason" "nak: NAKed for 4.1-4.4: Nacked-by: Main Tainer <main@exa
 has "the queued notice's reason" "queued: the stable queue has it: queued for 4.1 (gregkh@linuxfoundation.org, Sat, 6 Jan 2024 12:00:00 +0100)"
 has "the FAILED notice's reason" "queue-failed: the stable queue failed to apply to 4.1 (gregkh@linuxfoundation.org, Fri, 5 Jan 2024 12:00:00 +0100); possible dependencies: $ZAP_PRE"
 
+# notes show says which NAK stands, as scan decides it
+expect "notes show, a NAK taken back" 0 "$sm" notes show "$CHAIN"
+has "the NAK taken back" "NAK for 4.1 taken back: its sender approved it later"
+expect "notes show, an AUTOSEL NAK" 0 "$sm" notes show "$RESTORED"
+has "stands for 4.1" "NAK for 4.1 stands: Nacked-by: Main Tainer <main@example.org> (Wed, 3 Jan 2024 10:00:00 +0000): Please drop, the leak is not in these trees. (scan vetoes it for 4.1)"
+has "stands for 4.4" "NAK for 4.4 stands: Nacked-by: Main Tainer"
+expect "notes show, an upstream NAK" 0 "$sm" notes show "$QUEUED"
+hasnt "no tree, no verdict" "NAK for"
+
 expect "scan --notes-ref ''" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --tree linux-4.4.y=4.4 --notes-ref "" --json
 json "no notes read" "assert d['review_notes'] is None"
 [ "$(tree_verdict "$FIXED2" 1)" = candidate ] && ok "without the notes the NAK is not seen" || bad "--notes-ref '': $(tree_verdict "$FIXED2" 1)"
