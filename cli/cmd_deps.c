@@ -156,6 +156,26 @@ static int listed(const struct sm_deps_result *r, const char *id)
 	return 0;
 }
 
+/* A NAK that stands for the tree (trees/tree_reviews.h): a line, or, with
+ * w, the JSON member nak (its text, or null). */
+static void show_nak(const struct sm_note *n, const struct sm_tree_spec *tree,
+		     struct json_writer *w)
+{
+	struct sm_tree_reviews said;
+	struct strbuf sb = STRBUF_INIT;
+	char ver[32];
+
+	sm_tree_reviews_find(n, &tree->version, &said);
+	if (said.nak)
+		sm_tree_reviews_nak_text(said.nak, &sb);
+	if (w)
+		json_string(w, "nak", said.nak ? sb.buf : NULL);
+	else if (said.nak)
+		printf("NAKed for %s: %s (scan vetoes it for %s)\n",
+		       sm_version_str(&tree->version, ver, sizeof(ver)), sb.buf, tree->name);
+	strbuf_release(&sb);
+}
+
 /* The FAILED notices for the tree: a line each, or, with w, the JSON
  * array queue_failures (message_id, author, date, possible_dependencies). */
 static void show_queue_notes(const struct sm_note *n, const struct sm_deps_result *r,
@@ -212,7 +232,7 @@ int cmd_deps(int argc, char **argv)
 		OPT_UINT(0, "search", &search, "N",
 			 "when it still conflicts, try up to N more commits to the\nfiles in conflict (default 16; 0: none)"),
 		OPT_STRING(0, "notes-ref", &notes_ref_arg, "REF",
-			   "the review notes to read the stable queue's FAILED\nnotices from (default " SM_NOTES_REF_DEFAULT ")"),
+			   "the review notes to read a NAK for the tree and the\nstable queue's FAILED notices from (default\n" SM_NOTES_REF_DEFAULT ")"),
 		OPT_CACHE_DIR(&cache_dir),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
@@ -244,11 +264,13 @@ int cmd_deps(int argc, char **argv)
 
 		json_object_begin(w, NULL);
 		sm_deps_result_json_members(&r, tree.name, w);
+		show_nak(&queue, &tree, w);
 		show_queue_notes(&queue, &r, &tree, w);
 		json_object_end(w);
 		cli_json_end(&j);
 	} else {
 		printf("%.12s %s\n", r.fix, r.subject);
+		show_nak(&queue, &tree, NULL);
 		if (r.present_as[0]) {
 			printf("already in %s as %.12s (matched by %s): nothing to take\n", tree.name,
 			       r.present_as, r.present_how);

@@ -144,4 +144,18 @@ q = d["queue_failures"]
 assert len(q) == 1 and q[0]["message_id"] == "2026031701-failed-4.1@gregkh", q
 assert q[0]["possible_dependencies"] == [sys.argv[1][:12], sys.argv[2][:12]], q' "$A" "$D" ||
 	fail "deps --json queue_failures"
-echo "ok: deps follows a dependency's own dependencies (A, then B through A), and tries them; it says what the stable queue's FAILED notice listed"
+grep -q "NAKed" queue.out && fail "deps says NAKed with no NAK: $(cat queue.out)"
+# a NAK for 4.4 in the same note: said for the branch taken as 4.4 (text
+# and JSON), not for 4.1
+printf 'Review: <nak-f-4.4@example.org>\nTree: 4.4\nAuthor: Rev Iewer <rev@example.org>\nDate: Wed, 18 Mar 2026 10:00:00 +0100\nTrailers:\n  Nacked-by: Rev Iewer <rev@example.org>\nComment:\n    4.4 needs E first.\n' > nak.txt
+"$STABLEMATE" notes add "$F" nak.txt -C up > /dev/null || fail "notes add of the NAK"
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y=4.4 "$F" > nak44.out || fail "deps 4.4: $(cat nak44.out)"
+grep -qx "NAKed for 4.4: Nacked-by: Rev Iewer <rev@example.org> (Wed, 18 Mar 2026 10:00:00 +0100): 4.4 needs E first. (scan vetoes it for linux-4.1.y)" nak44.out ||
+	fail "deps does not say the NAK for 4.4: $(cat nak44.out)"
+"$STABLEMATE" deps -C up --no-cache --tree linux-4.1.y "$F" | grep -q "NAKed" && fail "deps says 4.4's NAK for 4.1"
+"$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y=4.4 "$F" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["nak"].startswith("Nacked-by: Rev Iewer <rev@example.org> (Wed, 18 Mar 2026"), d["nak"]' ||
+	fail "deps --json nak"
+echo "ok: deps follows a dependency's own dependencies (A, then B through A), and tries them; it says what the stable queue's FAILED notice listed, and a NAK for the tree"
