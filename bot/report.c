@@ -13,6 +13,7 @@
 #include <fnmatch.h>
 #include <git2.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* What the mails need of one upstream commit beyond the scan: the patch
@@ -699,12 +700,28 @@ static void withdrawal_body(const struct sm_scan_item *it, const struct sm_bot_t
 	strbuf_addstr(body, "-- \nstablemate: candidates for stable kernels\n");
 }
 
+/* Is the NAK that vetoes tr the subscriber's own? Then they know. */
+static int nak_is_theirs(const struct sm_bot_subscriber *s, const struct sm_scan_tree_result *tr)
+{
+	char *mine, *theirs;
+	int same;
+
+	if (!tr->nak || !tr->nak->author || !*tr->nak->author)
+		return 0;
+	mine = sm_bot_bare_address(s->address);
+	theirs = sm_bot_bare_address(tr->nak->author);
+	same = mine && theirs && !strcasecmp(mine, theirs);
+	free(mine);
+	free(theirs);
+	return same;
+}
+
 /* A reply to each mail that offered s a candidate for a tree, when the
  * scan now vetoes it there for a reason that undoes the offer (a NAK for
  * the tree, a revert upstream). Once: its key is the candidate's with
  * the tree "<tree>:withdrawn" (bot/state.h). Only mails in sent.log are
  * answered: one still queued goes out as it is, and is answered on the
- * next run. */
+ * next run. A subscriber who gave the NAK is not told of it. */
 static int withdraw_one(struct ctx *x, struct sm_bot_state *st, const struct sm_bot_subscriber *s,
 			struct sm_report_stats *stats)
 {
@@ -723,7 +740,8 @@ static int withdraw_one(struct ctx *x, struct sm_bot_state *st, const struct sm_
 			struct strlist keys = STRLIST_INIT;
 			char *mark, *id, ver[32];
 
-			if (!why || !(sent = sm_bot_state_sent_msgid(st, s->name, it->id, tree->name)))
+			if (!why || !(sent = sm_bot_state_sent_msgid(st, s->name, it->id, tree->name)) ||
+			    nak_is_theirs(s, &it->trees[t]))
 				continue;
 			mark = xasprintf("%s:withdrawn", tree->name);
 			if (sm_bot_state_known(st, s->name, it->id, mark)) {

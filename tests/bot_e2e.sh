@@ -387,15 +387,18 @@ grep -q "whether the server took it cannot be known (not in $TMP/arch): sending 
 [ "$(msgid_of state4.rec2)" = "$id" ] || fail "the mail in doubt was not sent first, or under another Message-ID"
 
 echo "== 6b. a NAK for 6.1 after the patch went out: the bot withdraws it, once"
-# A reviewer answers greg's patch mail for linux-6.1.y with a NAK. The next
-# run harvests it (Tree: 6.1), its scan vetoes the candidate for 6.1 (nak),
-# and each subscriber sent it for 6.1 gets a reply to that very mail.
+# Sasha, a subscriber too, answers greg's patch mail for linux-6.1.y with a
+# NAK. The next run harvests it (Tree: 6.1), its scan vetoes the candidate
+# for 6.1 (nak), and each other subscriber sent it for 6.1 gets a reply to
+# that very mail; sasha, who gave the NAK, is not told of it.
 wpatch=$(mail_with "$MAIL/greg" X-Stablemate-Upstream "$OCC" X-Stablemate-Tree linux-6.1.y)
 [ "$(echo "$wpatch" | grep -c .)" -eq 1 ] || fail "not one patch mail for $OCC in linux-6.1.y: $wpatch"
 wpid=$(hdr "$wpatch" Message-Id)
 nwd=$(grep -c " $OCC linux-6.1.y " state/sent.log)
+grep -q "^sasha $OCC linux-6.1.y " state/sent.log || fail "sasha was not sent $OCC for 6.1"
+nwd=$((nwd - 1))	# not to sasha
 cat > "$LIST/new/reply-nak.eml" <<MAILEOF
-From: Rev Iewer <rev@example.org>
+From: Sasha Levin <sasha@example.org>
 To: Stable Bot <bot@example.org>
 Cc: stable-list@example.org
 Subject: Re: $(hdr "$wpatch" Subject)
@@ -409,7 +412,7 @@ On Thu, Dec 03, 2026, Stable Bot wrote:
 
 This breaks the P8 OCC on 6.1: the caller checks the divisor there.
 
-Nacked-by: Rev Iewer <rev@example.org>
+Nacked-by: Sasha Levin <sasha@example.org>
 MAILEOF
 notmuch new >/dev/null
 ng=$(maildir_count "$MAIL/greg")
@@ -422,7 +425,7 @@ grep -q "^stablemate: warning: refused@example.org: 550 .*: 1 mail (the other re
 	fail "the run after the NAK: $(cat run7.err)"
 python3 -c "import json,sys; r=json.load(open('run7.out'))['report']; assert (r['composed'], r['withdrawn'], r['sent'], r['candidates']) == ($nwd, $nwd, $nwd, 0), r" ||
 	fail "not $nwd withdrawals composed and sent: $(cat run7.out)"
-git -C linux notes --ref=stable-review show "$OCC" | grepq "Nacked-by: Rev Iewer <rev@example.org>" ||
+git -C linux notes --ref=stable-review show "$OCC" | grepq "Nacked-by: Sasha Levin <sasha@example.org>" ||
 	fail "the NAK is not in the note"
 maildir_wait "$MAIL/greg" $((ng + 1)) || fail "greg got no withdrawal"
 wd=$(mail_with "$MAIL/greg" In-Reply-To "$wpid" X-Stablemate-Upstream "$OCC")
@@ -431,9 +434,12 @@ wd=$(mail_with "$MAIL/greg" In-Reply-To "$wpid" X-Stablemate-Upstream "$OCC")
 grep -q "^Subject: Re: \[PATCH 6.1\] hwmon: (occ) Fix division by zero issue" "$wd" || fail "withdrawal subject: $(hdr "$wd" Subject)"
 grepq "stablemate withdraws this candidate for linux-6.1.y: a NAK came in for the tree" "$wd" ||
 	fail "withdrawal body: $(cat "$wd")"
-grepq "NAKed for 6.1: Nacked-by: Rev Iewer <rev@example.org> (Fri, 04 Dec 2026 10:00:00 +0000): This breaks the P8 OCC on 6.1" "$wd" ||
+grepq "NAKed for 6.1: Nacked-by: Sasha Levin <sasha@example.org> (Fri, 04 Dec 2026 10:00:00 +0000): This breaks the P8 OCC on 6.1" "$wd" ||
 	fail "the withdrawal does not quote the NAK: $(cat "$wd")"
 grep -q "^greg $OCC linux-6.1.y:withdrawn " state/sent.log || fail "sent.log lacks the withdrawal"
+grep -q "^sasha $OCC linux-6.1.y:withdrawn " state/sent.log && fail "sasha was told of her own NAK"
+[ -z "$(mail_with "$MAIL/sasha" X-Stablemate-Upstream "$OCC" Subject "Re: [PATCH 6.1] hwmon: (occ) Fix division by zero issue")" ] ||
+	fail "sasha got a withdrawal of what she NAKed"
 $STABLEMATE run --config bot.conf > run8.out 2> run8.err || { cat run8.err; fail "the rerun after the withdrawal failed"; }
 grep -q "0 mails composed, 0 sent" run8.out || fail "the withdrawal went out twice: $(cat run8.out)"
 
