@@ -15,6 +15,8 @@ static int by_commit(const void *a, const void *b)
 int sm_notes_index_load(struct sm_notes_index *ix, git_repository *repo, const char *notes_ref)
 {
 	git_note_iterator *it = NULL;
+	git_reference *ref = NULL;
+	git_object *tip = NULL;
 	git_oid blob, commit;
 	size_t alloc = 0;
 	int err;
@@ -22,9 +24,18 @@ int sm_notes_index_load(struct sm_notes_index *ix, git_repository *repo, const c
 	memset(ix, 0, sizeof(*ix));
 	if (!notes_ref)
 		notes_ref = SM_NOTES_REF_DEFAULT;
-	err = git_note_iterator_new(&it, repo, notes_ref);
+	err = git_reference_lookup(&ref, repo, notes_ref);
 	if (err == GIT_ENOTFOUND)
 		return 0;	/* no notes yet: nothing to say */
+	/* Peeled here: libgit2 1.5's git_note_iterator_new frees an
+	 * uninitialised tree when the ref names no commit (valgrind). */
+	if (err < 0 || git_reference_peel(&tip, ref, GIT_OBJECT_COMMIT) < 0) {
+		git_reference_free(ref);
+		return sm_error("%s: not a notes commit: %s", notes_ref, sm_git_error());
+	}
+	git_reference_free(ref);
+	err = git_note_commit_iterator_new(&it, (git_commit *)tip);
+	git_object_free(tip);
 	if (err < 0)
 		return sm_error("%s: listing the notes: %s", notes_ref, sm_git_error());
 	while ((err = git_note_next(&blob, &commit, it)) == 0) {

@@ -124,6 +124,14 @@ json "a bare name is under refs/notes/" "assert d['review_notes']['ref']=='refs/
 expect "scan --notes-ref nosuch" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.4.y=4.4 --notes-ref nosuch --json
 json "a ref that does not exist: nothing to read, no error" "assert d['review_notes']=={'ref':'refs/notes/nosuch','notes':0}"
 
+# A notes ref that names no commit (a blob pushed there by mistake): one
+# line naming the ref, exit 1 (libgit2 1.5 itself read freed memory here)
+git update-ref refs/notes/broken "$(echo not a notes commit | git hash-object -w --stdin)"
+expect "a notes ref that is no commit" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --notes-ref broken
+has "names the ref" "stablemate scan: refs/notes/broken: not a notes commit:"
+[ "$(wc -l <<<"$out")" = 1 ] && ok "one line" || bad "one line: $out"
+git update-ref -d refs/notes/broken
+
 # steal: the NAKed and the queued are left out for 4.1, the FAILED one
 # is taken (the tree's maintainer backports it).
 expect "steal" 0 "$sm" steal --range v4.1..v4.2 --onto linux-4.1.y --branch n41 --no-upstream-ref
