@@ -299,6 +299,7 @@ static void boot_one(const struct sm_bot_config *cfg, const struct sm_rules *rul
 		.upstream_ref = cfg->upstream_branch,
 		.min_soak_days = cfg->min_soak_days,
 		.queue_dir = cfg->queue_dir,
+		.notes_ref = cfg->notes_ref,	/* a NAKed candidate is not booted */
 	};
 
 	memset(&sr, 0, sizeof(sr));
