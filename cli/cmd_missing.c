@@ -36,9 +36,10 @@ static const struct sm_usage usage = {
 "6.1.y did not take since v6.1, nor has from mainline. Both branches' indexes\n"
 "are cached, keyed by\n"
 "their tips, so a rerun only reads new commits.\n"
-"A commit one side lacks carries the stable queue's latest notice about it\n"
-"for that side's version (\"could not apply it\", \"queued\"), when the review\n"
-"notes (--notes-ref) hold one: harvest records them.\n",
+"A commit one side lacks carries a NAK that stands for that side's version\n"
+"and the stable queue's latest notice about it (\"could not apply it\",\n"
+"\"queued\"), when the review notes (--notes-ref) hold them: harvest\n"
+"records them.\n",
 	.epilog =
 "Output: one line per commit, \"<upstream id> <stable id on its side> <subject>\";\n"
 "with --check-applies, \"[applies to TREE]\" or \"[conflicts on TREE]\" after it.\n"
@@ -210,7 +211,7 @@ int cmd_missing(int argc, char **argv)
 			 "list the commits the other tree does not need\n"
 			 "(a bug or files it lacks) as missing too"),
 		OPT_STRING(0, "notes-ref", &notes_ref_arg, "REF",
-			   "the review notes to read the stable queue's notices\nfrom (default " SM_NOTES_REF_DEFAULT ")"),
+			   "the review notes to read NAKs and the stable queue's\nnotices from (default " SM_NOTES_REF_DEFAULT ")"),
 		OPT_JSON(&json),
 		OPT_QUIET(NULL),
 		OPT_END()

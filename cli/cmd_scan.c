@@ -18,7 +18,8 @@ static const struct sm_usage usage = {
 		    "                [--tree-repo PATH] [--check-applies [--search N]] [--candidates]\n"
 		    "                [--rules DIR] [--cache-dir DIR | --no-cache] [--json]\n"
 		    "                [--upstream-ref REF | --no-upstream-ref] [--min-soak-days N]\n"
-		    "                [--queue DIR] [--cve-dir DIR] [--notmuch DB [--series-whole]]",
+		    "                [--queue DIR] [--cve-dir DIR] [--notes-ref REF]\n"
+		    "                [--notmuch DB [--series-whole]]",
 	.description =
 "Classifies every commit of a mainline range and says, for each stable tree,\n"
 "whether it is a candidate and why. On top of the classifier's reasons (stable\n"
@@ -42,7 +43,14 @@ static const struct sm_usage usage = {
 "  soak             a \"# after -rc3\" / \"# after 2 weeks\" condition not met yet,\n"
 "                   or younger than --min-soak-days: a candidate becomes maybe\n"
 "  revert-of-absent a revert of a commit the tree does not have (rejected)\n"
-"  queued           already in the --queue directory for that tree (rejected)\n"
+"  revert-of-backport a revert of a commit the tree took as a backport:\n"
+"                   a candidate (mainline dropped the change)\n"
+"  queued           already in the --queue directory for that tree, or the\n"
+"                   stable queue's latest notice in the review notes says it\n"
+"                   was added to the tree's queue (rejected)\n"
+"  queue-failed     that notice says FAILED to apply: a backport is needed\n"
+"  nak              the review notes (--notes-ref) hold a NAK for the tree's\n"
+"                   version that its sender did not take back (rejected)\n"
 "  cve              the fix of a CVE of --cve-dir, with the record's verdict\n"
 "                   for the tree (still affected, fixed in X.Y.Z)\n"
 "  series           with --notmuch: its posted series (part 3/7 of <cover>;\n"
