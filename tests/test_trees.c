@@ -1571,11 +1571,13 @@ START_TEST(tree_reviews_by_version_and_date)
 		      "Trailers:\n  Nacked-by: Rev <r@x>\nComment:\n    Not for these trees.\n\n"
 		      "Review: <ack-other@x>\nTree: 6.6\nAuthor: Other <o@x>\nDate: Wed, 3 Jan 2024 10:00:00 +0000\n"
 		      "Trailers:\n  Acked-by: Other <o@x>\n\n"
-		      "Review: <ack@x>\nTree: 6.1\nAuthor: Rev <r@x>\nDate: Thu, 4 Jan 2024 10:00:00 +0000\n"
-		      "Trailers:\n  Acked-by: Rev <r@x>\n");
+		      "Review: <ack@x>\nTree: 6.1\nAuthor: \"Rev, the reviewer\" <R@X>\n"
+		      "Date: Thu, 4 Jan 2024 10:00:00 +0000\n"
+		      "Trailers:\n  Acked-by: \"Rev, the reviewer\" <R@X>\n");
 	ck_assert_uint_eq(n.nr, 5);
 	sm_tree_reviews_find(&n, &v61, &said);
-	ck_assert_ptr_null(said.nak);	/* taken back by Rev's own ack for 6.1 */
+	ck_assert_ptr_null(said.nak);	/* taken back by Rev's own ack for 6.1 (their
+					 * address, their name written another way) */
 	ck_assert_ptr_nonnull(said.notice);
 	ck_assert_str_eq(said.notice->message_id, "q@x");	/* the later one */
 	sm_tree_reviews_find(&n, &v66, &said);

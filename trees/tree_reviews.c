@@ -49,6 +49,28 @@ static size_t *dated_order(const struct sm_note *n, size_t *nr)
 	return at;
 }
 
+/* The address of "Name <addr>" (or the whole text), its length in *len:
+ * one sender may write their name two ways. */
+static const char *address_of(const char *who, size_t *len)
+{
+	const char *lt = strrchr(who, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	if (!gt) {
+		*len = strlen(who);
+		return who;
+	}
+	*len = (size_t)(gt - lt - 1);
+	return lt + 1;
+}
+
+static int same_sender(const char *a, const char *b)
+{
+	size_t la, lb;
+	const char *x = address_of(a, &la), *y = address_of(b, &lb);
+
+	return la && la == lb && !strncasecmp(x, y, la);
+}
+
 /* Did the sender of nak approve the patch for the tree after it? */
 static int withdrawn(const struct sm_note *n, const size_t *order, size_t from, size_t nr,
 		     const struct sm_version *v)
@@ -59,7 +81,7 @@ static int withdrawn(const struct sm_note *n, const size_t *order, size_t from, 
 		const struct sm_review *r = &n->reviews[order[k]];
 
 		if (sm_review_counts(r) && sm_review_tree_covers(r->tree, v) && r->author &&
-		    nak->author && !strcasecmp(r->author, nak->author) &&
+		    nak->author && same_sender(r->author, nak->author) &&
 		    has_trailer(r, sm_trailer_is_approval) && !has_trailer(r, sm_trailer_is_nak))
 			return 1;
 	}
