@@ -2,6 +2,8 @@
  * tree_reviews.h). */
 #include "trees/tree_reviews.h"
 #include "lib/util.h"
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -27,25 +29,43 @@ static int has_trailer(const struct sm_review *r, int (*is)(const char *))
 	return 0;
 }
 
-/* Blocks of n for the tree in date order: indices into n->reviews. */
+struct dated {
+	long long when;		/* its date, or that of the dated block before it */
+	size_t at;		/* its index in the note */
+};
+
+static int by_date(const void *a, const void *b)
+{
+	const struct dated *x = a, *y = b;
+
+	if (x->when != y->when)
+		return x->when < y->when ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The blocks of n in date order, as indices into n->reviews (*nr of
+ * them): a block without a readable date stays right after the block
+ * before it. A sort, not an insertion: a note is anyone's text, and may
+ * hold thousands of blocks. */
 static size_t *dated_order(const struct sm_note *n, size_t *nr)
 {
+	struct dated *d = xcalloc(n->nr ? n->nr : 1, sizeof(*d));
 	size_t *at = xcalloc(n->nr ? n->nr : 1, sizeof(*at));
-	long long *when = xcalloc(n->nr ? n->nr : 1, sizeof(*when));
+	long long last = LLONG_MIN;
 
-	*nr = n->nr;
 	for (size_t i = 0; i < n->nr; i++) {
-		size_t k = i;
+		long long when = sm_review_date_epoch(n->reviews[i].date);
 
-		when[i] = sm_review_date_epoch(n->reviews[i].date);
-		/* insertion sort, stable: a few blocks a note */
-		while (k > 0 && when[at[k - 1]] >= 0 && when[i] >= 0 && when[at[k - 1]] > when[i]) {
-			at[k] = at[k - 1];
-			k--;
-		}
-		at[k] = i;
+		if (when >= 0)
+			last = when;
+		d[i].when = last;
+		d[i].at = i;
 	}
-	free(when);
+	qsort(d, n->nr, sizeof(*d), by_date);
+	for (size_t i = 0; i < n->nr; i++)
+		at[i] = d[i].at;
+	free(d);
+	*nr = n->nr;
 	return at;
 }
 
@@ -63,48 +83,54 @@ static const char *address_of(const char *who, size_t *len)
 	return lt + 1;
 }
 
-static int same_sender(const char *a, const char *b)
+/* The sender's address, lower case, for comparing: "" when none. */
+static char *sender_key(const char *who)
 {
-	size_t la, lb;
-	const char *x = address_of(a, &la), *y = address_of(b, &lb);
+	size_t len;
+	const char *a = address_of(who ? who : "", &len);
+	char *key = xstrndup(a, len);
 
-	return la && la == lb && !strncasecmp(x, y, la);
+	for (char *p = key; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return key;
 }
 
-/* Did the sender of nak approve the patch for the tree after it? */
-static int withdrawn(const struct sm_note *n, const size_t *order, size_t from, size_t nr,
-		     const struct sm_version *v)
-{
-	const struct sm_review *nak = &n->reviews[order[from]];
-
-	for (size_t k = from + 1; k < nr; k++) {
-		const struct sm_review *r = &n->reviews[order[k]];
-
-		if (sm_review_counts(r) && sm_review_tree_covers(r->tree, v) && r->author &&
-		    nak->author && same_sender(r->author, nak->author) &&
-		    has_trailer(r, sm_trailer_is_approval) && !has_trailer(r, sm_trailer_is_nak))
-			return 1;
-	}
-	return 0;
-}
-
+/* From the latest block back: the first notice is the latest; a NAK
+ * stands unless its sender approved the patch for the tree in a later
+ * block, which the walk has seen already (approved). So the first NAK
+ * that stands is the latest, and the walk stops once it has both. */
 void sm_tree_reviews_find(const struct sm_note *n, const struct sm_version *v,
 			  struct sm_tree_reviews *out)
 {
 	size_t nr, *order = dated_order(n, &nr);
+	struct strlist approved = STRLIST_INIT;
 
 	memset(out, 0, sizeof(*out));
-	for (size_t k = 0; k < nr; k++) {
+	for (size_t k = nr; k-- > 0 && !(out->nak && out->notice);) {
 		const struct sm_review *r = &n->reviews[order[k]];
+		int nak;
+		char *who;
 
 		if (!sm_review_tree_covers(r->tree, v))
 			continue;
-		if (sm_review_is_notice(r))
-			out->notice = r;
-		else if (sm_review_counts(r) && has_trailer(r, sm_trailer_is_nak) &&
-			 !withdrawn(n, order, k, nr, v))
+		if (sm_review_is_notice(r)) {
+			if (!out->notice)
+				out->notice = r;
+			continue;
+		}
+		if (!sm_review_counts(r) || out->nak)
+			continue;
+		nak = has_trailer(r, sm_trailer_is_nak);
+		who = sender_key(r->author);
+		if (nak && (!*who || !strlist_contains(&approved, who)))
 			out->nak = r;
+		else if (!nak && *who && has_trailer(r, sm_trailer_is_approval) &&
+			 !strlist_contains(&approved, who))
+			strlist_append(&approved, who);
+		free(who);
 	}
+	strlist_clear(&approved);
 	free(order);
 }
 
