@@ -222,8 +222,8 @@ static void add_naks(struct strbuf *out, const struct shown *shown, size_t nshow
 }
 
 /* "3 reviews: 6.1 (2), 6.6 (1)", trees in the order first seen; then the
- * NAKs per tree; then the stable queue's notices; then the blocks that are no review (trailers in
- * another's name, no sender). */
+ * NAKs per tree; then the stable queue's notices; then the blocks that are
+ * no review (trailers in another's name, no sender). */
 static void add_summary(struct strbuf *out, const struct shown *shown, size_t nshown,
 			size_t total)
 {

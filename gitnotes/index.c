@@ -27,9 +27,11 @@ int sm_notes_index_load(struct sm_notes_index *ix, git_repository *repo, const c
 	err = git_reference_lookup(&ref, repo, notes_ref);
 	if (err == GIT_ENOTFOUND)
 		return 0;	/* no notes yet: nothing to say */
+	if (err < 0)
+		return sm_error("%s: %s", notes_ref, sm_git_error());
 	/* Peeled here: libgit2 1.5's git_note_iterator_new frees an
 	 * uninitialised tree when the ref names no commit (valgrind). */
-	if (err < 0 || git_reference_peel(&tip, ref, GIT_OBJECT_COMMIT) < 0) {
+	if (git_reference_peel(&tip, ref, GIT_OBJECT_COMMIT) < 0) {
 		git_reference_free(ref);
 		return sm_error("%s: not a notes commit: %s", notes_ref, sm_git_error());
 	}
@@ -72,8 +74,7 @@ int sm_notes_index_read(const struct sm_notes_index *ix, git_repository *repo,
 		git_oid_tostr(hex, sizeof(hex), commit);
 		return sm_error("reading the note of %s: %s", hex, sm_git_error());
 	}
-	/* the blob is not NUL-terminated, and may hold a NUL (git_note_message
-	 * stops there): the whole of it */
+	/* the blob's bytes: they are not NUL-terminated */
 	strbuf_add(&text, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	sm_note_release(n);
