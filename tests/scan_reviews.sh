@@ -125,7 +125,8 @@ expect "scan --notes-ref nosuch" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.
 json "a ref that does not exist: nothing to read, no error" "assert d['review_notes']=={'ref':'refs/notes/nosuch','notes':0}"
 
 # A notes ref that names no commit (a blob pushed there by mistake): one
-# line naming the ref, exit 1 (libgit2 1.5 itself read freed memory here)
+# line naming the ref, exit 1 (libgit2 1.5 itself read an uninitialised
+# pointer here)
 git update-ref refs/notes/broken "$(echo not a notes commit | git hash-object -w --stdin)"
 expect "a notes ref that is no commit" 1 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --notes-ref broken
 has "names the ref" "stablemate scan: refs/notes/broken: not a notes commit:"
