@@ -66,18 +66,15 @@ static void print_trial(const struct sm_missing_entry *e, const char *other)
 	putchar(']');
 }
 
-/* What the review notes harvest keeps say of each commit one side has
- * and other lacks, for other's version (v, NULL: not known): a NAK that
- * stands for it, and the stable queue's latest notice, its date and its
- * possible dependencies. Nothing when the notes ref does not exist. */
-static int read_review_notes(git_repository *repo, const char *notes_ref,
-			      struct sm_missing_side *side, const struct sm_version *v)
+/* What the review notes harvest keeps (notes, listed once for both sides)
+ * say of each commit one side has and other lacks, for other's version
+ * (v, NULL: not known): a NAK that stands for it, and the stable queue's
+ * latest notice, its date and its possible dependencies. */
+static int read_review_notes(git_repository *repo, const struct sm_notes_index *notes,
+			     struct sm_missing_side *side, const struct sm_version *v)
 {
-	git_reference *ref = NULL;
-
-	if (!v || git_reference_lookup(&ref, repo, notes_ref) < 0)
+	if (!v)
 		return 0;
-	git_reference_free(ref);
 	for (size_t i = 0; i < side->nr; i++) {
 		struct sm_missing_entry *e = &side->only[i];
 		struct sm_tree_reviews said;
@@ -87,7 +84,7 @@ static int read_review_notes(git_repository *repo, const char *notes_ref,
 
 		if (git_oid_fromstr(&oid, e->upstream))
 			continue;
-		rc = sm_note_read(repo, notes_ref, &oid, &note);
+		rc = sm_notes_index_read(notes, repo, &oid, &note);
 		if (rc < 0) {
 			sm_note_release(&note);
 			return -1;
@@ -190,6 +187,7 @@ int cmd_missing(int argc, char **argv)
 {
 	const char *path = ".", *cache_dir = NULL, *notes_ref_arg = NULL;
 	char *notes_ref;
+	struct sm_notes_index notes = SM_NOTES_INDEX_INIT;
 	git_repository *repo = NULL;
 	struct sm_missing_result r;
 	struct sm_version versions[2], *version[2] = { NULL, NULL };
@@ -254,14 +252,19 @@ int cmd_missing(int argc, char **argv)
 		return cli_fail("missing");
 	}
 	notes_ref = sm_notes_ref_full(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
-	if (read_review_notes(repo, notes_ref, &r.a, version[1]) < 0 ||
-	    read_review_notes(repo, notes_ref, &r.b, version[0]) < 0) {
+	/* no version known on either side: no tree to read the notes for */
+	if ((version[0] || version[1]) &&
+	    (sm_notes_index_load(&notes, repo, notes_ref) < 0 ||
+	     read_review_notes(repo, &notes, &r.a, version[1]) < 0 ||
+	     read_review_notes(repo, &notes, &r.b, version[0]) < 0)) {
 		free(notes_ref);
+		sm_notes_index_release(&notes);
 		sm_missing_result_release(&r);
 		git_repository_free(repo);
 		return cli_fail("missing");
 	}
 	free(notes_ref);
+	sm_notes_index_release(&notes);
 	if (json) {
 		struct cli_json j;
 
