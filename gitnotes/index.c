@@ -1,5 +1,6 @@
 /* index: every note of a notes ref listed once (see notes.h). */
 #include "gitnotes/notes.h"
+#include "gitnotes/txn.h"
 #include "lib/git.h"
 #include "lib/util.h"
 #include <stdlib.h>
@@ -60,7 +61,6 @@ int sm_notes_index_read(const struct sm_notes_index *ix, git_repository *repo,
 {
 	struct sm_notes_index_entry key, *e;
 	struct strbuf text = STRBUF_INIT;
-	git_blob *blob = NULL;
 	char hex[GIT_OID_HEXSZ + 1];
 
 	sm_note_parse(n, "");
@@ -70,13 +70,10 @@ int sm_notes_index_read(const struct sm_notes_index *ix, git_repository *repo,
 	e = bsearch(&key, ix->entries, ix->nr, sizeof(*ix->entries), by_commit);
 	if (!e)
 		return SM_NOTE_NONE;
-	if (git_blob_lookup(&blob, repo, &e->blob) < 0) {
+	if (sm_notes_blob_text(repo, &e->blob, &text) < 0) {
 		git_oid_tostr(hex, sizeof(hex), commit);
 		return sm_error("reading the note of %s: %s", hex, sm_git_error());
 	}
-	/* the blob's bytes: they are not NUL-terminated */
-	strbuf_add(&text, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
 	sm_note_release(n);
 	sm_note_parse(n, text.buf);
 	strbuf_release(&text);

@@ -34,5 +34,8 @@ int sm_notes_txn_run(git_repository *repo, const char *notes_ref,
 int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strbuf *out);
 int sm_notes_txn_write(struct sm_notes_txn *t, const git_oid *commit, const char *text);
 void sm_notes_txn_release(struct sm_notes_txn *t);
+/* The whole text of a note's blob appended to out (git_note_message()
+ * stops at a NUL byte). 0, or -1 (libgit2's error only). */
+int sm_notes_blob_text(git_repository *repo, const git_oid *blob_id, struct strbuf *out);
 
 #endif

@@ -28,12 +28,11 @@ unsigned sm_notes_last_attempts(void)
 	return last_attempts;
 }
 
-/* The whole blob of note (git_note_message() stops at a NUL byte). */
-static int note_content(git_repository *repo, const git_note *note, struct strbuf *out)
+int sm_notes_blob_text(git_repository *repo, const git_oid *blob_id, struct strbuf *out)
 {
 	git_blob *blob = NULL;
 
-	if (git_blob_lookup(&blob, repo, git_note_id(note)) < 0)
+	if (git_blob_lookup(&blob, repo, blob_id) < 0)
 		return -1;
 	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
@@ -56,7 +55,7 @@ int sm_notes_read(git_repository *repo, const char *notes_ref,
 		git_oid_tostr(hex, sizeof(hex), commit);
 		return sm_error("%s: reading the note of %s: %s", notes_ref, hex, sm_git_error());
 	}
-	err = note_content(repo, note, out);
+	err = sm_notes_blob_text(repo, git_note_id(note), out);
 	git_note_free(note);
 	if (err < 0) {
 		git_oid_tostr(hex, sizeof(hex), commit);
@@ -155,7 +154,7 @@ int sm_notes_txn_read(struct sm_notes_txn *t, const git_oid *commit, struct strb
 	{
 		size_t before = out->len;
 
-		err = note_content(t->repo, note, out);
+		err = sm_notes_blob_text(t->repo, git_note_id(note), out);
 		git_note_free(note);
 		git_oid_tostr(hex, sizeof(hex), commit);
 		if (err < 0)
