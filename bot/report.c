@@ -89,20 +89,6 @@ out:
 	return ret;
 }
 
-/* A FAILED notice's possible dependencies, the first few ids, after the
- * notice's line. */
-static void add_notice_dependencies(struct strbuf *line, const struct sm_review *r)
-{
-	struct strlist ids = STRLIST_INIT;
-
-	sm_review_notice_dependencies(r, &ids);
-	for (size_t k = 0; k < ids.nr && k < 4; k++)
-		strbuf_addf(line, "%s%s", k ? ", " : "; possible dependencies: ", ids.items[k]);
-	if (ids.nr > 4)
-		strbuf_addf(line, " and %zu more", ids.nr - 4);
-	strlist_clear(&ids);
-}
-
 static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 {
 	struct strbuf note = STRBUF_INIT, line = STRBUF_INIT;
@@ -123,10 +109,8 @@ static void read_reviews(struct ctx *x, const char *id, struct cand_info *ci)
 			for (size_t t = 0; t < rv[i].unverified.nr; t++)
 				strlist_append(&ci->unverified, rv[i].unverified.items[t]);
 			if (sm_review_is_notice(&rv[i])) {
-				sm_review_notice_describe(&rv[i], &line);
-				strbuf_addf(&line, " (%s, %s)",
-					    *rv[i].author ? rv[i].author : "no sender", rv[i].date);
-				add_notice_dependencies(&line, &rv[i]);
+				/* the first few possible dependencies */
+				sm_review_notice_line(&rv[i], 4, &line);
 				strlist_append(&ci->notices, line.buf);
 			}
 			if (!sm_review_counts(&rv[i])) {

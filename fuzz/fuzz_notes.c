@@ -39,8 +39,8 @@ static void same_word(const struct sm_note *b, const struct sm_note *c, const st
 		sm_tree_reviews_nak_text(y.nak, &sy);
 	}
 	if (x.notice) {
-		sm_tree_reviews_notice_text(x.notice, &sx);
-		sm_tree_reviews_notice_text(y.notice, &sy);
+		sm_review_notice_line(x.notice, 0, &sx);
+		sm_review_notice_line(y.notice, 0, &sy);
 	}
 	if (strcmp(sx.buf, sy.buf))
 		abort();

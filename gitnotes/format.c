@@ -76,6 +76,23 @@ void sm_review_notice_describe(const struct sm_review *r, struct strbuf *out)
 		strbuf_addf(out, "queued for %s", tree);
 }
 
+void sm_review_notice_line(const struct sm_review *r, size_t max_ids, struct strbuf *out)
+{
+	struct strlist ids = STRLIST_INIT;
+	size_t shown;
+
+	sm_review_notice_describe(r, out);
+	strbuf_addf(out, " (%s, %s)", r->author && *r->author ? r->author : "no sender",
+		    r->date ? r->date : "");
+	sm_review_notice_dependencies(r, &ids);
+	shown = max_ids && ids.nr > max_ids ? max_ids : ids.nr;
+	for (size_t i = 0; i < shown; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "; possible dependencies: ", ids.items[i]);
+	if (shown < ids.nr)
+		strbuf_addf(out, " and %zu more", ids.nr - shown);
+	strlist_clear(&ids);
+}
+
 size_t sm_notice_dependency_id(const char *line, size_t len)
 {
 	size_t n = 0;

@@ -92,6 +92,11 @@ size_t sm_notice_dependency_id(const char *line, size_t len);
  * appended to ids in their order; nothing for other blocks. */
 void sm_review_notice_dependencies(const struct sm_review *r, struct strlist *ids);
 
+/* A notice block as one line: "failed to apply to 6.1 (sender, date);
+ * possible dependencies: A, B" (at most max_ids of them, then " and N
+ * more"; 0: all), "queued for 6.12 (sender, date)". */
+void sm_review_notice_line(const struct sm_review *r, size_t max_ids, struct strbuf *out);
+
 /* Deep copy; NULL fields of src become "" in dst. dst is overwritten. */
 void sm_review_copy(struct sm_review *dst, const struct sm_review *src);
 

@@ -1597,7 +1597,7 @@ START_TEST(tree_reviews_by_version_and_date)
 	sm_tree_reviews_find(&n, &v61, &said);
 	ck_assert_ptr_nonnull(said.notice);
 	strbuf_reset(&sb);
-	sm_tree_reviews_notice_text(said.notice, &sb);
+	sm_review_notice_line(said.notice, 0, &sb);
 	ck_assert_str_eq(sb.buf, "failed to apply to 6.1 (Greg <g@x>, Mon, 1 Jan 2024 12:00:00 +0100); "
 				 "possible dependencies: 0123456789ab");
 	sm_note_release(&n);

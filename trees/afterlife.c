@@ -321,7 +321,7 @@ static void tree_reviews(const struct sm_scan_item *it, const struct sm_tree_spe
 	if (said.notice && !tr->present) {
 		tr->queue_notice = said.notice;
 		strbuf_reset(&sb);
-		sm_tree_reviews_notice_text(said.notice, &sb);
+		sm_review_notice_line(said.notice, 0, &sb);
 		if (strcmp(said.notice->notice, SM_NOTICE_QUEUED))
 			sm_verdict_add(&tr->verdict, "queue-failed", 0, "the stable queue %s", sb.buf);
 		else if (!tr->queued)

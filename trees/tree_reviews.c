@@ -150,16 +150,3 @@ void sm_tree_reviews_nak_text(const struct sm_review *nak, struct strbuf *out)
 		strbuf_addf(out, ": %.*s%s", (int)(len > 100 ? 100 : len), comment,
 			    len > 100 ? "..." : "");
 }
-
-void sm_tree_reviews_notice_text(const struct sm_review *notice, struct strbuf *out)
-{
-	struct strlist ids = STRLIST_INIT;
-
-	sm_review_notice_describe(notice, out);
-	strbuf_addf(out, " (%s, %s)", notice->author && *notice->author ? notice->author : "no sender",
-		    notice->date ? notice->date : "");
-	sm_review_notice_dependencies(notice, &ids);
-	for (size_t i = 0; i < ids.nr; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : "; possible dependencies: ", ids.items[i]);
-	strlist_clear(&ids);
-}

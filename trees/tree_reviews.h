@@ -32,8 +32,5 @@ void sm_tree_reviews_find(const struct sm_note *n, const struct sm_version *v,
 /* "Nacked-by: A <a@x> (Tue, 2 Jan 2024 ...): the first line of the
  * comment", cut at 100 bytes of comment. */
 void sm_tree_reviews_nak_text(const struct sm_review *nak, struct strbuf *out);
-/* "failed to apply to 6.1 (sender, date); possible dependencies: X, Y"
- * or "queued for 6.1 (sender, date)". */
-void sm_tree_reviews_notice_text(const struct sm_review *notice, struct strbuf *out);
 
 #endif
