@@ -121,23 +121,21 @@ size_t sm_pending_remove_marked(struct sm_pending *p, const unsigned char *marke
 
 size_t sm_pending_expire(struct sm_pending *p, long long now)
 {
-	unsigned char *old = xcalloc(p->nr ? p->nr : 1, 1);
-	size_t n;
+	unsigned char *drop = xcalloc(p->nr ? p->nr : 1, 1);
+	size_t n, kept = 0;
 
-	for (size_t i = 0; i < p->nr; i++)
-		old[i] = now - p->items[i].since >= (long long)SM_PENDING_DAYS * 86400;
-	n = sm_pending_remove_marked(p, old);
-	free(old);
-	if (p->nr > SM_PENDING_MAX) {
-		/* added in order: the oldest are first */
-		size_t drop = p->nr - SM_PENDING_MAX;
-
-		for (size_t i = 0; i < drop; i++)
-			drop_item(p, i);
-		memmove(p->items, p->items + drop, SM_PENDING_MAX * sizeof(*p->items));
-		p->nr = SM_PENDING_MAX;
-		n += drop;
+	for (size_t i = 0; i < p->nr; i++) {
+		drop[i] = now - p->items[i].since >= (long long)SM_PENDING_DAYS * 86400;
+		kept += !drop[i];
 	}
+	/* beyond the most kept, the oldest go too (added in order: first) */
+	for (size_t i = 0; kept > SM_PENDING_MAX && i < p->nr; i++)
+		if (!drop[i]) {
+			drop[i] = 1;
+			kept--;
+		}
+	n = sm_pending_remove_marked(p, drop);
+	free(drop);
 	return n;
 }
 
