@@ -91,7 +91,10 @@ int cmd_harvest(int argc, char **argv)
 			   "history patches are mapped against (default: HEAD's\n"
 			   "branch, or master or main when that is a stable\n"
 			   "branch such as linux-6.1.y)"),
-		OPT_STRING(0, "notes-ref", &o.notes_ref, "REF", "notes ref to write"),
+		OPT_STRING(0, "notes-ref", &o.notes_ref, "REF",
+			   "notes ref to write (default refs/notes/stable-review;\n"
+			   "a bare name means refs/notes/NAME, as with git\n"
+			   "notes --ref)"),
 		OPT_STRING(0, "bot-address", &o.bot_address, "ADDR", "ignore replies sent from ADDR"),
 		OPT_STRING(0, "aliases", &o.aliases_file, "FILE",
 			   "known alternate addresses, one person a line, each\n"

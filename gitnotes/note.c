@@ -251,7 +251,11 @@ void sm_note_format(const struct sm_note *n, struct strbuf *out)
 
 char *sm_notes_ref_full(const char *name)
 {
-	if (starts_with(name, "refs/"))
+	/* git's expand_notes_ref(): "refs/heads/x" is refs/notes/refs/heads/x
+	 * there too, so no branch is ever read or written as notes */
+	if (starts_with(name, "refs/notes/"))
 		return xstrdup(name);
+	if (starts_with(name, "notes/"))
+		return xasprintf("refs/%s", name);
 	return xasprintf("refs/notes/%s", name);
 }

@@ -10,8 +10,10 @@
 
 #define SM_NOTES_REF_DEFAULT "refs/notes/stable-review"
 
-/* A notes ref as git notes --ref takes it: a bare name is refs/notes/NAME
- * (the caller frees the result). */
+/* A notes ref as git notes --ref takes it: refs/notes/NAME as it is,
+ * notes/NAME under refs/, anything else under refs/notes/ (so
+ * "refs/heads/x" is refs/notes/refs/heads/x, as in git); the caller frees
+ * the result. */
 char *sm_notes_ref_full(const char *name);
 
 struct sm_review {

@@ -71,7 +71,7 @@ struct harvest {
 	notmuch_database_t *db;
 	struct sm_mapper *map;
 	struct sm_aliases aliases;
-	const char *notes_ref;
+	char *notes_ref;	/* in full, as git notes --ref names it */
 	/* The batches: blocks to write, reviews in one notes commit and
 	 * stable-queue notices in another (each kind counted apart). */
 	struct batch reviews, notices;
@@ -465,7 +465,7 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 	h.st = st;
 	h.fn = fn;
 	h.data = data;
-	h.notes_ref = o->notes_ref ? o->notes_ref : SM_NOTES_REF_DEFAULT;
+	h.notes_ref = sm_notes_ref_full(o->notes_ref ? o->notes_ref : SM_NOTES_REF_DEFAULT);
 	h.now = (long long)time(NULL);
 	s = notmuch_database_open_with_config(db_abs,
 					      o->dry_run ? NOTMUCH_DATABASE_MODE_READ_ONLY
@@ -476,6 +476,7 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 			 msg ? msg : notmuch_status_to_string(s));
 		free(msg);
 		free(db_abs);
+		free(h.notes_ref);
 		return -1;
 	}
 	free(msg);
@@ -555,6 +556,7 @@ int sm_harvest_report(const struct sm_harvest_opts *o, struct sm_harvest_stats *
 		strbuf_release(&sb);
 	}
 out:
+	free(h.notes_ref);
 	free(key);
 	free(waiting_key);
 	free(val);

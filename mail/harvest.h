@@ -21,7 +21,7 @@ struct sm_harvest_opts {
 	const char *query;		/* NULL: SM_HARVEST_DEFAULT_QUERY */
 	const char *repo;		/* git repository: upstream commits + notes ref */
 	const char *upstream_ref;	/* ref to map patches against; NULL: HEAD */
-	const char *notes_ref;		/* NULL: SM_NOTES_REF_DEFAULT */
+	const char *notes_ref;		/* NULL: SM_NOTES_REF_DEFAULT; named as sm_notes_ref_full() says */
 	const char *bot_address;	/* the bot's own From: replies from it are ignored */
 	const char *aliases_file;	/* NULL, or known alternate addresses (mail/ident.h) */
 	int dry_run;			/* parse and map, write nothing */

@@ -681,4 +681,14 @@ race=$(git -C "$up" log --format=%H --grep='^hwmon: (max16065) Use READ/WRITE_ON
 grepq "^stable queue: failed to apply to 6.18 (Sat, 28 Feb 2026 20:17:39 -0500), failed to apply to 6.12 (.*), failed to apply to 6.6 (.*), failed to apply to 6.1 (.*), failed to apply to 5.15 (.*), failed to apply to 5.10 (Sat, 28 Feb 2026 21:03:52 -0500)$" "$TMP/s6.txt" ||
 	fail "the FAILED notices on the max16065 fix: $(cat "$TMP/s6.txt")"
 echo "hwmon stable threads: $(json_get "$TMP/r2.json" stats)"
+
+# --notes-ref takes a name as git notes --ref does: "mine" is
+# refs/notes/mine, where plain git and the other subcommands read it
+H --notes-ref mine --json > "$TMP/mine.json" 2>/dev/null || fail "harvest --notes-ref mine failed"
+git -C "$up" rev-parse -q --verify refs/notes/mine > /dev/null ||
+	fail "--notes-ref mine wrote no refs/notes/mine: $(git -C "$up" for-each-ref | grep mine)"
+git -C "$up" notes --ref=mine show "$nack" | grepq "Nacked-by: Guenter Roeck <linux@roeck-us.net>" ||
+	fail "the NACK is not in refs/notes/mine"
+"$STABLEMATE" notes show "$nack" --repo "$up" --notes-ref notes/mine | grepq "Nacked-by: Guenter Roeck" ||
+	fail "notes show --notes-ref notes/mine (git's other short form) does not read it"
 echo "ok"

@@ -970,6 +970,28 @@ START_TEST(test_binary_note_untouched)
 }
 END_TEST
 
+/* --notes-ref NAME is named as git notes --ref names it (expand_notes_ref) */
+START_TEST(test_ref_names_as_git)
+{
+	static const char *const cases[][2] = {
+		{ "stable-review", "refs/notes/stable-review" },
+		{ "notes/stable-review", "refs/notes/stable-review" },
+		{ "refs/notes/remotes/greg/stable-review", "refs/notes/remotes/greg/stable-review" },
+		{ "remotes/greg/stable-review", "refs/notes/remotes/greg/stable-review" },
+		/* a branch is never read or written as notes */
+		{ "refs/heads/master", "refs/notes/refs/heads/master" },
+		{ "notesy", "refs/notes/notesy" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *full = sm_notes_ref_full(cases[i][0]);
+
+		ck_assert_str_eq(full, cases[i][1]);
+		free(full);
+	}
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
 	Suite *s = suite_create("notes");
@@ -978,7 +1000,7 @@ static Suite *make_suite(void)
 					test_unverified_roundtrip_merge, test_notice_block,
 					test_empty_fields_and_tree, test_foreign_text_kept,
 					test_order_and_dedupe, test_tree_filled_later,
-					test_stripspace_stable));
+					test_stripspace_stable, test_ref_names_as_git));
 	add_tcase(s, "write", SM_TESTS(test_add_and_git_cli, test_person_note_kept,
 				       test_cas_retry, test_concurrent_writers, test_batch,
 				       test_merge_ref, test_git_union_merge,
