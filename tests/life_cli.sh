@@ -49,6 +49,17 @@ json "--no-upstream-ref" "c={x['id']:x for x in d['commits']}; assert d['lifecyc
 expect "upstream ref before the later fixes" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --upstream-ref v4.2 --json
 json "--upstream-ref v4.2 sees no later fix" "c={x['id']:x for x in d['commits']}; assert c['$FIXED2']['later_fixes']==[] and c['$REVERTED']['reverted_by'] is None"
 
+# The ends swapped: no commit, as git says, and a warning that says why
+# (not for a range that is merely empty)
+expect "scan with the range's ends swapped" 0 "$sm" scan --range v4.2..v4.1 --tree linux-4.1.y
+has "says the range runs backwards" "stablemate: warning: v4.2..v4.1 is empty: v4.1 is an ancestor of v4.2 (a range is OLDER..NEWER)"
+has "and scans nothing" "scan v4.2..v4.1 in .: 0 commits"
+expect "scan of an empty range" 0 "$sm" scan --range v4.2..v4.2 --tree linux-4.1.y
+hasnt "an empty range is no mistake" "warning"
+expect "steal with the ends swapped" 0 "$sm" steal --range v4.2..v4.1 --onto linux-4.1.y --branch swapped --no-upstream-ref
+has "steal says so too" "v4.2..v4.1 is empty: v4.1 is an ancestor of v4.2"
+git branch -q -D swapped
+
 # The tree already has one of the later fixes: only the other is listed.
 git branch -q l41 linux-4.1.y
 git checkout -q l41

@@ -165,6 +165,11 @@ const char *sm_range_end(const char *range)
 	return dots[2] ? dots + 2 : "HEAD";
 }
 
+int sm_range_reversed(git_repository *repo, const git_oid *from, const git_oid *to)
+{
+	return !git_oid_equal(from, to) && git_graph_descendant_of(repo, from, to) == 1;
+}
+
 /* sm_resolve_branch's look through the remotes for branch */
 struct remote_branch {
 	git_repository *repo;

@@ -26,6 +26,9 @@ int sm_resolve_range(git_repository *repo, const char *range, git_oid *from, git
 /* B of "A..B" as written, "HEAD" when it is empty, range itself when it is
  * no range: the name its end goes by in messages. */
 const char *sm_range_end(const char *range);
+/* Is from..to written the wrong way round: two different commits, to an
+ * ancestor of from (so the range is empty, where to..from is not)? */
+int sm_range_reversed(git_repository *repo, const git_oid *from, const git_oid *to);
 /* Resolves a stable branch's name as sm_resolve_commit does, and failing
  * that as the remote-tracking branch of that name when exactly one remote
  * has it, as `git checkout NAME` picks it: in a fresh clone of

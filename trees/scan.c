@@ -766,6 +766,16 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	sm_diff_cache_open(&dc, s->o->cache_dir, git_repository_path(s->repo), hex);
 	walk_cached = sm_diff_cache_walk(&dc, to_hex, &ids, &nr);
 	ret = load_and_judge(s, &ids, nr, &to, &dc, out);
+	/* "v6.7..v6.6" says 0 commits, as git would, and looks like a quiet
+	 * day; say which way round it goes */
+	if (!ret && !out->nr && sm_range_reversed(s->repo, &from, &to)) {
+		const char *dots = strstr(s->o->range, "..");
+
+		sm_warn("%s is empty: %s is an ancestor of %.*s (a range is OLDER..NEWER)",
+			s->o->range, sm_range_end(s->o->range),
+			dots == s->o->range ? 4 : (int)(dots - s->o->range),
+			dots == s->o->range ? "HEAD" : s->o->range);
+	}
 	if (!ret)
 		update_diff_cache(&dc, out, to_hex, walk_cached);
 	out->diff_cache = sm_cache_state_name(dc.state);
