@@ -31,7 +31,9 @@ static const struct sm_usage usage = {
 "conflict that the tree lacks are tried in with the list, oldest first, and\n"
 "the fewest of them that make FIX apply are named. When the stable queue's\n"
 "FAILED notice for the tree is in FIX's review note (harvest keeps it), the\n"
-"possible dependencies its script listed are named too.\n",
+"possible dependencies its script listed are named too, each marked when the\n"
+"list has it or the tree took it, and those the tree lacks are tried in with\n"
+"the list in one more trial.\n",
 	.epilog =
 "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n"
 "\n"
@@ -135,10 +137,8 @@ static int read_queue_notes(git_repository *repo, const char *notes_ref, const c
 {
 	git_oid oid;
 
-	if (git_oid_fromstr(&oid, fix)) {
-		sm_note_parse(n, "");
-		return 0;
-	}
+	if (sm_resolve_commit(repo, fix, &oid) < 0)
+		return -1;
 	return sm_note_read(repo, notes_ref, &oid, n) < 0 ? -1 : 0;
 }
 
@@ -148,12 +148,65 @@ static int is_queue_failure(const struct sm_review *rv, const struct sm_version 
 	       sm_review_tree_covers(rv->tree, v);
 }
 
-static int listed(const struct sm_deps_result *r, const char *id)
+/* The possible dependencies of the tree's FAILED notices, each once: deps
+ * settles them against the tree and tries them in. */
+static void queue_dependencies(const struct sm_note *n, const struct sm_version *v,
+			       struct strlist *ids)
 {
-	for (size_t i = 0; i < r->nr; i++)
-		if (!strncasecmp(r->deps[i].id, id, strlen(id)))
-			return 1;
-	return 0;
+	for (size_t i = 0; i < n->nr; i++) {
+		struct strlist some = STRLIST_INIT;
+
+		if (!is_queue_failure(&n->reviews[i], v))
+			continue;
+		sm_review_notice_dependencies(&n->reviews[i], &some);
+		for (size_t k = 0; k < some.nr; k++)
+			if (!strlist_contains(ids, some.items[k]))
+				strlist_append(ids, some.items[k]);
+		strlist_clear(&some);
+	}
+}
+
+/* How the tree sees one of them: " (listed above)", " (in linux-6.1.y
+ * already)", " (not in this repository)", or "" (the tree lacks it) */
+static const char *outside_mark(const struct sm_deps_result *r, const char *id, const char *tree,
+				char *buf, size_t size)
+{
+	for (size_t k = 0; k < r->nr_outside; k++) {
+		if (strcmp(r->outside[k].as_written, id))
+			continue;
+		switch (r->outside[k].state) {
+		case SM_OUTSIDE_LISTED:
+			return " (listed above)";
+		case SM_OUTSIDE_IN_TREE:
+			snprintf(buf, size, " (in %s already)", tree);
+			return buf;
+		case SM_OUTSIDE_UNKNOWN:
+			return " (not in this repository)";
+		case SM_OUTSIDE_NEEDED:
+			return "";
+		}
+	}
+	return "";
+}
+
+/* "trial on linux-6.1.y after the list and the stable queue's 1 it lacks
+ * (d2a1e3b4c5f6): applies cleanly": was the script's list what was missing? */
+static void print_outside_trial(const struct sm_deps_result *r, const char *tree)
+{
+	size_t needed = 0, shown = 0;
+
+	if (r->applies_with_outside < 0)
+		return;
+	for (size_t k = 0; k < r->nr_outside; k++)
+		needed += r->outside[k].state == SM_OUTSIDE_NEEDED;
+	printf("trial on %s after %sthe stable queue's %zu it lacks (", tree,
+	       r->nr ? "the list and " : "", needed);
+	for (size_t k = 0; k < r->nr_outside; k++)
+		if (r->outside[k].state == SM_OUTSIDE_NEEDED)
+			printf("%s%.12s", shown++ ? ", " : "", r->outside[k].id);
+	printf("): ");
+	print_trial(r->applies_with_outside, &r->conflicts_with_outside);
+	printf("\n");
 }
 
 /* A NAK that stands for the tree (trees/tree_reviews.h): a line, or, with
@@ -186,6 +239,7 @@ static void show_queue_notes(const struct sm_note *n, const struct sm_deps_resul
 	for (size_t i = 0; i < n->nr; i++) {
 		const struct sm_review *rv = &n->reviews[i];
 		struct strlist ids = STRLIST_INIT;
+		char mark[160];
 
 		if (!is_queue_failure(rv, &tree->version))
 			continue;
@@ -205,13 +259,15 @@ static void show_queue_notes(const struct sm_note *n, const struct sm_deps_resul
 				printf("%zu possible dependenc%s:", ids.nr, ids.nr == 1 ? "y" : "ies");
 			for (size_t k = 0; k < ids.nr; k++)
 				printf("%s %s%s", k ? "," : "", ids.items[k],
-				       listed(r, ids.items[k]) ? " (listed above)" : "");
+				       outside_mark(r, ids.items[k], tree->name, mark, sizeof(mark)));
 			putchar('\n');
 		}
 		strlist_clear(&ids);
 	}
 	if (w)
 		json_array_end(w);
+	else
+		print_outside_trial(r, tree->name);
 }
 
 int cmd_deps(int argc, char **argv)
@@ -219,6 +275,7 @@ int cmd_deps(int argc, char **argv)
 	const char *path = ".", *cache_dir = NULL, *notes_ref_arg = NULL;
 	char *tree_arg = NULL, *notes_ref;
 	struct sm_note queue;
+	struct strlist queue_deps = STRLIST_INIT;
 	struct sm_tree_spec tree;
 	git_repository *repo = NULL;
 	struct sm_deps_result r;
@@ -246,18 +303,22 @@ int cmd_deps(int argc, char **argv)
 		return cli_usage_error("deps", "%s", sm_last_error());
 	if (sm_repo_open(&repo, path) < 0)
 		return cli_fail("deps");
-	if (sm_deps_depth(repo, argv[0], &tree, cache_dir, depth, search, &r) < 0) {
-		git_repository_free(repo);
-		return cli_fail("deps");
-	}
+	/* the notes first: a FAILED notice's possible dependencies are tried */
 	notes_ref = sm_notes_ref_full(notes_ref_arg ? notes_ref_arg : SM_NOTES_REF_DEFAULT);
-	if (read_queue_notes(repo, notes_ref, r.fix, &queue) < 0) {
+	if (read_queue_notes(repo, notes_ref, argv[0], &queue) < 0) {
 		free(notes_ref);
-		sm_deps_result_release(&r);
 		git_repository_free(repo);
 		return cli_fail("deps");
 	}
 	free(notes_ref);
+	queue_dependencies(&queue, &tree.version, &queue_deps);
+	if (sm_deps_depth(repo, argv[0], &tree, cache_dir, depth, search, &queue_deps, &r) < 0) {
+		strlist_clear(&queue_deps);
+		sm_note_release(&queue);
+		git_repository_free(repo);
+		return cli_fail("deps");
+	}
+	strlist_clear(&queue_deps);
 	if (json) {
 		struct cli_json j;
 		struct json_writer *w = cli_json_begin(&j);

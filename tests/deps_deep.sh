@@ -9,7 +9,8 @@
 # conflicts with the tree's own line 11) B alone makes it apply. G conflicts
 # with a change the tree made itself, and no mainline commit is missing.
 # The stable queue's FAILED notice for the tree, in F's review note: deps
-# names the possible dependencies it listed, and which it found itself.
+# names the possible dependencies it listed, which it found itself, which
+# the tree has, and tries the others in with its list.
 . "$(dirname "$0")/lib.sh"
 dev_repo up
 seq 1 12 | sed 's/^/line /' > f.c
@@ -145,6 +146,49 @@ assert len(q) == 1 and q[0]["message_id"] == "2026031701-failed-4.1@gregkh", q
 assert q[0]["possible_dependencies"] == [sys.argv[1][:12], sys.argv[2][:12]], q' "$A" "$D" ||
 	fail "deps --json queue_failures"
 grep -q "NAKed" queue.out && fail "deps says NAKed with no NAK: $(cat queue.out)"
+# ... and tries the ones the tree lacks in with the list: D is not needed,
+# and does no harm
+grep -qx "trial on linux-4.1.y after the list and the stable queue's 1 it lacks (${D:0:12}): applies cleanly" queue.out ||
+	fail "deps does not try the notice's dependencies: $(cat queue.out)"
+# with --depth 1 the list is A alone: A and D are not enough, B is missing
+"$STABLEMATE" deps -C up --no-cache --depth 1 --search 0 --tree linux-4.1.y "$F" > q1.out || fail "deps --depth 1: $(cat q1.out)"
+grep -qx "trial on linux-4.1.y after the list and the stable queue's 1 it lacks (${D:0:12}): conflict in f.c" q1.out ||
+	fail "deps --depth 1, the notice's list: $(cat q1.out)"
+# A later FAILED notice for 4.1 names B, C (which the tree took) and an id
+# the repository lacks: each is marked, and with B the fix applies
+cat > notice2.txt <<EOF
+Review: <2026032001-failed-4.1@gregkh>
+Tree: 4.1
+Author: Greg Kroah-Hartman <gregkh@linuxfoundation.org>
+Date: Fri, 20 Mar 2026 10:00:00 +0100
+Subject: FAILED: patch "[PATCH] x: F, the fix" failed to apply to 4.1-stable tree
+Notice: failed to apply
+Comment:
+    Possible dependencies, as the stable queue's script lists them:
+    ${B:0:12} ("x: B, a cleanup")
+    ${C:0:12} ("x: C, a fix already in the tree")
+    0123456789ab ("x: lost")
+EOF
+"$STABLEMATE" notes add "$F" notice2.txt -C up > /dev/null || fail "notes add of the second notice"
+"$STABLEMATE" deps -C up --no-cache --depth 1 --search 0 --tree linux-4.1.y "$F" > q2.out || fail "deps: $(cat q2.out)"
+grep -qx "the stable queue could not apply it to 4.1 (Greg Kroah-Hartman <gregkh@linuxfoundation.org>, Fri, 20 Mar 2026 10:00:00 +0100); its script lists 3 possible dependencies: ${B:0:12}, ${C:0:12} (in linux-4.1.y already), 0123456789ab (not in this repository)" q2.out ||
+	fail "deps does not mark the second notice's dependencies: $(cat q2.out)"
+grep -qx "trial on linux-4.1.y after the list and the stable queue's 2 it lacks (${D:0:12}, ${B:0:12}): applies cleanly" q2.out ||
+	fail "deps with both notices' dependencies: $(cat q2.out)"
+"$STABLEMATE" deps -C up --no-cache --depth 1 --search 0 --json --tree linux-4.1.y "$F" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+states = {o["id"]: (o["state"], o["commit"]) for o in d["outside"]}
+a, b, c, dd = (x[:12] for x in sys.argv[1:5])
+assert states == {a: ("listed", sys.argv[1]), dd: ("needed", sys.argv[4]), b: ("needed", sys.argv[2]),
+                  c: ("in_tree", sys.argv[3]), "0123456789ab": ("unknown", None)}, states
+assert d["applies_with_outside"] is True and d["conflicts_with_outside"] == [], d' "$A" "$B" "$C" "$D" ||
+	fail "deps --json outside"
+# no notice: nothing tried, null
+"$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$G" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["outside"] == [] and d["applies_with_outside"] is None, d' || fail "deps --json without a notice"
 # a NAK for 4.4 in the same note: said for the branch taken as 4.4 (text
 # and JSON), not for 4.1
 printf 'Review: <nak-f-4.4@example.org>\nTree: 4.4\nAuthor: Rev Iewer <rev@example.org>\nDate: Wed, 18 Mar 2026 10:00:00 +0100\nTrailers:\n  Nacked-by: Rev Iewer <rev@example.org>\nComment:\n    4.4 needs E first.\n' > nak.txt
@@ -158,4 +202,4 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["nak"].startswith("Nacked-by: Rev Iewer <rev@example.org> (Wed, 18 Mar 2026"), d["nak"]' ||
 	fail "deps --json nak"
-echo "ok: deps follows a dependency's own dependencies (A, then B through A), and tries them; it says what the stable queue's FAILED notice listed, and a NAK for the tree"
+echo "ok: deps follows a dependency's own dependencies (A, then B through A), and tries them; it says what the stable queue's FAILED notice listed and tries what the tree lacks of it, and a NAK for the tree"

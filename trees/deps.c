@@ -284,6 +284,82 @@ static void place_missing(git_repository *repo, git_commit *fix, git_commit *tip
 	git_tree_free(tip_tree);
 }
 
+/* What the tree makes of each outside id (sm_deps_depth): listed already,
+ * carried, lacking, or unknown to the repository. */
+static void settle_outside(git_repository *repo, struct sm_tree_state *t,
+			   const struct strlist *outside, struct sm_deps_result *res)
+{
+	res->outside = xcalloc(outside->nr + 1, sizeof(*res->outside));
+	for (size_t k = 0; k < outside->nr; k++) {
+		struct sm_outside_dep *o = &res->outside[res->nr_outside++];
+		git_commit *oc = NULL;
+		git_oid oid;
+		char *subject;
+
+		o->as_written = xstrdup(outside->items[k]);
+		o->state = SM_OUTSIDE_UNKNOWN;
+		if (sm_resolve_hex(repo, o->as_written, &oid) < 0 ||
+		    git_commit_lookup(&oc, repo, &oid) < 0) {
+			sm_clear_error();
+			continue;
+		}
+		git_oid_tostr(o->id, sizeof(o->id), &oid);
+		o->state = SM_OUTSIDE_NEEDED;
+		for (size_t i = 0; i < res->nr; i++)
+			if (!strcmp(res->deps[i].id, o->id))
+				o->state = SM_OUTSIDE_LISTED;
+		subject = sm_commit_subject(oc);
+		if (o->state == SM_OUTSIDE_NEEDED && sm_tree_state_has(t, repo, &oid, o->id, subject))
+			o->state = SM_OUTSIDE_IN_TREE;
+		free(subject);
+		git_commit_free(oc);
+	}
+}
+
+/* The fix after deps[] and the NEEDED outside ids, in commit order. */
+static void try_with_outside(git_repository *repo, struct sm_tree_state *t,
+			     struct sm_trial *trial, struct sm_deps_result *res)
+{
+	struct sm_dep *outside = xcalloc(res->nr_outside + 1, sizeof(*outside));
+	struct sm_dep **order = xcalloc(res->nr + res->nr_outside + 1, sizeof(*order));
+	const char **ids;
+	size_t n = 0, nr_outside = 0;
+
+	res->applies_with_outside = -1;
+	for (size_t i = 0; i < res->nr; i++)
+		order[n++] = &res->deps[i];
+	for (size_t k = 0; k < res->nr_outside; k++) {
+		struct sm_dep *d = &outside[nr_outside];
+		git_commit *oc = NULL;
+		git_oid oid;
+
+		if (res->outside[k].state != SM_OUTSIDE_NEEDED)
+			continue;
+		git_oid_fromstr(&oid, res->outside[k].id);
+		if (git_commit_lookup(&oc, repo, &oid) < 0) {
+			sm_clear_error();
+			continue;
+		}
+		memcpy(d->id, res->outside[k].id, sizeof(d->id));
+		d->time = (long long)git_commit_time(oc);
+		order[n++] = d;
+		nr_outside++;
+		git_commit_free(oc);
+	}
+	if (nr_outside) {
+		sm_deps_sort(repo, order, n);
+		ids = xcalloc(n + 1, sizeof(*ids));
+		for (size_t i = 0; i < n; i++)
+			ids[i] = order[i]->id;
+		ids[n] = res->fix;
+		res->applies_with_outside = sm_trial_applies(trial, &t->tip, ids, n + 1,
+							     &res->conflicts_with_outside);
+		free(ids);
+	}
+	free(order);
+	free(outside);
+}
+
 /* Does the fix apply to the tree's tip alone, and after its dependencies?
  * The answer a maintainer wants next: whether the list is enough. When it
  * is not, the search (search_max > 0) for what else it needs. */
@@ -312,6 +388,7 @@ static void try_apply(git_repository *repo, struct sm_tree_state *t, git_commit 
 	if (search_max && base && (res->nr ? res->applies_after : res->applies_alone) == 0)
 		sm_deps_search(repo, t, &trial, fix, base, history, ids, res->nr, search_max,
 			       &res->search);
+	try_with_outside(repo, t, &trial, res);
 	free(ids);
 	sm_trial_release(&trial);
 }
@@ -341,7 +418,7 @@ static int carried(git_repository *repo, struct sm_tree_state *t, const git_oid 
 
 static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		     const char *cache_dir, unsigned max_depth, int trial, unsigned search_max,
-		     struct sm_deps_result *res)
+		     const struct strlist *outside, struct sm_deps_result *res)
 {
 	struct sm_tree_state t;
 	struct sm_deps_history history = { 0 };
@@ -363,7 +440,7 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 		goto out;
 	}
 	res->subject = sm_commit_subject(c);
-	res->applies_alone = res->applies_after = -1;
+	res->applies_alone = res->applies_after = res->applies_with_outside = -1;
 	if (carried(repo, &t, &fid, res)) {
 		ret = 0;
 		goto out;
@@ -443,7 +520,9 @@ static int deps_walk(git_repository *repo, const char *fix, const struct sm_tree
 	res->nr = kept;
 	if (res->nr > 1)	/* deps is NULL when nothing was found: qsort wants non-NULL */
 		qsort(res->deps, res->nr, sizeof(*res->deps), cmp_dep);
-	res->applies_alone = res->applies_after = -1;
+	res->applies_alone = res->applies_after = res->applies_with_outside = -1;
+	if (outside && outside->nr)
+		settle_outside(repo, &t, outside, res);
 	if (trial)
 		try_apply(repo, &t, c, has_base ? &base : NULL, has_history ? &history : NULL,
 			  search_max, res);
@@ -462,15 +541,15 @@ out:
 
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		  const char *cache_dir, unsigned max_depth, unsigned search_max,
-		  struct sm_deps_result *res)
+		  const struct strlist *outside, struct sm_deps_result *res)
 {
-	return deps_walk(repo, fix, tree, cache_dir, max_depth, 1, search_max, res);
+	return deps_walk(repo, fix, tree, cache_dir, max_depth, 1, search_max, outside, res);
 }
 
 int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 	    const char *cache_dir, struct sm_deps_result *res)
 {
-	return deps_walk(repo, fix, tree, cache_dir, 1, 0, 0, res);
+	return deps_walk(repo, fix, tree, cache_dir, 1, 0, 0, NULL, res);
 }
 
 void sm_deps_result_release(struct sm_deps_result *res)
@@ -489,6 +568,10 @@ void sm_deps_result_release(struct sm_deps_result *res)
 	strlist_clear(&res->conflicts_alone);
 	strlist_clear(&res->conflicts_after);
 	sm_deps_search_release(&res->search);
+	for (size_t k = 0; k < res->nr_outside; k++)
+		free(res->outside[k].as_written);
+	free(res->outside);
+	strlist_clear(&res->conflicts_with_outside);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -542,6 +625,22 @@ void sm_deps_result_json_members(const struct sm_deps_result *res, const char *t
 	json_bool_or_null(w, "applies_after_deps", res->applies_after);
 	json_strlist(w, "conflicts_alone", &res->conflicts_alone);
 	json_strlist(w, "conflicts_after_deps", &res->conflicts_after);
+	json_array_begin(w, "outside");
+	for (size_t k = 0; k < res->nr_outside; k++) {
+		static const char *const state[] = {
+			[SM_OUTSIDE_LISTED] = "listed", [SM_OUTSIDE_IN_TREE] = "in_tree",
+			[SM_OUTSIDE_NEEDED] = "needed", [SM_OUTSIDE_UNKNOWN] = "unknown",
+		};
+		const struct sm_outside_dep *o = &res->outside[k];
+
+		json_object_begin(w, NULL);
+		JSON_STRINGS(w, "id commit state", o->as_written, o->id[0] ? o->id : NULL,
+			     state[o->state]);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_bool_or_null(w, "applies_with_outside", res->applies_with_outside);
+	json_strlist(w, "conflicts_with_outside", &res->conflicts_with_outside);
 	if (res->search.tried) {
 		json_object_begin(w, "search");
 		json_bool(w, "applies", res->search.applies);

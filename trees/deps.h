@@ -47,6 +47,20 @@ struct sm_deps_search {
 	struct strlist order;
 };
 
+/* A commit named from outside the blame (the stable queue's FAILED notice
+ * lists "possible dependencies"), as the tree sees it. */
+enum sm_outside_state {
+	SM_OUTSIDE_LISTED,	/* among deps[] already */
+	SM_OUTSIDE_IN_TREE,	/* the tree carries it */
+	SM_OUTSIDE_NEEDED,	/* the tree lacks it: tried in with deps[] */
+	SM_OUTSIDE_UNKNOWN,	/* no commit of the repository */
+};
+struct sm_outside_dep {
+	char *as_written;
+	char id[41];		/* "" when unknown */
+	enum sm_outside_state state;
+};
+
 struct sm_deps_result {
 	char fix[41];
 	char *subject;
@@ -82,6 +96,14 @@ struct sm_deps_result {
 	/* When the trial still conflicts: the search for what else it needs
 	 * (sm_deps_depth's search_max; see sm_deps_search). */
 	struct sm_deps_search search;
+	/* sm_deps_depth's outside ids, each as the tree sees it, and a trial
+	 * of the fix after deps[] and the NEEDED ones, in commit order: 1, 0
+	 * (conflicts_with_outside), -1 not tried (none NEEDED). The question
+	 * a FAILED notice asks: is its script's list what was missing? */
+	struct sm_outside_dep *outside;
+	size_t nr_outside;
+	int applies_with_outside;
+	struct strlist conflicts_with_outside;
 };
 
 /* tree's branch must be in repo. One level, and no trial (applies_alone
@@ -92,10 +114,12 @@ int sm_deps(git_repository *repo, const char *fix, const struct sm_tree_spec *tr
  * (0: until none is new, at most SM_DEPS_MAX commits), and with the trial.
  * When the fix still conflicts (after deps, or alone with none), the
  * search of trees/deps_search.h over up to search_max commits (0: none)
- * fills res->search. */
+ * fills res->search. outside (may be NULL): commit ids, full or
+ * abbreviated, named from elsewhere, settled into res->outside (not when
+ * the tree carries the fix). */
 int sm_deps_depth(git_repository *repo, const char *fix, const struct sm_tree_spec *tree,
 		  const char *cache_dir, unsigned max_depth, unsigned search_max,
-		  struct sm_deps_result *res);
+		  const struct strlist *outside, struct sm_deps_result *res);
 void sm_deps_result_release(struct sm_deps_result *res);
 /* res for the tree named tree as one JSON object: fix, subject, tree, base
  * (null when none), already_in_tree, levels, truncated, deps[] (id, subject,
@@ -104,7 +128,10 @@ void sm_deps_result_release(struct sm_deps_result *res);
  * has it under that name, by and subject: the commit that moved or added
  * it, or null), prereqs_not_found[], applies_alone, applies_after_deps
  * (true, false or null: not tried), conflicts_alone[], conflicts_after_deps[],
- * search (null, or {applies, considered, more, extra[]: id, subject, paths[]}). */
+ * search (null, or {applies, considered, more, extra[]: id, subject, paths[]}),
+ * outside[] (id as named, commit: full id or null, state: "listed",
+ * "in_tree", "needed", "unknown"), applies_with_outside (null: not tried),
+ * conflicts_with_outside[]. */
 void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w);
 /* The same members, into an object the caller opened (and closes). */

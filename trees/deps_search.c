@@ -169,32 +169,42 @@ struct link {
 	int on;
 };
 
-/* Does a go before b in a chain? Oldest first; of two made in the same
- * second (a series applied at once) the ancestor first. */
-static int link_before(git_repository *repo, const struct link *a, const struct link *b)
+int sm_dep_before(git_repository *repo, const struct sm_dep *a, const struct sm_dep *b)
 {
 	git_oid x, y;
 
-	if (a->dep->time != b->dep->time)
-		return a->dep->time < b->dep->time;
-	if (git_oid_fromstr(&x, a->dep->id) < 0 || git_oid_fromstr(&y, b->dep->id) < 0)
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (git_oid_fromstr(&x, a->id) < 0 || git_oid_fromstr(&y, b->id) < 0)
 		return 0;
 	if (git_graph_descendant_of(repo, &y, &x) == 1)
 		return 1;
 	if (git_graph_descendant_of(repo, &x, &y) == 1)
 		return 0;
-	return strcmp(a->dep->id, b->dep->id) < 0;
+	return strcmp(a->id, b->id) < 0;
 }
 
-/* chain[0..nr) in link_before's order: an insertion sort, as the order
- * needs the repository (a few dozen links) */
+void sm_deps_sort(git_repository *repo, struct sm_dep **deps, size_t nr)
+{
+	for (size_t i = 1; i < nr; i++) {
+		struct sm_dep *d = deps[i];
+		size_t j = i;
+
+		for (; j > 0 && sm_dep_before(repo, d, deps[j - 1]); j--)
+			deps[j] = deps[j - 1];
+		deps[j] = d;
+	}
+}
+
+/* chain[0..nr) in commit order (sm_dep_before): an insertion sort, as the
+ * order needs the repository (a few dozen links) */
 static void sort_chain(git_repository *repo, struct link *chain, size_t nr)
 {
 	for (size_t i = 1; i < nr; i++) {
 		struct link l = chain[i];
 		size_t j = i;
 
-		for (; j > 0 && link_before(repo, &l, &chain[j - 1]); j--)
+		for (; j > 0 && sm_dep_before(repo, l.dep, chain[j - 1].dep); j--)
 			chain[j] = chain[j - 1];
 		chain[j] = l;
 	}

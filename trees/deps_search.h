@@ -20,6 +20,13 @@ struct sm_tree_state;
 #define SM_DEPS_SEARCH_DEFAULT 16
 #define SM_DEPS_SEARCH_MAX 256
 
+/* Does a go before b when they are picked? Oldest first; of two made in
+ * the same second (a series applied at once) the ancestor first. */
+int sm_dep_before(git_repository *repo, const struct sm_dep *a, const struct sm_dep *b);
+/* deps[0..nr) in that order (an insertion sort: the order needs the
+ * repository, and the lists are a few dozen long). */
+void sm_deps_sort(git_repository *repo, struct sm_dep **deps, size_t nr);
+
 /* Do trees a and b differ at path (a file or a directory)? Level by level:
  * a subtree whose id is the same on both sides holds no change and is not
  * read, so a commit elsewhere in the tree costs two root-tree look-ups
