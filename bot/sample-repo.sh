@@ -14,6 +14,10 @@
 # The change itself is made up (a comment naming the commit and one line of
 # code); the messages, authors and trailers are real. "@NN-name@" in the message
 #   becomes the abbreviated id of the commit made from NN-name.txt.
+# The committer is the message's last Signed-off-by, the maintainer who
+# applied it, as in mainline (Linus commits the merges, not the fixes: with
+# him as every commit's committer each candidate's reasons said
+# "person:any:linus").
 # Every tag vX.Y also gets a branch linux-X.Y.y starting at it.
 set -euo pipefail
 src=$(cd "$1" && pwd) repo=$2
@@ -22,7 +26,6 @@ cd "$repo"
 git init -q -b master .
 git config user.name "Linus Torvalds"
 git config user.email "torvalds@linux-foundation.org"
-export GIT_COMMITTER_NAME="Linus Torvalds" GIT_COMMITTER_EMAIL="torvalds@linux-foundation.org"
 declare -A ids
 picks=()
 t=1700000000
@@ -37,6 +40,8 @@ for f in "$src"/*.txt; do
 		msg=${msg//@$k@/${ids[$k]:0:12}}
 	done
 	subject=${msg%%$'\n'*}	# no pipe: under pipefail, head closing early kills printf
+	committer=$(sed -n 's/^Signed-off-by: //p' <<<"$msg" | tail -n 1)
+	[ -n "$committer" ] || committer="Linus Torvalds <torvalds@linux-foundation.org>"
 	mkdir -p "$(dirname "$file")"
 	[ -e "$file" ] || printf '// SPDX-License-Identifier: GPL-2.0\n' > "$file"
 	n=$((${n:-0} + 1))
@@ -45,6 +50,7 @@ for f in "$src"/*.txt; do
 	git add "$file"
 	t=$((t + 3600))
 	GIT_AUTHOR_DATE="@$t +0000" GIT_COMMITTER_DATE="@$t +0000" \
+	GIT_COMMITTER_NAME=${committer% <*} GIT_COMMITTER_EMAIL=${committer##*<} \
 		git commit -q --author="$author" -F - <<<"$msg"
 	ids[$name]=$(git rev-parse HEAD)
 	if [ -n "$tag" ]; then
@@ -53,6 +59,8 @@ for f in "$src"/*.txt; do
 	fi
 	[ -z "$stable" ] || picks+=("$stable:${ids[$name]}")
 done
+# the stable copies are Greg's, as their Signed-off-by says
+export GIT_COMMITTER_NAME="Greg Kroah-Hartman" GIT_COMMITTER_EMAIL="gregkh@linuxfoundation.org"
 for p in "${picks[@]}"; do
 	branch=${p%%:*} id=${p#*:}
 	git checkout -q "$branch"

@@ -28,6 +28,7 @@ ALSA=$(up "ALSA: timer: Fix leak")
 OFNODE=$(up "hwmon: (core) add thermal sensors only")
 ACPI=$(up "hwmon: (acpi_power_meter)")
 EMC=$(up "hwmon: (emc2305) fix device node refcount leak")
+SENSORS=$(up "hwmon (occ): Add sensor types and versions")	# OCC's Fixes: target
 
 # A commit on mainline's master after v6.2 from a fixture file.
 add_commit() {
@@ -157,7 +158,7 @@ if grep -q "^greg linux-6.1.y $OFNODE" picks1; then
 fi
 # why: each reason with its weight, as classify prints them; they add up to the score
 sed -n "/upstream: $OCC/,/bug since:/p" "$cover" > "$TMP/why.txt"
-grepq -E '^ +\+[0-9]+  fixes-tag +8c66c02a6b96' "$TMP/why.txt" || fail "why lists no weighted Fixes: $(cat "$TMP/why.txt")"
+grepq -E "^ +\+[0-9]+  fixes-tag +${SENSORS:0:12}" "$TMP/why.txt" || fail "why lists no weighted Fixes: $(cat "$TMP/why.txt")"
 score=$(sed -n 's/^   why: *[a-z]* (score \(-*[0-9]*\))$/\1/p' "$TMP/why.txt")
 sum=$(awk '$1 ~ /^[-+][0-9]+$/ { s += $1 } END { print s + 0 }' "$TMP/why.txt")
 [ -n "$score" ] && [ "$sum" = "$score" ] || fail "why: the weights add up to $sum, the score is $score"
