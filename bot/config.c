@@ -4,6 +4,7 @@
 #include "lib/strbuf.h"
 #include "lib/git.h"
 #include "lib/util.h"
+#include "gitnotes/notes.h"
 #include "trees/deps_search.h"
 #include "trees/tree_state.h"
 #include <ctype.h>
@@ -532,9 +533,11 @@ static int plain_key(struct loader *l, const char *name, const char *v)
 		free(c->state_dir);
 		c->state_dir = resolve_path(l, v);
 	} else if (!strcmp(name, "bot.notesref")) {
-		if (!starts_with(v, "refs/notes/"))
-			return key_error(l, name, v, "not a notes ref (refs/notes/...)");
-		set_str(&c->notes_ref, v);
+		/* as git notes --ref names it, and harvest and scan with it */
+		if (!*v)
+			return key_error(l, name, v, "not a notes ref (e.g. stable-review)");
+		free(c->notes_ref);
+		c->notes_ref = sm_notes_ref_full(v);
 	} else if (!strcmp(name, "bot.rulesdir")) {
 		free(c->rules_dir);
 		c->rules_dir = resolve_path(l, v);

@@ -279,6 +279,33 @@ static int load_smtp(struct sm_bot_config *c, const char *smtp)
 	return ret;
 }
 
+/* bot.notesRef is named as git notes --ref names it: what harvest writes
+ * and scan reads, whichever form the config gives */
+START_TEST(config_notes_ref)
+{
+	static const char *const forms[][2] = {
+		{ "stable-review", "refs/notes/stable-review" },
+		{ "notes/mine", "refs/notes/mine" },
+		{ "refs/notes/remotes/greg/stable-review", "refs/notes/remotes/greg/stable-review" },
+	};
+	struct sm_bot_config c;
+
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		char *conf = xasprintf("[upstream]\n\trepo = linux\n[tree \"linux-6.1.y\"]\n\trepo = linux\n"
+				       "[bot]\n\tfrom = bot@example.org\n\tstateDir = s\n"
+				       "\tnotesRef = %s\n[subscriber \"g\"]\n\taddress = g@example.org\n",
+				       forms[i][0]);
+		char *path = write_conf(conf);
+
+		ck_assert_msg(sm_bot_config_load(&c, path) == 0, "%s: %s", forms[i][0], sm_last_error());
+		ck_assert_str_eq(c.notes_ref, forms[i][1]);
+		sm_bot_config_release(&c);
+		free(path);
+		free(conf);
+	}
+}
+END_TEST
+
 START_TEST(config_smtp_security)
 {
 	struct sm_bot_config c;
@@ -1124,7 +1151,7 @@ static Suite *make_suite(void)
 	Suite *s = suite_create("bot");
 	TCase *tc = add_tcase(s, "bot", SM_TESTS(config_full, config_example,
 						 config_secrets_never_printed,
-						 config_smtp_security, config_tree_names,
+						 config_smtp_security, config_notes_ref, config_tree_names,
 						 config_boot, password_file_mode_warning,
 						 config_missing_file, password_file,
 						 state_queue_roundtrip,
