@@ -182,6 +182,10 @@ static const char *outside_mark(const struct sm_deps_result *r, const char *id, 
 			return buf;
 		case SM_OUTSIDE_UNKNOWN:
 			return " (not in this repository)";
+		case SM_OUTSIDE_FIX:
+			return " (the fix itself)";
+		case SM_OUTSIDE_MERGE:
+			return " (a merge)";
 		case SM_OUTSIDE_NEEDED:
 			return "";
 		}

@@ -154,8 +154,9 @@ grep -qx "trial on linux-4.1.y after the list and the stable queue's 1 it lacks 
 "$STABLEMATE" deps -C up --no-cache --depth 1 --search 0 --tree linux-4.1.y "$F" > q1.out || fail "deps --depth 1: $(cat q1.out)"
 grep -qx "trial on linux-4.1.y after the list and the stable queue's 1 it lacks (${D:0:12}): conflict in f.c" q1.out ||
 	fail "deps --depth 1, the notice's list: $(cat q1.out)"
-# A later FAILED notice for 4.1 names B, C (which the tree took) and an id
-# the repository lacks: each is marked, and with B the fix applies
+# A later FAILED notice for 4.1 names B, C (which the tree took), an id
+# the repository lacks and F itself (the script lists the fix too): each is
+# marked, and with B the fix applies
 cat > notice2.txt <<EOF
 Review: <2026032001-failed-4.1@gregkh>
 Tree: 4.1
@@ -168,10 +169,11 @@ Comment:
     ${B:0:12} ("x: B, a cleanup")
     ${C:0:12} ("x: C, a fix already in the tree")
     0123456789ab ("x: lost")
+    ${F:0:12} ("x: F, the fix")
 EOF
 "$STABLEMATE" notes add "$F" notice2.txt -C up > /dev/null || fail "notes add of the second notice"
 "$STABLEMATE" deps -C up --no-cache --depth 1 --search 0 --tree linux-4.1.y "$F" > q2.out || fail "deps: $(cat q2.out)"
-grep -qx "the stable queue could not apply it to 4.1 (Greg Kroah-Hartman <gregkh@linuxfoundation.org>, Fri, 20 Mar 2026 10:00:00 +0100); its script lists 3 possible dependencies: ${B:0:12}, ${C:0:12} (in linux-4.1.y already), 0123456789ab (not in this repository)" q2.out ||
+grep -qx "the stable queue could not apply it to 4.1 (Greg Kroah-Hartman <gregkh@linuxfoundation.org>, Fri, 20 Mar 2026 10:00:00 +0100); its script lists 4 possible dependencies: ${B:0:12}, ${C:0:12} (in linux-4.1.y already), 0123456789ab (not in this repository), ${F:0:12} (the fix itself)" q2.out ||
 	fail "deps does not mark the second notice's dependencies: $(cat q2.out)"
 grep -qx "trial on linux-4.1.y after the list and the stable queue's 2 it lacks (${D:0:12}, ${B:0:12}): applies cleanly" q2.out ||
 	fail "deps with both notices' dependencies: $(cat q2.out)"
@@ -179,10 +181,11 @@ grep -qx "trial on linux-4.1.y after the list and the stable queue's 2 it lacks 
 import json, sys
 d = json.load(sys.stdin)
 states = {o["id"]: (o["state"], o["commit"]) for o in d["outside"]}
-a, b, c, dd = (x[:12] for x in sys.argv[1:5])
+a, b, c, dd, f = (x[:12] for x in sys.argv[1:6])
 assert states == {a: ("listed", sys.argv[1]), dd: ("needed", sys.argv[4]), b: ("needed", sys.argv[2]),
-                  c: ("in_tree", sys.argv[3]), "0123456789ab": ("unknown", None)}, states
-assert d["applies_with_outside"] is True and d["conflicts_with_outside"] == [], d' "$A" "$B" "$C" "$D" ||
+                  c: ("in_tree", sys.argv[3]), "0123456789ab": ("unknown", None),
+                  f: ("fix", sys.argv[5])}, states
+assert d["applies_with_outside"] is True and d["conflicts_with_outside"] == [], d' "$A" "$B" "$C" "$D" "$F" ||
 	fail "deps --json outside"
 # no notice: nothing tried, null
 "$STABLEMATE" deps -C up --no-cache --json --tree linux-4.1.y "$G" | python3 -c '

@@ -305,6 +305,10 @@ static void settle_outside(git_repository *repo, struct sm_tree_state *t,
 		}
 		git_oid_tostr(o->id, sizeof(o->id), &oid);
 		o->state = SM_OUTSIDE_NEEDED;
+		if (!strcmp(o->id, res->fix))
+			o->state = SM_OUTSIDE_FIX;
+		else if (git_commit_parentcount(oc) != 1)
+			o->state = SM_OUTSIDE_MERGE;
 		for (size_t i = 0; i < res->nr; i++)
 			if (!strcmp(res->deps[i].id, o->id))
 				o->state = SM_OUTSIDE_LISTED;
@@ -630,6 +634,7 @@ void sm_deps_result_json_members(const struct sm_deps_result *res, const char *t
 		static const char *const state[] = {
 			[SM_OUTSIDE_LISTED] = "listed", [SM_OUTSIDE_IN_TREE] = "in_tree",
 			[SM_OUTSIDE_NEEDED] = "needed", [SM_OUTSIDE_UNKNOWN] = "unknown",
+			[SM_OUTSIDE_FIX] = "fix", [SM_OUTSIDE_MERGE] = "merge",
 		};
 		const struct sm_outside_dep *o = &res->outside[k];
 

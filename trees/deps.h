@@ -54,6 +54,8 @@ enum sm_outside_state {
 	SM_OUTSIDE_IN_TREE,	/* the tree carries it */
 	SM_OUTSIDE_NEEDED,	/* the tree lacks it: tried in with deps[] */
 	SM_OUTSIDE_UNKNOWN,	/* no commit of the repository */
+	SM_OUTSIDE_FIX,		/* the fix itself (the script lists it too) */
+	SM_OUTSIDE_MERGE,	/* a merge: nothing to pick */
 };
 struct sm_outside_dep {
 	char *as_written;
@@ -130,7 +132,8 @@ void sm_deps_result_release(struct sm_deps_result *res);
  * (true, false or null: not tried), conflicts_alone[], conflicts_after_deps[],
  * search (null, or {applies, considered, more, extra[]: id, subject, paths[]}),
  * outside[] (id as named, commit: full id or null, state: "listed",
- * "in_tree", "needed", "unknown"), applies_with_outside (null: not tried),
+ * "in_tree", "needed", "unknown", "fix", "merge"), applies_with_outside
+ * (null: not tried),
  * conflicts_with_outside[]. */
 void sm_deps_result_json(const struct sm_deps_result *res, const char *tree,
 			 struct json_writer *w);
