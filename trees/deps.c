@@ -285,7 +285,8 @@ static void place_missing(git_repository *repo, git_commit *fix, git_commit *tip
 }
 
 /* What the tree makes of each outside id (sm_deps_depth): listed already,
- * carried, lacking, or unknown to the repository. */
+ * carried, lacking, unknown to the repository, the fix itself or a merge
+ * (enum sm_outside_state). */
 static void settle_outside(git_repository *repo, struct sm_tree_state *t,
 			   const struct strlist *outside, struct sm_deps_result *res)
 {
