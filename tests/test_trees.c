@@ -22,6 +22,7 @@
 #include "trees/pick.h"
 #include "trees/tree_files.h"
 #include "trees/tree_reviews.h"
+#include "trees/tree_state.h"
 #include "rules/classify.h"
 #include "lib/fileio.h"
 #include "lib/git.h"
@@ -1152,6 +1153,43 @@ START_TEST(deps_by_blame)
 }
 END_TEST
 
+/* What a tree has: what it took since its release (the index), its
+ * release's own history, its tip; not what mainline added after it. With
+ * no release tag on the branch, its whole history. */
+START_TEST(tree_state_has_by_index_and_history)
+{
+	static const struct { const char *name; int has; } cases[] = {
+		{ "C1", 1 },		/* mainline before v4.4: the release's own */
+		{ "BASE41", 1 },	/* older still */
+		{ "BASE44", 1 },	/* the release */
+		{ "W3", 1 },		/* taken as T1 ("commit <id> upstream.") */
+		{ "T4", 1 },		/* the tip */
+		{ "W2", 0 },		/* mainline after v4.4, not taken */
+		{ "BASE45", 0 },	/* a later release */
+	};
+	/* 9.9: no such tag, so no branch point: the whole history is indexed */
+	struct sm_tree_spec no_base = { "linux-4.4.y", NULL, "linux-4.4.y", { 9, 9, -1 } };
+	const struct sm_tree_spec *specs[] = { &trees[1], &no_base };
+	git_repository *r = open_repo();
+
+	for (size_t k = 0; k < ARRAY_SIZE(specs); k++) {
+		struct sm_tree_state t;
+
+		ck_assert_msg(sm_tree_state_open(&t, specs[k], r, NULL, "") == 0, "%s", sm_last_error());
+		ck_assert_int_eq(t.has_base, k == 0);
+		for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+			git_oid oid;
+
+			ck_assert_int_eq(git_oid_fromstr(&oid, id(cases[i].name)), 0);
+			ck_assert_msg(sm_tree_state_has(&t, r, &oid, id(cases[i].name), NULL) == cases[i].has,
+				      "%s: has %s should be %d", specs[k]->name, cases[i].name, cases[i].has);
+		}
+		sm_tree_state_close(&t);
+	}
+	git_repository_free(r);
+}
+END_TEST
+
 /* CVE records are read with lib/json_read's string decoder: escapes in
  * the members kept (\u0043 is 'C', \/ is '/') and in those skipped (a
  * surrogate pair, an escaped quote); a bad escape names the file. */
@@ -1626,6 +1664,7 @@ static Suite *make_suite(void)
 						   insert_in_the_middle, insert_a_backport_from_another_tree,
 						   missing_both_ways,
 						   backports_show_differences, deps_by_blame,
+						   tree_state_has_by_index_and_history,
 						   cve_records_decode_escapes, stable_branch_names,
 						   patch_reverse_swaps_sides,
 						   patch_hunks_moved_to_their_lines,

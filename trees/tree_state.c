@@ -157,5 +157,13 @@ int sm_tree_state_has(struct sm_tree_state *t, git_repository *repo, const git_o
 
 	if (there)
 		return !sm_tree_state_revert_of(t, there);
-	return git_oid_equal(id, &t->tip) || git_graph_descendant_of(repo, &t->tip, id) == 1;
+	if (git_oid_equal(id, &t->tip))
+		return 1;
+	/* The index holds every commit of base..tip: what it lacks, the
+	 * branch has only as its release's history. Asked of the release,
+	 * the walk stays in mainline; asked of the tip it also walked the
+	 * whole stable branch, for each dependency blame found. */
+	if (t->has_base)
+		return git_oid_equal(id, &t->base) || git_graph_descendant_of(repo, &t->base, id) == 1;
+	return git_graph_descendant_of(repo, &t->tip, id) == 1;
 }

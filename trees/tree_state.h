@@ -52,7 +52,8 @@ const struct sm_upstream_entry *sm_tree_state_carries(struct sm_tree_state *t,
 /* Does the tree have the commit id (hex, its subject)? By the index
  * (sm_tree_state_carries: a copy it took, or the commit itself since the
  * tree's release, and did not revert), else as the tip or an ancestor of
- * it (repo holds both). */
+ * it (repo holds both): of its release, when it has one, as the index
+ * holds the rest. */
 int sm_tree_state_has(struct sm_tree_state *t, git_repository *repo, const git_oid *id,
 		      const char *hex, const char *subject);
 /* What a reader of a tree's verdicts must know of its branch, appended to
