@@ -350,10 +350,18 @@ static int from_trees(struct train_cli *t, const char *upstream, const char *ran
 		sm_progress_update(t->progress, t->set.nr_docs);
 	}
 	if (!t->set.nr_docs) {
-		int start_len = (int)(strstr(range, "..") - range);
+		struct strbuf why = STRBUF_INIT;
 
-		sm_error("%s: no commit to label (is %.*s an ancestor of %s?)", range,
-			 start_len ? start_len : 4, start_len ? range : "HEAD", sm_range_end(range));
+		if (sm_range_reversed(repo, &from, &to))
+			sm_range_reversed_text(range, &why);
+		else if (t->no_tree_could)
+			strbuf_addf(&why, "its %u commit%s change%s only files none of the trees has",
+				    t->no_tree_could, t->no_tree_could == 1 ? "" : "s",
+				    t->no_tree_could == 1 ? "s" : "");
+		else
+			strbuf_addstr(&why, "it holds merges only, or nothing");
+		sm_error("%s: no commit to label: %s", range, why.buf);
+		strbuf_release(&why);
 		goto out;
 	}
 	strbuf_addf(source, "%s %s, labelled by %s", upstream, range, trees_arg);

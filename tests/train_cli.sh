@@ -61,8 +61,12 @@ if "$STABLEMATE" train --upstream "$repo" --range v4.5..v4.4 --trees linux-4.4.y
 	-o "$TMP/x.rules" 2> "$TMP/r.err"; then
 	fail "an empty range was trained on"
 fi
-grep -q "^stablemate train: v4.5..v4.4: no commit to label (is v4.5 an ancestor of v4.4?)$" "$TMP/r.err" ||
+grep -q "^stablemate train: v4.5..v4.4: no commit to label: v4.4 is an ancestor of v4.5 (a range is OLDER..NEWER)$" "$TMP/r.err" ||
 	fail "empty range: $(cat "$TMP/r.err")"
+"$STABLEMATE" train --upstream "$repo" --range v4.5..v4.5 --trees linux-4.4.y --no-cache \
+	-o "$TMP/x.rules" 2> "$TMP/r.err" && fail "a range of nothing was trained on"
+grep -q "^stablemate train: v4.5..v4.5: no commit to label: it holds merges only, or nothing$" "$TMP/r.err" ||
+	fail "a range of nothing: $(cat "$TMP/r.err")"
 if "$STABLEMATE" train --upstream "$repo" --range v4.4..v4.5 --trees linux-4.4.y,,linux-4.1.y \
 	--no-cache -o "$TMP/x.rules" 2> "$TMP/r.err"; then
 	fail "an empty branch name was taken"

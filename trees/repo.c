@@ -170,6 +170,15 @@ int sm_range_reversed(git_repository *repo, const git_oid *from, const git_oid *
 	return !git_oid_equal(from, to) && git_graph_descendant_of(repo, from, to) == 1;
 }
 
+void sm_range_reversed_text(const char *range, struct strbuf *out)
+{
+	const char *dots = strstr(range, "..");
+	size_t start = dots ? (size_t)(dots - range) : strlen(range);
+
+	strbuf_addf(out, "%s is an ancestor of %.*s (a range is OLDER..NEWER)", sm_range_end(range),
+		    start ? (int)start : 4, start ? range : "HEAD");
+}
+
 /* sm_resolve_branch's look through the remotes for branch */
 struct remote_branch {
 	git_repository *repo;

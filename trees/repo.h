@@ -29,6 +29,9 @@ const char *sm_range_end(const char *range);
 /* Is from..to written the wrong way round: two different commits, to an
  * ancestor of from (so the range is empty, where to..from is not)? */
 int sm_range_reversed(git_repository *repo, const git_oid *from, const git_oid *to);
+/* What to say of such a range "A..B": appends "B is an ancestor of A (a
+ * range is OLDER..NEWER)" to out, an empty side named HEAD. */
+void sm_range_reversed_text(const char *range, struct strbuf *out);
 /* Resolves a stable branch's name as sm_resolve_commit does, and failing
  * that as the remote-tracking branch of that name when exactly one remote
  * has it, as `git checkout NAME` picks it: in a fresh clone of

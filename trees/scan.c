@@ -769,12 +769,11 @@ static int walk_range(struct scan_ctx *s, struct sm_scan_result *out)
 	/* "v6.7..v6.6" says 0 commits, as git would, and looks like a quiet
 	 * day; say which way round it goes */
 	if (!ret && !out->nr && sm_range_reversed(s->repo, &from, &to)) {
-		const char *dots = strstr(s->o->range, "..");
+		struct strbuf why = STRBUF_INIT;
 
-		sm_warn("%s is empty: %s is an ancestor of %.*s (a range is OLDER..NEWER)",
-			s->o->range, sm_range_end(s->o->range),
-			dots == s->o->range ? 4 : (int)(dots - s->o->range),
-			dots == s->o->range ? "HEAD" : s->o->range);
+		sm_range_reversed_text(s->o->range, &why);
+		sm_warn("%s is empty: %s", s->o->range, why.buf);
+		strbuf_release(&why);
 	}
 	if (!ret)
 		update_diff_cache(&dc, out, to_hex, walk_cached);
