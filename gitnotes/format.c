@@ -76,7 +76,8 @@ void sm_review_notice_describe(const struct sm_review *r, struct strbuf *out)
 		strbuf_addf(out, "queued for %s", tree);
 }
 
-void sm_review_notice_line(const struct sm_review *r, size_t max_ids, struct strbuf *out)
+void sm_review_notice_line_marked(const struct sm_review *r, size_t max_ids, sm_notice_mark_fn mark,
+				  void *ctx, struct strbuf *out)
 {
 	struct strlist ids = STRLIST_INIT;
 	size_t shown;
@@ -86,11 +87,19 @@ void sm_review_notice_line(const struct sm_review *r, size_t max_ids, struct str
 		    r->date ? r->date : "");
 	sm_review_notice_dependencies(r, &ids);
 	shown = max_ids && ids.nr > max_ids ? max_ids : ids.nr;
-	for (size_t i = 0; i < shown; i++)
+	for (size_t i = 0; i < shown; i++) {
 		strbuf_addf(out, "%s%s", i ? ", " : "; possible dependencies: ", ids.items[i]);
+		if (mark)
+			mark(ctx, ids.items[i], out);
+	}
 	if (shown < ids.nr)
 		strbuf_addf(out, " and %zu more", ids.nr - shown);
 	strlist_clear(&ids);
+}
+
+void sm_review_notice_line(const struct sm_review *r, size_t max_ids, struct strbuf *out)
+{
+	sm_review_notice_line_marked(r, max_ids, NULL, NULL, out);
 }
 
 size_t sm_notice_dependency_id(const char *line, size_t len)

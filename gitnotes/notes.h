@@ -98,6 +98,11 @@ void sm_review_notice_dependencies(const struct sm_review *r, struct strlist *id
  * possible dependencies: A, B" (at most max_ids of them, then " and N
  * more"; 0: all), "queued for 6.12 (sender, date)". */
 void sm_review_notice_line(const struct sm_review *r, size_t max_ids, struct strbuf *out);
+/* The same, with what mark appends after each dependency's id (" (in
+ * linux-6.1.y already)", or nothing): what the caller knows of it. */
+typedef void (*sm_notice_mark_fn)(void *ctx, const char *id, struct strbuf *out);
+void sm_review_notice_line_marked(const struct sm_review *r, size_t max_ids, sm_notice_mark_fn mark,
+				  void *ctx, struct strbuf *out);
 
 /* Deep copy; NULL fields of src become "" in dst. dst is overwritten. */
 void sm_review_copy(struct sm_review *dst, const struct sm_review *src);

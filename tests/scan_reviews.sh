@@ -69,6 +69,8 @@ Trailers:
   Nacked-by: Rev Iewer <rev@example.org>
 Comment:
     v1 is wrong, see v2."
+# and for 4.4, naming a commit of v4.1's own history (which 4.4 has) too
+V41=$(git rev-parse v4.1^{commit})
 note "$RC_MET" "Review: <failed41@example.org>
 Tree: 4.1
 Author: gregkh@linuxfoundation.org
@@ -78,6 +80,18 @@ Notice: failed to apply
 Comment:
     Possible dependencies:
 
+    $ZAP_PRE (\"zap: split zap_reset out of zap_probe\")
+
+Review: <failed44@example.org>
+Tree: 4.4
+Author: gregkh@linuxfoundation.org
+Date: Fri, 5 Jan 2024 12:05:00 +0100
+Subject: quux: fix a NULL pointer dereference in quux_probe
+Notice: failed to apply
+Comment:
+    Possible dependencies:
+
+    ${V41:0:12} (\"Linux 4.1\")
     $ZAP_PRE (\"zap: split zap_reset out of zap_probe\")"
 note "$SER3" "Review: <queued41@example.org>
 Tree: 4.1
@@ -97,13 +111,14 @@ json "the NAK in the JSON, with its reason" "c={x['id']:x for x in d['commits']}
 [ "$(tree_verdict "$SER3" 0)" = reject ] && ok "queued for 4.1 in the stable queue: vetoed for 4.1" || bad "queued notice: $(tree_verdict "$SER3" 0)"
 [ "$(tree_verdict "$SER3" 1)" = candidate ] && ok "queued for 4.1 only: 4.4 still wants it" || bad "queued notice 4.4: $(tree_verdict "$SER3" 1)"
 [ "$(tree_verdict "$RC_MET" 0)" = candidate ] && ok "a FAILED notice leaves a candidate (it needs a backport)" || bad "FAILED notice: $(tree_verdict "$RC_MET" 0)"
-json "the FAILED notice in the JSON" "c={x['id']:x for x in d['commits']}; q=c['$RC_MET']['trees'][0]['queue_notice']; assert q['notice']=='failed to apply' and q['possible_dependencies']==['$ZAP_PRE'] and c['$RC_MET']['trees'][1]['queue_notice'] is None, q"
+json "the FAILED notice in the JSON" "c={x['id']:x for x in d['commits']}; q=c['$RC_MET']['trees'][0]['queue_notice']; assert q['notice']=='failed to apply' and q['possible_dependencies']==['$ZAP_PRE'] and c['$RC_MET']['trees'][1]['queue_notice']['possible_dependencies']==['${V41:0:12}', '$ZAP_PRE'], q"
 
 expect "scan with review notes, text" 0 "$sm" scan --range v4.1..v4.2 --tree linux-4.1.y --tree linux-4.4.y=4.4
 has "the notes ref in the summary" "review notes refs/notes/stable-review: 6 commits with a note"
 has "the NAK's reason" "nak: NAKed for 4.1-4.4: Nacked-by: Main Tainer <main@example.org> (Wed, 3 Jan 2024 10:00:00 +0000): Please drop, the leak is not in these trees."
 has "the queued notice's reason" "queued: the stable queue has it: queued for 4.1 (gregkh@linuxfoundation.org, Sat, 6 Jan 2024 12:00:00 +0100)"
 has "the FAILED notice's reason" "queue-failed: the stable queue failed to apply to 4.1 (gregkh@linuxfoundation.org, Fri, 5 Jan 2024 12:00:00 +0100); possible dependencies: $ZAP_PRE"
+has "a dependency the tree has is marked" "queue-failed: the stable queue failed to apply to 4.4 (gregkh@linuxfoundation.org, Fri, 5 Jan 2024 12:05:00 +0100); possible dependencies: ${V41:0:12} (in linux-4.4.y already), $ZAP_PRE"
 
 # notes show says which NAK stands, as scan decides it
 expect "notes show, a NAK taken back" 0 "$sm" notes show "$CHAIN"

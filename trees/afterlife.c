@@ -301,14 +301,37 @@ static void read_review_note(struct sm_afterlife *a, struct sm_scan_item *it)
 	free(n);
 }
 
+/* sm_notice_mark_fn for a FAILED notice's possible dependencies: those
+ * the tree has are said so (as deps says it), the rest left unmarked. */
+struct notice_marks {
+	struct sm_afterlife *a;
+	struct sm_tree_state *t;
+};
+
+static void mark_in_tree(void *ctx, const char *id, struct strbuf *out)
+{
+	struct notice_marks *m = ctx;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	if (sm_resolve_hex(m->a->repo, id, &oid) < 0)
+		return;
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	if (sm_tree_state_has(m->t, m->a->repo, &oid, hex, NULL))
+		strbuf_addf(out, " (in %s already)", m->t->spec->name);
+	sm_clear_error();
+}
+
 /* A NAK for the tree's version vetoes it there; the stable queue's latest
  * notice for the version: "queued" vetoes it as a queue directory's patch
  * does (unless that said so already), "failed to apply" is a reason, with
- * the script's possible dependencies. A commit the tree has needs no
- * notice. */
-static void tree_reviews(const struct sm_scan_item *it, const struct sm_tree_spec *spec,
+ * the script's possible dependencies, those the tree has marked. A commit
+ * the tree has needs no notice. */
+static void tree_reviews(struct sm_afterlife *a, const struct sm_scan_item *it,
+			 const struct sm_tree_spec *spec, struct sm_tree_state *t,
 			 struct sm_scan_tree_result *tr)
 {
+	struct notice_marks marks = { a, t };
 	struct sm_tree_reviews said;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -321,7 +344,7 @@ static void tree_reviews(const struct sm_scan_item *it, const struct sm_tree_spe
 	if (said.notice && !tr->present) {
 		tr->queue_notice = said.notice;
 		strbuf_reset(&sb);
-		sm_review_notice_line(said.notice, 0, &sb);
+		sm_review_notice_line_marked(said.notice, 0, mark_in_tree, &marks, &sb);
 		if (strcmp(said.notice->notice, SM_NOTICE_QUEUED))
 			sm_verdict_add(&tr->verdict, "queue-failed", 0, "the stable queue %s", sb.buf);
 		else if (!tr->queued)
@@ -445,7 +468,7 @@ void sm_afterlife_tree(struct sm_afterlife *a, struct sm_scan_item *it, size_t t
 		}
 	}
 	if (it->review_note)
-		tree_reviews(it, spec, tr);
+		tree_reviews(a, it, spec, t, tr);
 	if (it->cve) {
 		const struct sm_cve *c = sm_cve_find(&a->cve, it->id);
 		struct strbuf st = STRBUF_INIT;
