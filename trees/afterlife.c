@@ -302,7 +302,9 @@ static void read_review_note(struct sm_afterlife *a, struct sm_scan_item *it)
 }
 
 /* sm_notice_mark_fn for a FAILED notice's possible dependencies: those
- * the tree has are said so (as deps says it), the rest left unmarked. */
+ * the tree carries are said so (as deps says it), the rest left unmarked.
+ * By the index alone, no walk of the history: the script lists commits
+ * since the tree's release, and a scan may meet many notices. */
 struct notice_marks {
 	struct sm_afterlife *a;
 	struct sm_tree_state *t;
@@ -317,9 +319,8 @@ static void mark_in_tree(void *ctx, const char *id, struct strbuf *out)
 	if (sm_resolve_hex(m->a->repo, id, &oid) < 0)
 		return;
 	git_oid_tostr(hex, sizeof(hex), &oid);
-	if (sm_tree_state_has(m->t, m->a->repo, &oid, hex, NULL))
+	if (sm_tree_state_carries(m->t, hex, NULL, NULL))
 		strbuf_addf(out, " (in %s already)", m->t->spec->name);
-	sm_clear_error();
 }
 
 /* A NAK for the tree's version vetoes it there; the stable queue's latest
