@@ -305,6 +305,7 @@ static void settle_outside(git_repository *repo, struct sm_tree_state *t,
 			continue;
 		}
 		git_oid_tostr(o->id, sizeof(o->id), &oid);
+		o->time = (long long)git_commit_time(oc);
 		o->state = SM_OUTSIDE_NEEDED;
 		if (!strcmp(o->id, res->fix))
 			o->state = SM_OUTSIDE_FIX;
@@ -313,15 +314,18 @@ static void settle_outside(git_repository *repo, struct sm_tree_state *t,
 		for (size_t i = 0; i < res->nr; i++)
 			if (!strcmp(res->deps[i].id, o->id))
 				o->state = SM_OUTSIDE_LISTED;
-		subject = sm_commit_subject(oc);
-		if (o->state == SM_OUTSIDE_NEEDED && sm_tree_state_has(t, repo, &oid, o->id, subject))
-			o->state = SM_OUTSIDE_IN_TREE;
-		free(subject);
+		if (o->state == SM_OUTSIDE_NEEDED) {
+			subject = sm_commit_subject(oc);
+			if (sm_tree_state_has(t, repo, &oid, o->id, subject))
+				o->state = SM_OUTSIDE_IN_TREE;
+			free(subject);
+		}
 		git_commit_free(oc);
 	}
 }
 
-/* The fix after deps[] and the NEEDED outside ids, in commit order. */
+/* The fix after deps[] and the NEEDED outside ids, in commit order (the
+ * ids and times settle_outside read, as sm_dep links for sm_deps_sort). */
 static void try_with_outside(git_repository *repo, struct sm_tree_state *t,
 			     struct sm_trial *trial, struct sm_deps_result *res)
 {
@@ -335,21 +339,13 @@ static void try_with_outside(git_repository *repo, struct sm_tree_state *t,
 		order[n++] = &res->deps[i];
 	for (size_t k = 0; k < res->nr_outside; k++) {
 		struct sm_dep *d = &outside[nr_outside];
-		git_commit *oc = NULL;
-		git_oid oid;
 
 		if (res->outside[k].state != SM_OUTSIDE_NEEDED)
 			continue;
-		git_oid_fromstr(&oid, res->outside[k].id);
-		if (git_commit_lookup(&oc, repo, &oid) < 0) {
-			sm_clear_error();
-			continue;
-		}
 		memcpy(d->id, res->outside[k].id, sizeof(d->id));
-		d->time = (long long)git_commit_time(oc);
+		d->time = res->outside[k].time;
 		order[n++] = d;
 		nr_outside++;
-		git_commit_free(oc);
 	}
 	if (nr_outside) {
 		sm_deps_sort(repo, order, n);

@@ -61,6 +61,7 @@ struct sm_outside_dep {
 	char *as_written;
 	char id[41];		/* "" when unknown */
 	enum sm_outside_state state;
+	long long time;		/* committer time, for the trial's order; 0 when unknown */
 };
 
 struct sm_deps_result {
